@@ -1,0 +1,86 @@
+# fsbook — every target sets itself up: a fresh clone needs only `make book` or `make test`.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON   ?= python3
+VENV     := .venv
+BIN      := $(VENV)/bin
+STAMP    := $(VENV)/.installed
+NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
+SHARED_DATA ?= ../shared/data
+
+# Reproducible numerics: one BLAS thread (parallel float reductions differ
+# with the thread count), a fixed numba thread count and a writable numba cache.
+export OMP_NUM_THREADS := 1
+export OPENBLAS_NUM_THREADS := 1
+export MKL_NUM_THREADS := 1
+export NUMBA_NUM_THREADS := 2
+export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
+export PYTHONHASHSEED := 0
+export MPLBACKEND := Agg
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+
+.PHONY: help venv book execute html test unit nbval check-html data benchmarks clean
+
+help:
+	@echo "make book        create .venv, re-execute every notebook in place, build the HTML book"
+	@echo "make test        unit tests + pytest --nbval on every notebook"
+	@echo "make check-html  build the HTML from committed outputs and check every page in headless Chromium"
+	@echo "make data        rebuild data/ from $(SHARED_DATA)"
+	@echo "make benchmarks  run the performance benchmarks (slow, on demand)"
+
+$(STAMP): requirements.txt pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	@touch $@
+
+venv: $(STAMP)
+
+# Re-execute every notebook in place: the committed notebooks hold the outputs
+# of the last run, so `git diff` shows any change of a result.
+execute: $(STAMP)
+	@for nb in $(NOTEBOOKS); do \
+	  echo "executing $$nb"; \
+	  $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+	    --ExecutePreprocessor.timeout=1800 --ExecutePreprocessor.kernel_name=python3 "$$nb" || exit 1; \
+	done
+
+# Build the HTML from the stored outputs; any Sphinx warning fails the build.
+html: $(STAMP)
+	$(BIN)/jupyter-book build . --all -W --keep-going -n
+	@echo "The book is at $(CURDIR)/_build/html/index.html"
+
+book: execute html
+
+unit: $(STAMP)
+	$(BIN)/python -m pytest tests -q
+
+nbval: $(STAMP)
+	$(BIN)/python -m pytest --nbval $(NOTEBOOKS) --nbval-sanitize-with nbval_sanitize.cfg \
+	  --nbval-cell-timeout=1800 -q
+
+test: $(STAMP)
+	$(BIN)/python -m pytest tests -q
+	$(BIN)/python -m pytest --nbval $(NOTEBOOKS) --nbval-sanitize-with nbval_sanitize.cfg \
+	  --nbval-cell-timeout=1800 -q
+
+check-html: html
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
+	  echo "installing Debian's chromium and chromium-driver for the browser check"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  ($$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null) || { \
+	    echo "ERROR: could not install chromium + chromium-driver (Debian packages)."; \
+	    echo "Install them by hand (apt-get install chromium chromium-driver) and rerun make check-html."; \
+	    exit 1; }; }
+	$(BIN)/python scripts/check_html.py _build/html
+
+data: $(STAMP)
+	$(BIN)/python -m fsbook.datasets build --source $(SHARED_DATA)
+
+benchmarks: $(STAMP)
+	@for b in $(sort $(wildcard benchmarks/*.py)); do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf _build .numba_cache
