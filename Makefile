@@ -58,13 +58,10 @@ unit: $(STAMP)
 	$(BIN)/python -m pytest tests -q
 
 nbval: $(STAMP)
-	$(BIN)/python -m pytest --nbval $(NOTEBOOKS) --nbval-sanitize-with nbval_sanitize.cfg \
-	  --nbval-cell-timeout=1800 -q
+	$(BIN)/python -m pytest --nbval --nbval-current-env $(NOTEBOOKS) \
+	  --nbval-sanitize-with nbval_sanitize.cfg --nbval-cell-timeout=1800 -q
 
-test: $(STAMP)
-	$(BIN)/python -m pytest tests -q
-	$(BIN)/python -m pytest --nbval $(NOTEBOOKS) --nbval-sanitize-with nbval_sanitize.cfg \
-	  --nbval-cell-timeout=1800 -q
+test: unit nbval
 
 check-html: html
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
