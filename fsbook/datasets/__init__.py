@@ -1,0 +1,57 @@
+"""Loaders of the compact, checksummed datasets under ``data/``.
+
+``data/`` is built from the raw files of ``shared/data`` by
+``python -m fsbook.datasets build --source ../shared/data``; every loader
+verifies the file's sha256 and raises :class:`DatasetError` (naming the file
+and that command) if it is missing or corrupted.  There is no fallback to
+synthetic data.  The data directory is ``$FSBOOK_DATA_DIR`` if set, else
+``<repository root>/data``.
+"""
+
+from ._loaders import (load_20newsgroups, load_arcene, load_balance_scale, load_boston,
+                       load_breast_cancer, load_breast_cancer_wisconsin, load_colon, load_glass,
+                       load_hepatitis, load_ionosphere, load_iris, load_leukemia, load_lymphoma,
+                       load_lymphoma62, load_madelon, load_monks, load_movie_reviews, load_pima,
+                       load_soybean_small, load_tic_tac_toe, load_transfusion, load_vote, load_wdbc,
+                       load_webtext, load_wine, load_yale)
+from ._catalog import list_datasets, load_by_name, paper_names, rule_consistency
+from ._registry import BYDATE_PUBLISHED_COUNTS
+from ._store import REBUILD_COMMAND, DatasetError, data_dir, data_size_mb
+
+__all__ = [
+    "load_20newsgroups",
+    "load_arcene",
+    "load_balance_scale",
+    "load_boston",
+    "load_breast_cancer",
+    "load_breast_cancer_wisconsin",
+    "load_colon",
+    "load_glass",
+    "load_hepatitis",
+    "load_ionosphere",
+    "load_iris",
+    "load_leukemia",
+    "load_lymphoma",
+    "load_lymphoma62",
+    "load_madelon",
+    "load_monks",
+    "load_movie_reviews",
+    "load_pima",
+    "load_soybean_small",
+    "load_tic_tac_toe",
+    "load_transfusion",
+    "load_vote",
+    "load_wdbc",
+    "load_webtext",
+    "load_wine",
+    "load_yale",
+    "list_datasets",
+    "load_by_name",
+    "paper_names",
+    "rule_consistency",
+    "DatasetError",
+    "REBUILD_COMMAND",
+    "data_dir",
+    "data_size_mb",
+    "BYDATE_PUBLISHED_COUNTS",
+]
