@@ -17,7 +17,7 @@ export MKL_NUM_THREADS := 1
 export NUMBA_NUM_THREADS := 2
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 export PYTHONHASHSEED := 0
-export MPLBACKEND := Agg
+# MPLBACKEND is left unset: notebooks need the inline backend (figures), headless tests fall back to Agg.
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
 .PHONY: help venv book execute html test unit nbval check-html data benchmarks clean
@@ -39,12 +39,14 @@ $(STAMP): requirements.txt pyproject.toml
 venv: $(STAMP)
 
 # Re-execute every notebook in place: the committed notebooks hold the outputs
-# of the last run, so `git diff` shows any change of a result.
+# of the last run, so `git diff` shows any change of a result (no per-cell
+# timestamps are recorded, so an unchanged result gives an unchanged file).
 execute: $(STAMP)
 	@for nb in $(NOTEBOOKS); do \
 	  echo "executing $$nb"; \
 	  $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-	    --ExecutePreprocessor.timeout=1800 --ExecutePreprocessor.kernel_name=python3 "$$nb" || exit 1; \
+	    --ExecutePreprocessor.timeout=1800 --ExecutePreprocessor.kernel_name=python3 \
+	    --ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
 	done
 
 # Build the HTML from the stored outputs; any Sphinx warning fails the build.

@@ -50,3 +50,21 @@ def test_requirements_are_pinned():
     assert lines
     unpinned = [ln for ln in lines if not re.fullmatch(r"[A-Za-z0-9_.\-\[\]]+==[\w.+\-!]+", ln)]
     assert not unpinned, f"unpinned requirements: {unpinned}"
+
+
+def test_notebooks_are_committed_executed():
+    """The book is built from stored outputs: a notebook saved without running would render empty
+    and pass nbval vacuously, so every code cell must carry an execution count."""
+    import json
+
+    for nb in sorted((ROOT / "book").glob("*.ipynb")):
+        cells = json.loads(nb.read_text())["cells"]
+        code = [c for c in cells if c["cell_type"] == "code"]
+        assert code, f"{nb.name} has no code cell"
+        unexecuted = [i for i, c in enumerate(cells)
+                      if c["cell_type"] == "code" and c.get("execution_count") is None]
+        assert not unexecuted, f"{nb.name}: cells {unexecuted} were not executed"
+        counts = [c["execution_count"] for c in code]
+        assert counts == list(range(1, len(code) + 1)), f"{nb.name} was not run top to bottom"
+        timed = [i for i, c in enumerate(cells) if "execution" in c.get("metadata", {})]
+        assert not timed, f"{nb.name}: cells {timed} carry execution timestamps (use make execute)"
