@@ -1,0 +1,206 @@
+"""Projection penalties for kernel SVMs (Zhang & Schneider 2010, Sections 2.3-2.5).
+
+Primal (17): ``min ½||w̃||² + (γ/2)||v||² + C Σ ξ_i`` s.t.
+``y_i(w̃ᵀφ(x_i) + vᵀz_i + b) ≥ 1 − ξ_i``, ``ξ ≥ 0``, with ``z_i = Pφ(x_i)`` (or any ``θ(x_i)``,
+Section 2.5).  Writing ``β_i = α_i y_i``:
+
+* ``γ = 0`` (eq. 10): dual (13)-(15), the SVM dual with the ``d`` extra equality constraints
+  ``Σ α_i y_i z_i = 0``.  Solved here as a QP (cvxpy + Clarabel); ``v`` and ``b`` then follow
+  from the linear programme of Section 2.3 (``w̃`` fixed, minimise ``Σ ξ``) solved with HiGHS.
+* ``γ > 0``: dual (19) is exactly the standard SVM dual with the kernel
+  ``K + Z Zᵀ/γ`` (the augmented features ``[φ(x); z/√γ]``), so it is handed to libsvm
+  (``SVC(kernel="precomputed")``); ``v = Σ α_i y_i z_i / γ`` by (18).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.optimize
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.metrics.pairwise import pairwise_kernels
+from sklearn.svm import SVC
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from fsbook.projection.linear import reduce
+
+__all__ = ["ProjectionPenaltySVC", "solve_constrained_dual", "solve_penalised_dual",
+           "dual_objective", "fit_offsets"]
+
+
+def dual_objective(alpha, K, Z, y, gamma):
+    """Dual objective of (13) (``gamma=0``) or (19) (``gamma>0``) at ``alpha``."""
+    beta = alpha * y
+    val = alpha.sum() - 0.5 * beta @ K @ beta
+    if gamma > 0:
+        u = Z.T @ beta
+        val -= 0.5 / gamma * u @ u
+    return val
+
+
+def solve_constrained_dual(K, Z, y, C, *, solver="CLARABEL"):
+    """Solve the dual (13)-(15) as a QP with cvxpy.
+
+    Parameters
+    ----------
+    K : ndarray (m, m), kernel matrix of the training points.
+    Z : ndarray (m, d), reduced representation ``Pφ(x_i)``.
+    y : ndarray (m,), labels in {-1, +1}.
+    C : float, SVM cost.
+
+    Returns
+    -------
+    alpha : ndarray (m,), clipped to [0, C].
+    """
+    import cvxpy as cp
+
+    m = K.shape[0]
+    # factor K = G Gᵀ so that βᵀKβ = ||Gᵀβ||² (robust to round-off negative eigenvalues)
+    evals, evecs = np.linalg.eigh((K + K.T) / 2)
+    keep = evals > 1e-12 * max(evals.max(), 1.0)
+    G = evecs[:, keep] * np.sqrt(evals[keep])
+    a = cp.Variable(m)
+    beta = cp.multiply(y, a)
+    cons = [a >= 0, a <= C, y @ a == 0]
+    if Z.shape[1]:
+        # equality constraints (15), rows orthonormalised so that redundant ones do no harm
+        B = np.linalg.svd(Z.T, full_matrices=False)
+        U, s, Vt = B
+        r = int(np.sum(s > 1e-10 * max(s.max(), 1.0))) if s.size else 0
+        if r:
+            cons.append(Vt[:r] @ beta == 0)
+    scale = max(1.0, C)
+    prob = cp.Problem(cp.Minimize((0.5 * cp.sum_squares(G.T @ beta) - cp.sum(a)) / scale), cons)
+    prob.solve(solver=solver)
+    if a.value is None:
+        raise RuntimeError(f"QP solver failed: {prob.status}")
+    return np.clip(a.value, 0.0, C)
+
+
+def solve_penalised_dual(K, Z, y, C, gamma, *, tol=1e-6):
+    """Solve the dual (19) with libsvm through the kernel ``K + Z Zᵀ/γ``.
+
+    Returns
+    -------
+    alpha : ndarray (m,)
+    b : float, intercept.
+    """
+    if gamma <= 0:
+        raise ValueError("gamma must be > 0 for the dual (19)")
+    Kp = K + (Z @ Z.T) / gamma
+    svc = SVC(kernel="precomputed", C=C, tol=tol).fit(Kp, np.where(y > 0, 1, -1))
+    alpha = np.zeros(K.shape[0])
+    # classes_ = [-1, 1]; dual_coef_ = α_i y_i for the support vectors
+    alpha[svc.support_] = np.abs(svc.dual_coef_[0])
+    return alpha, float(svc.intercept_[0])
+
+
+def fit_offsets(f_tilde, Z, y, C):
+    """``v`` and ``b`` given ``w̃`` (Section 2.3): the LP ``min Σ ξ`` s.t.
+    ``y_i(f̃_i + vᵀz_i + b) ≥ 1 − ξ_i``, ``ξ ≥ 0`` (HiGHS)."""
+    m, d = Z.shape
+    # variables [v (d, free), b (free), xi (m, >= 0)]
+    c = np.concatenate([np.zeros(d + 1), np.ones(m)])
+    A_ub = -np.hstack([y[:, None] * Z, y[:, None], np.eye(m)])
+    b_ub = -(1.0 - y * f_tilde)
+    bounds = [(None, None)] * (d + 1) + [(0, None)] * m
+    res = scipy.optimize.linprog(c, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method="highs")
+    if res.status != 0:
+        raise RuntimeError(f"LP for (v, b) failed: {res.message}")
+    return res.x[:d], float(res.x[d])
+
+
+class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
+    """Kernel SVM with a projection penalty (eqs. 8-19).
+
+    Parameters
+    ----------
+    reducer : transformer
+        Kernel-based reducer sharing the SVM's kernel (KernelPCA, GeneralizedDiscriminantAnalysis)
+        or any transformer (Section 2.5 trick, e.g. OrthogonalLaplacianfaces).  Cloned and fitted
+        on ``(X, y)`` unless ``prefit=True``.
+    gamma : float, default=0.0
+        Penalty ``(γ/2)||v||²`` of eq. (17); ``0`` gives the constrained dual (13)-(15).
+    C : float, default=1.0
+    kernel : str or callable, default="poly"
+        Any metric of :func:`sklearn.metrics.pairwise.pairwise_kernels`.
+    degree, coef0, kernel_gamma : kernel parameters (``kernel_gamma`` is sklearn's ``gamma``).
+    prefit : bool, default=False
+
+    Attributes
+    ----------
+    classes_ : ndarray
+    dual_coef_ : ndarray (k, m), ``α_i y_i`` per one-vs-rest problem (k = 1 for two classes)
+    coef_reduced_ : ndarray (k, d), ``v``
+    intercept_ : ndarray (k,)
+    """
+
+    def __init__(self, reducer=None, *, gamma=0.0, C=1.0, kernel="poly", degree=2, coef0=1.0,
+                 kernel_gamma=1.0, prefit=False):
+        self.reducer = reducer
+        self.gamma = gamma
+        self.C = C
+        self.kernel = kernel
+        self.degree = degree
+        self.coef0 = coef0
+        self.kernel_gamma = kernel_gamma
+        self.prefit = prefit
+
+    def _kernel(self, X, Y):
+        return pairwise_kernels(X, Y, metric=self.kernel, filter_params=True, degree=self.degree,
+                                coef0=self.coef0, gamma=self.kernel_gamma)
+
+    def _fit_binary(self, K, Z, y):
+        if self.gamma > 0:
+            alpha, b = solve_penalised_dual(K, Z, y, self.C, self.gamma)
+            beta = alpha * y
+            v = Z.T @ beta / self.gamma
+        else:
+            alpha = solve_constrained_dual(K, Z, y, self.C)
+            beta = alpha * y
+            v, b = fit_offsets(K @ beta, Z, y, self.C)
+        return beta, v, b
+
+    def fit(self, X, y):
+        """Fit the reducer (unless prefit) and solve the dual(s)."""
+        if self.reducer is None:
+            raise ValueError("ProjectionPenaltySVC needs a reducer")
+        if not np.isscalar(self.gamma) or not np.isfinite(self.gamma) or self.gamma < 0:
+            raise ValueError(f"gamma must be a finite number >= 0, got {self.gamma!r}")
+        if not np.isscalar(self.C) or not self.C > 0:
+            raise ValueError(f"C must be > 0, got {self.C!r}")
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        if self.classes_.size < 2:
+            raise ValueError(f"ProjectionPenaltySVC needs at least 2 classes, got {self.classes_.size} class")
+        if self.prefit:
+            self.reducer_ = self.reducer
+        else:
+            self.reducer_ = clone(self.reducer).fit(X, y)
+        Z = reduce(self.reducer_, X)
+        K = self._kernel(X, X)
+        targets = [self.classes_[1]] if self.classes_.size == 2 else list(self.classes_)
+        betas, vs, bs = [], [], []
+        for c in targets:
+            beta, v, b = self._fit_binary(K, Z, np.where(y == c, 1.0, -1.0))
+            betas.append(beta), vs.append(v), bs.append(b)
+        self.dual_coef_ = np.array(betas)
+        self.coef_reduced_ = np.array(vs)
+        self.intercept_ = np.array(bs)
+        self.X_fit_ = X
+        return self
+
+    def decision_function(self, X):
+        """``w̃ᵀφ(x) + vᵀz(x) + b`` with ``w̃ = Σ α_i y_i φ(x_i)`` (eq. 16)."""
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        F = self._kernel(X, self.X_fit_) @ self.dual_coef_.T + reduce(self.reducer_, X) @ self.coef_reduced_.T
+        F = F + self.intercept_
+        return F[:, 0] if self.classes_.size == 2 else F
+
+    def predict(self, X):
+        F = self.decision_function(X)
+        if self.classes_.size == 2:
+            return self.classes_[(F > 0).astype(int)]
+        return self.classes_[np.argmax(F, axis=1)]

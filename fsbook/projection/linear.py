@@ -1,0 +1,359 @@
+"""Projection penalties for linear models (Zhang & Schneider 2010, Sections 2.2, 2.4, 2.5).
+
+With a reducer :math:`P\\in\\mathbb R^{d\\times n}` the penalised problem (eq. 6 with the
+extra term of Section 2.4) is
+
+.. math::
+
+    \\min_{w,b}\\; L(w,b) + \\alpha\\,\\min_{v}\\big(\\lVert w-P^\\top v\\rVert_2^2
+    + \\lambda\\lVert v\\rVert_2^2\\big),
+
+and the change of variables :math:`\\tilde w = w - P^\\top v` (eq. 7) turns it into an ordinary
+ℓ2-regularised model on the augmented representation :math:`[x;\\,Px]` in which only
+:math:`\\tilde w` (and :math:`\\sqrt\\lambda\\,v`) is penalised.  ``λ > 0`` is therefore the wrapped
+estimator fitted on :math:`[x;\\,Px/\\sqrt\\lambda]`; ``λ = 0`` leaves :math:`v` unpenalised, which
+no scikit-learn estimator offers, so it is solved exactly here (closed form for squared loss,
+L-BFGS on the exact smooth objective for the logistic and squared-hinge losses).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import scipy.linalg
+import scipy.optimize
+import scipy.sparse as sp
+import scipy.special
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone, is_classifier
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.svm import LinearSVC
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+__all__ = ["ProjectionPenalty", "augment_features", "reduce"]
+
+#: above this many input features the reducer is not probed for linearity
+MAX_PROBE_FEATURES = 2000
+
+
+def augment_features(X, Z, scale=1.0):
+    """Augmented representation ``[X, scale * Z]`` of eq. (7).
+
+    Parameters
+    ----------
+    X : array-like or sparse matrix of shape (m, n)
+    Z : array-like of shape (m, d)
+        Reduced representation ``P x`` (or ``θ(x)``, Section 2.5).
+    scale : float, default=1.0
+        ``1/sqrt(λ)`` implements the penalty ``α λ ||v||²`` through a uniform ℓ2 penalty.
+
+    Returns
+    -------
+    ndarray or CSR matrix of shape (m, n + d)
+    """
+    Z = np.asarray(Z, dtype=float) * scale
+    if sp.issparse(X):
+        return sp.hstack([X, sp.csr_matrix(Z)], format="csr")
+    return np.hstack([np.asarray(X, dtype=float), Z])
+
+
+def reduce(reducer, X):
+    """Reduced representation: ``X @ P.T`` for a matrix ``P``, else ``reducer.transform(X)``."""
+    if isinstance(reducer, np.ndarray):
+        return np.asarray(X @ reducer.T)
+    return np.asarray(reducer.transform(X), dtype=float)
+
+
+def _probe_linear(reducer, X):
+    """Return ``(M, c)`` with ``reduce(X) = X M + c`` if the reducer is affine, else ``None``.
+
+    The map is read off by transforming the origin and the unit vectors, then verified on
+    (up to 20 of) the training rows.
+    """
+    n = X.shape[1]
+    if isinstance(reducer, np.ndarray):
+        return reducer.T.copy(), np.zeros(reducer.shape[0])
+    if n > MAX_PROBE_FEATURES:
+        return None
+    try:
+        E = np.vstack([np.zeros((1, n)), np.eye(n)])
+        T = reduce(reducer, sp.csr_matrix(E) if sp.issparse(X) else E)
+    except Exception:  # reducer refuses synthetic input (e.g. needs counts)
+        return None
+    c, M = T[0], T[1:] - T[0]
+    Xs = X[:20]
+    pred = np.asarray(Xs @ M) + c
+    actual = reduce(reducer, Xs)
+    tol = 1e-7 * max(1.0, np.abs(actual).max())
+    if not np.allclose(pred, actual, rtol=1e-6, atol=tol):
+        return None
+    return M, c
+
+
+# --------------------------------------------------------------------------- exact λ = 0
+def _ridge_unpenalised_v(X, Z, y, alpha, fit_intercept):
+    """Exact minimiser of ``||y - X w - Z v - b||² + α ||w||²`` (v, b free).
+
+    Frisch-Waugh-Lovell: the free block ``E = [1, Z]`` is projected out of ``X`` and ``y``,
+    ``w`` is the ridge solution on the residuals, then ``(b, v)`` is the least-squares fit of
+    ``y - X w`` on ``E`` (minimum-norm ``v`` if ``Z`` is rank deficient).
+    """
+    E = np.hstack([np.ones((X.shape[0], 1)), Z]) if fit_intercept else Z
+    Q = scipy.linalg.orth(E) if E.shape[1] else np.zeros((X.shape[0], 0))
+    Xr = X - Q @ (Q.T @ X)
+    yr = y - Q @ (Q.T @ y)
+    n = X.shape[1]
+    W = scipy.linalg.solve(Xr.T @ Xr + alpha * np.eye(n), Xr.T @ yr, assume_a="pos")
+    coef_free, *_ = scipy.linalg.lstsq(E, y - X @ W) if E.shape[1] else (np.zeros((0,) + y.shape[1:]),)
+    if fit_intercept:
+        b, V = coef_free[0], coef_free[1:]
+    else:
+        b, V = np.zeros(y.shape[1:]), coef_free
+    return W, V, b
+
+
+def _smooth_objective(kind, A, Y, n_pen, C, fit_intercept):
+    """Objective ``½||W[:, :n_pen]||² + C Σ loss`` and gradient for L-BFGS.
+
+    ``kind`` is ``"logistic"`` (binary, Y in ±1, one row), ``"multinomial"`` (Y one-hot) or
+    ``"squared_hinge"`` (one-vs-rest, Y in ±1 per column).
+    """
+    m, p = A.shape
+    k = Y.shape[1]
+
+    def unpack(theta):
+        W = theta[: k * p].reshape(k, p)
+        b = theta[k * p:] if fit_intercept else np.zeros(k)
+        return W, b
+
+    def fun(theta):
+        W, b = unpack(theta)
+        F = np.asarray(A @ W.T) + b  # (m, k)
+        if kind == "logistic":
+            z = Y * F
+            loss = np.logaddexp(0.0, -z).sum()
+            G = -Y * scipy.special.expit(-z)
+        elif kind == "multinomial":
+            lse = scipy.special.logsumexp(F, axis=1, keepdims=True)
+            loss = (lse - (F * Y).sum(axis=1, keepdims=True)).sum()
+            G = np.exp(F - lse) - Y
+        else:  # squared hinge
+            s = np.maximum(0.0, 1.0 - Y * F)
+            loss = (s ** 2).sum()
+            G = -2.0 * Y * s
+        Wp = W[:, :n_pen]
+        f = 0.5 * np.sum(Wp ** 2) + C * loss
+        gW = C * np.asarray((A.T @ G)).T
+        gW[:, :n_pen] += Wp
+        grad = [gW.ravel()]
+        if fit_intercept:
+            grad.append(C * G.sum(axis=0))
+        return f, np.concatenate(grad)
+
+    return fun, unpack
+
+
+def _exact_classifier(estimator, X, Z, y, classes, W0, b0):
+    """Exact λ = 0 solution for LogisticRegression / LinearSVC on ``[X, Z]``."""
+    A = augment_features(X, Z, 1.0)
+    n = X.shape[1]
+    C = float(estimator.C)
+    fit_intercept = bool(estimator.fit_intercept)
+    if isinstance(estimator, LogisticRegression):
+        if len(classes) == 2:
+            kind, Y = "logistic", np.where(y == classes[1], 1.0, -1.0)[:, None]
+        else:
+            kind, Y = "multinomial", (y[:, None] == classes[None, :]).astype(float)
+    else:
+        kind = "squared_hinge"
+        if len(classes) == 2:
+            Y = np.where(y == classes[1], 1.0, -1.0)[:, None]
+        else:
+            Y = np.where(y[:, None] == classes[None, :], 1.0, -1.0)
+    fun, unpack = _smooth_objective(kind, A, Y, n, C, fit_intercept)
+    theta0 = np.concatenate([W0.ravel()] + ([b0.ravel()] if fit_intercept else []))
+    res = scipy.optimize.minimize(fun, theta0, jac=True, method="L-BFGS-B",
+                                  options={"maxiter": 20000, "maxcor": 30,
+                                           "ftol": 1e-15, "gtol": 1e-9})
+    grad_norm = np.abs(fun(res.x)[1]).max()
+    if grad_norm > 1e-6 * max(1.0, abs(res.fun)):
+        warnings.warn(f"ProjectionPenalty: exact solver stopped ({res.message}); with "
+                      "reduced_penalty=0 the reduced coefficients are unpenalised and may "
+                      "diverge on separable data", ConvergenceWarning)
+    return unpack(res.x)
+
+
+# --------------------------------------------------------------------------- estimator
+class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
+    """Projection-penalised ℓ2 linear model (eqs. 6-7 and Section 2.4).
+
+    Minimises ``L(w, b) + α min_v (||w − Pᵀv||² + λ ||v||²)`` where ``α`` is the regularisation
+    strength of ``estimator`` (``alpha`` of Ridge; ``1/(2C)`` of LogisticRegression and
+    LinearSVC, whose objectives are ``½||w||² + C Σ loss``) and ``λ = reduced_penalty``.
+
+    Parameters
+    ----------
+    estimator : Ridge, LogisticRegression or LinearSVC
+        The ℓ2-regularised linear model (its loss and strength are used).  With
+        ``reduced_penalty > 0`` any estimator with an ℓ2 penalty on ``coef_`` works.
+    reducer : transformer or ndarray of shape (d, n)
+        A linear reducer (PCA, PLSRegression, LinearDiscriminantAnalysis, ...), a user matrix
+        ``P``, or any transformer whose ``transform`` gives the reduced representation
+        (Section 2.5, e.g. LatentDirichletAllocation).  It is cloned and fitted on ``(X, y)``
+        unless ``prefit=True``.
+    reduced_penalty : float, default=0.0
+        ``λ ≥ 0`` of Section 2.4.  ``0`` is solved exactly with ``v`` unpenalised.
+    prefit : bool, default=False
+        Use ``reducer`` as already fitted.
+
+    Attributes
+    ----------
+    reducer_ : fitted reducer (or the matrix ``P``)
+    estimator_ : the estimator fitted on ``[X, Z/√λ]`` (λ > 0); for λ = 0 its ``coef_`` and
+        ``intercept_`` are replaced by the exact solution on ``[X, Z]``.
+    coef_tilde_ : ndarray, ``w̃`` (eq. 7)
+    coef_reduced_ : ndarray, ``v``
+    coef_ : ndarray, ``w = w̃ + Pᵀv`` in the input space (only for an affine reducer)
+    intercept_ : intercept in the input space (affine reducer) else of the augmented model
+    """
+
+    def __init__(self, estimator, reducer, reduced_penalty=0.0, prefit=False):
+        self.estimator = estimator
+        self.reducer = reducer
+        self.reduced_penalty = reduced_penalty
+        self.prefit = prefit
+
+    # -- tags / delegation ------------------------------------------------------------------
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        inner = self.estimator.__sklearn_tags__()
+        tags.estimator_type = inner.estimator_type
+        tags.classifier_tags = inner.classifier_tags
+        tags.regressor_tags = inner.regressor_tags
+        tags.target_tags = inner.target_tags
+        tags.input_tags.sparse = False
+        return tags
+
+    @property
+    def _estimator_type(self):
+        return getattr(self.estimator, "_estimator_type", None)
+
+    def _check_params(self):
+        lam = self.reduced_penalty
+        if not np.isscalar(lam) or not np.isfinite(lam) or lam < 0:
+            raise ValueError(f"reduced_penalty must be a finite number >= 0, got {lam!r}")
+        if lam == 0 and not isinstance(self.estimator, (Ridge, LogisticRegression, LinearSVC)):
+            raise ValueError("reduced_penalty=0 (unpenalised v) is solved exactly only for Ridge, "
+                             "LogisticRegression and LinearSVC; use reduced_penalty > 0 for "
+                             f"{type(self.estimator).__name__}")
+        if isinstance(self.estimator, LogisticRegression) and getattr(self.estimator, "l1_ratio", 0) not in (0, 0.0, None):
+            raise ValueError("ProjectionPenalty needs an l2-regularised LogisticRegression (l1_ratio=0)")
+        if isinstance(self.estimator, LinearSVC) and (self.estimator.penalty != "l2" or
+                                                      (lam == 0 and self.estimator.loss != "squared_hinge")):
+            raise ValueError("ProjectionPenalty supports LinearSVC(penalty='l2'); with reduced_penalty=0 "
+                             "only loss='squared_hinge' (use ProjectionPenaltySVC(kernel='linear') for the hinge)")
+        if isinstance(self.reducer, np.ndarray) and self.reducer.ndim != 2:
+            raise ValueError("a matrix reducer P must have shape (d, n_features)")
+
+    def fit(self, X, y):
+        """Fit the reducer (unless prefit) and the penalised model (eq. 7)."""
+        self._check_params()
+        classifier = is_classifier(self.estimator)
+        X, y = validate_data(self, X, y, accept_sparse=False, multi_output=not classifier,
+                             y_numeric=not classifier, dtype=np.float64)
+        if classifier:
+            check_classification_targets(y)
+            classes = np.unique(y)
+            if classes.size < 2:
+                raise ValueError(f"ProjectionPenalty needs at least 2 classes, got {classes.size} class")
+        if isinstance(self.reducer, np.ndarray):
+            if self.reducer.shape[1] != X.shape[1]:
+                raise ValueError(f"P has {self.reducer.shape[1]} columns, X has {X.shape[1]} features")
+            self.reducer_ = self.reducer
+        elif self.prefit:
+            self.reducer_ = self.reducer
+        else:
+            self.reducer_ = clone(self.reducer)
+            self.reducer_.fit(X, y)
+        Z = reduce(self.reducer_, X)
+        lam = float(self.reduced_penalty)
+        self.scale_ = 1.0 / np.sqrt(lam) if lam > 0 else 1.0
+        A = augment_features(X, Z, self.scale_)
+        n = X.shape[1]
+        est = clone(self.estimator)
+        if lam > 0:
+            est.fit(A, y)
+        elif classifier:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                est.fit(A, y)  # warm start and the estimator's prediction machinery
+            W, b = _exact_classifier(est, X, Z, y, est.classes_,
+                                     np.atleast_2d(est.coef_), np.atleast_1d(est.intercept_))
+            est.coef_, est.intercept_ = W, b
+        else:
+            est.fit(A, y)
+            W, V, b = _ridge_unpenalised_v(X, Z, y.astype(float), est.alpha, est.fit_intercept)
+            est.coef_ = np.vstack([W, V]).T if y.ndim > 1 else np.concatenate([W, V])
+            est.intercept_ = b
+        self.estimator_ = est
+        coef = np.asarray(est.coef_)
+        self.coef_tilde_ = coef[..., :n]
+        self.coef_reduced_ = coef[..., n:] * self.scale_
+        self.n_components_ = Z.shape[1]
+        self.linear_map_ = _probe_linear(self.reducer_, X)
+        return self
+
+    # -- input space model --------------------------------------------------------------------
+    def _augment(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse=False, reset=False, dtype=np.float64)
+        return augment_features(X, reduce(self.reducer_, X), self.scale_)
+
+    @property
+    def coef_(self):
+        check_is_fitted(self)
+        if self.linear_map_ is None:
+            raise AttributeError("coef_ in the input space exists only for an affine reducer; "
+                                 "see coef_tilde_ and coef_reduced_")
+        M, _ = self.linear_map_
+        return self.coef_tilde_ + self.coef_reduced_ @ M.T
+
+    @property
+    def intercept_(self):
+        check_is_fitted(self)
+        b = self.estimator_.intercept_
+        if self.linear_map_ is None:
+            return b
+        _, c = self.linear_map_
+        return b + self.coef_reduced_ @ c
+
+    @property
+    def classes_(self):
+        return self.estimator_.classes_
+
+    def predict(self, X):
+        """Predict with ``w̃ᵀx + vᵀ(Px) + b``."""
+        A = self._augment(X)
+        return self.estimator_.predict(A)
+
+    @available_if(lambda self: hasattr(self.estimator, "decision_function"))
+    def decision_function(self, X):
+        A = self._augment(X)
+        return self.estimator_.decision_function(A)
+
+    @available_if(lambda self: hasattr(self.estimator, "predict_proba"))
+    def predict_proba(self, X):
+        A = self._augment(X)
+        return self.estimator_.predict_proba(A)
+
+    @available_if(lambda self: hasattr(self.estimator, "predict_log_proba"))
+    def predict_log_proba(self, X):
+        A = self._augment(X)
+        return self.estimator_.predict_log_proba(A)
+
+    def score(self, X, y):
+        A = self._augment(X)
+        return self.estimator_.score(A, y)

@@ -1,0 +1,157 @@
+"""Reducers of the face experiments (Zhang & Schneider 2010, Section 3.3).
+
+* :class:`GeneralizedDiscriminantAnalysis` -- kernel multi-class Fisher discriminant
+  (Baudat & Anouar 2000): linear in the kernel feature space, so it is a kernel reducer ``P``.
+* :class:`OrthogonalLaplacianfaces` -- orthogonal locality preserving projections (Cai, He,
+  Han & Zhang 2006): linear in the input space, used with a kernel SVM through the
+  Section 2.5 trick.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.metrics.pairwise import pairwise_kernels
+from sklearn.preprocessing import KernelCenterer
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+__all__ = ["GeneralizedDiscriminantAnalysis", "OrthogonalLaplacianfaces"]
+
+
+def _labels(y):
+    check_classification_targets(y)
+    classes, codes = np.unique(y, return_inverse=True)
+    if classes.size < 2:
+        raise ValueError(f"need at least 2 classes, got {classes.size} class")
+    return classes, codes
+
+
+class GeneralizedDiscriminantAnalysis(TransformerMixin, BaseEstimator):
+    """Generalized discriminant analysis: multi-class Fisher discriminant in a kernel space.
+
+    The centred training points are written in the kernel-PCA basis ``Φ̃ = U Λ^{1/2}``
+    (``H K H = U Λ Uᵀ``).  There the total scatter is ``Λ`` and the between-class scatter
+    ``S_B = Φ̃ᵀ W Φ̃`` with ``W_ij = 1/m_c`` for ``i, j`` in class ``c``; the discriminant
+    directions solve ``S_B a = λ (Λ + ε λ_max I) a`` (largest ``λ``).  A new point is mapped by
+    its centred kernel row: ``z(x) = k_c(x)ᵀ U Λ^{-1/2} a``, i.e. a linear map ``P`` of ``φ(x)``.
+
+    Parameters
+    ----------
+    n_components : int or None, default=None
+        ``d``; at most (number of classes − 1), the default.
+    kernel, degree, coef0, kernel_gamma : kernel (as :func:`sklearn.metrics.pairwise_kernels`).
+    reg : float, default=1e-8
+        Relative ridge ``ε`` on the total scatter.
+    """
+
+    def __init__(self, n_components=None, *, kernel="poly", degree=2, coef0=1.0, kernel_gamma=1.0,
+                 reg=1e-8):
+        self.n_components = n_components
+        self.kernel = kernel
+        self.degree = degree
+        self.coef0 = coef0
+        self.kernel_gamma = kernel_gamma
+        self.reg = reg
+
+    def _kernel(self, X, Y):
+        return pairwise_kernels(X, Y, metric=self.kernel, filter_params=True, degree=self.degree,
+                                coef0=self.coef0, gamma=self.kernel_gamma)
+
+    def fit(self, X, y):
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        classes, codes = _labels(y)
+        d = classes.size - 1 if self.n_components is None else int(self.n_components)
+        if not 1 <= d <= classes.size - 1:
+            raise ValueError(f"n_components must be in [1, {classes.size - 1}], got {self.n_components}")
+        K = self._kernel(X, X)
+        self.centerer_ = KernelCenterer().fit(K)
+        Kc = self.centerer_.transform(K)
+        lam, U = np.linalg.eigh((Kc + Kc.T) / 2)
+        keep = lam > 1e-10 * max(lam.max(), 1e-300)
+        lam, U = lam[keep], U[:, keep]
+        F = U * np.sqrt(lam)  # Φ̃, coordinates of the centred points
+        onehot = (codes[:, None] == np.arange(classes.size)[None, :]).astype(float)
+        M = onehot / onehot.sum(axis=0)  # class averaging
+        means = M.T @ F  # (c, r) class means
+        counts = onehot.sum(axis=0)
+        SB = (means * counts[:, None]).T @ means
+        ST = np.diag(lam + self.reg * lam.max())
+        w, A = scipy.linalg.eigh(SB, ST)
+        A = A[:, ::-1][:, :d]
+        self.eigenvalues_ = w[::-1][:d]
+        self.dual_coef_ = (U / np.sqrt(lam)) @ A  # (m, d)
+        self.X_fit_ = X
+        self.n_components_ = d
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return self.centerer_.transform(self._kernel(X, self.X_fit_)) @ self.dual_coef_
+
+
+class OrthogonalLaplacianfaces(TransformerMixin, BaseEstimator):
+    """Orthogonal Laplacianfaces (orthogonal locality preserving projections, Cai et al. 2006).
+
+    Steps: (1) PCA to the non-null principal subspace (``x̂ = V_pcaᵀ(x − x̄)``); (2) supervised
+    graph ``W_ij = 1`` for distinct ``i, j`` of the same class, ``D = diag(W 1)``, ``L = D − W``;
+    (3) with ``S = X̂ᵀ D X̂`` and ``T = X̂ᵀ L X̂``, basis vectors ``a_1, a_2, …`` each minimising
+    ``aᵀTa / aᵀSa`` subject to ``a ⊥ a_1 … a_{k−1}``.  Cai et al. obtain ``a_k`` as the smallest
+    eigenvector of ``{I − S^{-1}A(AᵀS^{-1}A)^{-1}Aᵀ} S^{-1} T``; we solve the same constrained
+    Rayleigh quotient in an orthonormal basis ``N`` of ``span(A)^⊥`` (``NᵀTN c = λ NᵀSN c``),
+    which is symmetric and numerically safer.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+    pca_tol : float, default=1e-10
+        Relative eigenvalue threshold of the PCA step.
+    reg : float, default=1e-10
+        Relative ridge on ``S``.
+    """
+
+    def __init__(self, n_components=2, *, pca_tol=1e-10, reg=1e-10):
+        self.n_components = n_components
+        self.pca_tol = pca_tol
+        self.reg = reg
+
+    def fit(self, X, y):
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        _, codes = _labels(y)
+        self.mean_ = X.mean(axis=0)
+        Xc = X - self.mean_
+        _, s, Vt = np.linalg.svd(Xc, full_matrices=False)
+        r = int(np.sum(s > np.sqrt(self.pca_tol) * max(s.max(), 1e-300))) if s.size else 0
+        d = int(self.n_components)
+        if not 1 <= d <= r:
+            raise ValueError(f"n_components must be in [1, {r}] (rank of the centred data), got {d}")
+        V = Vt[:r].T
+        Xh = Xc @ V
+        W = (codes[:, None] == codes[None, :]).astype(float)
+        np.fill_diagonal(W, 0.0)
+        Dg = W.sum(axis=1)
+        L = np.diag(Dg) - W
+        S = Xh.T @ (Dg[:, None] * Xh)
+        S = S + self.reg * np.trace(S) / r * np.eye(r)
+        T = Xh.T @ L @ Xh
+        A = np.zeros((r, 0))
+        for _ in range(d):
+            if A.shape[1]:
+                N = scipy.linalg.null_space(A.T)
+            else:
+                N = np.eye(r)
+            St, Tt = N.T @ S @ N, N.T @ T @ N
+            _, C = scipy.linalg.eigh((Tt + Tt.T) / 2, (St + St.T) / 2, subset_by_index=[0, 0])
+            a = N @ C[:, 0]
+            a /= np.linalg.norm(a)
+            A = np.hstack([A, a[:, None]])
+        self.components_ = (V @ A).T  # (d, n), orthonormal rows
+        self.n_components_ = d
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return (X - self.mean_) @ self.components_.T
