@@ -75,3 +75,12 @@ def test_vocabulary_rule():
 def test_mean_se():
     m, s = ex.mean_se([1.0, 2.0, 3.0])
     assert m == 2.0 and np.isclose(s, 1 / np.sqrt(3))
+
+
+def test_results_file_is_plain_json():
+    """NaN (Ridge has no d) and NumPy scalars are written as null and floats."""
+    import json
+
+    safe = ex._json_safe({"d": {"Ridge": float("nan"), "PCR": np.int64(7)}, "full": True, "se": None})
+    assert safe == {"d": {"Ridge": None, "PCR": 7.0}, "full": True, "se": None}
+    json.loads(json.dumps(safe, allow_nan=False))
