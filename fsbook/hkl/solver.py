@@ -1,0 +1,429 @@
+"""Active-set solver for disjunctive HKL (paper eqs. (1)–(9), Figure 1).
+
+Problem (1): ``min_{w,b,ξ} ½ Ω(w)² + C 1ᵀξ`` with ``Ω(w) = Σ_v δ_v ||w_{D(v)}||_p``
+and margin constraints ``y_i(Σ_v w_v ψ_v(x_i) + b) ≥ 1 − ξ_i`` (``y_i = ±1``; the
+paper prints ``y ∈ {0, 1}`` and ``− b``).  Its dual is
+``max_{α∈τ(y,C)} 1ᵀα − ½ Ω*(s(α))²`` with ``s_u(α) = Σ_i α_i y_i ψ_u(x_i)``.
+
+Dual norm.  With ``q = p/(p−1)`` and ``p̄ = q/2 = p/(2(p−1))``,
+
+    Ω*(s)^q = max_{η∈Δ} F_s(η),   F_s(η) = Σ_u ζ_u(η) |s_u|^q,
+    ζ_u(η) = (Σ_{v∈A(u)} δ_v^p η_v^{1−p})^{1/(1−p)},
+
+and every ``η`` gives the decomposition ``s = Σ_v ξ^v``, ``ξ^v_u = s_u π_{vu}``,
+``π_{vu} = δ_v^p η_v^{1−p} ζ_u^{p−1}``, whose block norms
+``B_v = ||ξ^v||_q / δ_v`` satisfy ``B_v^q = ∂F_s/∂η_v`` and ``Ω*(s) ≤ max_v B_v``.
+
+Reduced dual (8)–(9).  On an active (hull-closed) set ``A`` the solver minimises
+``g(η) = max_α 1ᵀα − ½ (Σ_u ζ_u(η) a_u^{p̄})^{1/p̄}``, ``a_u = s_u²``, over the
+simplex by entropic mirror descent; each evaluation of ``g`` is an SVM with the
+precomputed kernel ``Σ_u σ_u K_u`` (``σ = ζ`` for ``p = 2``; for ``p < 2`` a
+short fixed-point loop of SVMs, the analytic ℓ_p̄ multiple-kernel update).
+By Danskin's theorem ``∂g/∂η_v = −(1/(2p̄)) H^{1/p̄−1} δ_v^p η_v^{−p}
+Σ_{u∈D(v)} ζ_u^p a_u^{p̄}`` with ``H = Σ_u ζ_u a_u^{p̄}`` (the paper's garbled
+sub-gradient).  ``η`` is kept above a floor ``eta_min`` so that every active
+kernel keeps a (tiny) weight: the hinge-loss dual is not unique and the floor
+makes the SVM pick a dual point with small ``s_u`` on the switched-off nodes.
+
+Sufficiency condition (chapter 5, after Bach 2009).  For a source ``t`` of
+``A^c`` let
+
+    Q(t) = Σ_{u⊇t} a_u / d(t,u)²,   d(t,u) = Σ_{t⊆v⊆u} δ_v = δ_t ∏_{i∈u∖t}(1 + ω_i).
+
+Then ``Ω*(s)² ≤ max(Ω_A*(s)², max_{t∈sources(A^c)} Q(t))``, which gives a
+certified lower bound on the dual of the *full* problem and hence a duality
+gap; sources with ``Q(t) > Ω_A*(s)²`` violate the condition and are added.
+"""
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.svm import SVC
+
+from . import lattice
+from ._kernels import source_quadforms, union_matrix
+
+__all__ = ["HKLProblem", "solve_active_set", "source_scores"]
+
+
+class HKLProblem:
+    """Data and weights of one binary disjunctive-HKL problem.
+
+    Node weights are ``δ_v = δ_top ∏_{i∈v} ω_i``: the default of the estimator
+    is ``ω_i = β`` and ``δ_top = 1`` (``δ_v = β^{|v|}``; the paper's
+    ``β^{|v|−k}`` only rescales ``C``); the "background knowledge" variant of
+    the paper is ``ω_i = SS(i)``.
+
+    Parameters
+    ----------
+    X : array-like or sparse (m, n), 0/1.
+    y : array (m,), ±1.
+    C : float
+        Hinge-loss weight of (1).
+    p : float in (1, 2]
+    omega : array (n,), positive per-feature factors.
+    delta_top : float
+    svm_tol : float
+        Tolerance of the inner SVM (libsvm's KKT tolerance).
+    eta_min : float
+        Floor of ``η`` in the mirror descent.
+    """
+
+    def __init__(self, X, y, C=1.0, p=2.0, omega=None, delta_top=1.0, svm_tol=1e-7,
+                 eta_min=1e-6):
+        self.X = sp.csr_matrix(X, dtype=np.float64)
+        self.Xcsc = self.X.tocsc()
+        self.y = np.asarray(y, dtype=np.float64)
+        self.m, self.n = self.X.shape
+        self.C = float(C)
+        self.p = float(p)
+        if not (1.0 < self.p <= 2.0):
+            raise ValueError("p must be in (1, 2]")
+        self.pbar = self.p / (2.0 * (self.p - 1.0))
+        self.q = self.p / (self.p - 1.0)
+        self.omega = np.asarray(omega if omega is not None else np.full(self.n, 2.0),
+                                dtype=np.float64)
+        if self.omega.shape != (self.n,) or not np.all(self.omega > 0):
+            raise ValueError("omega must be a positive vector with one entry per feature")
+        self.log_omega = np.log(self.omega)
+        self.delta_top = float(delta_top)
+        g = (1.0 + self.omega) ** -2.0
+        self.lg = np.log1p(g)               # log(1 + h_k), h_k = (1 + ω_k)^{-2}
+        self.lg_total = float(self.lg.sum())
+        self.svm_tol = float(svm_tol)
+        self.eta_min = float(eta_min)
+        self._psi_cache = {}
+
+    def delta(self, nodes):
+        """``δ_v`` for a list of nodes."""
+        return np.array([self.delta_top * np.prod(self.omega[list(v)]) if v else self.delta_top
+                         for v in nodes])
+
+    def log_delta(self, v):
+        return np.log(self.delta_top) + float(self.log_omega[list(v)].sum())
+
+    def psi(self, nodes):
+        """Sparse (m × k) matrix of ``ψ_v(x_i)`` (cached per node)."""
+        miss = [v for v in nodes if v not in self._psi_cache]
+        if miss:
+            cols = lattice.node_indicator(self.Xcsc, miss, sparse=True)
+            for j, v in enumerate(miss):
+                self._psi_cache[v] = cols[:, j]
+        if not nodes:
+            return sp.csc_matrix((self.m, 0))
+        return sp.hstack([self._psi_cache[v] for v in nodes], format="csr")
+
+
+class _Reduced:
+    """The problem restricted to an active set (eq. (2)–(3), dual (8)–(9))."""
+
+    def __init__(self, prob, nodes):
+        self.prob = prob
+        self.nodes = list(nodes)
+        self.Psi = prob.psi(self.nodes)
+        self.PsiT = self.Psi.T.tocsr()
+        self.M = lattice.ancestor_matrix(self.nodes).astype(np.float64)   # M[u, v]: v ⊆ u
+        self.MT = np.ascontiguousarray(self.M.T)
+        self.d = prob.delta(self.nodes)
+        self.dp = self.d ** prob.p
+        self.sigma_warm = None
+        self.n_svm = 0
+        self.t_svm = 0.0
+
+    def zeta(self, eta):
+        """``ζ_u(η)`` of (9) and ``S_u = Σ_{v∈A(u)} δ_v^p η_v^{1−p}``."""
+        p = self.prob.p
+        S = self.M @ (self.dp * eta ** (1.0 - p))
+        return S ** (1.0 / (1.0 - p)), S
+
+    def _svm(self, sigma):
+        prob = self.prob
+        t0 = time.perf_counter()
+        K = (self.Psi.multiply(sigma[None, :]) @ self.PsiT).toarray()
+        svc = SVC(C=prob.C, kernel="precomputed", tol=prob.svm_tol, max_iter=-1,
+                  cache_size=500)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            svc.fit(K, prob.y)
+        c = np.zeros(prob.m)
+        # sklearn: decision = K @ dual_coef + intercept, positive side = classes_[1]
+        sign = 1.0 if svc.classes_[1] > 0 else -1.0
+        c[svc.support_] = sign * svc.dual_coef_.ravel()
+        b = sign * float(svc.intercept_[0])
+        self.n_svm += 1
+        self.t_svm += time.perf_counter() - t0
+        return c, b
+
+    def evaluate(self, eta, max_fp=30):
+        """Solve the inner problem (9) at ``η``; return g, its gradient, α (as ``c = α∘y``)…"""
+        prob = self.prob
+        p, pbar = prob.p, prob.pbar
+        zeta, S = self.zeta(eta)
+        if p == 2.0:
+            c, b = self._svm(zeta)
+            s = self.PsiT @ c
+            a = s ** 2
+            H = float(zeta @ a)
+            sigma = zeta
+            hval = H
+        else:
+            sigma = zeta if self.sigma_warm is None or len(self.sigma_warm) != len(zeta) \
+                else self.sigma_warm
+            # ℓ_p̄ multiple-kernel learning at fixed ζ: (Σ ζ a^p̄)^{1/p̄} = max Σ σ_u a_u over
+            # {σ ≥ 0: Σ σ^r ζ^{1−r} ≤ 1}, r = p̄/(p̄−1).  Block-coordinate descent on the primal
+            # min_σ min_w Σ w_u²/σ_u + hinge (Kloft et al.'s analytic update, monotone):
+            # σ_u ∝ (w_u² ζ_u^{r−1})^{1/(r+1)}, w_u = σ_u s_u.
+            r = pbar / (pbar - 1.0)
+            zpos = np.maximum(zeta, 1e-300)
+            sigma = sigma / (np.sum(sigma ** r * zpos ** (1.0 - r)) ** (1.0 / r))
+            for _ in range(max_fp):
+                c, b = self._svm(sigma)
+                s = self.PsiT @ c
+                a = s ** 2
+                H = float(zeta @ a ** pbar)
+                hval = H ** (1.0 / pbar) if H > 0 else 0.0
+                gval = np.abs(c).sum() - 0.5 * hval         # ≤ g(η)
+                svmval = np.abs(c).sum() - 0.5 * float(sigma @ a)   # ≥ g(η)
+                if H <= 0 or svmval - gval <= 1e-7 * max(1.0, abs(gval)):
+                    break
+                new = (sigma ** 2 * a * zpos ** (r - 1.0)) ** (1.0 / (r + 1.0))
+                new = np.maximum(new, 1e-12 * new.max())
+                sigma = new / (np.sum(new ** r * zpos ** (1.0 - r)) ** (1.0 / r))
+            c, b = self._svm(sigma)
+            s = self.PsiT @ c
+            a = s ** 2
+            H = float(zeta @ a ** pbar)
+            hval = H ** (1.0 / pbar) if H > 0 else 0.0
+            self.sigma_warm = sigma
+        alpha = np.abs(c)
+        g = float(alpha.sum() - 0.5 * hval)
+        fac = (H ** (1.0 / pbar - 1.0) if H > 0 else 0.0) / (2.0 * pbar)
+        grad = -fac * self.dp * eta ** (-p) * (self.MT @ (zeta ** p * a ** pbar))
+        return dict(g=g, grad=grad, c=c, b=b, s=s, a=a, sigma=sigma, zeta=zeta, eta=eta)
+
+    def primal(self, ev):
+        """Primal objective (1) of ``w = σ ∘ s`` with the SVM's intercept; returns (P, w, Ω(w))."""
+        prob = self.prob
+        w = ev["sigma"] * ev["s"]
+        f = self.Psi @ w + ev["b"]
+        xi = np.maximum(0.0, 1.0 - prob.y * f)
+        omega = float(self.d @ (self.MT @ np.abs(w) ** prob.p) ** (1.0 / prob.p))
+        return 0.5 * omega ** 2 + prob.C * xi.sum(), w, omega
+
+    def dual_norm(self, s, eta0=None, max_iter=300, rtol=1e-7):
+        """Bounds on ``Ω_A*(s)²``: (upper, lower, η).
+
+        Maximises the concave ``F_s(η)`` over the simplex with the
+        damped multiplicative update ``η_v ← η_v (B_v^q / F_s(η))^{1/q}``
+        (``Σ_v η_v B_v^q = F_s`` by homogeneity; the undamped update
+        oscillates); ``max_v B_v^q`` is an upper and ``F_s`` a lower bound of
+        ``Ω_A*(s)^q`` at every iterate.
+        """
+        prob = self.prob
+        p, q = prob.p, prob.q
+        k = len(self.nodes)
+        absq = np.abs(s) ** q
+        if not np.any(absq > 0):
+            return 0.0, 0.0, np.full(k, 1.0 / k)
+        eta = np.full(k, 1.0 / k) if eta0 is None else 0.5 * eta0 / eta0.sum() + 0.5 / k
+        up, lo = np.inf, 0.0
+        for _ in range(max_iter):
+            eta = np.maximum(eta, 1e-100)
+            S = self.M @ (self.dp * eta ** (1.0 - p))
+            zeta = S ** (1.0 / (1.0 - p))
+            F = float(zeta @ absq)
+            Bq = self.dp * eta ** (-p) * (self.MT @ (zeta ** p * absq))
+            up = min(up, float(Bq.max()))
+            lo = max(lo, F)
+            if up <= lo * (1.0 + rtol):
+                break
+            eta = eta * (Bq / F) ** (1.0 / q)
+            eta /= eta.sum()
+        return up ** (2.0 / q), lo ** (2.0 / q), eta
+
+
+def _dual_lower(alpha_sum, M2):
+    """``max_{κ∈[0,1]} κ 1ᵀα − ½ κ² M²``: lower bound of the dual at the feasible ``κα``."""
+    if M2 <= 0:
+        return alpha_sum
+    k = min(1.0, alpha_sum / M2)
+    return k * alpha_sum - 0.5 * k * k * M2
+
+
+def source_scores(prob, c, srcs):
+    """``log Q(t)`` for every source ``t`` (closed form, numba inner loop).
+
+    ``Q(t) = δ_t^{−2} P_t (c∘z_a∘z_l)ᵀ R (c∘z_a∘z_l)`` for ``t = a ∪ {l}``,
+    ``z_a = 1 − ψ_a``, ``P_t = ∏_{i∉t}(1 + h_i)``, ``R_ij = ∏_{k∈x_i∪x_j}(1 + h_k)^{−1}``,
+    ``h_k = (1 + ω_k)^{−2}``; only support vectors (``c_i ≠ 0``) enter.
+    """
+    sv = np.flatnonzero(c != 0)
+    out = np.full(len(srcs), -np.inf)
+    if sv.size == 0 or not srcs:
+        return out
+    Xsv = prob.X[sv]
+    R = union_matrix(Xsv, prob.lg)
+    Xcsc = Xsv.tocsc()
+    Xcsc.sort_indices()
+    csv = c[sv]
+    groups = {}
+    for k, t in enumerate(srcs):
+        groups.setdefault(t[:-1], []).append(k)
+    for parent, ks in groups.items():
+        if parent:
+            z = 1.0 - lattice.node_indicator(Xcsc, [parent])[:, 0]
+        else:
+            z = np.ones(sv.size)
+        cand = np.array([srcs[k][-1] for k in ks])
+        qf = source_quadforms(csv * z, R, Xcsc, cand)
+        for k, val in zip(ks, qf):
+            t = srcs[k]
+            logq = -2.0 * prob.log_delta(t) + prob.lg_total - float(prob.lg[list(t)].sum())
+            out[k] = logq + np.log(val) if val > 0 else -np.inf
+    return out
+
+
+def _reduced_gap(red, ev, eta_dn=None):
+    P, w, omega = red.primal(ev)
+    up, lo, eta_dn = red.dual_norm(ev["s"], ev["eta"] if eta_dn is None else eta_dn)
+    return P, up, eta_dn, P - _dual_lower(np.abs(ev["c"]).sum(), up)
+
+
+def _project(eta, eta_min):
+    eta = eta / eta.sum()
+    if eta_min > 0:
+        for _ in range(5):
+            low = eta < eta_min
+            if not low.any():
+                break
+            eta = np.where(low, eta_min, eta)
+            eta /= eta.sum()
+    return eta
+
+
+def _mirror_descent(red, eta, tol, max_iter):
+    """Entropic mirror descent on the (floored) simplex for (8), stopped on the reduced gap.
+
+    Returns the last evaluation, the number of steps, the reduced gap and ``Ω_A*`` bound.
+    """
+    eta_min = min(red.prob.eta_min, 0.1 / len(eta))
+    ev = red.evaluate(_project(eta, eta_min))
+    step = 1.0
+    eta_dn = None
+    it = 0
+    P, MA2, eta_dn, gapA = _reduced_gap(red, ev)
+    for it in range(1, max_iter + 1):
+        if gapA <= tol * max(P, 1e-12):
+            break
+        grad = ev["grad"]
+        scale = np.max(np.abs(grad))
+        if not np.isfinite(scale) or scale == 0:
+            break
+        step = max(step, 1e-3)
+        improved = False
+        for _ in range(20):
+            logeta = np.log(ev["eta"]) - step * grad / scale
+            logeta -= logeta.max()
+            new = _project(np.exp(logeta), eta_min)
+            ev_new = red.evaluate(new)
+            if ev_new["g"] < ev["g"] - 1e-13 * abs(ev["g"]):
+                ev = ev_new
+                step = min(step * 2.0, 100.0)
+                improved = True
+                break
+            step *= 0.3
+        if not improved:
+            break
+        P, MA2, eta_dn, gapA = _reduced_gap(red, ev, eta_dn)
+    return ev, it, P, MA2, gapA
+
+
+def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
+                     md_max_iter=200, verbose=False, callback=None):
+    """Active-set algorithm of Figure 1 with the derived sufficiency condition.
+
+    Parameters
+    ----------
+    prob : HKLProblem
+    tol : float
+        Relative duality-gap tolerance ε: stop when ``(P − D)/P ≤ tol`` where
+        ``P`` is the primal (1) of the current ``w`` and ``D`` the certified
+        lower bound of the full dual.
+    max_active : int
+        Cap on the number of active nodes (top excluded).
+    max_add : int
+        Cap on the number of violating sources added per iteration (the most
+        violating first).
+    callback : callable or None
+        Called with ``(nodes, ev, record)`` after every active-set iteration.
+
+    Returns
+    -------
+    dict with the active nodes, η, ``c = α∘y``, intercept ``b``, weights ``w``,
+    the relative duality gap of the full problem, the history and timings.
+    """
+    nodes = [()]
+    eta = np.ones(1)
+    history = []
+    times = dict(svm=0.0, mirror_descent=0.0, sufficiency=0.0)
+    converged = False
+    n_svm = 0
+    for it in range(1, max_iter + 1):
+        t0 = time.perf_counter()
+        red = _Reduced(prob, nodes)
+        ev, n_md, P, MA2, gapA = _mirror_descent(red, eta, tol / 2, md_max_iter)
+        eta = ev["eta"]
+        _, w, omega = red.primal(ev)
+        t1 = time.perf_counter()
+        srcs = lattice.sources(nodes, prob.n)
+        logQ = source_scores(prob, ev["c"], srcs)
+        t2 = time.perf_counter()
+        times["svm"] += red.t_svm
+        times["mirror_descent"] += t1 - t0 - red.t_svm
+        times["sufficiency"] += t2 - t1
+        n_svm += red.n_svm
+        logQmax = float(logQ.max()) if len(logQ) else -np.inf
+        asum = np.abs(ev["c"]).sum()
+        M2 = max(MA2, float(np.exp(min(logQmax, 700.0))))
+        gap = P - _dual_lower(asum, M2)
+        rel = gap / max(P, 1e-12)
+        logMA2 = float(np.log(MA2)) if MA2 > 0 else -np.inf
+        viol = np.flatnonzero(logQ > logMA2)
+        rec = dict(iteration=it, n_active=len(nodes) - 1, primal=P, dual=P - gap, gap=rel,
+                   gap_reduced=gapA / max(P, 1e-12), omega2=omega ** 2, dual_norm2_A=MA2,
+                   max_Q=float(np.exp(min(logQmax, 700.0))), n_sources=len(srcs),
+                   n_violating=int(viol.size), md_steps=n_md, n_svm=red.n_svm,
+                   time=t2 - t0)
+        history.append(rec)
+        if callback is not None:
+            callback(list(nodes), ev, rec)
+        if verbose:
+            print({k: (round(v, 6) if isinstance(v, float) else v) for k, v in rec.items()})
+        if rel <= tol:
+            converged = True
+            break
+        if viol.size == 0:
+            if n_md >= md_max_iter or gapA <= tol / 2 * max(P, 1e-12):
+                break          # no progress possible (inexact inner solves)
+            continue
+        if len(nodes) - 1 >= max_active:
+            break
+        order = viol[np.argsort(-logQ[viol])][: max(1, min(max_add, max_active - len(nodes) + 1))]
+        new_nodes = [srcs[k] for k in order]
+        fill = np.median(eta[eta > prob.eta_min * 10]) if np.any(eta > prob.eta_min * 10) \
+            else 1.0
+        eta = np.concatenate([eta, np.full(len(new_nodes), 0.5 * fill)])
+        eta /= eta.sum()
+        nodes = nodes + new_nodes
+    if not converged:
+        warnings.warn(f"disjunctive HKL stopped before the duality gap reached tol "
+                      f"(relative gap {history[-1]['gap']:.3g}, {len(nodes) - 1} active nodes)",
+                      ConvergenceWarning)
+    return dict(nodes=nodes, eta=eta, c=ev["c"], b=ev["b"], w=w, sigma=ev["sigma"],
+                zeta=ev["zeta"], primal=P, gap=history[-1]["gap"], history=history,
+                n_iter=len(history), converged=converged, times=times, omega=omega,
+                n_svm=n_svm)
