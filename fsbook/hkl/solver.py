@@ -47,7 +47,7 @@ from sklearn.svm import SVC
 from . import lattice
 from ._kernels import source_quadforms, union_matrix
 
-__all__ = ["HKLProblem", "solve_active_set", "source_scores"]
+__all__ = ["HKLProblem", "RestrictedProblem", "solve_active_set", "source_scores"]
 
 
 class HKLProblem:
@@ -70,7 +70,8 @@ class HKLProblem:
     svm_tol : float
         Tolerance of the inner SVM (libsvm's KKT tolerance).
     eta_min : float
-        Floor of ``η`` in the mirror descent.
+        Floor of ``η`` in the mirror descent and, relative to the largest, of the
+        kernel weights ``σ`` of the ``p < 2`` fixed-point loop.
     """
 
     def __init__(self, X, y, C=1.0, p=2.0, omega=None, delta_top=1.0, svm_tol=1e-7,
@@ -118,8 +119,50 @@ class HKLProblem:
         return sp.hstack([self._psi_cache[v] for v in nodes], format="csr")
 
 
-class _Reduced:
-    """The problem restricted to an active set (eq. (2)–(3), dual (8)–(9))."""
+class RestrictedProblem:
+    """Problem (1) restricted to a hull-closed active set: primal (2)–(3), dual (8)–(9).
+
+    The reduced dual of the paper is ``min_{η∈Δ} g(η)`` (eq. (8)) with
+
+        g(η) = max_{α∈τ(y,C)} 1ᵀα − ½ (Σ_{u∈A} ζ_u(η) (αᵀK_uα)^{p̄})^{1/p̄}      (eq. (9)),
+
+    ``ζ_u(η) = (Σ_{v∈A(u)} δ_v^p η_v^{1−p})^{1/(1−p)}`` and ``p̄ = p/(2(p−1))``.
+    :meth:`evaluate` solves the inner maximisation (9) at a given ``η`` (one SVM
+    for ``p = 2``, a short fixed-point loop of SVMs for ``p < 2``) and returns
+    ``g(η)`` with its gradient (Danskin's theorem; the paper's sub-gradient after
+    eq. (9)); :meth:`primal` gives the objective of (2)–(3) at the recovered
+    ``w``; :meth:`dual_norm` brackets the restricted dual norm ``Ω_A*(s)²``.
+
+    Parameters
+    ----------
+    prob : HKLProblem
+        Data, ``C``, ``p`` and node weights of the full problem (1).
+    nodes : sequence of tuple
+        The active set ``A`` (hull-closed, containing the top node ``()``);
+        the order of ``nodes`` is the order of the coordinates of ``η``.
+
+    Attributes
+    ----------
+    nodes : list of tuple
+    Psi : scipy.sparse.csr_matrix, shape (m, len(nodes))
+        ``ψ_u(x_i)``; the kernel of node ``u`` is ``K_u = ψ_u ψ_uᵀ``.
+    d : ndarray, shape (len(nodes),)
+        Node weights ``δ_u``.
+    n_svm : int
+        Number of SVMs solved so far.
+    t_svm : float
+        Time spent in the SVMs (seconds).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fsbook.hkl import HKLProblem, RestrictedProblem, lattice
+    >>> X = np.array([[1, 0], [0, 1], [1, 1], [0, 0]]); y = np.array([1., -1., 1., -1.])
+    >>> red = RestrictedProblem(HKLProblem(X, y), lattice.hull([(0,), (1,)]))
+    >>> ev = red.evaluate(np.full(3, 1 / 3))      # g(η), its gradient, the SVM solution
+    >>> round(ev["g"], 4), ev["grad"].shape
+    (3.8667, (3,))
+    """
 
     def __init__(self, prob, nodes):
         self.prob = prob
@@ -159,7 +202,23 @@ class _Reduced:
         return c, b
 
     def evaluate(self, eta, max_fp=30):
-        """Solve the inner problem (9) at ``η``; return g, its gradient, α (as ``c = α∘y``)…"""
+        """Solve the inner problem (9) at ``η``.
+
+        Parameters
+        ----------
+        eta : ndarray, shape (len(nodes),)
+            A point of the simplex (positive entries).
+        max_fp : int
+            Maximum number of fixed-point (ℓ_p̄ multiple-kernel) steps for ``p < 2``.
+
+        Returns
+        -------
+        dict
+            ``g`` -- ``g(η)`` of (9); ``grad`` -- its gradient in ``η``;
+            ``c`` -- ``α∘y``; ``b`` -- the intercept; ``s`` -- ``s_u = Σ_i c_i ψ_u(x_i)``;
+            ``a`` -- ``s²`` (``= αᵀK_uα``); ``sigma`` -- the kernel weights of the
+            SVM (``w = σ∘s``); ``zeta`` -- ``ζ(η)``; ``eta`` -- the input.
+        """
         prob = self.prob
         p, pbar = prob.p, prob.pbar
         zeta, S = self.zeta(eta)
@@ -191,7 +250,11 @@ class _Reduced:
                 if H <= 0 or svmval - gval <= 1e-7 * max(1.0, abs(gval)):
                     break
                 new = (sigma ** 2 * a * zpos ** (r - 1.0)) ** (1.0 / (r + 1.0))
-                new = np.maximum(new, 1e-12 * new.max())
+                # floor the weights like η (``eta_min``): the update drives σ_u → 0 on nodes
+                # with small a_u, and kernels with weights ~1e-8 relative make the tol=1e-7
+                # libsvm solve stall and never return (p = 1.5, seed 1, n = 7 in the tests).
+                # σ stays feasible after the rescaling, so svmval ≥ g(η) ≥ gval still holds.
+                new = np.maximum(new, prob.eta_min * new.max())
                 sigma = new / (np.sum(new ** r * zpos ** (1.0 - r)) ** (1.0 / r))
             c, b = self._svm(sigma)
             s = self.PsiT @ c
@@ -374,7 +437,7 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
     n_svm = 0
     for it in range(1, max_iter + 1):
         t0 = time.perf_counter()
-        red = _Reduced(prob, nodes)
+        red = RestrictedProblem(prob, nodes)
         ev, n_md, P, MA2, gapA = _mirror_descent(red, eta, tol / 2, md_max_iter)
         eta = ev["eta"]
         _, w, omega = red.primal(ev)
