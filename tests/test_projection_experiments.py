@@ -84,3 +84,53 @@ def test_results_file_is_plain_json():
     safe = ex._json_safe({"d": {"Ridge": float("nan"), "PCR": np.int64(7)}, "full": True, "se": None})
     assert safe == {"d": {"Ridge": None, "PCR": 7.0}, "full": True, "se": None}
     json.loads(json.dumps(safe, allow_nan=False))
+
+
+def test_projection_svm_gamma_limits():
+    """Eq. (17) with tiny γ is the max-margin separator in z when z separates the classes;
+    with huge γ it is the plain kernel SVM (the two ends of the chapter's γ sweep)."""
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(120, 5))
+    s = X[:, 0] + X[:, 1]
+    X, s = X[np.abs(s) > 0.4], s[np.abs(s) > 0.4]       # margin: z = X[:, :2] is separable
+    y = (s > 0).astype(int)
+    tr, te = np.arange(40), np.arange(40, len(y))
+    Z = X[:, :2]
+    K = polynomial_kernel(X, degree=2, coef0=1, gamma=1)
+    # the kernel SVM alone does not reproduce the separator in z (else the check below is void)
+    svm_k = SVC(kernel="precomputed", C=1.0).fit(K[np.ix_(tr, tr)], y[tr])
+    svm_z = SVC(kernel="linear", C=1e6).fit(Z[tr], y[tr])
+    assert np.any(svm_k.predict(K[np.ix_(te, tr)]) != svm_z.predict(Z[te]))
+    for gamma, ref in ((1e-6, svm_z.predict(Z[te])), (1e8, svm_k.predict(K[np.ix_(te, tr)]))):
+        G = K + Z @ Z.T / gamma
+        proj = SVC(kernel="precomputed", C=1.0).fit(G[np.ix_(tr, tr)], y[tr])
+        np.testing.assert_array_equal(proj.predict(G[np.ix_(te, tr)]), ref)
+    G = K + Z @ Z.T / 1e8
+    proj = SVC(kernel="precomputed", C=1.0, tol=1e-8).fit(G[np.ix_(tr, tr)], y[tr])
+    ref = SVC(kernel="precomputed", C=1.0, tol=1e-8).fit(K[np.ix_(tr, tr)], y[tr])
+    np.testing.assert_allclose(proj.decision_function(G[np.ix_(te, tr)]),
+                               ref.decision_function(K[np.ix_(te, tr)]), atol=1e-5)
+
+
+def test_yale_gamma_sweep_matches_yale_run():
+    """The sweep shares yale_run's split, reductions and folds: at γ = YALE_GAMMA it reproduces
+    the table's Proj-R errors, at huge γ SVM-Kernel's, and its baselines are yale_run's."""
+    rng = np.random.default_rng(5)
+    centres = rng.normal(size=(4, 30))
+    y = np.repeat(np.arange(4), 7)
+    X = np.abs(centres[y] + 1.5 * rng.normal(size=(28, 30)))
+    pairs = [(0, 1), (1, 2), (0, 3), (2, 3)]
+    run = ex.yale_run(X, y, 3, seed=1, pairs=pairs)
+    sweep, ref = ex.yale_gamma_sweep(X, y, 3, seed=1, gammas=[ex.YALE_GAMMA, 1e8], pairs=pairs)
+    assert list(sweep.columns) == ["Proj-KPCA", "Proj-GDA", "Proj-OLap"]
+    for name in ("KPCA", "GDA", "OLap"):
+        assert np.isclose(sweep.loc[ex.YALE_GAMMA, f"Proj-{name}"], run[f"Proj-{name}"])
+        assert np.isclose(sweep.loc[1e8, f"Proj-{name}"], run["SVM-Kernel"])
+        assert np.isclose(ref[f"SVM-{name}"], run[f"SVM-{name}"])
+    assert np.isclose(ref["SVM-Kernel"], run["SVM-Kernel"])
+    # the data must make the two ends differ, or the checks above do not test the γ wiring
+    assert not np.allclose(sweep.loc[ex.YALE_GAMMA], sweep.loc[1e8])
+    # γ chosen by CV from a one-point grid is that γ
+    _, ref1 = ex.yale_gamma_sweep(X, y, 3, seed=1, gammas=[1e8], pairs=pairs)
+    for name in ("KPCA", "GDA", "OLap"):
+        assert np.isclose(ref1[f"Proj-{name} (γ by CV)"], run["SVM-Kernel"])

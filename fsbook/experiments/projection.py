@@ -3,7 +3,8 @@
 * Table 1 -- Boston housing, R², 50 training / 456 test examples: :func:`boston_run`.
 * Tables 2-4 -- 20 Newsgroups, 190 pairwise tasks, LDA topics: :func:`newsgroups_vocabulary`,
   :func:`newsgroups_topics`, :func:`newsgroups_run`.
-* Tables 5-7 -- Yale faces, 105 pairwise tasks, degree-2 polynomial kernel: :func:`yale_run`.
+* Tables 5-7 -- Yale faces, 105 pairwise tasks, degree-2 polynomial kernel: :func:`yale_run`;
+  sensitivity of Proj-R to γ (eq. 17): :func:`yale_gamma_sweep`.
 
 ``python -m fsbook.experiments projection --full`` runs the paper's full protocol (500 / 20 /
 50 runs) with a progress bar and writes ``results/projection.json``; without ``--full`` it runs
@@ -241,8 +242,15 @@ def newsgroups_run(X_tr, Z_tr, y_tr, X_te, Z_te, y_te, frac, seed, pairs=None, n
 
 
 # ============================================================================ Tables 5-7
-def _svc_cv_error(G, y, tr, te, grid, seed):
-    """SVM on a precomputed Gram matrix ``G`` (all points), C by stratified CV; test error."""
+#: γ grid of the sensitivity study (contains the paper's 1e-5)
+YALE_GAMMAS = 10.0 ** np.arange(-5, 4)
+
+
+def _svc_cv_fit(G, y, tr, te, grid, seed):
+    """SVM on a precomputed Gram matrix ``G`` (all points), C by stratified CV.
+
+    Returns ``(cv accuracy of the chosen C, test error)``; the accuracy is summed over the folds.
+    """
     ytr = y[tr]
     n_folds = int(min(5, np.bincount(ytr).min()))
     acc = np.zeros(len(grid))
@@ -250,9 +258,14 @@ def _svc_cv_error(G, y, tr, te, grid, seed):
         Gtr, Gva = G[np.ix_(tr[a], tr[a])], G[np.ix_(tr[b], tr[a])]
         for j, C in enumerate(grid):
             acc[j] += np.mean(SVC(kernel="precomputed", C=C).fit(Gtr, ytr[a]).predict(Gva) == ytr[b])
-    C = grid[int(np.argmax(acc))]
-    clf = SVC(kernel="precomputed", C=C).fit(G[np.ix_(tr, tr)], ytr)
-    return float(np.mean(clf.predict(G[np.ix_(te, tr)]) != y[te]))
+    j = int(np.argmax(acc))
+    clf = SVC(kernel="precomputed", C=grid[j]).fit(G[np.ix_(tr, tr)], ytr)
+    return float(acc[j]), float(np.mean(clf.predict(G[np.ix_(te, tr)]) != y[te]))
+
+
+def _svc_cv_error(G, y, tr, te, grid, seed):
+    """SVM on a precomputed Gram matrix ``G`` (all points), C by stratified CV; test error."""
+    return _svc_cv_fit(G, y, tr, te, grid, seed)[1]
 
 
 def yale_reductions(X, y, train, n_kpca=None):
@@ -265,36 +278,101 @@ def yale_reductions(X, y, train, n_kpca=None):
     return {"KPCA": kpca.transform(X), "GDA": gda.transform(X), "OLap": olap.transform(X)}
 
 
+def _yale_split(X, y, per_subject, seed):
+    """Unit-length images and the sorted indices of ``per_subject`` training images per subject."""
+    rng = np.random.default_rng(seed)
+    classes = np.unique(y)
+    train = np.sort(np.concatenate([rng.choice(np.flatnonzero(y == c), per_subject, replace=False)
+                                    for c in classes]))
+    return normalize(X), classes, train
+
+
+def _yale_setup(X, y, per_subject, seed):
+    """Split, reductions ``{name: Z}`` and kernel ``K`` of one run."""
+    X, classes, train = _yale_split(X, y, per_subject, seed)
+    is_train = np.zeros(len(y), bool)
+    is_train[train] = True
+    Zs = yale_reductions(X, y, train)
+    K = polynomial_kernel(X, degree=2, coef0=1.0, gamma=1.0)
+    return classes, is_train, Zs, K
+
+
+def _yale_task(grams, yy, tr, te, grid, seed):
+    return {name: _svc_cv_fit(G, yy, tr, te, grid, seed) for name, G in grams.items()}
+
+
+def _yale_pairs(grams, y, is_train, pairs, grid, seed, n_jobs):
+    """``[{name: (cv accuracy, test error)}]`` over the pairwise tasks, for every Gram matrix.
+
+    Each task receives only the pair's block of the Gram matrices (same numbers, less pickling).
+    """
+    def args(k, c1, c2):
+        rel = np.flatnonzero((y == c1) | (y == c2))
+        sub = {name: G[np.ix_(rel, rel)] for name, G in grams.items()}
+        tr, te = np.flatnonzero(is_train[rel]), np.flatnonzero(~is_train[rel])
+        return sub, (y[rel] == c2).astype(int), tr, te, grid, seed * 1000 + k
+
+    return Parallel(n_jobs=n_jobs)(delayed(_yale_task)(*args(k, c1, c2)) for k, (c1, c2) in enumerate(pairs))
+
+
 def yale_run(X, y, per_subject, seed, pairs=None, grid=GRID, gamma=YALE_GAMMA, n_jobs=1):
     """One run of Tables 5-7: average error (%) over the pairwise tasks of every method.
 
     Images are scaled to unit length; kernel ``(xᵀx' + 1)²``.  Proj-R is the SVM of eq. (17),
     i.e. the precomputed kernel ``K + Z Zᵀ/γ`` (dual 19); SVM-R a linear SVM on ``Z``.
     """
-    rng = np.random.default_rng(seed)
-    X = normalize(X)
-    classes = np.unique(y)
-    train = np.sort(np.concatenate([rng.choice(np.flatnonzero(y == c), per_subject, replace=False)
-                                    for c in classes]))
-    is_train = np.zeros(len(y), bool)
-    is_train[train] = True
-    Zs = yale_reductions(X, y, train)
-    K = polynomial_kernel(X, degree=2, coef0=1.0, gamma=1.0)
+    classes, is_train, Zs, K = _yale_setup(X, y, per_subject, seed)
     grams = {"SVM-Kernel": K}
     for name, Z in Zs.items():
         ZZ = Z @ Z.T
         grams[f"SVM-{name}"] = ZZ
         grams[f"Proj-{name}"] = K + ZZ / gamma
     pairs = list(itertools.combinations(classes, 2)) if pairs is None else pairs
+    res = _yale_pairs(grams, y, is_train, pairs, grid, seed, n_jobs)
+    return {name: 100 * float(np.mean([r[name][1] for r in res])) for name in grams}
 
-    def task(k, c1, c2):
-        rel = (y == c1) | (y == c2)
-        tr, te = np.flatnonzero(rel & is_train), np.flatnonzero(rel & ~is_train)
-        yy = (y == c2).astype(int)
-        return {name: _svc_cv_error(G, yy, tr, te, grid, seed * 1000 + k) for name, G in grams.items()}
 
-    res = Parallel(n_jobs=n_jobs)(delayed(task)(k, c1, c2) for k, (c1, c2) in enumerate(pairs))
-    return {name: 100 * float(np.mean([r[name] for r in res])) for name in grams}
+def yale_gamma_sweep(X, y, per_subject, seed, gammas=YALE_GAMMAS, pairs=None, grid=GRID, n_jobs=1):
+    """γ-sensitivity of Proj-R in one run of Tables 5-7 (same split, reductions, tasks and CV
+    folds as :func:`yale_run` with the same seed).
+
+    Returns ``(sweep, reference)``: ``sweep`` is the average pairwise error (%) of Proj-KPCA,
+    Proj-GDA and Proj-OLap for every γ (rows); ``reference`` holds SVM-Kernel, the SVM-R
+    baselines and "Proj-R (γ by CV)", where γ is chosen per task jointly with C by the same
+    stratified CV (ties go to the first γ of ``gammas``, then to the smallest C).
+    """
+    classes, is_train, Zs, K = _yale_setup(X, y, per_subject, seed)
+    gammas = [float(g) for g in gammas]
+    grams = {"SVM-Kernel": K}
+    for name, Z in Zs.items():
+        ZZ = Z @ Z.T
+        grams[f"SVM-{name}"] = ZZ
+        for g in gammas:
+            grams[(f"Proj-{name}", g)] = K + ZZ / g
+    pairs = list(itertools.combinations(classes, 2)) if pairs is None else pairs
+    res = _yale_pairs(grams, y, is_train, pairs, grid, seed, n_jobs)
+    sweep = pd.DataFrame({f"Proj-{name}": [100 * np.mean([r[(f"Proj-{name}", g)][1] for r in res])
+                                           for g in gammas] for name in Zs},
+                         index=pd.Index(gammas, name="gamma"))
+    ref = {name: 100 * float(np.mean([r[name][1] for r in res]))
+           for name in ["SVM-Kernel"] + [f"SVM-{n}" for n in Zs]}
+    for name in Zs:
+        cv = []
+        for r in res:
+            fits = [r[(f"Proj-{name}", g)] for g in gammas]
+            cv.append(fits[int(np.argmax([acc for acc, _ in fits]))][1])
+        ref[f"Proj-{name} (γ by CV)"] = 100 * float(np.mean(cv))
+    return sweep, pd.Series(ref)
+
+
+def yale_kernel_balance(X, y, per_subject, seed):
+    """``{R: tr(Z Zᵀ) / tr(K)}`` on the training images of one run of Tables 5-7: the γ at which
+    the two parts of Proj-R's kernel ``K + Z Zᵀ/γ`` have equal trace.  Rescaling ``z`` by ``s``
+    multiplies it by ``s²``, so γ in eq. (17) only has a meaning relative to this value.
+    """
+    _, is_train, Zs, K = _yale_setup(X, y, per_subject, seed)
+    return {f"Proj-{name}": float(np.sum(Z[is_train] ** 2) / np.trace(K[np.ix_(is_train, is_train)]))
+            for name, Z in Zs.items()}
 
 
 # ============================================================================ CLI
@@ -416,11 +494,7 @@ def yale_separability(X, y, per_subject, seed, pairs=None):
     When they are, eq. (17) with a tiny γ puts the whole model into ``v`` (``w̃ ≈ 0``), so
     Proj-R coincides with SVM-R.
     """
-    rng = np.random.default_rng(seed)
-    X = normalize(X)
-    classes = np.unique(y)
-    train = np.sort(np.concatenate([rng.choice(np.flatnonzero(y == c), per_subject, replace=False)
-                                    for c in classes]))
+    X, classes, train = _yale_split(X, y, per_subject, seed)
     Zs = yale_reductions(X, y, train)
     pairs = list(itertools.combinations(classes, 2)) if pairs is None else pairs
     out = {}
