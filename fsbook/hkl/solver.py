@@ -72,10 +72,16 @@ class HKLProblem:
     eta_min : float
         Floor of ``η`` in the mirror descent and, relative to the largest, of the
         kernel weights ``σ`` of the ``p < 2`` fixed-point loop.
+    svm_max_iter : int
+        Cap on libsvm's iterations per inner SVM (a safeguard against a stall on a
+        near-singular kernel).  A capped SVM returns a feasible but inexact ``α``:
+        the certified gap stays a valid bound, it is only looser; the number of
+        capped SVMs is reported as ``n_svm_capped`` in the result of
+        :func:`solve_active_set`.
     """
 
     def __init__(self, X, y, C=1.0, p=2.0, omega=None, delta_top=1.0, svm_tol=1e-7,
-                 eta_min=1e-6):
+                 eta_min=1e-6, svm_max_iter=10_000_000):
         self.X = sp.csr_matrix(X, dtype=np.float64)
         self.Xcsc = self.X.tocsc()
         self.y = np.asarray(y, dtype=np.float64)
@@ -97,6 +103,7 @@ class HKLProblem:
         self.lg_total = float(self.lg.sum())
         self.svm_tol = float(svm_tol)
         self.eta_min = float(eta_min)
+        self.svm_max_iter = int(svm_max_iter)
         self._psi_cache = {}
 
     def delta(self, nodes):
@@ -175,6 +182,7 @@ class RestrictedProblem:
         self.dp = self.d ** prob.p
         self.sigma_warm = None
         self.n_svm = 0
+        self.n_svm_capped = 0
         self.t_svm = 0.0
 
     def zeta(self, eta):
@@ -187,11 +195,12 @@ class RestrictedProblem:
         prob = self.prob
         t0 = time.perf_counter()
         K = (self.Psi.multiply(sigma[None, :]) @ self.PsiT).toarray()
-        svc = SVC(C=prob.C, kernel="precomputed", tol=prob.svm_tol, max_iter=-1,
-                  cache_size=500)
+        svc = SVC(C=prob.C, kernel="precomputed", tol=prob.svm_tol,
+                  max_iter=prob.svm_max_iter, cache_size=500)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             svc.fit(K, prob.y)
+        self.n_svm_capped += int(svc.fit_status_ != 0)
         c = np.zeros(prob.m)
         # sklearn: decision = K @ dual_coef + intercept, positive side = classes_[1]
         sign = 1.0 if svc.classes_[1] > 0 else -1.0
@@ -434,7 +443,7 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
     history = []
     times = dict(svm=0.0, mirror_descent=0.0, sufficiency=0.0)
     converged = False
-    n_svm = 0
+    n_svm = n_svm_capped = 0
     for it in range(1, max_iter + 1):
         t0 = time.perf_counter()
         red = RestrictedProblem(prob, nodes)
@@ -449,6 +458,7 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
         times["mirror_descent"] += t1 - t0 - red.t_svm
         times["sufficiency"] += t2 - t1
         n_svm += red.n_svm
+        n_svm_capped += red.n_svm_capped
         logQmax = float(logQ.max()) if len(logQ) else -np.inf
         asum = np.abs(ev["c"]).sum()
         M2 = max(MA2, float(np.exp(min(logQmax, 700.0))))
@@ -489,4 +499,4 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
     return dict(nodes=nodes, eta=eta, c=ev["c"], b=ev["b"], w=w, sigma=ev["sigma"],
                 zeta=ev["zeta"], primal=P, gap=history[-1]["gap"], history=history,
                 n_iter=len(history), converged=converged, times=times, omega=omega,
-                n_svm=n_svm)
+                n_svm=n_svm, n_svm_capped=n_svm_capped)
