@@ -79,6 +79,15 @@ def mean_se(values):
 
 
 # ============================================================================ Table 1
+def _ridge_path_fold(A_tr, y_tr, A_va, y_va, alphas):
+    """Validation MSE of ridge (unpenalised intercept) for every ``alpha``, from one SVD."""
+    mu, ym = A_tr.mean(0), y_tr.mean()
+    U, s, Vt = np.linalg.svd(A_tr - mu, full_matrices=False)
+    uty = U.T @ (y_tr - ym)
+    Av = (A_va - mu) @ Vt.T
+    return np.array([np.mean((y_va - (Av @ (s / (s ** 2 + a) * uty) + ym)) ** 2) for a in alphas])
+
+
 def ridge_path_cv(A, y, alphas, n_splits=5, seed=0):
     """Mean validation MSE of ridge (with unpenalised intercept) for every ``alpha``.
 
@@ -86,13 +95,7 @@ def ridge_path_cv(A, y, alphas, n_splits=5, seed=0):
     """
     errs = np.zeros(len(alphas))
     for tr, va in KFold(n_splits, shuffle=True, random_state=seed).split(A):
-        mu, ym = A[tr].mean(0), y[tr].mean()
-        U, s, Vt = np.linalg.svd(A[tr] - mu, full_matrices=False)
-        uty = U.T @ (y[tr] - ym)
-        Av = (A[va] - mu) @ Vt.T
-        for j, a in enumerate(alphas):
-            pred = Av @ (s / (s ** 2 + a) * uty) + ym
-            errs[j] += np.mean((y[va] - pred) ** 2) / n_splits
+        errs += _ridge_path_fold(A[tr], y[tr], A[va], y[va], alphas) / n_splits
     return errs
 
 
@@ -108,12 +111,7 @@ def _proj_ridge_path_cv(X, y, reducer, alphas, lam, seed):
         red = clone(reducer).fit(X[tr], y[tr])
         A_tr = augment_features(X[tr], red.transform(X[tr]), 1 / np.sqrt(lam))
         A_va = augment_features(X[va], red.transform(X[va]), 1 / np.sqrt(lam))
-        mu, ym = A_tr.mean(0), y[tr].mean()
-        U, s, Vt = np.linalg.svd(A_tr - mu, full_matrices=False)
-        uty = U.T @ (y[tr] - ym)
-        Av = (A_va - mu) @ Vt.T
-        for j, a in enumerate(alphas):
-            errs[j] += np.mean((y[va] - (Av @ (s / (s ** 2 + a) * uty) + ym)) ** 2) / 5
+        errs += _ridge_path_fold(A_tr, y[tr], A_va, y[va], alphas) / 5
     return errs
 
 
@@ -263,11 +261,6 @@ def _svc_cv_fit(G, y, tr, te, grid, seed):
     return float(acc[j]), float(np.mean(clf.predict(G[np.ix_(te, tr)]) != y[te]))
 
 
-def _svc_cv_error(G, y, tr, te, grid, seed):
-    """SVM on a precomputed Gram matrix ``G`` (all points), C by stratified CV; test error."""
-    return _svc_cv_fit(G, y, tr, te, grid, seed)[1]
-
-
 def yale_reductions(X, y, train, n_kpca=None):
     """Fit KPCA, GDA and OLap on the training images of all subjects; return ``{name: Z}``."""
     kern = dict(kernel="poly", degree=2, coef0=1.0)
@@ -297,6 +290,18 @@ def _yale_setup(X, y, per_subject, seed):
     return classes, is_train, Zs, K
 
 
+def _yale_grams(K, Zs, gammas):
+    """Gram matrices of one run: SVM-Kernel ``K``, SVM-R ``Z Zᵀ`` and, keyed ``("Proj-R", γ)``,
+    the Proj-R kernel ``K + Z Zᵀ/γ`` of eq. (17) (dual 19) for every ``γ``."""
+    grams = {"SVM-Kernel": K}
+    for name, Z in Zs.items():
+        ZZ = Z @ Z.T
+        grams[f"SVM-{name}"] = ZZ
+        for g in gammas:
+            grams[(f"Proj-{name}", g)] = K + ZZ / g
+    return grams
+
+
 def _yale_task(grams, yy, tr, te, grid, seed):
     return {name: _svc_cv_fit(G, yy, tr, te, grid, seed) for name, G in grams.items()}
 
@@ -322,11 +327,8 @@ def yale_run(X, y, per_subject, seed, pairs=None, grid=GRID, gamma=YALE_GAMMA, n
     i.e. the precomputed kernel ``K + Z Zᵀ/γ`` (dual 19); SVM-R a linear SVM on ``Z``.
     """
     classes, is_train, Zs, K = _yale_setup(X, y, per_subject, seed)
-    grams = {"SVM-Kernel": K}
-    for name, Z in Zs.items():
-        ZZ = Z @ Z.T
-        grams[f"SVM-{name}"] = ZZ
-        grams[f"Proj-{name}"] = K + ZZ / gamma
+    grams = {key if isinstance(key, str) else key[0]: G
+             for key, G in _yale_grams(K, Zs, [gamma]).items()}
     pairs = list(itertools.combinations(classes, 2)) if pairs is None else pairs
     res = _yale_pairs(grams, y, is_train, pairs, grid, seed, n_jobs)
     return {name: 100 * float(np.mean([r[name][1] for r in res])) for name in grams}
@@ -343,12 +345,7 @@ def yale_gamma_sweep(X, y, per_subject, seed, gammas=YALE_GAMMAS, pairs=None, gr
     """
     classes, is_train, Zs, K = _yale_setup(X, y, per_subject, seed)
     gammas = [float(g) for g in gammas]
-    grams = {"SVM-Kernel": K}
-    for name, Z in Zs.items():
-        ZZ = Z @ Z.T
-        grams[f"SVM-{name}"] = ZZ
-        for g in gammas:
-            grams[(f"Proj-{name}", g)] = K + ZZ / g
+    grams = _yale_grams(K, Zs, gammas)
     pairs = list(itertools.combinations(classes, 2)) if pairs is None else pairs
     res = _yale_pairs(grams, y, is_train, pairs, grid, seed, n_jobs)
     sweep = pd.DataFrame({f"Proj-{name}": [100 * np.mean([r[(f"Proj-{name}", g)][1] for r in res])
