@@ -248,8 +248,10 @@ class RestrictedProblem:
             r = pbar / (pbar - 1.0)
             zpos = np.maximum(zeta, 1e-300)
             sigma = sigma / (np.sum(sigma ** r * zpos ** (1.0 - r)) ** (1.0 / r))
+            solved = False            # is (c, b) the SVM at the current σ?
             for _ in range(max_fp):
                 c, b = self._svm(sigma)
+                solved = True
                 s = self.PsiT @ c
                 a = s ** 2
                 H = float(zeta @ a ** pbar)
@@ -265,11 +267,13 @@ class RestrictedProblem:
                 # σ stays feasible after the rescaling, so svmval ≥ g(η) ≥ gval still holds.
                 new = np.maximum(new, prob.eta_min * new.max())
                 sigma = new / (np.sum(new ** r * zpos ** (1.0 - r)) ** (1.0 / r))
-            c, b = self._svm(sigma)
-            s = self.PsiT @ c
-            a = s ** 2
-            H = float(zeta @ a ** pbar)
-            hval = H ** (1.0 / pbar) if H > 0 else 0.0
+                solved = False
+            if not solved:            # max_fp reached after a σ update: the SVM at the final σ
+                c, b = self._svm(sigma)
+                s = self.PsiT @ c
+                a = s ** 2
+                H = float(zeta @ a ** pbar)
+                hval = H ** (1.0 / pbar) if H > 0 else 0.0
             self.sigma_warm = sigma
         alpha = np.abs(c)
         g = float(alpha.sum() - 0.5 * hval)
@@ -305,8 +309,7 @@ class RestrictedProblem:
         up, lo = np.inf, 0.0
         for _ in range(max_iter):
             eta = np.maximum(eta, 1e-100)
-            S = self.M @ (self.dp * eta ** (1.0 - p))
-            zeta = S ** (1.0 / (1.0 - p))
+            zeta, _ = self.zeta(eta)
             F = float(zeta @ absq)
             Bq = self.dp * eta ** (-p) * (self.MT @ (zeta ** p * absq))
             up = min(up, float(Bq.max()))
