@@ -1,12 +1,13 @@
-"""Experiment protocols, one module per paper.
+"""Experiment protocols, one module per paper, all run by one runner.
 
-Each protocol module exposes ``main(argv=None)``, so that
-``python -m fsbook.experiments <name> [--full]`` runs the paper's full
-protocol with a progress bar and writes a results file under ``results/``.
+A protocol module ``fsbook/experiments/<name>.py`` defines ``PROTOCOL = Protocol(...)``: a list
+of independent tasks, a pure function that runs one task and a reduction into the chapter's
+tables (see :mod:`fsbook.experiments._runner`).  Notebooks call
+``run_protocol(PROTOCOL, full=False, n_jobs=1)`` for their documented subsample;
+``python -m fsbook.experiments <name> --full`` runs the paper's protocol, on local processes or
+on a Dask cluster, resumably, with results under ``results/<name>/``.
 """
 
-#: protocol name -> module (relative to this package) holding ``main``
-PROTOCOLS = {
-    "projection": "fsbook.experiments.projection",
-    "geometry": "fsbook.experiments.geometry",
-}
+from fsbook.experiments._runner import Protocol, ProtocolResult, read_results, run_protocol, task_seed
+
+__all__ = ["Protocol", "ProtocolResult", "read_results", "run_protocol", "task_seed"]

@@ -1,25 +1,96 @@
-"""Command line: ``python -m fsbook.experiments <protocol> [options]``."""
+"""Command line: ``python -m fsbook.experiments <name> [--full] [--n-jobs N]
+[--backend loky|dask] [--scheduler ADDRESS] [--out DIR] [--resume | --no-resume]
+[--only KEY=V1,V2 ...]``.
 
+``<name>`` is a module ``fsbook.experiments.<name>``; its ``PROTOCOL`` is run by
+:func:`fsbook.experiments.run_protocol`.  A module that still has only its own ``main(argv)``
+receives the remaining arguments unchanged.
+"""
+
+import argparse
 import importlib
+import pkgutil
+import re
 import sys
 
-from fsbook.experiments import PROTOCOLS
+import fsbook.experiments as _pkg
+
+
+def available_protocols():
+    """Names of the protocol modules (every public module of ``fsbook.experiments``)."""
+    return sorted(m.name for m in pkgutil.iter_modules(_pkg.__path__)
+                  if not m.name.startswith("_"))
+
+
+def _parser(protocol):
+    p = argparse.ArgumentParser(prog=f"python -m fsbook.experiments {protocol.name}",
+                                description=protocol.description or None)
+    p.add_argument("--full", action="store_true", help="the paper's full protocol (default: the book's subsample)")
+    p.add_argument("--n-jobs", type=int, default=1,
+                   help="worker processes (loky) or LocalCluster workers (dask without --scheduler)")
+    p.add_argument("--backend", choices=["loky", "dask"], default="loky")
+    p.add_argument("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786 (implies --backend dask)")
+    p.add_argument("--out", default=None, help=f"results folder (default: results/{protocol.name})")
+    p.add_argument("--resume", action=argparse.BooleanOptionalAction, default=True,
+                   help="reuse the verified task files under --out (default); --no-resume recomputes all")
+    p.add_argument("--only", action="append", default=[], metavar="KEY=V1,V2",
+                   help="run only the tasks whose parameter KEY is one of the values (repeatable)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    return p
+
+
+def _select(tasks, only):
+    for spec in only:
+        key, sep, values = spec.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"--only expects KEY=V1,V2, got {spec!r}")
+        wanted = set(values.split(","))
+        if not any(key in t for t in tasks):
+            raise SystemExit(f"--only: no task has a parameter {key!r}")
+        tasks = [t for t in tasks if key in t and str(t[key]) in wanted]
+    return tasks
+
+
+def run(protocol, argv):
+    """Parse ``argv`` for ``protocol``, run it, print its tables; returns the exit code."""
+    import pandas as pd
+
+    from fsbook.experiments import run_protocol
+
+    args = _parser(protocol).parse_args(argv)
+    backend = "dask" if args.scheduler else args.backend
+    tasks = _select(protocol.make_tasks(args.full), args.only) if args.only else None
+    if tasks is not None and not tasks:
+        raise SystemExit("--only selects no task")
+    out = args.out or f"results/{protocol.name}"
+    res = run_protocol(protocol, full=args.full, tasks=tasks, n_jobs=args.n_jobs, backend=backend,
+                       scheduler=args.scheduler, out=out, resume=args.resume, progress=not args.quiet)
+    with pd.option_context("display.width", 160, "display.max_columns", 50):
+        for name, table in res.tables.items():
+            print(f"\n== {name}\n{table.to_string()}")
+    print(f"\n{res.n_computed} tasks computed, {res.n_cached} read back; wrote {res.path}")
+    return 0
 
 
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in {"-h", "--help"}:
-        names = ", ".join(sorted(PROTOCOLS))
-        print(f"usage: python -m fsbook.experiments <protocol> [--full] [options]\n"
-              f"protocols: {names}\n"
-              f"`python -m fsbook.experiments <protocol> --help` lists its options.")
+        print("usage: python -m fsbook.experiments <protocol> [--full] [--n-jobs N] "
+              "[--backend loky|dask] [--scheduler ADDRESS] [--out DIR] [--resume|--no-resume]\n"
+              f"protocols: {', '.join(available_protocols())}\n"
+              "`python -m fsbook.experiments <protocol> --help` lists its options.")
         return 0
     name, rest = argv[0], argv[1:]
-    if name not in PROTOCOLS:
-        print(f"unknown protocol {name!r}; choose one of {sorted(PROTOCOLS)}", file=sys.stderr)
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or name not in available_protocols():
+        print(f"unknown protocol {name!r}; choose one of {available_protocols()}", file=sys.stderr)
         return 2
-    module = importlib.import_module(PROTOCOLS[name])
-    return module.main(rest)
+    module = importlib.import_module(f"fsbook.experiments.{name}")
+    if hasattr(module, "PROTOCOL"):
+        return run(module.PROTOCOL, rest)
+    if hasattr(module, "main"):          # a protocol not yet ported to the runner
+        return module.main(rest)
+    print(f"fsbook.experiments.{name} defines neither PROTOCOL nor main", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":
