@@ -17,7 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from fsbook.geometry import GeometricFeatureSetSelector, geometric_ratios
-from fsbook.geometry.ratios import _naive_affine_dim, binarize
+from fsbook.geometry.ratios import point_matrix, svd_affine_dim
 
 
 def sparse_problem(m=1500, n=10_000, seed=0, classes=5):
@@ -40,18 +40,18 @@ def sparse_problem(m=1500, n=10_000, seed=0, classes=5):
 
 def naive_time(X, y, n_rows):
     """Seconds of the naive method: the 3 cloud SVDs + ``n_rows`` per-sample SVDs."""
-    B = binarize(X).toarray()
+    B = point_matrix(X, binarize=0.0).toarray()
     pos = y == y.max()
     Pp, Pn = B[pos], B[~pos]
     t0 = time.perf_counter()
-    dp, dn = _naive_affine_dim(Pp), _naive_affine_dim(Pn)
-    _naive_affine_dim(B)
+    dp, dn = svd_affine_dim(Pp), svd_affine_dim(Pn)
+    svd_affine_dim(B)
     t_clouds = time.perf_counter() - t0
     t0 = time.perf_counter()
     for i in range(n_rows):
         x = B[i]
         P, d = (Pn, dn) if pos[i] else (Pp, dp)
-        _naive_affine_dim(np.vstack([P, x]))
+        svd_affine_dim(np.vstack([P, x]))
     t_per = (time.perf_counter() - t0) / n_rows
     return t_clouds + t_per * B.shape[0], t_clouds, t_per
 

@@ -4,16 +4,15 @@ import pytest
 import scipy.sparse as sp
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from fsbook.geometry import (GeometricFeatureSetSelector, fit_models, geometric_ratios,
-                             naive_geometric_ratios, paper_model, standardize_within)
+from fsbook.geometry import (GeometricFeatureSetSelector, binary_splits, feature_subsets,
+                             fit_models, geometric_ratios, naive_geometric_ratios, paper_model,
+                             point_matrix, standardize_within)
 from fsbook.geometry import _kernels as K
-from fsbook.geometry.ratios import binarize
-from fsbook.wrapper import binary_splits, feature_subsets
 
 
 def _gram(X):
-    B = binarize(X)
-    return (B @ B.T).toarray()
+    P = point_matrix(X)
+    return (P @ P.T).toarray()
 
 
 def _affdim(X):
@@ -55,10 +54,10 @@ def test_ratios_hand_built():
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_equals_naive_svd_reference(seed):
+def test_equals_naive_svd_reference(seed, random_binary):
     rng = np.random.default_rng(seed)
     m, n = int(rng.integers(8, 50)), int(rng.integers(4, 60))
-    X = (rng.random((m, n)) < rng.uniform(0.05, 0.5)).astype(float)
+    X, _ = random_binary(seed, m, n, density=rng.uniform(0.05, 0.5))
     if seed % 2:  # repeated columns and rows -> low affine dimension, non-trivial f6
         X = X[:, rng.integers(0, max(2, n // 4), n)][rng.integers(0, max(2, m // 3), m)]
     y = rng.integers(0, 2, m)
@@ -85,16 +84,81 @@ def test_membership_equivalence_per_sample():
     assert member[:9].all()
 
 
-def test_sparse_equals_dense_and_counts_binarised():
+def _cloud(rng, d, support, n, base_scale=3, coef_scale=4, extra=6):
+    """Integer points of affine dimension exactly ``d`` supported on the columns ``support``.
+
+    Directions live on disjoint column blocks of ``support`` (independent by construction);
+    the coefficient rows include 0 and the unit vectors, so the differences span R^d.  Every
+    column of ``support`` is non-zero in the base point, so the ambient dimension is |support|.
+    """
+    blocks = np.array_split(np.asarray(support), d) if d else []
+    V = np.zeros((d, n), dtype=np.int64)
+    for i, b in enumerate(blocks):
+        V[i, b] = rng.choice([-2, -1, 1, 2, 3], size=b.size)
+    a = np.zeros(n, dtype=np.int64)
+    a[support] = rng.integers(1, base_scale + 1, size=len(support)) * 5
+    T = np.vstack([np.zeros((1, d), dtype=np.int64), np.eye(d, dtype=np.int64),
+                   rng.integers(-coef_scale, coef_scale + 1, size=(extra, d))])
+    return a + T @ V
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_integer_clouds_of_known_dimension(seed):
+    """f1-f5 are exact on integer (non-0/1) clouds of known affine and ambient dimension."""
+    rng = np.random.default_rng(seed)
+    n = 40
+    dp, dn = int(rng.integers(1, 5)), int(rng.integers(1, 5))
+    sp_cols = np.arange(0, 12 + seed)                 # support of the positive cloud
+    sn_cols = np.arange(20, 27 + seed)                # disjoint support of the negative cloud
+    Pp, Pn = _cloud(rng, dp, sp_cols, n), _cloud(rng, dn, sn_cols, n)
+    X = np.vstack([Pp, Pn]).astype(float)
+    y = np.r_[np.ones(len(Pp)), np.zeros(len(Pn))]
+    ap, an = sp_cols.size, sn_cols.size
+    # the clouds sit on disjoint supports with non-zero base points: aff(Pf) adds one dimension
+    df = dp + dn + 1
+    expected = [dp / ap, dn / an, dp / (ap + an), dn / (ap + an), df / (ap + an), 0.0]
+    f = geometric_ratios(X, y)
+    np.testing.assert_allclose(f, expected, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(naive_geometric_ratios(X, y), expected, rtol=0, atol=1e-15)
+    np.testing.assert_array_equal(geometric_ratios(sp.csr_matrix(X), y), f)
+    # binarising gives the ratios of another point cloud (the naive reference agrees on it)
+    fb = geometric_ratios(X, y, binarize=0.0)
+    np.testing.assert_allclose(fb, naive_geometric_ratios(X, y, binarize=0.0))
+    assert np.abs(fb[:5] - expected[:5]).max() > 0.04
+
+
+def test_real_valued_scale_invariant_and_membership():
+    """On real values the ratios do not depend on the scale, and f6 sees real affine hulls."""
+    rng = np.random.default_rng(1)
+    A = rng.normal(size=(3, 8))                        # 3 points: a 2-plane
+    w = rng.normal(size=(5, 3))
+    inside = (w / w.sum(axis=1, keepdims=True)) @ A    # affine combinations: on the plane
+    X = np.vstack([A, inside, rng.normal(size=(4, 8))])
+    y = np.r_[np.ones(3), np.zeros(9)]
+    f = geometric_ratios(X, y)
+    assert f[0] == pytest.approx(2 / 8)
+    # the 5 negatives on the plane of Pp are in aff(Pp); Pn spans R^8, so all 3 positives
+    # are in aff(Pn): f6 = 8/12
+    assert f[5] == pytest.approx(8 / 12)
+    np.testing.assert_allclose(f, naive_geometric_ratios(X, y))
+    for scale in (1e-6, 1e6):
+        np.testing.assert_allclose(geometric_ratios(scale * X, y), f)
+
+
+def test_binarize_option_equals_binarised_input():
     rng = np.random.default_rng(5)
     X = rng.poisson(0.3, size=(40, 70)).astype(float)
     y = rng.integers(0, 2, 40)
     y[:2] = [0, 1]
-    d = geometric_ratios(X, y)
-    s = geometric_ratios(sp.csr_matrix(X), y)
-    b = geometric_ratios((X > 0).astype(float), y)
-    np.testing.assert_array_equal(d, s)
-    np.testing.assert_array_equal(d, b)
+    b = geometric_ratios(X, y, binarize=0.0)
+    np.testing.assert_array_equal(b, geometric_ratios((X > 0).astype(float), y))
+    np.testing.assert_array_equal(b, geometric_ratios(sp.csr_matrix(X), y, binarize=0.0))
+    np.testing.assert_allclose(geometric_ratios(X, y), naive_geometric_ratios(X, y))
+    np.testing.assert_array_equal(geometric_ratios(X, y, binarize=1.0),
+                                  geometric_ratios((X > 1).astype(float), y))
+    Xc = X.copy()
+    geometric_ratios(X, y, binarize=0.0)
+    np.testing.assert_array_equal(X, Xc)            # the input is never modified
 
 
 def test_errors():
@@ -107,6 +171,14 @@ def test_errors():
         geometric_ratios(X, [0, 1])
     with pytest.raises(ValueError, match="f6"):
         geometric_ratios(X, [0, 1, 0, 1], f6="bogus")
+    with pytest.raises(ValueError, match="binarize"):
+        geometric_ratios(X, [0, 1, 0, 1], binarize="yes")
+    with pytest.raises(ValueError, match="rtol"):
+        geometric_ratios(X, [0, 1, 0, 1], rtol=0)
+    with pytest.raises(ValueError, match="f3_sign"):
+        GeometricFeatureSetSelector(f3_sign=2).fit(X, [0, 1, 0, 1])
+    with pytest.raises(ValueError, match="model"):
+        GeometricFeatureSetSelector(model="mine").fit(X, [0, 1, 0, 1])
     with pytest.raises(ValueError, match="at least two classes"):
         GeometricFeatureSetSelector().fit(X, np.ones(4))
 
@@ -179,3 +251,40 @@ def test_selector_matches_direct_ratios():
 @parametrize_with_checks([GeometricFeatureSetSelector()])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_selector_binarize_and_values():
+    rng = np.random.default_rng(2)
+    X = rng.poisson(0.6, size=(40, 12)).astype(float)
+    y = rng.integers(0, 2, 40)
+    groups = [np.arange(0, 6), np.arange(6, 12)]
+    for binarize, Xd in ((0.0, (X > 0).astype(float)), (None, X)):
+        res = GeometricFeatureSetSelector(groups, binarize=binarize).fit(X, y).results_
+        for _, row in res.iterrows():
+            cols = np.concatenate([groups[g] for g in row["groups"]])
+            np.testing.assert_allclose(row[["f1", "f2", "f3", "f4", "f5", "f6"]].to_numpy(float),
+                                       geometric_ratios(Xd[:, cols], y))
+
+
+def test_selector_support_when_nothing_is_recommended():
+    from fsbook.geometry import GeometricModel
+    rng = np.random.default_rng(4)
+    X = (rng.random((30, 9)) < 0.3).astype(float)
+    y = rng.integers(0, 3, 30)
+    groups = [np.arange(0, 3), np.arange(3, 6), np.arange(6, 9)]
+    never = GeometricModel(0.0, np.zeros(6), -50.0, np.zeros(6))
+    sel = GeometricFeatureSetSelector(groups, model=never).fit(X, y)
+    assert sel.no_recommendation_ == list(sel.results_["split"].unique())
+    assert sel.get_support().all()
+    # a model preferring small f6 recommends something for every classifier
+    some = GeometricModel(1.0, np.zeros(6), 0.0, np.r_[np.zeros(5), -3.0])
+    sel = GeometricFeatureSetSelector(groups, model=some).fit(X, y)
+    res = sel.results_
+    expected = np.zeros(9, bool)
+    for _, d in res.groupby("split"):
+        if d["recommended"].any():
+            best = d[d["recommended"]].sort_values("probability", kind="stable").iloc[-1]
+            for g in best["groups"]:
+                expected[groups[g]] = True
+    assert len(sel.no_recommendation_) < 3
+    np.testing.assert_array_equal(sel.get_support(), expected)

@@ -30,7 +30,7 @@ from fsbook.booleanize import booleanize
 from fsbook.geometry import (RATIO_NAMES, GeometricFeatureSetSelector, fit_models,
                              geometric_ratios, naive_geometric_ratios, paper_model,
                              standardize_within)
-from fsbook.wrapper import all_subsets_wrapper
+from fsbook.geometry import all_subsets_wrapper
 
 PAPER = {
     "table3": pd.DataFrame(
@@ -195,7 +195,7 @@ def label_suite(problem, *, cv=5, n_jobs=None, seed=0, progress=False, f6="text"
     """
     w = all_subsets_wrapper(problem["X"], problem["y"], problem["groups"], cv=cv,
                             random_state=seed, n_jobs=n_jobs, group_names=problem["group_names"],
-                            progress=progress)
+                            )
     sel = GeometricFeatureSetSelector(problem["groups"], group_names=problem["group_names"],
                                       f6=f6, n_jobs=n_jobs)
     r = sel.compute_ratios(problem["X"], problem["y"])

@@ -1,14 +1,15 @@
 """numba kernels behind the geometric ratios f1-f6 (chapter "Geometric ratios").
 
-Everything here works on the **Gram matrix** ``G = B Bᵀ`` of the (binarised)
-samples, never on the ``m × n`` data matrix itself, so that sparse input is
-never densified: ``G`` is ``m × m`` and, for 0/1 data, holds exact integers.
+Everything here works on the **Gram matrix** ``G = P Pᵀ`` of the samples (the
+rows of ``P``, as given or binarised), never on the ``m × n`` data matrix
+itself, so that sparse input is never densified: ``G`` is ``m × m`` and, for
+integer data, holds exact integers.
 
 Affine dimension (Section 3 of the paper).
     For a cloud ``P = {x_0, …, x_k}`` the paper writes
     ``dim aff(P) = rank(x_1 − x_0, …, x_k − x_0)``.  With ``D`` the matrix of
     those differences as rows, ``rank D = rank(D Dᵀ)`` and
-    ``(D Dᵀ)_{ab} = G_ab − G_a0 − G_0b + G_00`` (exact integers for 0/1 data).
+    ``(D Dᵀ)_{ab} = G_ab − G_a0 − G_0b + G_00`` (exact integers for integer data).
     The rank is the number of eigenvalues of ``D Dᵀ`` above
     ``rtol · λ_max`` (documented tolerance, default ``rtol = 1e-10``: the
     eigenvalues of a symmetric matrix carry an absolute error of about
@@ -22,7 +23,9 @@ Affine membership (behind f6).
     ``‖x − x_0‖² − ‖Qᵀ(x − x_0)‖²`` vanishes, and
     ``Qᵀ(x − x_0) = Λ_r^{-1/2} V_rᵀ D (x − x_0)`` needs only the Gram entries
     ``(x_a − x_0)·(x − x_0)``.  We declare membership when the residual is at
-    most ``mtol · max(1, ‖x − x_0‖²)`` (default ``mtol = 1e-8``).  Before this
+    most ``mtol · ‖x − x_0‖²`` (relative, so independent of the scale of
+    real-valued data; for integer data ``‖x − x_0‖² ≥ 1`` whenever ``x ≠ x_0``;
+    default ``mtol = 1e-8``).  Before this
     numerical test an exact filter is applied: a point with a non-zero
     coordinate in a column where every point of ``P`` is zero cannot lie in
     ``aff(P)`` (every affine combination is zero there).
@@ -157,7 +160,7 @@ def count_in_hull(G, idx, samples, outside, rtol, mtol):
         for q in range(r):
             proj += W[q, c] * W[q, c] / lam[q]
         resid = nrm[c] - proj
-        if nrm[c] <= 0.0 or resid <= mtol * max(1.0, nrm[c]):
+        if nrm[c] <= 0.0 or resid <= mtol * nrm[c]:
             member[cand[c]] = True
             count += 1
     return count, member

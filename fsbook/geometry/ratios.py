@@ -1,7 +1,7 @@
 """The six geometric ratios f1-f6 of Table 1 (Section 3 of the paper).
 
-With ``Pp``, ``Pn``, ``Pf`` the positive, negative and full point clouds
-(rows of the binarised data matrix ``B = [X > 0]``),
+With ``Pp``, ``Pn``, ``Pf`` the positive, negative and full point clouds (the
+rows of the data matrix, taken as given or binarised, see below),
 
 ====  ===========================  =========================
       numerator                    denominator
@@ -18,6 +18,15 @@ The ambient dimension of a cloud is its number of non-zero columns.  A ratio
 with a zero denominator (a cloud with no non-zero column, hence affine
 dimension 0) is set to 0.
 
+**Which point cloud.**  The paper defines the ratios on a 0/1 matrix ("a_ij is
+1 if the data point i contains feature j") but also evaluates word-frequency
+and continuous data.  :func:`geometric_ratios` therefore computes on the values
+it is given (``binarize=None``, the default); ``binarize=t`` first replaces the
+data by the 0/1 matrix ``[X > t]`` (``t = 0`` is the paper's "contains feature
+j").  Binarising changes the point cloud and hence the ratios: the affine
+dimension of integer or real-valued points is in general not that of their
+supports.
+
 **f6.**  Table 1 prints ``aff(Pp) ∩ aff(Pf)``; the text says "samples contained in
 both of the affine hulls of Pp and Pn".  Since ``Pp ⊂ Pf``, ``aff(Pp) ∩ aff(Pf) =
 aff(Pp)``: the Table-1 reading merely counts the samples in ``aff(Pp)``, which
@@ -31,14 +40,17 @@ sample (each sample is tested against the hull of the *other* class).
 """
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils.validation import check_array, check_X_y
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import check_array, check_X_y
 
 from fsbook.geometry import _kernels as K
 
-__all__ = ["geometric_ratios", "naive_geometric_ratios", "binarize", "RATIO_NAMES",
+__all__ = ["geometric_ratios", "naive_geometric_ratios", "point_matrix", "RATIO_NAMES",
            "ratios_from_gram"]
 
 RATIO_NAMES = ("f1", "f2", "f3", "f4", "f5", "f6")
@@ -47,16 +59,31 @@ RTOL = 1e-10
 MTOL = 1e-8
 
 
-def binarize(X):
-    """``[X > 0]`` as a CSR float64 matrix without stored zeros (validated input)."""
+def point_matrix(X, binarize=None):
+    """The rows of ``X`` as points: CSR float64 without stored zeros.
+
+    Parameters
+    ----------
+    X : array-like or sparse matrix of shape (m, n)
+        Finite numeric data.
+    binarize : float or None, default=None
+        ``None`` keeps the values; a threshold ``t`` returns the 0/1 matrix
+        ``[X > t]`` (``t = 0``: "sample i contains feature j", the paper's
+        representation of text).
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix of shape (m, n)
+        Sorted indices, no explicit zeros; the input is not modified.
+    """
     X = check_array(X, accept_sparse="csr", dtype="numeric", ensure_all_finite=True)
-    if sp.issparse(X):
-        B = sp.csr_matrix(X > 0, dtype=np.float64)
+    if binarize is None:
+        P = sp.csr_matrix(X, dtype=np.float64, copy=True)
     else:
-        B = sp.csr_matrix(np.asarray(X) > 0, dtype=np.float64)
-    B.eliminate_zeros()
-    B.sort_indices()
-    return B
+        P = sp.csr_matrix(X > binarize, dtype=np.float64)
+    P.eliminate_zeros()
+    P.sort_indices()
+    return P
 
 
 def _split_masks(y, positive):
@@ -75,21 +102,34 @@ def _split_masks(y, positive):
 
 def ratios_from_gram(G, pos_idx, neg_idx, amb_p, amb_n, amb_f, out_p, out_n, *,
                      f6="text", rtol=RTOL, mtol=MTOL, full_dim=None):
-    """f1-f6 from a Gram matrix and precomputed ambient dimensions (internal core).
+    """f1-f6 (Table 1) from a Gram matrix and precomputed ambient dimensions.
+
+    The shared core of :func:`geometric_ratios` and
+    :class:`~fsbook.geometry.GeometricFeatureSetSelector` (which sums per-group
+    Gram matrices instead of recomputing them).
 
     Parameters
     ----------
-    G : ndarray (m, m) Gram matrix of the binarised samples.
-    pos_idx, neg_idx : int64 arrays, rows of Pp and Pn.
-    amb_p, amb_n, amb_f : int, ambient dimensions of Pp, Pn, Pf.
-    out_p, out_n : ndarray (m,), per sample the number of its non-zero
-        columns outside the support of Pp (resp. Pn) -- exact pre-filter.
+    G : ndarray of shape (m, m)
+        Gram matrix ``P Pᵀ`` of the points.
+    pos_idx, neg_idx : ndarray of int64
+        Rows of ``Pp`` and ``Pn``.
+    amb_p, amb_n, amb_f : int
+        Ambient dimensions (non-zero columns) of ``Pp``, ``Pn``, ``Pf``.
+    out_p, out_n : ndarray of shape (m,)
+        Per sample, the number of its non-zero columns outside the support of
+        ``Pp`` (resp. ``Pn``): the exact membership pre-filter.
+    f6 : {"text", "table"}, default="text"
+        Reading of f6 (module docstring).
+    rtol, mtol : float
+        Rank and membership tolerances (:mod:`fsbook.geometry._kernels`).
     full_dim : int, optional
         ``dim aff(Pf)`` if already known (it does not depend on the split).
 
     Returns
     -------
-    ndarray (6,)
+    ndarray of shape (6,)
+        ``[f1, f2, f3, f4, f5, f6]``.
     """
     full_idx = np.sort(np.concatenate([pos_idx, neg_idx]))
     dp = K.affine_rank(G, pos_idx, rtol)
@@ -113,73 +153,117 @@ def ratios_from_gram(G, pos_idx, neg_idx, amb_p, amb_n, amb_f, out_p, out_n, *,
                      ratio(df, amb_f), inter / m])
 
 
-def geometric_ratios(X, y, *, positive=None, f6="text", rtol=RTOL, mtol=MTOL):
+@validate_params(
+    {"X": ["array-like", "sparse matrix"], "y": ["array-like"], "positive": [None, "array-like",
+                                                                            Real, str],
+     "binarize": [None, Real], "f6": [StrOptions({"text", "table"})],
+     "rtol": [Interval(Real, 0, 1, closed="neither")],
+     "mtol": [Interval(Real, 0, 1, closed="neither")]},
+    prefer_skip_nested_validation=True)
+def geometric_ratios(X, y, *, positive=None, binarize=None, f6="text", rtol=RTOL, mtol=MTOL):
     """Geometric ratios f1-f6 of Table 1 for a binary problem.
 
     Parameters
     ----------
-    X : array-like or sparse matrix (m, n)
-        Data; binarised as ``X > 0`` (the paper's 0/1 "contains feature j").
-        CSR input is never densified: only the ``m × m`` Gram matrix is formed.
-    y : array-like (m,)
+    X : array-like or sparse matrix of shape (m, n)
+        The points (rows).  CSR input is never densified: only the ``m × m``
+        Gram matrix is formed.
+    y : array-like of shape (m,)
         Labels.  With two classes the larger label is positive; otherwise pass
         ``positive`` (a label or list of labels forming the positive class).
     positive : label or list of labels, optional
-    f6 : {"text", "table"}, default "text"
+        Labels of the positive cloud ``Pp``; the other samples form ``Pn``.
+    binarize : float or None, default=None
+        ``None`` computes on the values given; a threshold ``t`` computes on
+        the 0/1 matrix ``[X > t]`` (``t = 0`` is the paper's "contains
+        feature j" representation of text).
+    f6 : {"text", "table"}, default="text"
         Which reading of f6 to use (see the module docstring).
     rtol, mtol : float
         Rank and membership tolerances (:mod:`fsbook.geometry._kernels`).
 
     Returns
     -------
-    ndarray (6,)
+    ndarray of shape (6,)
         ``[f1, f2, f3, f4, f5, f6]``.
 
     Raises
     ------
     ValueError
-        One-class input, NaN/inf, inconsistent lengths.
+        One-class input, NaN/inf, inconsistent lengths, bad parameters.
+
+    Examples
+    --------
+    Three collinear integer points (affine dimension 1 in two non-zero
+    columns) against two points spanning a line in a third column:
+
+    >>> import numpy as np
+    >>> X = np.array([[0, 0, 0], [1, 2, 0], [2, 4, 0], [0, 0, 3], [0, 0, 5]])
+    >>> geometric_ratios(X, [1, 1, 1, 0, 0]).round(3).tolist()
+    [0.5, 1.0, 0.333, 0.333, 0.667, 0.2]
     """
     X, y = check_X_y(X, y, accept_sparse="csr", dtype="numeric", ensure_all_finite=True)
     type_of_target(y)
     pos = _split_masks(y, positive)
-    B = binarize(X)
-    G = (B @ B.T).toarray()
+    P = point_matrix(X, binarize)
+    G = (P @ P.T).toarray()
     pos_idx = np.flatnonzero(pos).astype(np.int64)
     neg_idx = np.flatnonzero(~pos).astype(np.int64)
-    n = B.shape[1]
-    sup_p = K.nonzero_columns_csr(B.indptr, B.indices, pos_idx, n)
-    sup_n = K.nonzero_columns_csr(B.indptr, B.indices, neg_idx, n)
-    out_p = K.outside_support_csr(B.indptr, B.indices, sup_p)
-    out_n = K.outside_support_csr(B.indptr, B.indices, sup_n)
+    n = P.shape[1]
+    sup_p = K.nonzero_columns_csr(P.indptr, P.indices, pos_idx, n)
+    sup_n = K.nonzero_columns_csr(P.indptr, P.indices, neg_idx, n)
+    out_p = K.outside_support_csr(P.indptr, P.indices, sup_p)
+    out_n = K.outside_support_csr(P.indptr, P.indices, sup_n)
     return ratios_from_gram(G, pos_idx, neg_idx, int(sup_p.sum()), int(sup_n.sum()),
                             int((sup_p | sup_n).sum()), out_p, out_n, f6=f6, rtol=rtol, mtol=mtol)
 
 
-def _naive_affine_dim(P):
+def svd_affine_dim(P):
+    """``dim aff`` of the rows of a dense matrix by the paper's formula (one SVD).
+
+    ``dim aff(v_1, …, v_d) = rank(v_1 − v_d, …, v_{d−1} − v_d)`` (Section 3)
+    with :func:`numpy.linalg.matrix_rank` (NumPy's default tolerance).
+
+    Parameters
+    ----------
+    P : ndarray of shape (k, n)
+
+    Returns
+    -------
+    int
+        0 for fewer than two points.
+    """
     if P.shape[0] <= 1:
         return 0
     return int(np.linalg.matrix_rank(P[:-1] - P[-1]))
 
 
-def naive_geometric_ratios(X, y, *, positive=None, f6="text"):
-    """Reference implementation following the paper literally (dense, m + 2 SVDs).
+def naive_geometric_ratios(X, y, *, positive=None, binarize=None, f6="text"):
+    """The paper's literal method: dense, ``m + 2`` SVDs (Section 5.2).
 
-    ``dim aff(v_1, …, v_d) = rank(v_1 − v_d, …, v_{d−1} − v_d)`` with
-    ``numpy.linalg.matrix_rank`` (SVD, NumPy's default tolerance); a sample
-    ``x`` is in ``aff(P)`` iff ``dim aff(P ∪ {x}) = dim aff(P)`` -- one SVD per
-    sample.  Cost ``O(m · m n²)``-ish; used only for tests and the timing figure.
+    A sample ``x`` is in ``aff(P)`` iff ``dim aff(P ∪ {x}) = dim aff(P)``, one
+    SVD per sample.  Cost ``O(m · m n²)``.  Used as the independent reference
+    in the tests and as the paper's method in the timing figure of the chapter.
+
+    Parameters
+    ----------
+    X, y, positive, binarize, f6
+        As in :func:`geometric_ratios`.
+
+    Returns
+    -------
+    ndarray of shape (6,)
     """
     X, y = check_X_y(X, y, accept_sparse="csr", dtype="numeric")
     pos = _split_masks(y, positive)
-    B = binarize(X).toarray()
+    B = point_matrix(X, binarize).toarray()
     Pp, Pn = B[pos], B[~pos]
     amb = lambda P: int((P != 0).any(axis=0).sum())  # noqa: E731
-    dp, dn, df = _naive_affine_dim(Pp), _naive_affine_dim(Pn), _naive_affine_dim(B)
+    dp, dn, df = svd_affine_dim(Pp), svd_affine_dim(Pn), svd_affine_dim(B)
     ap, an, af = amb(Pp), amb(Pn), amb(B)
 
     def in_hull(P, dP, x):
-        return _naive_affine_dim(np.vstack([P, x])) == dP
+        return svd_affine_dim(np.vstack([P, x])) == dP
 
     if f6 == "text":
         inter = sum(in_hull(Pn, dn, x) for x in Pp) + sum(in_hull(Pp, dp, x) for x in Pn)

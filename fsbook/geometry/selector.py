@@ -18,22 +18,39 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from numbers import Integral, Real
+
 from joblib import Parallel, delayed
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, _fit_context
 from sklearn.feature_selection import SelectorMixin
+from sklearn.utils._param_validation import Interval, Options, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from fsbook.geometry import _kernels as K
+from fsbook.geometry.candidates import (binary_splits, feature_subsets, group_columns,
+                                        split_label, subset_label)
 from fsbook.geometry.models import GeometricModel, paper_model
-from fsbook.geometry.ratios import MTOL, RATIO_NAMES, RTOL, binarize, ratios_from_gram
-from fsbook.wrapper import binary_splits, feature_subsets, split_label, subset_label
+from fsbook.geometry.ratios import MTOL, RATIO_NAMES, RTOL, point_matrix, ratios_from_gram
 
 __all__ = ["GeometricFeatureSetSelector", "standardize_within"]
 
 
 def standardize_within(values, groups):
-    """z-scores of the columns of ``values`` within each group (population s.d.; constant → 0)."""
+    """z-scores of the columns of ``values`` within each group (Fig. 2, line 9).
+
+    Parameters
+    ----------
+    values : array-like of shape (n_rows, n_columns)
+    groups : array-like of shape (n_rows,)
+        Group label of each row (the binary classifier).
+
+    Returns
+    -------
+    ndarray of shape (n_rows, n_columns)
+        ``(v − mean) / sd`` within each group (population s.d.); a column
+        that is constant within a group gets 0 there.
+    """
     df = pd.DataFrame(np.asarray(values, dtype=float))
     g = df.groupby(np.asarray(groups), sort=False)
     mean, sd = g.transform("mean"), g.transform(lambda a: a.std(ddof=0))
@@ -88,6 +105,12 @@ class GeometricFeatureSetSelector(SelectorMixin, BaseEstimator):
         one group holding all columns (then the only candidate is the full set).
     group_names : list of str, optional
         Labels of the groups in the result tables.
+    binarize : float or None, default=0.0
+        The paper defines the ratios on the 0/1 matrix "sample i contains
+        feature j", so by default the points are ``[X > 0]`` (for text:
+        presence of an n-gram).  ``None`` computes on the values given
+        (word frequencies, real values), another threshold ``t`` on
+        ``[X > t]``.
     model : "paper", GeometricModel, default "paper"
         Decision model; ``"paper"`` is Table 2 with the f3 reading of
         ``f3_sign``.  A refitted model comes from
@@ -114,15 +137,35 @@ class GeometricFeatureSetSelector(SelectorMixin, BaseEstimator):
     recommended_ : dict
         Split label → list of recommended set labels.
     support_ : ndarray of bool (n_features_in_,)
-        Columns of the recommended set with the highest predicted probability
-        for each classifier (union over classifiers); if no set is recommended
-        for a classifier, its highest-probability set.
+        Union over the classifiers of the recommended set with the highest
+        predicted probability.  A classifier for which no set is recommended
+        contributes no column; if no classifier has a recommended set, every
+        column is kept (the selector then gives no reason to drop any) and
+        ``no_recommendation_`` lists the classifiers concerned.
+    no_recommendation_ : list of str
+        Classifiers for which the model recommends no set.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Defined when ``X`` has string column names.
     """
 
-    def __init__(self, feature_groups=None, *, group_names=None, model="paper", f3_sign=-1,
-                 f6="text", rtol=RTOL, mtol=MTOL, n_jobs=None):
+    _parameter_constraints = {
+        "feature_groups": [None, list, tuple],
+        "group_names": [None, list, tuple],
+        "binarize": [None, Real],
+        "model": [StrOptions({"paper"}), GeometricModel],
+        "f3_sign": [Options(Integral, {-1, 1})],
+        "f6": [StrOptions({"text", "table"})],
+        "rtol": [Interval(Real, 0, 1, closed="neither")],
+        "mtol": [Interval(Real, 0, 1, closed="neither")],
+        "n_jobs": [None, Integral],
+    }
+
+    def __init__(self, feature_groups=None, *, group_names=None, binarize=0.0, model="paper",
+                 f3_sign=-1, f6="text", rtol=RTOL, mtol=MTOL, n_jobs=None):
         self.feature_groups = feature_groups
         self.group_names = group_names
+        self.binarize = binarize
         self.model = model
         self.f3_sign = f3_sign
         self.f6 = f6
@@ -131,33 +174,33 @@ class GeometricFeatureSetSelector(SelectorMixin, BaseEstimator):
         self.n_jobs = n_jobs
 
     def _model(self):
-        if isinstance(self.model, GeometricModel):
-            return self.model
-        if self.model == "paper":
-            return paper_model(self.f3_sign)
-        raise ValueError(f"model must be 'paper' or a GeometricModel, got {self.model!r}")
+        return self.model if isinstance(self.model, GeometricModel) else paper_model(self.f3_sign)
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def compute_ratios(self, X, y):
-        """Raw ratios for every (classifier, set); sets ``classes_``, ``splits_``, ``subsets_``.
+        """Raw ratios f1-f6 for every (classifier, set) (Fig. 2, lines 1-8).
+
+        Sets ``classes_``, ``groups_``, ``splits_`` and ``subsets_``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (m, n)
+        y : array-like of shape (m,)
+            Class labels (two or more classes).
 
         Returns
         -------
-        pandas.DataFrame with columns split, subset, positive, groups, f1..f6.
+        pandas.DataFrame
+            Columns ``split``, ``subset``, ``positive``, ``groups``, ``f1`` … ``f6``.
         """
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype="numeric")
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         if self.classes_.size < 2:
             raise ValueError("GeometricFeatureSetSelector needs at least two classes; got 1 class")
-        n = X.shape[1]
-        groups = [np.arange(n)] if self.feature_groups is None else [
-            np.asarray(g, dtype=np.int64).ravel() for g in self.feature_groups]
-        for g in groups:
-            if g.size == 0 or g.min() < 0 or g.max() >= n:
-                raise ValueError("feature_groups must be non-empty lists of column indices "
-                                 f"in [0, {n})")
+        groups = group_columns(self.feature_groups, X.shape[1])
         self.groups_ = groups
-        B = binarize(X)
+        B = point_matrix(X, self.binarize)
         B_groups = [B[:, g].tocsr() for g in groups]
         for Bg in B_groups:
             Bg.sort_indices()
@@ -178,8 +221,19 @@ class GeometricFeatureSetSelector(SelectorMixin, BaseEstimator):
                              "positive": p, "groups": s, **dict(zip(RATIO_NAMES, r))})
         return pd.DataFrame(rows)
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Compute, standardise and classify the ratios of every candidate set (Fig. 2)."""
+        """Compute, standardise and classify the ratios of every candidate set (Fig. 2).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (m, n)
+        y : array-like of shape (m,)
+
+        Returns
+        -------
+        self
+        """
         df = self.compute_ratios(X, y)
         model = self._model()
         Z = standardize_within(df[list(RATIO_NAMES)].to_numpy(), df["split"].to_numpy())
@@ -192,11 +246,16 @@ class GeometricFeatureSetSelector(SelectorMixin, BaseEstimator):
         self.recommended_ = {s: list(d.loc[d["recommended"], "subset"])
                              for s, d in df.groupby("split", sort=False)}
         support = np.zeros(self.n_features_in_, dtype=bool)
-        for _, d in df.groupby("split", sort=False):
-            cand = d[d["recommended"]] if d["recommended"].any() else d
-            best = cand.loc[cand["probability"].idxmax(), "groups"]
-            for g in best:
+        self.no_recommendation_ = []
+        for split, d in df.groupby("split", sort=False):
+            if not d["recommended"].any():
+                self.no_recommendation_.append(split)
+                continue
+            cand = d[d["recommended"]]
+            for g in cand.loc[cand["probability"].idxmax(), "groups"]:
                 support[self.groups_[g]] = True
+        if not support.any():
+            support[:] = True
         self.support_ = support
         return self
 
