@@ -1,0 +1,141 @@
+"""Weka's attribute-subset selection as one scikit-learn selector.
+
+``WekaSubsetSelector(evaluator, search)`` combines an evaluator (``"cfs"``, ``"consistency"``,
+``"filtered"``) with a search (``"best_first"``, ``"greedy_stepwise"``, ``"linear_forward"``,
+``"rank_search"``, ``"subset_size_forward"``): the fifteen configurations of the paper's Table 1.
+Numeric columns are discretised by Fayyad–Irani MDL on the training data
+(:mod:`fsbook.baselines.mdl`), nominal ones (``discrete_features``) are used as given, the search
+runs, and the evaluator post-processes the result (CFS adds locally predictive attributes), as
+Weka's ``AttributeSelection`` does.
+"""
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+from sklearn.base import BaseEstimator, _fit_context
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .mdl import discretize
+from .subset_evaluators import (CfsEvaluator, ConsistencyEvaluator, _class_tables, gain_ratio,
+                                spread_subsample)
+from .subset_search import (best_first, greedy_stepwise, linear_forward_selection, rank_search,
+                            subset_size_forward_selection)
+
+__all__ = ["WekaSubsetSelector", "EVALUATORS", "SEARCHES"]
+
+EVALUATORS = ("cfs", "consistency", "filtered")
+SEARCHES = ("best_first", "greedy_stepwise", "linear_forward", "rank_search", "subset_size_forward")
+
+
+def gain_ratio_ranking(codes, levels, y, n_classes):
+    """Weka's ``Ranker`` over ``GainRatioAttributeEval``: best first; ties in reverse index order
+    (Weka sorts the merits ascending and reads the sorted list backwards)."""
+    ratios = gain_ratio(_class_tables(codes, levels, y, n_classes))
+    return np.argsort(ratios, kind="stable")[::-1]
+
+
+class WekaSubsetSelector(SelectorMixin, BaseEstimator):
+    """Attribute-subset selection with Weka's evaluators and searches (Weka 3.9 defaults).
+
+    Parameters
+    ----------
+    evaluator : {"cfs", "consistency", "filtered"}, default "cfs"
+        ``CfsSubsetEval`` (locally predictive on), ``ConsistencySubsetEval``, or
+        ``FilteredSubsetEval`` (CFS on the rows kept by ``SpreadSubsample``, spread 0 = all).
+    search : {"best_first", "greedy_stepwise", "linear_forward", "rank_search",
+        "subset_size_forward"}, default "best_first"
+    discrete_features : bool or array of bool (n_features,), default False
+        Columns to treat as nominal (not discretised); the others are numeric.
+    max_stale : int, default 5
+        Non-improving expansions allowed (BestFirst ``-N``, LinearForwardSelection ``-D``).
+    n_used : int, default 50
+        Top-ranked attributes used by the linear forward searches (``-K``).
+    random_state : int, default 1
+        Seed of the folds of ``subset_size_forward`` (Weka's ``-S 1``).
+
+    Attributes
+    ----------
+    support_ : bool array (n_features_in_,)
+    selected_ : int array, indices of the selected attributes
+    merit_ : float, evaluator merit of the searched subset (before post-processing)
+    n_features_in_, feature_names_in_ (if given)
+    """
+
+    _parameter_constraints = {
+        "evaluator": [StrOptions(set(EVALUATORS))],
+        "search": [StrOptions(set(SEARCHES))],
+        "discrete_features": ["boolean", "array-like"],
+        "max_stale": [Interval(Integral, 1, None, closed="left")],
+        "n_used": [Interval(Integral, 1, None, closed="left")],
+        "random_state": [Interval(Integral, 0, None, closed="left")],
+    }
+
+    def __init__(self, evaluator="cfs", search="best_first", discrete_features=False,
+                 max_stale=5, n_used=50, random_state=1):
+        self.evaluator = evaluator
+        self.search = search
+        self.discrete_features = discrete_features
+        self.max_stale = max_stale
+        self.n_used = n_used
+        self.random_state = random_state
+
+    def _discrete_mask(self, n):
+        d = self.discrete_features
+        if isinstance(d, (bool, np.bool_)):
+            return np.full(n, bool(d))
+        d = np.asarray(d)
+        if d.dtype != bool or d.shape != (n,):
+            raise ValueError(f"discrete_features must be a bool or a boolean array of length {n}")
+        return d
+
+    def _build(self, X, y, n_classes, discrete, rows):
+        if self.evaluator == "filtered":
+            rows = rows[spread_subsample(y[rows], 0.0, self.random_state)]
+        codes, levels, _ = discretize(X[rows], y[rows], discrete)
+        if self.evaluator == "consistency":
+            return ConsistencyEvaluator(codes, levels, y[rows], n_classes)
+        return CfsEvaluator(codes, levels, y[rows], n_classes)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Search the subset on ``(X, y)``; ``X`` has no missing values."""
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        classes, y_codes = np.unique(y, return_inverse=True)
+        if classes.size < 2:
+            raise ValueError("y has a single class: attribute selection needs at least two")
+        discrete = self._discrete_mask(X.shape[1])
+        n_classes = classes.size
+        rows = np.arange(X.shape[0])
+        ev = self._build(X, y_codes, n_classes, discrete, rows)
+        if self.search == "best_first":
+            found = best_first(ev, self.max_stale)
+        elif self.search == "greedy_stepwise":
+            found = greedy_stepwise(ev)
+        elif self.search == "linear_forward":
+            found = linear_forward_selection(ev, self.n_used, self.max_stale)
+        elif self.search == "rank_search":
+            codes, levels, _ = discretize(X, y_codes, discrete)
+            found = rank_search(ev, gain_ratio_ranking(codes, levels, y_codes, n_classes))
+        else:
+            found = subset_size_forward_selection(
+                lambda r: self._build(X, y_codes, n_classes, discrete, r), X.shape[0], y_codes,
+                n_used=self.n_used, random_state=self.random_state)
+        self.merit_ = float(ev.merit(found))
+        self.selected_ = ev.post_process(found)
+        self.support_ = np.zeros(X.shape[1], dtype=bool)
+        self.support_[self.selected_] = True
+        return self
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "support_")
+        return self.support_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags
