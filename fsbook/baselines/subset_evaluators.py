@@ -39,7 +39,9 @@ def _entropies(joint):
     safe = np.where(total > 0, total, 1.0)
     hx = (_xlogx(total) - _xlogx(joint.sum(axis=-1)).sum(axis=-1)) / safe
     hy = (_xlogx(total) - _xlogx(joint.sum(axis=-2)).sum(axis=-1)) / safe
-    hxy = (_xlogx(total) - _xlogx(joint).sum(axis=(-2, -1))) / safe
+    # the joint sum in sorted order: SU(a, b) and SU(b, a) agree to the last bit
+    cells = np.sort(_xlogx(joint).reshape(*joint.shape[:-2], -1), axis=-1)
+    hxy = (_xlogx(total) - cells.sum(axis=-1)) / safe
     return hx, hy, hxy
 
 
@@ -169,7 +171,8 @@ class CfsEvaluator:
         """Merits of ``subset ∪ {a}`` for every ``a`` in ``candidates`` (vectorised)."""
         subset = np.asarray(subset, dtype=np.int64)
         candidates = np.asarray(candidates, dtype=np.int64)
-        num = float(np.sum(self.r_class[subset].astype(np.float64))) + self.r_class[candidates]
+        num = (float(np.sum(self.r_class[subset].astype(np.float64)))
+               + self.r_class[candidates].astype(np.float64))
         den = float(subset.size) + 1.0
         for t in range(1, subset.size):
             den += 2.0 * float(np.sum(self.corr(subset[t])[subset[:t]].astype(np.float64)))

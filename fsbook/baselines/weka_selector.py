@@ -107,7 +107,7 @@ class WekaSubsetSelector(SelectorMixin, BaseEstimator):
         check_classification_targets(y)
         classes, y_codes = np.unique(y, return_inverse=True)
         if classes.size < 2:
-            raise ValueError("y has a single class: attribute selection needs at least two")
+            raise ValueError("y has one class: attribute selection needs at least two")
         discrete = self._discrete_mask(X.shape[1])
         n_classes = classes.size
         rows = np.arange(X.shape[0])

@@ -1,0 +1,146 @@
+"""Zero-norm SVM of Weston, Elisseeff, Schölkopf and Tipping (2003): AROM feature selection.
+
+"Use of the zero-norm with linear models and kernel methods" (JMLR 3) approximates
+``min ||w||_0`` subject to the margin constraints by *approximation of the zero-norm
+minimisation* (AROM, their Section 3): train a linear SVM on rescaled inputs ``x ⊙ z``, multiply
+the scaling by the weights, ``z ← z ⊙ |w|``, and repeat; features whose scale vanishes drop out.
+Each step decreases ``Σ_j log|w_j|`` (a smooth surrogate of the zero-norm), so the iteration
+concentrates the weight on fewer and fewer features.  The number of features is a parameter:
+the iteration stops as soon as at most ``n_features_to_select`` scales are non-zero (or when the
+scales stop changing), and the largest scales are kept.
+"""
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.feature_selection import SelectorMixin
+from sklearn.svm import LinearSVC
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+__all__ = ["ZeroNormSVM"]
+
+
+class ZeroNormSVM(SelectorMixin, ClassifierMixin, BaseEstimator):
+    """Binary linear SVM with zero-norm feature selection by multiplicative rescaling (AROM).
+
+    Parameters
+    ----------
+    n_features_to_select : int or float in (0, 1], default 1.0
+        Number of features to keep, or that fraction of the features (at least one).
+    C : float, default 1.0
+        Soft-margin parameter of every inner linear SVM (hinge loss, liblinear).
+    max_iter : int, default 100
+        Cap on the rescaling iterations.
+    tol : float, default 1e-6
+        Scales below ``tol × max scale`` are set to zero (the feature is removed); the iteration
+        also stops when the relative change of the scales falls below ``tol``.
+
+    Attributes
+    ----------
+    scale_ : array (n_features_in_,), the final scales ``z`` (0 for removed features, max 1)
+    support_ : bool array, the selected features
+    coef_ : array (1, n_features_in_), the linear classifier on the original inputs
+        (``w ⊙ z``, zero outside the support); ``intercept_`` : array (1,)
+    n_iter_ : int, linear SVMs trained (rescaling iterations and the final fit)
+    classes_ : the two labels
+    """
+
+    _parameter_constraints = {
+        "n_features_to_select": [Interval(Integral, 1, None, closed="left"),
+                                 Interval(Real, 0, 1, closed="right")],
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, 1, closed="neither")],
+    }
+
+    def __init__(self, n_features_to_select=1.0, C=1.0, max_iter=100, tol=1e-6):
+        self.n_features_to_select = n_features_to_select
+        self.C = C
+        self.max_iter = max_iter
+        self.tol = tol
+
+    def _svm(self, X, y):
+        return LinearSVC(C=self.C, loss="hinge", dual=True, max_iter=100000, tol=1e-6,
+                         random_state=0).fit(X, y)
+
+    def _target(self, n):
+        k = self.n_features_to_select
+        if isinstance(k, (Integral, np.integer)) and not isinstance(k, bool):
+            if k > n:
+                raise ValueError(f"n_features_to_select={k} exceeds the {n} features")
+            return int(k)
+        return max(1, int(round(k * n)))
+
+    @staticmethod
+    def _top(z, k):
+        """``z`` with all but its ``k`` largest entries set to zero (ties by index)."""
+        out = np.zeros_like(z)
+        keep = np.argsort(-z, kind="stable")[:k]
+        out[keep] = z[keep]
+        return out
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Run AROM on ``(X, y)`` (two classes)."""
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        if self.classes_.size > 2:
+            raise ValueError("Only binary classification is supported. The type of the target "
+                             "is multiclass.")
+        if self.classes_.size < 2:
+            raise ValueError("y has one class: ZeroNormSVM needs two")
+        n = X.shape[1]
+        k = self._target(n)
+        z = np.ones(n)
+        self.n_iter_ = 0
+        while self.n_iter_ < self.max_iter and np.count_nonzero(z) > k:
+            active = np.flatnonzero(z)
+            w = self._svm(X[:, active] * z[active], y).coef_.ravel()
+            self.n_iter_ += 1
+            z_new = np.zeros(n)
+            z_new[active] = z[active] * np.abs(w)
+            if z_new.max() <= 0:
+                break
+            z_new /= z_new.max()
+            if np.count_nonzero(z_new >= self.tol) < k:     # never drop below the target
+                z = self._top(z_new, k)
+                break
+            z_new[z_new < self.tol] = 0.0
+            change = np.abs(z_new - z).max()
+            z = z_new
+            if change < self.tol:
+                break
+        if np.count_nonzero(z) > k:                       # keep the k largest scales
+            z = self._top(z, k)
+        self.support_ = z > 0
+        active = np.flatnonzero(self.support_)
+        svm = self._svm(X[:, active] * z[active], y)
+        self.n_iter_ += 1
+        self.scale_ = z
+        self.coef_ = np.zeros((1, n))
+        self.coef_[0, active] = svm.coef_.ravel() * z[active]
+        self.intercept_ = svm.intercept_.copy()
+        return self
+
+    def decision_function(self, X):
+        check_is_fitted(self, "coef_")
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return X @ self.coef_[0] + self.intercept_[0]
+
+    def predict(self, X):
+        check_is_fitted(self, "coef_")
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "support_")
+        return self.support_

@@ -1,0 +1,250 @@
+"""Baselines of chapter 6: hand-computed cases for the Weka evaluators and searches, AROM and the
+feature-weighting SVM against independent solutions, scikit-learn conventions."""
+import numpy as np
+import pytest
+from scipy.optimize import linprog, minimize_scalar
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from fsbook.baselines import FeatureWeightingSVM, WekaSubsetSelector, ZeroNormSVM
+from fsbook.baselines.mdl import discretize, entropy_bits, mdl_cut_points
+from fsbook.baselines.subset_evaluators import (CfsEvaluator, ConsistencyEvaluator, gain_ratio,
+                                                spread_subsample, symmetric_uncertainty)
+from fsbook.baselines.subset_search import (best_first, forward_search, greedy_stepwise,
+                                            linear_forward_selection, rank_search,
+                                            subset_size_forward_selection)
+
+
+@parametrize_with_checks([WekaSubsetSelector(), ZeroNormSVM(), FeatureWeightingSVM()])
+def test_sklearn_conventions(estimator, check):
+    check(estimator)
+
+
+# --- entropies, SU, gain ratio, MDL -------------------------------------------------------------
+
+def test_entropy_and_symmetric_uncertainty_by_hand():
+    assert entropy_bits([2, 2]) == pytest.approx(1.0)
+    assert entropy_bits([4, 0]) == 0.0
+    joint = np.array([[2.0, 0.0], [1.0, 1.0]])          # X rows, Y columns, 4 examples
+    hx = np.log(2)                                       # X: (2, 2)
+    hy = -(0.75 * np.log(0.75) + 0.25 * np.log(0.25))    # Y: (3, 1)
+    hxy = -(0.5 * np.log(0.5) + 2 * 0.25 * np.log(0.25))
+    assert symmetric_uncertainty(joint) == pytest.approx(2 * (hx + hy - hxy) / (hx + hy))
+    assert symmetric_uncertainty(np.eye(2) * 5) == pytest.approx(1.0)
+    assert symmetric_uncertainty(np.full((2, 2), 3.0)) == pytest.approx(0.0)
+    assert gain_ratio(joint) == pytest.approx((hx + hy - hxy) / hx)
+
+
+def test_mdl_cuts_a_separable_attribute_once_and_keeps_noise_whole():
+    x = np.arange(8.0)
+    y = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    # gain 1 bit > (log2 7 + log2 7 - 2) / 8: accepted at the midpoint; both sides pure
+    np.testing.assert_allclose(mdl_cut_points(x, y), [3.5])
+    assert mdl_cut_points(x, np.array([0, 1, 0, 1, 0, 1, 0, 1])).size == 0
+    codes, levels, cuts = discretize(np.c_[x, x % 2], y, np.array([False, True]))
+    np.testing.assert_array_equal(codes[:, 0], (x > 3.5).astype(int))
+    assert list(levels) == [2, 2] and cuts[1] is None
+
+
+def test_mdl_three_intervals():
+    x = np.arange(60.0)
+    y = np.repeat([0, 1, 0], 20)
+    np.testing.assert_allclose(mdl_cut_points(x, y), [19.5, 39.5])
+    # with 4 examples per block the first split gains 0.25 bit < (log2 11 + Δ) / 12: rejected
+    assert mdl_cut_points(np.arange(12.0), np.repeat([0, 1, 0], 4)).size == 0
+
+
+# --- evaluators ---------------------------------------------------------------------------------
+
+def _evaluator(X, y, cls=CfsEvaluator):
+    codes, levels, _ = discretize(X.astype(float), y, np.ones(X.shape[1], dtype=bool))
+    return cls(codes, levels, y, int(y.max()) + 1)
+
+
+def test_cfs_merit_matches_the_formula():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 40)
+    X = np.c_[y ^ (rng.random(40) < 0.1), y ^ (rng.random(40) < 0.3), rng.integers(0, 3, 40)]
+    ev = _evaluator(X, y)
+    def su(a, b):
+        t = np.zeros((a.max() + 1, b.max() + 1))
+        np.add.at(t, (a, b), 1)
+        return np.float32(symmetric_uncertainty(t))
+    rc = [su(X[:, j], y) for j in range(3)]
+    rij = {(i, j): su(X[:, i], X[:, j]) for i in range(3) for j in range(3)}
+    merit = (rc[0] + rc[1] + rc[2]) / np.sqrt(3 + 2 * (rij[0, 1] + rij[0, 2] + rij[1, 2]))
+    assert ev.merit([0, 1, 2]) == pytest.approx(merit, rel=1e-6)
+    assert ev.merit([]) == 0.0
+    np.testing.assert_allclose(ev.merits_add(np.array([0]), np.array([1, 2])),
+                               [ev.merit([0, 1]), ev.merit([0, 2])], rtol=1e-12)
+    np.testing.assert_allclose(ev.merits_prefix([2, 0, 1]),
+                               [ev.merit([2]), ev.merit([0, 2]), ev.merit([0, 1, 2])], rtol=1e-12)
+
+
+def test_cfs_counts_a_constant_attribute_as_redundant():
+    y = np.array([0, 0, 1, 1, 0, 1])
+    X = np.c_[y, np.zeros(6, dtype=int)]
+    ev = _evaluator(X, y)
+    assert ev.r_class[1] == 0.0 and ev.corr(0)[1] == 1.0     # Weka's conventions
+    assert ev.merit([0, 1]) == pytest.approx(1.0 / np.sqrt(2 + 2 * 1.0))
+
+
+def test_locally_predictive_adds_an_attribute_less_correlated_with_the_subset_than_with_the_class():
+    rng = np.random.default_rng(1)
+    a = rng.integers(0, 2, 200)
+    b = rng.integers(0, 2, 200)
+    y = a | b                                            # b predicts y where a does not
+    X = np.c_[a, b, rng.integers(0, 2, 200)]
+    ev = _evaluator(X, y)
+    assert ev.corr(0)[1] < ev.r_class[1]
+    assert list(ev.post_process([0])) == [0, 1]
+    assert 2 not in ev.post_process([0])                # noise: class correlation below its redundancy
+
+
+def test_consistency_by_hand():
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1], [1, 1]])
+    y = np.array([0, 1, 1, 1, 0])
+    ev = _evaluator(X, y, ConsistencyEvaluator)
+    assert ev.merit([]) == pytest.approx(3 / 5)          # majority class
+    assert ev.merit([0]) == pytest.approx((1 + 2) / 5)   # groups {0,1}: 1 of 2, {1}: 2 of 3
+    assert ev.merit([0, 1]) == pytest.approx(4 / 5)      # only (1,1) is inconsistent
+    np.testing.assert_allclose(ev.merits_add(np.array([0]), np.array([1])), [ev.merit([0, 1])])
+    np.testing.assert_allclose(ev.merits_prefix([1, 0]), [ev.merit([1]), ev.merit([0, 1])])
+
+
+def test_spread_subsample():
+    y = np.array([0] * 10 + [1] * 3)
+    np.testing.assert_array_equal(spread_subsample(y), np.arange(13))
+    kept = spread_subsample(y, 1.0)
+    assert np.bincount(y[kept]).tolist() == [3, 3]
+
+
+# --- searches on an evaluator with chosen merits --------------------------------------------------
+
+class TableEvaluator:
+    """Merits from a dict of subsets (default 0.3); the empty set 0."""
+
+    def __init__(self, n, table):
+        self.n_features, self.table = n, {frozenset(k): v for k, v in table.items()}
+
+    def merit(self, s):
+        s = frozenset(int(a) for a in s)
+        return 0.0 if not s else self.table.get(s, 0.3)
+
+    def merits_add(self, s, cand):
+        return np.array([self.merit(list(s) + [int(a)]) for a in cand])
+
+    def post_process(self, s):
+        return np.sort(np.asarray(s))
+
+
+def _trap():
+    # {0} looks best alone, but only {1, 2} is really good: greedy stops, best first backtracks
+    return TableEvaluator(4, {(0,): 0.5, (1,): 0.4, (2,): 0.35, (3,): 0.1,
+                              (0, 1): 0.45, (0, 2): 0.45, (0, 3): 0.45, (1, 2): 0.9})
+
+
+def test_greedy_stops_where_best_first_backtracks():
+    assert list(greedy_stepwise(_trap())) == [0]
+    assert list(best_first(_trap(), max_stale=5)) == [1, 2]
+    # with an open list of two entries, {1} is pushed out by the two {0, x} ties: no backtracking
+    assert list(best_first(_trap(), max_stale=2)) == [0]
+
+
+def test_best_first_needs_an_improvement_above_1e5():
+    ev = TableEvaluator(2, {(0,): 0.5, (1,): 0.2, (0, 1): 0.500005})
+    assert list(best_first(ev)) == [0]
+
+
+def test_linear_forward_selection_only_considers_the_top_k():
+    # ranking by single merit: 0, 1, 2, 3; with k = 2 the pair {1, 2} is out of reach
+    assert list(linear_forward_selection(_trap(), n_used=2)) == [0]
+    assert list(linear_forward_selection(_trap(), n_used=4)) == [1, 2]
+
+
+def test_rank_search_keeps_the_best_prefix():
+    ev = TableEvaluator(4, {(2,): 0.2, (1, 2): 0.6, (0, 1, 2): 0.55, (0, 1, 2, 3): 0.7})
+    assert list(rank_search(ev, [2, 1, 0, 3])) == [0, 1, 2, 3]
+    ev.table[frozenset((0, 1, 2, 3))] = 0.6             # a tie does not replace the shorter prefix
+    assert list(rank_search(ev, [2, 1, 0, 3])) == [1, 2]
+
+
+def test_forced_size_and_subset_size_forward_with_weka_default_picks_one_attribute():
+    best, _, of_size = forward_search(_trap(), np.arange(4), 1, force_size=2)
+    assert len(best) == 2 and of_size[1] == (0,)
+    y = np.array([0, 1] * 10)
+    found = subset_size_forward_selection(lambda rows: _trap(), 20, y)
+    assert list(found) == [0]                           # ZeroR scores every size alike: size 1
+
+
+def test_selector_on_a_planted_problem():
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 2, (300, 8)).astype(float)
+    y = (X[:, 2].astype(int) | X[:, 5].astype(int))
+    for ev in ("cfs", "consistency", "filtered"):
+        for s in ("best_first", "greedy_stepwise", "linear_forward", "rank_search"):
+            sel = WekaSubsetSelector(evaluator=ev, search=s, discrete_features=True).fit(X, y)
+            assert {2, 5} <= set(sel.selected_), (ev, s, sel.selected_)
+
+
+def test_selector_errors():
+    X = np.zeros((4, 2))
+    with pytest.raises(ValueError, match="one class"):
+        WekaSubsetSelector().fit(X, [1, 1, 1, 1])
+    with pytest.raises(ValueError):
+        WekaSubsetSelector().fit(np.array([[np.nan, 1.0], [0.0, 1.0]]), [0, 1])
+    with pytest.raises(ValueError, match="discrete_features"):
+        WekaSubsetSelector(discrete_features=np.array([True])).fit(X, [0, 1, 0, 1])
+
+
+# --- embedded SVMs --------------------------------------------------------------------------------
+
+def _planted(m=120, n=30, k=3, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, n))
+    y = np.where(X[:, :k].sum(axis=1) + 0.1 * rng.normal(size=m) > 0, 1, 0)
+    return X, y
+
+
+def test_zero_norm_svm_finds_the_planted_features():
+    X, y = _planted()
+    model = ZeroNormSVM(n_features_to_select=3, C=1.0).fit(X, y)
+    assert set(np.flatnonzero(model.support_)) == {0, 1, 2}
+    assert model.score(X, y) > 0.95
+    assert ZeroNormSVM(n_features_to_select=0.5).fit(X, y).support_.sum() == 15
+    assert ZeroNormSVM(n_features_to_select=1.0).fit(X, y).support_.sum() == 30
+
+
+def test_zero_norm_rescaling_step_is_the_multiplicative_update():
+    # one iteration from z = 1: the scales are |w| of a plain linear SVM, normalised
+    from sklearn.svm import LinearSVC
+    X, y = _planted(n=6, seed=1)
+    model = ZeroNormSVM(n_features_to_select=5, max_iter=1).fit(X, y)
+    w = np.abs(LinearSVC(C=1.0, loss="hinge", dual=True, max_iter=100000, tol=1e-6,
+                         random_state=0).fit(X, y).coef_.ravel())
+    z = w / w.max()
+    keep = np.argsort(-z, kind="stable")[:5]
+    np.testing.assert_allclose(model.scale_[keep], z[keep], rtol=1e-6)
+    assert model.scale_[np.argmin(z)] == 0
+
+
+def _lp_hinge(X, s, t):
+    """min Σ hinge s.t. ||w||_1 ≤ t, as an LP (w = u − v, u, v ≥ 0) solved by HiGHS."""
+    m, n = X.shape
+    # variables: u (n), v (n), b+ , b-, xi (m)
+    c = np.r_[np.zeros(2 * n + 2), np.ones(m)]
+    A = np.c_[-s[:, None] * X, s[:, None] * X, -s, s, -np.eye(m)]
+    A = np.r_[A, np.r_[np.ones(2 * n), 0, 0, np.zeros(m)][None, :]]
+    res = linprog(c, A_ub=A, b_ub=np.r_[-np.ones(m), t], bounds=(0, None), method="highs")
+    return res.fun
+
+
+def test_feature_weighting_svm_matches_an_independent_lp_solution():
+    X, y = _planted(m=40, n=6, k=2, seed=2)
+    s = np.where(y == 1, 1.0, -1.0)
+    C = 0.5
+    model = FeatureWeightingSVM(C=C).fit(X, y)
+    best = minimize_scalar(lambda t: 0.5 * t ** 2 + C * _lp_hinge(X, s, t), bounds=(0, 50),
+                           method="bounded", options={"xatol": 1e-7})
+    assert model.objective_ == pytest.approx(best.fun, rel=1e-4)
+    assert model.feature_weights_.sum() == pytest.approx(1.0)
+    assert model.support_.sum() < 6 and model.support_[:2].all()
