@@ -1,0 +1,231 @@
+"""LDFS and HSFS: ℓ1/ℓ∞ transformation-based feature selection as scikit-learn selectors.
+
+``fit`` scales every feature to unit standard deviation (no centring, so a
+sparse ``X`` stays sparse; both criteria are translation invariant), draws the
+start ``W₀`` (seeded Gaussian, ``d × q``), and runs the warm-started λ path of
+:func:`fsbook.l1linf.path.select_k_path` on the criterion of eq. (6) (LDFS,
+:class:`~fsbook.l1linf.lda.LDACriterion`) or eq. (9) (HSFS,
+:class:`~fsbook.l1linf.hsic.HSICCriterion`).
+"""
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, _fit_context
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from fsbook.l1linf.hsic import HSICCriterion
+from fsbook.l1linf.lda import LDACriterion
+from fsbook.l1linf.path import select_k_path
+
+__all__ = ["LDFS", "HSFS", "feature_scales", "initial_transformation"]
+
+
+def feature_scales(X):
+    """Standard deviation of every column (1 for constant columns); sparse-aware."""
+    if sp.issparse(X):
+        mean = np.asarray(X.mean(axis=0)).ravel()
+        sq = np.asarray(X.multiply(X).mean(axis=0)).ravel()
+        sd = np.sqrt(np.maximum(sq - mean ** 2, 0.0))
+    else:
+        sd = X.std(axis=0)
+    return np.where(sd > 1e-12 * max(1.0, float(np.max(sd, initial=0.0))), sd, 1.0)
+
+
+def initial_transformation(d, q, scale, random_state):
+    """Seeded Gaussian start ``W₀`` with entries ``N(0, scale² / (d q))``.
+
+    For unit-variance features this makes ``||W₀ᵀ(x_i − x_j)||² ≈ 2 scale²``
+    on average, i.e. a kernel on ``XW₀`` that is neither flat nor diagonal.
+    """
+    rng = check_random_state(random_state)
+    return rng.standard_normal((d, q)) * (scale / np.sqrt(d * q))
+
+
+class _L1LinfSelector(SelectorMixin, BaseEstimator):
+    _parameter_constraints = {
+        "n_features_to_select": [Interval(Integral, 1, None, closed="left"),
+                                 Interval(Real, 0, 1, closed="right"), None],
+        "n_components": [Interval(Integral, 1, None, closed="left"), None],
+        "scale": ["boolean"],
+        "lambda_factor": [Interval(Real, 1, None, closed="neither")],
+        "max_bisect": [Interval(Integral, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "random_state": ["random_state"],
+    }
+
+    def _criterion(self, X, y):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _default_components(self, d, n_classes):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _start_scale(self):
+        return 1.0
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Run the λ path to ``n_features_to_select`` features.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix (n_samples, n_features)
+        y : array-like (n_samples,), class labels (at least two classes)
+        """
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, ensure_min_samples=2)
+        check_classification_targets(y)
+        self.classes_, y_codes = np.unique(y, return_inverse=True)
+        if len(self.classes_) < 2:
+            raise ValueError(f"{type(self).__name__} needs at least two classes; got 1 ({self.classes_[0]!r})")
+        d = X.shape[1]
+        k = self.n_features_to_select
+        if k is None:
+            k = max(1, d // 2)
+        elif isinstance(k, Real) and not isinstance(k, Integral):
+            k = max(1, int(round(k * d)))
+        if k > d:
+            raise ValueError(f"n_features_to_select={k} exceeds the number of features {d}")
+        q = self.n_components if self.n_components is not None else self._default_components(d, len(self.classes_))
+        self.scale_ = feature_scales(X) if self.scale else np.ones(d)
+        Xs = X @ sp.diags(1.0 / self.scale_) if sp.issparse(X) else X / self.scale_
+        W0 = initial_transformation(d, q, self._start_scale(), self.random_state)
+        res = select_k_path(self._criterion(Xs, y_codes), W0, k, factor=self.lambda_factor,
+                            max_bisect=self.max_bisect,
+                            solver_options={"max_iter": self.max_iter, "tol": self.tol})
+        self.n_features_to_select_ = k
+        self.n_components_ = q
+        self.W_ = res.W
+        self.lambda_ = res.lam
+        self.support_ = res.support
+        self.exact_ = res.exact
+        self.path_ = res.path
+        self.n_iter_ = res.n_iter
+        self.feature_scores_ = np.abs(res.W).max(axis=1)
+        return self
+
+    def _get_support_mask(self):
+        check_is_fitted(self)
+        return self.support_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.input_tags.sparse = True
+        return tags
+
+
+class LDFS(_L1LinfSelector):
+    """Linear discriminant feature selection (LDA-ℓ1/ℓ∞, eq. 6).
+
+    Minimises ``−tr[(WᵀS_W W + δI)⁻¹ WᵀS_B W] + λ Σ_j ||w_j||∞`` (the scalar
+    LDA form of :mod:`fsbook.l1linf.lda`) along a λ path to exactly
+    ``n_features_to_select`` non-zero rows of ``W``.
+
+    Parameters
+    ----------
+    n_features_to_select : int, float in (0, 1] or None
+        Number (or fraction) of features to keep; None keeps half.
+    n_components : int or None
+        q, columns of ``W``; None uses ``C − 1`` (the rank of ``S_B``).
+    ridge : float, default 1.0
+        δ, the ridge that fixes the scale of ``W``.
+    scale : bool, default True
+        Divide every feature by its standard deviation first.
+    lambda_factor : float, default 2.0
+        Growth of λ along the path.
+    max_bisect : int, default 12
+    max_iter : int, default 300
+        Iterations of each proximal-gradient solve.
+    tol : float, default 1e-5
+    random_state : int, RandomState or None
+        Seed of the start ``W₀``.
+
+    Attributes
+    ----------
+    W_ : ndarray (n_features_in_, n_components_)
+    lambda_ : float
+    path_ : DataFrame (lambda, n_selected, criterion, objective, n_iter, stage)
+    n_iter_ : int, proximal-gradient iterations over the path
+    support_ : boolean mask; exact_ : whether ``W_`` itself has k non-zero rows
+    feature_scores_ : ``||w_j||∞``
+    scale_ : feature scales
+    """
+
+    _parameter_constraints = {**_L1LinfSelector._parameter_constraints,
+                              "ridge": [Interval(Real, 0, None, closed="neither")]}
+
+    def __init__(self, n_features_to_select=None, *, n_components=None, ridge=1.0, scale=True,
+                 lambda_factor=2.0, max_bisect=12, max_iter=300, tol=1e-5, random_state=None):
+        self.n_features_to_select = n_features_to_select
+        self.n_components = n_components
+        self.ridge = ridge
+        self.scale = scale
+        self.lambda_factor = lambda_factor
+        self.max_bisect = max_bisect
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+
+    def _criterion(self, X, y):
+        return LDACriterion(X, y, ridge=self.ridge)
+
+    def _default_components(self, d, n_classes):
+        return max(1, min(d, n_classes - 1))
+
+    def _start_scale(self):
+        return np.sqrt(self.ridge)
+
+
+class HSFS(_L1LinfSelector):
+    """Hilbert-Schmidt feature selection (HSIC-ℓ1/ℓ∞, eq. 9).
+
+    Minimises ``−(1/n²) tr(KHLH) + λ Σ_j ||w_j||∞`` with a Gaussian kernel of
+    width ``sigma`` on ``XW`` and the delta kernel on the labels, along a λ
+    path to exactly ``n_features_to_select`` non-zero rows of ``W``.
+
+    Parameters
+    ----------
+    n_features_to_select : int, float in (0, 1] or None
+        Number (or fraction) of features to keep; None keeps half.
+    n_components : int or None
+        q, columns of ``W``; None uses ``min(d, 10)`` (the paper uses ``q = d``).
+    sigma : float, default 1.0
+        Width of the Gaussian kernel on ``XW``.
+    scale, lambda_factor, max_bisect, max_iter, tol, random_state
+        As in :class:`LDFS`.
+
+    Attributes
+    ----------
+    As in :class:`LDFS`.
+    """
+
+    _parameter_constraints = {**_L1LinfSelector._parameter_constraints,
+                              "sigma": [Interval(Real, 0, None, closed="neither")]}
+
+    def __init__(self, n_features_to_select=None, *, n_components=None, sigma=1.0, scale=True,
+                 lambda_factor=2.0, max_bisect=12, max_iter=300, tol=1e-5, random_state=None):
+        self.n_features_to_select = n_features_to_select
+        self.n_components = n_components
+        self.sigma = sigma
+        self.scale = scale
+        self.lambda_factor = lambda_factor
+        self.max_bisect = max_bisect
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+
+    def _criterion(self, X, y):
+        return HSICCriterion(X, y, sigma=self.sigma)
+
+    def _default_components(self, d, n_classes):
+        return min(d, 10)
+
+    def _start_scale(self):
+        return self.sigma

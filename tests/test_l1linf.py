@@ -1,0 +1,244 @@
+"""Tests of fsbook.l1linf: criteria gradients, the ℓ∞ prox, the two optimisers, the λ path, the selectors."""
+import cvxpy as cp
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import make_pipeline
+from sklearn.svm import SVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from fsbook.l1linf import (HSFS, LDFS, HSICCriterion, LDACriterion, accelerated_proximal_gradient,
+                           bound_constrained_lbfgsb, centred_label_kernel, linearly_constrained_slsqp, linf_penalty,
+                           project_rows_l1_ball, prox_rows_linf, select_k_path)
+
+
+def _toy(n=40, d=6, seed=0, classes=3, sparse=False):
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % classes
+    X = rng.standard_normal((n, d))
+    X[:, 0] += 2.0 * y
+    X[:, 1] += np.where(y == 1, 1.5, 0.0)
+    if sparse:
+        X = np.where(rng.random((n, d)) < 0.6, 0.0, np.abs(X) + y[:, None])
+        return sp.csr_matrix(X), y
+    return X, y
+
+
+def _fd_grad(f, W, h=1e-6):
+    G = np.zeros_like(W)
+    for idx in np.ndindex(W.shape):
+        E = np.zeros_like(W)
+        E[idx] = h
+        G[idx] = (f(W + E)[0] - f(W - E)[0]) / (2 * h)
+    return G
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("kind", ["lda", "hsic"])
+def test_criterion_gradient_matches_finite_differences(kind, sparse):
+    X, y = _toy(sparse=sparse)
+    crit = LDACriterion(X, y, ridge=0.7) if kind == "lda" else HSICCriterion(X, y, sigma=1.3)
+    W = np.random.default_rng(1).standard_normal((X.shape[1], 3)) * 0.4
+    _, G = crit(W)
+    np.testing.assert_allclose(G, _fd_grad(crit, W), rtol=1e-5, atol=1e-8)
+
+
+def test_hsic_value_is_the_papers_trace_and_gradient_the_per_row_sum():
+    X, y = _toy(n=15, d=4)
+    W = np.random.default_rng(2).standard_normal((4, 2)) * 0.5
+    sigma = 0.9
+    n = len(y)
+    Z = X @ W
+    K = np.exp(-((Z[:, None, :] - Z[None, :, :]) ** 2).sum(-1) / (2 * sigma ** 2))
+    L = (y[:, None] == y[None, :]).astype(float)
+    H = np.eye(n) - 1.0 / n
+    value, grad = HSICCriterion(X, y, sigma)(W)
+    assert value == pytest.approx(-np.trace(K @ H @ L @ H) / n ** 2, rel=1e-12)
+    # per-row form of eq. (11): d tr(KHLH)/dW = Σ_ij Γ_ij dK_ij/dW, dK_ij/dW = -(K_ij/σ²) R_ij W
+    Gamma = H @ L @ H
+    per_row = np.zeros_like(W)
+    for i in range(n):
+        for j in range(n):
+            r = (X[i] - X[j])[:, None]
+            per_row += Gamma[i, j] * (-K[i, j] / sigma ** 2) * (r @ r.T) @ W
+    np.testing.assert_allclose(grad, -per_row / n ** 2, rtol=1e-10, atol=1e-14)
+    np.testing.assert_allclose(centred_label_kernel(y), Gamma, atol=1e-12)
+
+
+def test_lda_q1_without_ridge_is_the_rayleigh_quotient_and_eq7():
+    X, y = _toy(d=5)
+    crit = LDACriterion(X, y, ridge=1e-300)
+    w = np.random.default_rng(3).standard_normal((5, 1))
+    xbar = X.mean(0)
+    SB = sum((y == c).sum() * np.outer(X[y == c].mean(0) - xbar, X[y == c].mean(0) - xbar) for c in range(3))
+    SW = sum((X[y == c] - X[y == c].mean(0)).T @ (X[y == c] - X[y == c].mean(0)) for c in range(3))
+    value, grad = crit(w)
+    b, a = (w.T @ SB @ w).item(), (w.T @ SW @ w).item()
+    assert value == pytest.approx(-b / a, rel=1e-10)
+    eq7 = -2 * (SB @ w / a - (b / a) * SW @ w / a)      # eq. (7) for q = 1
+    np.testing.assert_allclose(grad, eq7, rtol=1e-8)
+
+
+def test_projection_and_prox_match_cvxpy():
+    rng = np.random.default_rng(4)
+    V = rng.standard_normal((6, 5)) * np.array([[0.1], [1], [2], [0.05], [3], [0.5]])
+    t = 0.8
+    P = project_rows_l1_ball(V, t)
+    Wp = prox_rows_linf(V, t)
+    for j in range(V.shape[0]):
+        u = cp.Variable(5)
+        cp.Problem(cp.Minimize(cp.sum_squares(u - V[j])), [cp.norm1(u) <= t]).solve()
+        np.testing.assert_allclose(P[j], u.value, atol=1e-5)
+        w = cp.Variable(5)
+        cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w - V[j]) + t * cp.norm_inf(w))).solve()
+        np.testing.assert_allclose(Wp[j], w.value, atol=1e-5)
+    # rows with ||v||_1 <= t are zeroed exactly
+    small = np.abs(V).sum(1) <= t
+    assert small.any() and np.all(Wp[small] == 0.0)
+    assert np.all(np.abs(P).sum(1) <= t + 1e-12)
+
+
+def _penalised(crit, lam):
+    def F(W):
+        return crit(W)[0] + lam * linf_penalty(W)
+    return F
+
+
+class _LeastSquares:
+    """Convex criterion ||XW − Y||²/(2n) (Y one-hot): the problem has one minimiser."""
+
+    def __init__(self, X, y):
+        self.X, self.Y = X, np.eye(y.max() + 1)[y]
+
+    def __call__(self, W):
+        R = self.X @ W - self.Y
+        n = len(R)
+        return 0.5 * float(np.sum(R * R)) / n, self.X.T @ R / n
+
+
+def test_optimisers_and_cvxpy_agree_on_a_convex_problem():
+    X, y = _toy(n=30, d=5, seed=5)
+    crit = _LeastSquares(X / X.std(0), y)
+    lam = 0.15
+    W0 = np.random.default_rng(6).standard_normal((5, 3))
+    a = accelerated_proximal_gradient(crit, W0, lam, max_iter=20000, tol=1e-10)
+    b = bound_constrained_lbfgsb(crit, W0, lam, max_iter=20000, tol=1e-14)
+    W = cp.Variable((5, 3))
+    ref = cp.Problem(cp.Minimize(cp.sum_squares(crit.X @ W - crit.Y) / 60
+                                 + lam * cp.sum(cp.max(cp.abs(W), axis=1))))
+    ref.solve()
+    assert a.converged
+    # cvxpy's interior-point solution is accurate to about 1e-5; ours may only be lower
+    assert a.objective == pytest.approx(ref.value, rel=2e-5) and a.objective <= ref.value + 1e-9
+    np.testing.assert_allclose(a.W, W.value, atol=2e-3)
+    c = linearly_constrained_slsqp(crit, W0, lam)
+    assert c.converged and c.objective == pytest.approx(a.objective, rel=1e-9)
+    np.testing.assert_allclose(c.W, a.W, atol=1e-5)
+    # the W = diag(s)U reformulation is not convex in (s, U): it may stop higher, never lower
+    assert b.objective >= a.objective - 1e-9
+    assert 0 < (np.abs(a.W).max(1) > 0).sum() < 5          # some, not all, rows are exactly zero
+
+
+@pytest.mark.parametrize("kind", ["lda", "hsic"])
+def test_proximal_gradient_and_lbfgsb_reformulation_agree(kind):
+    X, y = _toy(n=30, d=5, seed=5)
+    Xs = X / X.std(0)
+    crit = LDACriterion(Xs, y, ridge=1.0) if kind == "lda" else HSICCriterion(Xs, y, sigma=1.0)
+    W0 = np.random.default_rng(6).standard_normal((5, 2)) * 0.3
+    _, g = crit(W0)
+    for frac in (0.02, 0.3):
+        lam = frac * np.abs(g).sum(1).max()
+        a = accelerated_proximal_gradient(crit, W0, lam, max_iter=20000, tol=1e-10)
+        assert a.converged
+        assert a.objective < crit(W0)[0] + lam * linf_penalty(W0)
+        # eq. (3) with its linear constraints (SLSQP) reaches the same point from the same start
+        c = linearly_constrained_slsqp(crit, W0, lam)
+        assert c.objective == pytest.approx(a.objective, rel=1e-9)
+        np.testing.assert_allclose(c.W, a.W, atol=1e-5)
+        # the proximal-gradient solution is a fixed point of the L-BFGS-B reformulation
+        b = bound_constrained_lbfgsb(crit, a.W, lam, max_iter=20000, tol=1e-14)
+        assert b.objective == pytest.approx(a.objective, rel=1e-8)
+        np.testing.assert_allclose(b.W, a.W, atol=1e-6)
+        # and of the prox-gradient map
+        step = 1e-3
+        np.testing.assert_allclose(prox_rows_linf(a.W - step * crit(a.W)[1], step * lam), a.W, atol=1e-6)
+        # from the same start, L-BFGS-B may stop where a row has s_j = 0 (every U_j is then
+        # stationary); proximal gradient started there never does worse
+        b0 = bound_constrained_lbfgsb(crit, W0, lam, max_iter=20000, tol=1e-14)
+        a2 = accelerated_proximal_gradient(crit, b0.W, lam, max_iter=20000, tol=1e-10)
+        assert a2.objective <= b0.objective + 1e-10
+    # at the largest λ both reach the same point from the same start
+    if kind == "hsic":
+        assert b0.objective == pytest.approx(a.objective, rel=1e-8)
+        np.testing.assert_allclose(b0.W, a.W, atol=1e-6)
+
+
+def test_path_returns_exactly_k_and_records_it():
+    X, y = _toy(n=40, d=8, seed=7)
+    crit = HSICCriterion(X / X.std(0), y)
+    W0 = np.random.default_rng(0).standard_normal((8, 3)) * 0.2
+    for k in (1, 2, 4):
+        res = select_k_path(crit, W0, k)
+        assert res.exact and res.support.sum() == k
+        assert (np.abs(res.W).max(1) > 0).sum() == k
+        assert list(res.path.columns) == ["lambda", "n_selected", "criterion", "objective", "n_iter", "stage"]
+        assert res.path["stage"].iloc[0] == "start" and res.path["lambda"].iloc[0] > 0
+        assert res.lam in set(res.path["lambda"])
+        # the strongest feature (0) is the last one dropped
+        assert res.support[0]
+
+
+@pytest.mark.parametrize("Est", [LDFS, HSFS])
+def test_selectors_find_the_informative_features(Est):
+    rng = np.random.default_rng(8)
+    y = np.arange(60) % 2
+    X = rng.standard_normal((60, 8))
+    X[:, :2] = 0.6 * X[:, :2] + (2 * y[:, None] - 1)  # two informative features, independent noise
+    s = Est(2, random_state=0).fit(X, y)
+    assert s.get_support().sum() == 2 and s.exact_
+    assert set(np.flatnonzero(s.get_support())) == {0, 1}
+    assert s.transform(X).shape == (60, 2)
+    np.testing.assert_array_equal(s.get_feature_names_out(), ["x0", "x1"])
+    assert s.W_.shape == (8, s.n_components_) and s.n_iter_ > 0 and s.lambda_ > 0
+
+
+def test_sparse_input_stays_sparse_and_matches_dense():
+    X, y = _toy(n=40, d=6, seed=9, sparse=True)
+    a = HSFS(2, random_state=0).fit(X, y)
+    b = HSFS(2, random_state=0).fit(X.toarray(), y)
+    np.testing.assert_array_equal(a.get_support(), b.get_support())
+    np.testing.assert_allclose(a.W_, b.W_, atol=1e-8)
+    assert sp.issparse(a.transform(X))
+
+
+def test_pipeline_and_grid_search():
+    X, y = _toy(n=60, d=8, seed=10)
+    pipe = make_pipeline(HSFS(random_state=0), SVC())
+    gs = GridSearchCV(pipe, {"hsfs__n_features_to_select": [1, 2], "svc__C": [1.0, 10.0]}, cv=3, n_jobs=1)
+    gs.fit(X, y)
+    assert gs.best_params_["hsfs__n_features_to_select"] in (1, 2)
+    assert gs.best_estimator_[0].get_support().sum() == gs.best_params_["hsfs__n_features_to_select"]
+
+
+def test_clear_errors():
+    X, y = _toy()
+    with pytest.raises(ValueError, match="two classes"):
+        HSFS(2).fit(X, np.zeros(len(y)))
+    with pytest.raises(ValueError, match="exceeds"):
+        LDFS(10).fit(X, y)
+    Xn = X.copy()
+    Xn[0, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        HSFS(2).fit(Xn, y)
+    with pytest.raises(ValueError, match="Unknown label type|continuous"):
+        HSFS(2).fit(X, np.linspace(0, 1, len(y)))
+    with pytest.raises(ValueError, match="n_components"):
+        HSFS(2, n_components=0).fit(X, y)
+    with pytest.raises(ValueError, match="inconsistent|samples"):
+        HSFS(2).fit(X, y[:-1])
+
+
+@parametrize_with_checks([LDFS(), HSFS()])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
