@@ -9,7 +9,7 @@ synthetic data.  The data directory is ``$FSBOOK_DATA_DIR`` if set, else
 """
 
 from ._loaders import (load_20newsgroups, load_arcene, load_balance_scale, load_boston,
-                       load_breast_cancer, load_breast_cancer_wisconsin, load_colon, load_glass,
+                       load_breast_cancer, load_breast_cancer_wisconsin, load_colon, load_dexter, load_glass,
                        load_hepatitis, load_ionosphere, load_iris, load_leukemia, load_lymphoma,
                        load_lymphoma62, load_madelon, load_monks, load_movie_reviews, load_pima,
                        load_soybean_small, load_tic_tac_toe, load_transfusion, load_vote, load_wdbc,
@@ -26,6 +26,7 @@ __all__ = [
     "load_breast_cancer",
     "load_breast_cancer_wisconsin",
     "load_colon",
+    "load_dexter",
     "load_glass",
     "load_hepatitis",
     "load_ionosphere",

