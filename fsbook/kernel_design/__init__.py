@@ -1,0 +1,18 @@
+"""Feature selection and kernel design via linear programming (Fung, Rosales & Rao, 2007).
+
+- :class:`KernelDesign` -- the estimator (triplet supervision, metric-learn conventions).
+- :mod:`base_kernels` -- full and weak (one-feature) base kernels, eqs. (1), (5).
+- :mod:`lp` -- formulations (4) and (7): the full LP with auxiliary ``r_ij`` and the
+  cutting-plane solver on the diagonal-dominance rows.
+- :mod:`triplets` -- triplets from class labels (Section 3.1), validation, test triples.
+"""
+from .base_kernels import (KernelSpec, full_kernel_specs, kernel_groups, kernel_stack,
+                           weak_kernel_specs)
+from .estimator import KernelDesign
+from .lp import LPResult, build_full_lp, dominance_violation, solve_cutting_plane, solve_full_lp
+from .triplets import TripletError, check_triplets, paper_test_triples, triplets_from_labels
+
+__all__ = ["KernelDesign", "KernelSpec", "full_kernel_specs", "weak_kernel_specs", "kernel_groups",
+           "kernel_stack", "LPResult", "build_full_lp", "solve_full_lp", "solve_cutting_plane",
+           "dominance_violation", "TripletError", "check_triplets", "triplets_from_labels",
+           "paper_test_triples"]

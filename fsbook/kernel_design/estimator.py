@@ -1,0 +1,220 @@
+""":class:`KernelDesign`: the LP kernel-design estimator with triplet supervision.
+
+Follows metric-learn's conventions for triplet learners (``fit(triplets)`` with triplets of
+points of shape ``(n, 3, d)``, or index triplets ``(n, 3)`` with a ``preprocessor`` array;
+``decision_function(triplets) = K(a, p) - K(a, n)``; ``predict`` its sign; ``score`` the fraction
+of triplets ordered correctly).  metric-learn 0.7.0 itself does not run with scikit-learn 1.9
+(it passes the removed ``force_all_finite`` argument to ``check_X_y``), so the conventions are
+followed by hand.
+"""
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from .base_kernels import (full_kernel_specs, kernel_groups, kernel_stack, weak_kernel_specs)
+from .lp import dominance_violation, solve_cutting_plane, solve_full_lp
+from .triplets import TripletError, check_triplets
+
+__all__ = ["KernelDesign"]
+
+
+def _points_of(triplets, preprocessor):
+    """Triplets as points ``(n, 3, d)`` (validated), from points or from indices."""
+    if preprocessor is not None:
+        X = np.asarray(preprocessor, dtype=np.float64)
+        if X.ndim != 2:
+            raise ValueError(f"preprocessor must be a 2-D array of points, got shape {X.shape}")
+        if not np.all(np.isfinite(X)):
+            raise ValueError("preprocessor contains NaN or infinity")
+        idx = check_triplets(triplets, X.shape[0])
+        return X[idx]
+    T = np.asarray(triplets)
+    if T.size == 0:
+        raise TripletError("the set of triplets is empty")
+    if T.ndim == 2 and T.shape[1] == 3 and np.issubdtype(T.dtype, np.integer):
+        raise TripletError("index triplets need a preprocessor (the array of points)")
+    if T.ndim != 3 or T.shape[1] != 3:
+        raise TripletError(f"triplets of points must have shape (n, 3, d), got {T.shape}")
+    T = T.astype(np.float64)
+    if not np.all(np.isfinite(T)):
+        raise ValueError("triplets contain NaN or infinity")
+    return T
+
+
+class KernelDesign(TransformerMixin, BaseEstimator):
+    """Kernel :math:`K^α = \\sum_p α_p K_p` learnt from relative comparisons by an LP.
+
+    Parameters
+    ----------
+    variant : {"weak", "full"}, default="weak"
+        ``"full"``: formulation (4) on full kernels (Gaussians at ``full_mu``, polynomial of
+        ``degree``, linear).  ``"weak"``: formulation (7) on one-feature Gaussians (eq. 5) at
+        ``weak_mu``, with the group penalty :math:`s_f = \\max_{p∈I_f}|α_p|`.
+    gamma1 : float, default=1e-2
+        Weight of :math:`\\sum s` (sparsity of α / of features).
+    gamma2 : float, default=1e-2
+        Weight of the trace :math:`\\sum_{i∈S} K^α_{ii}`.
+    full_mu, weak_mu : tuple of float
+        Gaussian widths μ in :math:`\\exp(-μ\\,\\|x-y\\|^2)`.
+    degree : int, default=2
+        Degree of the polynomial full kernel.
+    solver : {"cutting_plane", "full_lp"}, default="cutting_plane"
+        Constraint generation on the dominance rows, or the full LP with the ``r_ij``.
+    threshold : float, default=0.01
+        A feature is selected when :math:`\\max_{p∈I_f}|α_p| >` threshold (the paper's
+        "α > 0.01" of Figure 2).
+    preprocessor : array of shape (n_points, n_features) or None
+        When given, triplets are index triplets into it.
+
+    Attributes
+    ----------
+    alpha_ : ndarray of shape (m,)
+        Mixing weights.
+    kernels_ : list of KernelSpec
+    points_ : ndarray (|S|, n_features)
+        The distinct points of the training triplets (the set ``S``).
+    selected_features_ : ndarray of int
+        Features with a non-zero group (weak) or all features used by a non-zero kernel (full).
+    lp_ : LPResult
+    n_features_in_ : int
+    """
+
+    _parameter_constraints = {
+        "variant": [StrOptions({"weak", "full"})],
+        "gamma1": [Interval(Real, 0, None, closed="left")],
+        "gamma2": [Interval(Real, 0, None, closed="left")],
+        "full_mu": ["array-like"],
+        "weak_mu": ["array-like"],
+        "degree": [Interval(Integral, 1, None, closed="left"), None],
+        "solver": [StrOptions({"cutting_plane", "full_lp"})],
+        "threshold": [Interval(Real, 0, None, closed="left")],
+        "preprocessor": ["array-like", None],
+    }
+
+    def __init__(self, variant="weak", gamma1=1e-2, gamma2=1e-2, full_mu=(0.1, 1.0, 10.0, 100.0),
+                 weak_mu=(0.1, 1.0, 10.0), degree=2, solver="cutting_plane", threshold=0.01,
+                 preprocessor=None):
+        self.variant = variant
+        self.gamma1 = gamma1
+        self.gamma2 = gamma2
+        self.full_mu = full_mu
+        self.weak_mu = weak_mu
+        self.degree = degree
+        self.solver = solver
+        self.threshold = threshold
+        self.preprocessor = preprocessor
+
+    def _specs(self, n_features):
+        if self.variant == "full":
+            return full_kernel_specs(tuple(self.full_mu), self.degree)
+        return weak_kernel_specs(n_features, tuple(self.weak_mu))
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, triplets, y=None):
+        """Solve formulation (4) or (7) on the triplets (see class docstring for the input).
+
+        ``S`` is the set of distinct points of the triplets; a triplet whose points coincide
+        (by value) raises :class:`~fsbook.kernel_design.triplets.TripletError`.
+        """
+        pts = _points_of(triplets, self.preprocessor)
+        n, _, d = pts.shape
+        S, inv = np.unique(pts.reshape(-1, d), axis=0, return_inverse=True)
+        loc = inv.reshape(n, 3)
+        same = (loc[:, 0] == loc[:, 1]) | (loc[:, 0] == loc[:, 2]) | (loc[:, 1] == loc[:, 2])
+        if same.any():
+            raise TripletError(f"{int(same.sum())} triplet(s) hold the same point twice")
+        specs = self._specs(d)
+        groups, group_features = kernel_groups(specs)
+        K = kernel_stack(specs, S)
+        solve = solve_cutting_plane if self.solver == "cutting_plane" else solve_full_lp
+        self.lp_ = solve(K, loc, groups, self.gamma1, self.gamma2)
+        self.alpha_ = self.lp_.alpha
+        self.kernels_ = specs
+        self.groups_ = groups
+        self.points_ = S
+        self.n_features_in_ = d
+        self.dominance_violation_ = float(np.max(dominance_violation(np.tensordot(self.alpha_, K, 1))))
+        if self.variant == "weak":
+            gmax = np.zeros(group_features.size)
+            np.maximum.at(gmax, groups, np.abs(self.alpha_))
+            self.selected_features_ = group_features[gmax > self.threshold]
+        else:
+            self.selected_features_ = (np.arange(d) if np.any(np.abs(self.alpha_) > self.threshold)
+                                       else np.arange(0))
+        return self
+
+    def kernel_matrix(self, X, Y=None):
+        """:math:`K^α(x_i, y_j)` for rows of ``X`` and ``Y`` (default ``X``)."""
+        check_is_fitted(self)
+        X = np.atleast_2d(np.asarray(X, dtype=np.float64))
+        Y = X if Y is None else np.atleast_2d(np.asarray(Y, dtype=np.float64))
+        for Z in (X, Y):
+            if Z.shape[1] != self.n_features_in_:
+                raise ValueError(f"expected {self.n_features_in_} features, got {Z.shape[1]}")
+        return np.tensordot(self.alpha_, kernel_stack(self.kernels_, X, Y), axes=1)
+
+    def get_kernel(self):
+        """A callable ``k(x, y) -> float`` evaluating the learnt kernel on two points."""
+        check_is_fitted(self)
+
+        def kernel(x, y):
+            return float(self.kernel_matrix(np.reshape(x, (1, -1)), np.reshape(y, (1, -1)))[0, 0])
+
+        return kernel
+
+    def _pair_values(self, a, b):
+        # the mixture on pairs (a_t, b_t), without forming n x n matrices
+        vals = np.zeros(a.shape[0])
+        for p, spec in enumerate(self.kernels_):
+            if self.alpha_[p] == 0:
+                continue
+            if spec.feature is not None:
+                out = np.exp(-spec.param * (a[:, spec.feature] - b[:, spec.feature]) ** 2)
+            elif spec.kind == "gaussian":
+                out = np.exp(-spec.param * np.sum((a - b) ** 2, axis=1))
+            elif spec.kind == "polynomial":
+                out = (np.sum(a * b, axis=1) + 1.0) ** spec.param
+            else:
+                out = np.sum(a * b, axis=1)
+            vals += self.alpha_[p] * out
+        return vals
+
+    def decision_function(self, triplets):
+        """``K^α(a, p) - K^α(a, n)`` for each triplet ``(a, p, n)``: positive when ordered
+        correctly."""
+        check_is_fitted(self)
+        pts = _points_of(triplets, self.preprocessor)
+        if pts.shape[2] != self.n_features_in_:
+            raise ValueError(f"expected {self.n_features_in_} features, got {pts.shape[2]}")
+        return self._pair_values(pts[:, 0], pts[:, 1]) - self._pair_values(pts[:, 0], pts[:, 2])
+
+    def predict(self, triplets):
+        """+1 when the triplet is ordered correctly by the learnt kernel, -1 otherwise (ties
+        count as -1)."""
+        return np.where(self.decision_function(triplets) > 0, 1, -1)
+
+    def score(self, triplets, y=None):
+        """Fraction of triplets ordered correctly (strictly)."""
+        return float(np.mean(self.predict(triplets) == 1))
+
+    def transform(self, X):
+        """The selected features of ``X`` (weak variant only)."""
+        check_is_fitted(self)
+        if self.variant != "weak":
+            raise ValueError("transform selects features; only the weak-kernel variant does")
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2 or X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X must have shape (n, {self.n_features_in_}), got {X.shape}")
+        return X[:, self.selected_features_]
+
+    def get_feature_names_out(self, input_features=None):
+        """Names ``x<f>`` (or ``input_features[f]``) of the selected features."""
+        check_is_fitted(self)
+        names = (np.array([f"x{f}" for f in range(self.n_features_in_)], dtype=object)
+                 if input_features is None else np.asarray(input_features, dtype=object))
+        return names[self.selected_features_]

@@ -1,0 +1,238 @@
+"""The linear programs of formulations (4) and (7) and their two solvers.
+
+Variables ``x = [α (m), ε (T), s (G), r (P)]``: mixing weights, triplet slacks, group bounds
+and, for the full LP only, one auxiliary :math:`r_{ij}` per unordered pair ``i < j`` of ``S``
+(``K^α`` is symmetric, so ``r_ij = r_ji`` loses nothing).  With base kernels on ``S`` given as
+``K[p, i, j]``, triplets ``(i, j, k)`` as local indices into ``S`` and a group per kernel
+(its own index in formulation 4, its feature in formulation 7):
+
+.. math::
+
+   \\min\\; \\sum_t ε_t + γ_1 \\sum_g s_g + γ_2 \\sum_{i∈S} K^α_{ii}
+   \\quad\\text{s.t.}\\quad
+   K^α_{ij} - K^α_{ik} + ε_t ≥ 1,\\;
+   -r_{ij} ≤ K^α_{ij} ≤ r_{ij},\\;
+   K^α_{ii} - \\sum_{j≠i} r_{ij} ≥ 0,\\;
+   -s_g ≤ α_p ≤ s_g\\;(p∈I_g),\\; ε ≥ 0.
+
+:func:`solve_full_lp` passes exactly this LP, as sparse matrices, to HiGHS.
+:func:`solve_cutting_plane` drops ``r`` and the ``2P + |S|`` dominance rows; it enforces the
+row condition :math:`K^α_{ii} ≥ \\sum_{j≠i}|K^α_{ij}|` — the projection of the full LP's
+dominance block onto ``α`` — by constraint generation: the condition is the intersection of the
+half-spaces :math:`K^α_{ii} - \\sum_{j≠i} σ_j K^α_{ij} ≥ 0` over sign vectors ``σ``, and for a
+row violated at the current ``α`` the most violated one is ``σ_j = sign(K^α_{ij})``.  The
+relaxed LP is re-solved with the violated rows' cuts until none is violated; its optimum is then
+feasible for the full LP and, being a relaxation's optimum, optimal for it.
+
+Written by hand because no library builds these LPs; the solving is HiGHS's
+(:func:`scipy.optimize.linprog` with ``method="highs"``).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import linprog
+
+__all__ = ["LPResult", "build_full_lp", "solve_full_lp", "solve_cutting_plane", "dominance_violation",
+           "objective_value"]
+
+#: HiGHS options shared by both solvers (tight tolerances so both reach the same optimum)
+HIGHS_OPTIONS = {"primal_feasibility_tolerance": 1e-9, "dual_feasibility_tolerance": 1e-9}
+
+
+@dataclass
+class LPResult:
+    """Solution of formulation (4) or (7).
+
+    Attributes
+    ----------
+    alpha, eps, s : ndarray
+        Mixing weights, triplet slacks, group bounds at the optimum.
+    objective : float
+        :math:`\\sum ε + γ_1 \\sum s + γ_2 \\sum_i K^α_{ii}`.
+    n_variables, n_constraints, nnz : int
+        Size of the (last) LP passed to HiGHS (bounds not counted as constraints).
+    n_iter : int
+        LP solves (1 for the full LP).
+    n_cuts : int
+        Dominance cuts in the final LP (cutting plane only).
+    solve_time : float
+        Wall-clock seconds, building included.
+    """
+
+    alpha: np.ndarray
+    eps: np.ndarray
+    s: np.ndarray
+    objective: float
+    n_variables: int
+    n_constraints: int
+    nnz: int
+    n_iter: int = 1
+    n_cuts: int = 0
+    solve_time: float = 0.0
+    history: list = field(default_factory=list)
+
+
+def _check_inputs(K, triplets, groups, gamma1, gamma2):
+    K = np.asarray(K, dtype=np.float64)
+    if K.ndim != 3 or K.shape[1] != K.shape[2]:
+        raise ValueError(f"K must have shape (m, n, n), got {K.shape}")
+    if not np.all(np.isfinite(K)):
+        raise ValueError("base kernel matrices contain NaN or infinity")
+    t = np.asarray(triplets, dtype=np.int64)
+    if t.ndim != 2 or t.shape[1] != 3 or t.shape[0] == 0:
+        raise ValueError(f"triplets must be a non-empty (T, 3) array, got {t.shape}")
+    if t.min() < 0 or t.max() >= K.shape[1]:
+        raise ValueError("triplet indices out of range of S")
+    g = np.asarray(groups, dtype=np.int64)
+    if g.shape != (K.shape[0],):
+        raise ValueError("groups must give one group per base kernel")
+    if gamma1 < 0 or gamma2 < 0:
+        raise ValueError("gamma1 and gamma2 must be non-negative")
+    return K, t, g
+
+
+def _common_blocks(K, t, g, gamma1, gamma2):
+    """Objective, triplet rows and group rows, shared by both solvers (columns α, ε, s)."""
+    m, n, _ = K.shape
+    T = t.shape[0]
+    G = int(g.max()) + 1
+    diag = np.einsum("pii->pi", K)
+    c = np.concatenate([gamma2 * diag.sum(axis=1), np.ones(T), np.full(G, gamma1)])
+    # triplet rows: -(K_ij - K_ik) α - ε_t <= -1
+    D = K[:, t[:, 0], t[:, 1]] - K[:, t[:, 0], t[:, 2]]          # (m, T)
+    trip = sp.hstack([sp.csr_matrix(-D.T), -sp.identity(T, format="csr"),
+                      sp.csr_matrix((T, G))], format="csr")
+    # group rows: ±α_p - s_g <= 0
+    rows = np.arange(2 * m)
+    cols_a = np.concatenate([np.arange(m), np.arange(m)])
+    vals_a = np.concatenate([np.ones(m), -np.ones(m)])
+    cols_s = m + T + np.concatenate([g, g])
+    grp = sp.csr_matrix((np.concatenate([vals_a, -np.ones(2 * m)]),
+                         (np.concatenate([rows, rows]), np.concatenate([cols_a, cols_s]))),
+                        shape=(2 * m, m + T + G))
+    b = np.concatenate([-np.ones(T), np.zeros(2 * m)])
+    bounds = [(None, None)] * m + [(0, None)] * (T + G)
+    return c, sp.vstack([trip, grp], format="csr"), b, bounds, diag
+
+
+def build_full_lp(K, triplets, groups, gamma1, gamma2):
+    """The full LP (4)/(7) with the dominance block and auxiliary ``r_ij`` (sparse).
+
+    Returns ``(c, A_ub, b_ub, bounds, sizes)``; ``A_ub x <= b_ub``."""
+    K, t, g = _check_inputs(K, triplets, groups, gamma1, gamma2)
+    m, n, _ = K.shape
+    T, G = t.shape[0], int(g.max()) + 1
+    c0, A0, b0, bounds0, diag = _common_blocks(K, t, g, gamma1, gamma2)
+    iu, ju = np.triu_indices(n, k=1)
+    P = iu.size
+    nvar = m + T + G + P
+    r0 = m + T + G
+    # pair rows: ±K^α_ij - r_ij <= 0   (2P rows, m + 1 non-zeros each)
+    Kp = K[:, iu, ju].T                                            # (P, m)
+    pr = np.arange(P)
+    rows_alpha = np.repeat(np.arange(2 * P), m)
+    cols_alpha = np.tile(np.arange(m), 2 * P)
+    vals_alpha = np.concatenate([Kp.ravel(), -Kp.ravel()])
+    rows_r = np.arange(2 * P)
+    cols_r = r0 + np.concatenate([pr, pr])
+    pair = sp.csr_matrix((np.concatenate([vals_alpha, -np.ones(2 * P)]),
+                          (np.concatenate([rows_alpha, rows_r]), np.concatenate([cols_alpha, cols_r]))),
+                         shape=(2 * P, nvar))
+    del Kp, vals_alpha, rows_alpha, cols_alpha
+    # row rows: -K^α_ii + sum_{j != i} r_ij <= 0   (n rows)
+    rr = np.concatenate([np.repeat(np.arange(n), m), iu, ju])
+    cc = np.concatenate([np.tile(np.arange(m), n), r0 + pr, r0 + pr])
+    vv = np.concatenate([-diag.T.ravel(), np.ones(2 * P)])
+    rowb = sp.csr_matrix((vv, (rr, cc)), shape=(n, nvar))
+    A0 = sp.hstack([A0, sp.csr_matrix((A0.shape[0], P))], format="csr")
+    A = sp.vstack([A0, pair, rowb], format="csr")
+    c = np.concatenate([c0, np.zeros(P)])
+    b = np.concatenate([b0, np.zeros(2 * P + n)])
+    bounds = bounds0 + [(0, None)] * P
+    sizes = {"n_variables": nvar, "n_constraints": A.shape[0], "nnz": int(A.nnz)}
+    return c, A, b, bounds, sizes
+
+
+def _linprog(c, A, b, bounds):
+    res = linprog(c, A_ub=A, b_ub=b, bounds=bounds, method="highs", options=HIGHS_OPTIONS)
+    if res.status != 0:
+        raise RuntimeError(f"HiGHS failed: {res.message}")
+    return res
+
+
+def objective_value(K, alpha, eps, s, gamma1, gamma2):
+    """:math:`\\sum ε + γ_1 \\sum s + γ_2 \\operatorname{tr} K^α` on ``S``."""
+    diag = np.einsum("pii->pi", np.asarray(K))
+    return float(np.sum(eps) + gamma1 * np.sum(s) + gamma2 * diag.sum(axis=1) @ alpha)
+
+
+def solve_full_lp(K, triplets, groups, gamma1, gamma2):
+    """Solve formulation (4) (full kernels, ``groups = arange(m)``) or (7) (weak kernels,
+    ``groups`` = feature of each kernel) as one LP with the dominance block (see module)."""
+    start = time.perf_counter()
+    c, A, b, bounds, sizes = build_full_lp(K, triplets, groups, gamma1, gamma2)
+    res = _linprog(c, A, b, bounds)
+    m, T = np.asarray(K).shape[0], np.asarray(triplets).shape[0]
+    G = int(np.max(groups)) + 1
+    x = res.x
+    return LPResult(alpha=x[:m], eps=x[m:m + T], s=x[m + T:m + T + G], objective=float(res.fun),
+                    solve_time=time.perf_counter() - start, **sizes)
+
+
+def dominance_violation(Kalpha):
+    """Per row ``i``: :math:`\\sum_{j≠i} |K_{ij}| - K_{ii}` (≤ 0 means the row is dominant)."""
+    Kalpha = np.asarray(Kalpha)
+    absrow = np.abs(Kalpha).sum(axis=1) - np.abs(np.diag(Kalpha))
+    return absrow - np.diag(Kalpha)
+
+
+def solve_cutting_plane(K, triplets, groups, gamma1, gamma2, tol=1e-9, max_iter=500,
+                        max_cuts_per_iter=None):
+    """Solve the same LP as :func:`solve_full_lp` by constraint generation on the row form of
+    diagonal dominance (see module docstring).
+
+    The first LP carries the cuts ``K^α_ii ≥ 0`` (σ = 0), which keep it bounded.  After each
+    solve, every row with :math:`\\sum_{j≠i}|K^α_{ij}| - K^α_{ii} > \\text{tol}\\,(1 + |K^α_{ii}|)`
+    gets the cut with ``σ_j = sign(K^α_ij)`` (the most violated one; the ``max_cuts_per_iter``
+    most violated rows when given).  Stops when no row is violated.
+    """
+    start = time.perf_counter()
+    K, t, g = _check_inputs(K, triplets, groups, gamma1, gamma2)
+    m, n, _ = K.shape
+    T, G = t.shape[0], int(g.max()) + 1
+    c, A0, b0, bounds, diag = _common_blocks(K, t, g, gamma1, gamma2)
+    nvar = m + T + G
+    cuts = [-diag.T]                                 # -K^α_ii <= 0, one row per point
+    history = []
+    for it in range(1, max_iter + 1):
+        C = np.vstack(cuts)
+        A = sp.vstack([A0, sp.hstack([sp.csr_matrix(C), sp.csr_matrix((C.shape[0], nvar - m))])],
+                      format="csr")
+        b = np.concatenate([b0, np.zeros(C.shape[0])])
+        res = _linprog(c, A, b, bounds)
+        alpha = res.x[:m]
+        Ka = np.tensordot(alpha, K, axes=1)
+        viol = dominance_violation(Ka)
+        bad = np.flatnonzero(viol > tol * (1.0 + np.abs(np.diag(Ka))))
+        history.append({"iter": it, "objective": float(res.fun), "n_violated": int(bad.size),
+                        "max_violation": float(max(viol.max(), 0.0))})
+        if bad.size == 0:
+            break
+        if max_cuts_per_iter is not None and bad.size > max_cuts_per_iter:
+            bad = bad[np.argsort(-viol[bad])[:max_cuts_per_iter]]
+        sign = np.sign(Ka[bad])
+        sign[np.arange(bad.size), bad] = 0.0
+        # cut: -(K_ii - sum_j sign_ij K_ij) . α <= 0
+        coef = np.einsum("pbj,bj->bp", K[:, bad, :], sign) - diag[:, bad].T
+        cuts.append(coef)
+    else:
+        raise RuntimeError(f"cutting plane did not converge in {max_iter} LPs")
+    x = res.x
+    return LPResult(alpha=alpha, eps=x[m:m + T], s=x[m + T:m + T + G], objective=float(res.fun),
+                    n_variables=nvar, n_constraints=A.shape[0], nnz=int(A.nnz), n_iter=it,
+                    n_cuts=int(C.shape[0]), solve_time=time.perf_counter() - start,
+                    history=history)
