@@ -1,13 +1,12 @@
-"""DisjunctiveHKL estimator: API, input validation, scikit-learn checks."""
-import warnings
-
+"""DisjunctiveHKL / DisjunctiveHKLCV: API, input validation, scikit-learn checks."""
 import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse as sp
-from sklearn.exceptions import ConvergenceWarning
+from sklearn.multiclass import OneVsRestClassifier
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from fsbook.hkl import DisjunctiveHKL, OneVsRestDisjunctiveHKL
+from fsbook.hkl import DisjunctiveHKL, DisjunctiveHKLCV
 
 
 def _data(seed=0, m=60, n=6):
@@ -25,19 +24,48 @@ def test_fit_api_names_transform():
     assert est.duality_gap_ <= 1e-3 and est.n_iter_ == len(est.history_)
     assert {"iteration", "n_active", "gap"} <= set(est.history_.columns)
     assert est.disjunctions_ and all(isinstance(v, tuple) for v in est.disjunctions_)
+    assert list(est.feature_names_in_) == list(df.columns)
     assert all(n.startswith("w") for v in est.disjunction_names_ for n in v)
-    # features 0 and 1 carry the label
-    assert set(est.disjunctions_[0]) <= {0, 1}
+    assert set(est.disjunctions_[0]) <= {0, 1}            # features 0 and 1 carry the label
     T = est.transform(df)
     assert T.dtype == bool and T.shape == (len(X), len(est.disjunctions_))
     f = est.decision_function(df)
     assert np.mean(est.predict(df) == y) > 0.9
     np.testing.assert_array_equal(est.predict(df), np.where(f > 0, "yes", "no"))
-    # sparse input gives the same model
+    # sparse input gives the same model; names default to x0, x1, ...
     est2 = DisjunctiveHKL(C=10.0, beta=2.0, tol=1e-3).fit(sp.csr_matrix(X), y)
     np.testing.assert_allclose(est2.decision_function(sp.csr_matrix(X)), f, rtol=1e-6, atol=1e-6)
-    assert est2.disjunction_names_ is None
-    assert est.get_feature_names_out()[0].startswith("w")
+    assert not hasattr(est2, "feature_names_in_")
+    out = est.get_feature_names_out()
+    assert out[0].startswith("w") and len(out) == len(est.disjunctions_)
+    renamed = est2.get_feature_names_out([f"v{i}" for i in range(X.shape[1])])
+    assert [s.replace("v", "w") for s in renamed] == list(out)
+    with pytest.raises(ValueError):
+        est.get_feature_names_out(["a", "b"])
+
+
+def test_binarize_default_and_none():
+    X, y = _data(1)
+    counts = X * np.random.default_rng(0).integers(1, 5, X.shape)      # word counts
+    a = DisjunctiveHKL(C=10.0, beta=2.0).fit(counts, y)
+    b = DisjunctiveHKL(C=10.0, beta=2.0, binarize=None).fit(X, y)
+    np.testing.assert_allclose(a.decision_function(counts), b.decision_function(X), atol=1e-8)
+    with pytest.raises(ValueError, match="binarize=None"):
+        DisjunctiveHKL(binarize=None).fit(counts, y)
+    c = DisjunctiveHKL(C=10.0, beta=2.0, binarize=1.5).fit(counts, y)  # x > 1.5
+    assert c.n_features_in_ == X.shape[1]
+
+
+def test_parametrisation_single_feature_cost_mu():
+    """δ_v = μ β^{|v|−1}: with a large β no disjunction pays off, and the single-feature
+    model does not depend on β (only μ prices single features)."""
+    X, y = _data(2, m=80)
+    a = DisjunctiveHKL(C=1.0, beta=1e3, mu=0.5, tol=1e-4).fit(X, y)
+    b = DisjunctiveHKL(C=1.0, beta=1e4, mu=0.5, tol=1e-4).fit(X, y)
+    assert all(len(v) == 1 for v in a.disjunctions_ + b.disjunctions_)
+    np.testing.assert_allclose(a.decision_function(X), b.decision_function(X), rtol=1e-3, atol=1e-3)
+    small = DisjunctiveHKL(C=1.0, beta=1.0, mu=0.5, tol=1e-4).fit(X, y)
+    assert any(len(v) > 1 for v in small.disjunctions_)
 
 
 def test_feature_weights_change_the_model():
@@ -52,78 +80,68 @@ def test_feature_weights_change_the_model():
     (np.array([[0, 2.0], [1, 0]]), [0, 1], "boolean"),
     (np.array([[0, np.nan], [1, 0]]), [0, 1], "NaN"),
     (np.array([[0, 1.0], [1, 0]]), [1, 1], "class"),
-    (np.array([[0, 1.0], [1, 0], [1, 1]]), [0, 1, 2], "binary"),
+    (np.array([[0, 1.0], [1, 0], [1, 1]]), [0, 1, 2], "OneVsRestClassifier"),
 ])
 def test_input_errors(X, y, msg):
     with pytest.raises(ValueError, match=msg):
-        DisjunctiveHKL().fit(X, y)
+        DisjunctiveHKL(binarize=None).fit(X, y)
 
 
-def test_bad_parameters():
+@pytest.mark.parametrize("params", [dict(p=1.0), dict(p=2.5), dict(C=0), dict(tol=0), dict(tol=2),
+                                    dict(max_active=0), dict(max_iter=1.5), dict(mu=-1),
+                                    dict(beta="big"), dict(max_add=0)])
+def test_parameter_validation(params):
     X, y = _data()
-    with pytest.raises(ValueError, match="p must"):
-        DisjunctiveHKL(p=1.0).fit(X, y)
+    with pytest.raises(ValueError):
+        DisjunctiveHKL(**params).fit(X, y)
+
+
+def test_bad_inputs_after_fit():
+    X, y = _data()
     with pytest.raises(ValueError, match="feature_weights"):
         DisjunctiveHKL(feature_weights=np.ones(2)).fit(X, y)
-    est = DisjunctiveHKL(beta=2.0).fit(X, y)
+    est = DisjunctiveHKL(beta=2.0, binarize=None).fit(X, y)
     with pytest.raises(ValueError):
         est.predict(np.full((2, X.shape[1]), 0.5))
     with pytest.raises(ValueError):
         est.predict(np.ones((2, X.shape[1] + 1)))
 
 
-def test_one_vs_rest():
+def test_one_vs_rest_with_sklearn_wrapper():
     rng = np.random.default_rng(3)
     X = (rng.random((90, 5)) < 0.3).astype(float)
     y = np.select([X[:, 0] > 0, X[:, 1] > 0], ["a", "b"], "c")
-    est = OneVsRestDisjunctiveHKL(DisjunctiveHKL(C=10.0, beta=2.0)).fit(X, y)
+    est = OneVsRestClassifier(DisjunctiveHKL(C=10.0, beta=2.0)).fit(X, y)
     assert len(est.estimators_) == 3
     assert np.mean(est.predict(X) == y) > 0.8
 
 
-#: the message of the estimator's only input restriction (0/1 features)
-BOOLEAN_ONLY = "needs boolean (0/1) features"
-#: checks that feed random real-valued sparse data and read any refusal as "sparse unsupported"
-SPARSE_RANDOM_DATA = {"check_estimator_sparse_tag", "check_estimator_sparse_array",
-                      "check_estimator_sparse_matrix"}
+def test_cv_chooses_on_the_path_and_refits():
+    X, y = _data(4, m=90)
+    cvm = DisjunctiveHKLCV(Cs=[0.01, 1.0, 30.0], betas=[2.0, 50.0], cv=3).fit(X, y)
+    res = cvm.cv_results_
+    assert len(res) == 6 and {"mean_accuracy", "fold0_accuracy", "mean_multi_feature"} <= set(res)
+    best = res.mean_accuracy.max()
+    assert res.loc[(res.C == cvm.C_) & (res.beta == cvm.beta_), "mean_accuracy"].item() == best
+    # the refitted model is the plain estimator at the chosen values
+    ref = DisjunctiveHKL(C=cvm.C_, beta=cvm.beta_).fit(X, y)
+    assert cvm.objective_ == pytest.approx(ref.objective_, rel=2e-3)
+    assert np.mean(cvm.predict(X) == y) > 0.85
+    with pytest.raises(ValueError, match="Cs"):
+        DisjunctiveHKLCV(Cs=[-1.0]).fit(X, y)
 
 
-def test_sklearn_check_estimator_direct():
-    """scikit-learn's checks on the estimator itself.
-
-    Most generic checks feed real-valued (often negative) features, which a boolean method must
-    refuse.  Every failing check must fail *for that reason*: its exception carries the
-    estimator's boolean-input message, or it is one of the three sparse checks whose random
-    real-valued sparse data the estimator refuses for the same reason.  Everything else passes.
-    """
-    from sklearn.utils.estimator_checks import check_estimator
-    res = check_estimator(DisjunctiveHKL(beta=2.0, max_active=20), on_fail=None)
-    other = {r["check_name"]: str(r["exception"])[:200] for r in res if r["status"] == "failed"
-             and BOOLEAN_ONLY not in str(r["exception"]) and r["check_name"] not in SPARSE_RANDOM_DATA}
-    assert not other, other
-    passed = {r["check_name"] for r in res if r["status"] == "passed"}
-    assert {"check_no_attributes_set_in_init", "check_parameters_default_constructible",
-            "check_get_params_invariance", "check_set_params", "check_estimators_unfitted",
-            "check_classifiers_one_label", "check_classifiers_regression_target",
-            "check_classifier_not_supporting_multiclass",
-            "check_estimators_empty_data_messages"} <= passed
+def test_gridsearchcv_support():
+    from sklearn.model_selection import GridSearchCV
+    X, y = _data(5, m=80)
+    gs = GridSearchCV(DisjunctiveHKL(beta=2.0), {"C": [0.1, 10.0]}, cv=3).fit(X, y)
+    assert gs.best_params_["C"] in (0.1, 10.0)
 
 
-def test_sklearn_check_estimator_on_boolean_input():
-    """The full check suite with the data booleanised first (Binarizer, x > 0).
-
-    Expected failures, all independent of DisjunctiveHKL: Pipeline fits its ``steps`` in
-    place (two checks fail the same way for ``Binarizer + LogisticRegression``), and
-    ``transform`` returns the boolean matrix of disjunctions by design, not float64.
-    """
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import Binarizer
-    from sklearn.utils.estimator_checks import check_estimator
-    expected = {"check_estimators_overwrite_params": "Pipeline fits its steps in place",
-                "check_dont_overwrite_parameters": "Pipeline fits its steps in place",
-                "check_transformer_preserve_dtypes": "transform returns booleans by design"}
-    est = make_pipeline(Binarizer(threshold=0.0), DisjunctiveHKL(beta=2.0, max_active=20))
-    res = check_estimator(est, on_fail=None, expected_failed_checks=expected)
-    failed = {r["check_name"]: str(r["exception"])[:200] for r in res if r["status"] == "failed"}
-    assert not failed, failed
-    assert sum(r["status"] == "passed" for r in res) >= 50
+@parametrize_with_checks([DisjunctiveHKL(), DisjunctiveHKLCV(Cs=[0.1, 10.0])],
+                         expected_failed_checks=lambda est: {
+                             "check_transformer_preserve_dtypes":
+                                 "transform returns the boolean disjunctions by design"})
+def test_sklearn_check_estimator(estimator, check):
+    """A default-constructed estimator passes scikit-learn's checks (binarize=0.0 by default)."""
+    check(estimator)

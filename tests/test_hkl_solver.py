@@ -15,22 +15,34 @@ def _data(seed, m=40, n=5):
 
 # (1.5, 1, 7) used to hang: the p < 2 kernel weights σ fell to ~1e-8 of their maximum and the
 # tol=1e-7 libsvm solve on the resulting near-singular kernel never terminated.
-CASES = [(2.0, 0, 5), (2.0, 4, 6), (2.0, 2, 8), (1.5, 4, 6), (1.5, 0, 5), (1.5, 1, 7)]
+# the last three: the estimator's parametrisation δ_∅ = 1, δ_v = μ β^{|v|−1} (μ = 0.5, β = 2)
+CASES = [(2.0, 0, 5), (2.0, 4, 6), (2.0, 2, 8), (1.5, 4, 6), (1.5, 0, 5), (1.5, 1, 7),
+         (2.0, 0, 6, "level"), (1.5, 3, 6, "level"), (2.0, 5, 8, "level")]
+
+
+def _weights(case):
+    """(ω, δ_top, δ_node) of a case: δ_v = β^{|v|−1} on the whole lattice, or per level."""
+    n = case[2]
+    if len(case) > 3:
+        beta, mu = 2.0, 0.5
+        return np.full(n, beta), 1.0, mu / beta
+    beta = np.sqrt(n)
+    return np.full(n, beta), 1 / beta, None
 
 
 @pytest.fixture(scope="module")
 def solved():
     out = {}
-    for p, seed, n in CASES:
+    for case in CASES:
+        p, seed, n = case[:3]
         X, y = _data(seed, n=n)
-        beta = np.sqrt(n)
-        om = np.full(n, beta)
-        prob = HKLProblem(X, y, C=10.0, p=p, omega=om, delta_top=1 / beta)
+        om, dtop, dnode = _weights(case)
+        prob = HKLProblem(X, y, C=10.0, p=p, omega=om, delta_top=dtop, delta_node=dnode)
         trace = []
         r = solve_active_set(prob, tol=1e-4, max_add=3,
                              callback=lambda nodes, ev, rec: trace.append((nodes, ev["c"].copy(), rec)))
-        bf = nv.brute_force_primal(X, y, 10.0, p, om, 1 / beta)
-        out[(p, seed, n)] = (X, y, om, beta, r, bf, trace)
+        bf = nv.brute_force_primal(X, y, 10.0, p, om, dtop, dnode)
+        out[case] = (X, y, om, None, r, bf, trace)
     return out
 
 
@@ -103,8 +115,8 @@ def test_violating_sources_by_enumeration():
 
 def test_package_brute_force_matches_naive():
     X, y = _data(0, n=4)
-    r = solve_brute_force(X, y, C=10.0, beta=2.0, p=2.0)
-    val, nodes, w, b = nv.brute_force_primal(X, y, 10.0, 2.0, np.full(4, 2.0), 1.0)
+    r = solve_brute_force(X, y, C=10.0, beta=2.0, mu=0.5, p=2.0)
+    val, nodes, w, b = nv.brute_force_primal(X, y, 10.0, 2.0, np.full(4, 2.0), 1.0, 0.25)
     assert abs(r["objective"] - val) <= 1e-5 * val
     with pytest.raises(ValueError):
         solve_brute_force(np.zeros((4, 12)), [0, 1, 0, 1])
@@ -128,3 +140,80 @@ def test_capped_inner_svm_keeps_the_certificate_valid():
     for rec in r["history"]:
         assert rec["dual"] <= val * (1 + 1e-6)
         assert rec["primal"] >= val * (1 - 1e-6)
+
+
+@pytest.mark.parametrize("C", [0.05, 1.0, 50.0])
+def test_smo_matches_libsvm_and_cvxpy(C):
+    """The warm-started SMO reaches the SVM dual optimum of libsvm and of cvxpy, cold and warm."""
+    import cvxpy as cp
+    from sklearn.svm import SVC
+
+    from fsbook.hkl import smo_svm
+    rng = np.random.default_rng(7)
+    X = (rng.random((60, 12)) < 0.3).astype(float)
+    y = np.where(X[:, 0] + X[:, 1] + 0.3 * rng.normal(size=60) > 0.5, 1.0, -1.0)
+    K = X @ X.T + 0.5 * (X[:, :3] @ X[:, :3].T)
+    dual = lambda a: a.sum() - 0.5 * (a * y) @ K @ (a * y)
+    a, b, _, ok = smo_svm(K, y, C, tol=1e-9)
+    assert ok and np.all(a >= 0) and np.all(a <= C) and abs(a @ y) < 1e-9
+    svc = SVC(C=C, kernel="precomputed", tol=1e-9).fit(K, y)
+    c = np.zeros(60)
+    c[svc.support_] = svc.dual_coef_.ravel()          # classes_[1] = +1
+    al = cp.Variable(60)
+    L = np.linalg.cholesky(K + 1e-10 * np.eye(60))
+    pr = cp.Problem(cp.Maximize(cp.sum(al) - 0.5 * cp.sum_squares(L.T @ cp.multiply(al, y))),
+                    [al >= 0, al <= C, y @ al == 0])
+    pr.solve(solver=cp.CLARABEL)
+    assert dual(a) == pytest.approx(dual(np.abs(c)), rel=1e-7)
+    assert dual(a) >= pr.value * (1 - 1e-6)
+    f_smo = K @ (a * y) + b
+    f_svc = svc.decision_function(K)
+    np.testing.assert_allclose(f_smo, f_svc, atol=1e-4 * max(1.0, np.abs(f_svc).max()))
+    # warm start from a perturbed, infeasible point: same optimum
+    a2, _, _, ok2 = smo_svm(K, y, C, alpha0=a + rng.random(60), tol=1e-9)
+    assert ok2 and dual(a2) == pytest.approx(dual(a), rel=1e-7)
+
+
+def test_inner_solvers_give_the_same_hkl_solution():
+    X, y = _data(1, n=6)
+    res = {}
+    for inner in ("smo", "libsvm"):
+        prob = HKLProblem(X, y, C=10.0, omega=np.full(6, 2.0), delta_top=1.0, delta_node=0.25,
+                          inner=inner)
+        res[inner] = solve_active_set(prob, tol=1e-4, max_add=3)
+    assert res["smo"]["converged"] and res["libsvm"]["converged"]
+    assert res["smo"]["primal"] == pytest.approx(res["libsvm"]["primal"], rel=3e-4)
+
+
+def test_pruned_source_scores_bound_the_exact_ones():
+    """With a threshold, sources of a pruned parent get the parent bound ((1+ω)/ω)² Q(a):
+    never below the exact Q(t), and only where that bound is below the threshold."""
+    from fsbook.hkl.solver import RestrictedProblem, source_scores
+    n = 7
+    X, y = _data(4, m=40, n=n)
+    prob = HKLProblem(X, y, C=5.0, omega=np.full(n, 2.0), delta_top=1.0, delta_node=0.3)
+    A = lattice.hull([(0, 1), (2,), (3,), (4,)])
+    ev = RestrictedProblem(prob, A).evaluate(np.full(len(A), 1.0 / len(A)))
+    srcs = lattice.sources(A, n)
+    exact = source_scores(prob, ev["c"], srcs)
+    for thr in (np.exp(np.median(exact)), np.exp(exact.max()) * 10):
+        pruned = source_scores(prob, ev["c"], srcs, threshold=thr)
+        assert np.all(pruned >= exact - 1e-9)
+        changed = ~np.isclose(pruned, exact, rtol=0, atol=1e-12)
+        assert np.all(pruned[changed] <= np.log(thr) + 1e-12)
+        assert np.array_equal(exact > np.log(thr), pruned > np.log(thr))   # same violators
+    assert changed.any()                                   # the large threshold prunes
+
+
+def test_warm_started_path_reaches_the_cold_optimum():
+    X, y = _data(2, n=6)
+    kw = dict(omega=np.full(6, 2.0), delta_top=1.0, delta_node=0.25)
+    prob = HKLProblem(X, y, C=0.5, **kw)
+    r1 = solve_active_set(prob, tol=1e-4, max_add=3)
+    prob.C = 10.0
+    warm = solve_active_set(prob, tol=1e-4, max_add=3, nodes=r1["nodes"], eta=r1["eta"])
+    cold = solve_active_set(HKLProblem(X, y, C=10.0, **kw), tol=1e-4, max_add=3)
+    assert warm["converged"] and cold["converged"]
+    assert warm["primal"] == pytest.approx(cold["primal"], rel=3e-4)
+    with pytest.raises(ValueError, match="hull-closed"):
+        solve_active_set(prob, nodes=[(), (0, 1)])

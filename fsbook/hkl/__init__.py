@@ -1,16 +1,22 @@
 """Disjunctive hierarchical kernel learning (chapter 5).
 
-- :class:`DisjunctiveHKL` -- the estimator (fit / decision_function / predict / transform).
-- :class:`OneVsRestDisjunctiveHKL` -- multi-class wrapper.
+- :class:`DisjunctiveHKL` -- the estimator (fit / decision_function / predict / transform);
+  :class:`DisjunctiveHKLCV` -- with ``C`` and ``β`` chosen by cross-validation along a
+  warm-started regularisation path.  Several classes: ``sklearn.multiclass.OneVsRestClassifier``.
 - :func:`solve_active_set`, :class:`HKLProblem` -- the active-set solver of Figure 1.
 - :class:`RestrictedProblem` -- the problem on an active set: ``g(η)`` of eqs. (8)–(9), its gradient.
+- :func:`smo_svm` -- the warm-started inner SVM solver.
+- :func:`descendant_kernel`, :func:`union_matrix` -- closed-form kernel sums over sub-lattices.
 - :func:`solve_brute_force` -- problem (1) on the whole lattice (small n, cvxpy, lazy import).
 - :mod:`lattice` -- parents, ancestors, descendants, sources, hull, node indicators.
 """
 from . import lattice
+from ._kernels import descendant_kernel, union_matrix
 from .brute_force import node_weights, solve_brute_force
-from .estimator import DisjunctiveHKL, OneVsRestDisjunctiveHKL
-from .solver import HKLProblem, RestrictedProblem, solve_active_set
+from .estimator import DisjunctiveHKL, DisjunctiveHKLCV
+from .smo import smo_svm
+from .solver import HKLProblem, RestrictedProblem, solve_active_set, source_scores
 
-__all__ = ["lattice", "HKLProblem", "RestrictedProblem", "solve_active_set", "DisjunctiveHKL",
-           "OneVsRestDisjunctiveHKL", "solve_brute_force", "node_weights"]
+__all__ = ["lattice", "HKLProblem", "RestrictedProblem", "solve_active_set", "source_scores",
+           "DisjunctiveHKL", "DisjunctiveHKLCV", "smo_svm", "descendant_kernel", "union_matrix",
+           "solve_brute_force", "node_weights"]

@@ -12,16 +12,31 @@ from . import lattice
 __all__ = ["solve_brute_force", "node_weights"]
 
 
-def node_weights(nodes, beta=2.0, feature_weights=None, delta_top=1.0):
-    """``δ_v = δ_top ∏_{i∈v} β ω_i`` (``ω = feature_weights``, default 1: ``δ_v = β^{|v|}``)."""
+def node_weights(nodes, beta=2.0, mu=1.0, feature_weights=None):
+    """Node weights of eq. (hkl-delta): ``δ_∅ = 1``, ``δ_v = μ β^{|v|−1} ∏_{i∈v} ω_i``.
+
+    Parameters
+    ----------
+    nodes : list of tuple
+    beta, mu : float
+    feature_weights : array-like of shape (n,) or None
+        ``ω`` (default 1).
+
+    Returns
+    -------
+    ndarray of shape (len(nodes),)
+    """
     out = []
     for v in nodes:
+        if not v:
+            out.append(1.0)
+            continue
         om = np.ones(len(v)) if feature_weights is None else np.asarray(feature_weights)[list(v)]
-        out.append(delta_top * float(np.prod(beta * om)))
+        out.append(mu * beta ** (len(v) - 1) * float(np.prod(om)))
     return np.array(out)
 
 
-def solve_brute_force(X, y, C=1.0, beta=2.0, p=2.0, feature_weights=None, delta_top=1.0,
+def solve_brute_force(X, y, C=1.0, beta=2.0, mu=1.0, p=2.0, feature_weights=None,
                       max_features=10):
     """Solve (1) over all ``2^n − 1`` disjunctions with cvxpy (Clarabel).
 
@@ -29,7 +44,9 @@ def solve_brute_force(X, y, C=1.0, beta=2.0, p=2.0, feature_weights=None, delta_
     ----------
     X : array (m, n), 0/1, ``n ≤ max_features``.
     y : array (m,), two classes; the larger label is the positive class.
-    C, beta, p, feature_weights, delta_top : as in :class:`DisjunctiveHKL`.
+    C, beta, mu, p, feature_weights : as in :class:`DisjunctiveHKL`.
+    max_features : int
+        Refuse larger ``n``.
 
     Returns
     -------
@@ -51,7 +68,7 @@ def solve_brute_force(X, y, C=1.0, beta=2.0, p=2.0, feature_weights=None, delta_
     allnodes = lattice.enumerate_lattice(n)
     nodes = allnodes[1:]                       # ψ_top ≡ 0: w_top is 0 at the optimum
     idx = {v: k for k, v in enumerate(nodes)}
-    d = node_weights(allnodes, beta, feature_weights, delta_top)
+    d = node_weights(allnodes, beta, mu, feature_weights)
     Psi = lattice.node_indicator(X, nodes)
     w = cp.Variable(len(nodes))
     b = cp.Variable()

@@ -46,6 +46,7 @@ from sklearn.svm import SVC
 
 from . import lattice
 from ._kernels import source_quadforms, union_matrix
+from .smo import smo_svm
 
 __all__ = ["HKLProblem", "RestrictedProblem", "solve_active_set", "source_scores"]
 
@@ -53,10 +54,11 @@ __all__ = ["HKLProblem", "RestrictedProblem", "solve_active_set", "source_scores
 class HKLProblem:
     """Data and weights of one binary disjunctive-HKL problem.
 
-    Node weights are ``δ_v = δ_top ∏_{i∈v} ω_i``: the default of the estimator
-    is ``ω_i = β`` and ``δ_top = 1`` (``δ_v = β^{|v|}``; the paper's
-    ``β^{|v|−k}`` only rescales ``C``); the "background knowledge" variant of
-    the paper is ``ω_i = SS(i)``.
+    Node weights are ``δ_∅ = δ_top`` for the top node and ``δ_v = δ_node ∏_{i∈v} ω_i``
+    for every other node (chapter 5, eq. (hkl-delta)).  The estimator uses ``ω_i = β ω'_i``
+    and ``δ_node = μ/β``: ``δ_v = μ β^{|v|−1} ∏_{i∈v} ω'_i`` (the paper's ``β^{|v|−k}`` with
+    ``k = 1``), a single feature costs ``μ``, the top node (a ridge penalty on all weights)
+    ``δ_top``.  The sufficiency condition only involves the weights of non-empty nodes.
 
     Parameters
     ----------
@@ -67,13 +69,20 @@ class HKLProblem:
     p : float in (1, 2]
     omega : array (n,), positive per-feature factors.
     delta_top : float
+        Weight ``δ_∅`` of the top node.
+    delta_node : float or None
+        Factor ``δ_node`` of the non-empty nodes; ``None`` means ``delta_top``
+        (``δ_v = δ_top ∏_{i∈v} ω_i`` on the whole lattice).
     svm_tol : float
         Tolerance of the inner SVM (libsvm's KKT tolerance).
     eta_min : float
         Floor of ``η`` in the mirror descent and, relative to the largest, of the
         kernel weights ``σ`` of the ``p < 2`` fixed-point loop.
+    inner : {"smo", "libsvm"}
+        Inner SVM solver: the warm-started SMO of :mod:`fsbook.hkl.smo` (default) or
+        scikit-learn's libsvm (no warm start; reference).
     svm_max_iter : int
-        Cap on libsvm's iterations per inner SVM (a safeguard against a stall on a
+        Cap on the iterations per inner SVM (a safeguard against a stall on a
         near-singular kernel).  A capped SVM returns a feasible but inexact ``α``:
         the certified gap stays a valid bound, it is only looser; the number of
         capped SVMs is reported as ``n_svm_capped`` in the result of
@@ -81,7 +90,7 @@ class HKLProblem:
     """
 
     def __init__(self, X, y, C=1.0, p=2.0, omega=None, delta_top=1.0, svm_tol=1e-7,
-                 eta_min=1e-6, svm_max_iter=10_000_000):
+                 eta_min=1e-6, svm_max_iter=10_000_000, delta_node=None, inner="smo"):
         self.X = sp.csr_matrix(X, dtype=np.float64)
         self.Xcsc = self.X.tocsc()
         self.y = np.asarray(y, dtype=np.float64)
@@ -98,6 +107,13 @@ class HKLProblem:
             raise ValueError("omega must be a positive vector with one entry per feature")
         self.log_omega = np.log(self.omega)
         self.delta_top = float(delta_top)
+        self.delta_node = self.delta_top if delta_node is None else float(delta_node)
+        if not (self.delta_top > 0 and self.delta_node > 0):
+            raise ValueError("delta_top and delta_node must be positive")
+        if inner not in ("smo", "libsvm"):
+            raise ValueError("inner must be 'smo' or 'libsvm'")
+        self.inner = inner
+        self.alpha_warm = None        # last SVM dual solution (warm start of the next SMO)
         g = (1.0 + self.omega) ** -2.0
         self.lg = np.log1p(g)               # log(1 + h_k), h_k = (1 + ω_k)^{-2}
         self.lg_total = float(self.lg.sum())
@@ -108,11 +124,14 @@ class HKLProblem:
 
     def delta(self, nodes):
         """``δ_v`` for a list of nodes."""
-        return np.array([self.delta_top * np.prod(self.omega[list(v)]) if v else self.delta_top
+        return np.array([self.delta_node * np.prod(self.omega[list(v)]) if v else self.delta_top
                          for v in nodes])
 
     def log_delta(self, v):
-        return np.log(self.delta_top) + float(self.log_omega[list(v)].sum())
+        """``log δ_v``."""
+        if not v:
+            return float(np.log(self.delta_top))
+        return float(np.log(self.delta_node) + self.log_omega[list(v)].sum())
 
     def psi(self, nodes):
         """Sparse (m × k) matrix of ``ψ_v(x_i)`` (cached per node)."""
@@ -192,20 +211,28 @@ class RestrictedProblem:
         return S ** (1.0 / (1.0 - p)), S
 
     def _svm(self, sigma):
+        """The SVM with kernel ``Σ_u σ_u K_u``: warm-started SMO (default) or libsvm."""
         prob = self.prob
         t0 = time.perf_counter()
         K = (self.Psi.multiply(sigma[None, :]) @ self.PsiT).toarray()
-        svc = SVC(C=prob.C, kernel="precomputed", tol=prob.svm_tol,
-                  max_iter=prob.svm_max_iter, cache_size=500)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            svc.fit(K, prob.y)
-        self.n_svm_capped += int(svc.fit_status_ != 0)
-        c = np.zeros(prob.m)
-        # sklearn: decision = K @ dual_coef + intercept, positive side = classes_[1]
-        sign = 1.0 if svc.classes_[1] > 0 else -1.0
-        c[svc.support_] = sign * svc.dual_coef_.ravel()
-        b = sign * float(svc.intercept_[0])
+        if prob.inner == "smo":
+            alpha, b, _, ok = smo_svm(K, prob.y, prob.C, alpha0=prob.alpha_warm,
+                                      tol=prob.svm_tol, max_iter=prob.svm_max_iter)
+            prob.alpha_warm = alpha
+            self.n_svm_capped += int(not ok)
+            c = alpha * prob.y
+        else:
+            svc = SVC(C=prob.C, kernel="precomputed", tol=prob.svm_tol,
+                      max_iter=prob.svm_max_iter, cache_size=500)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                svc.fit(K, prob.y)
+            self.n_svm_capped += int(svc.fit_status_ != 0)
+            c = np.zeros(prob.m)
+            # sklearn: decision = K @ dual_coef + intercept, positive side = classes_[1]
+            sign = 1.0 if svc.classes_[1] > 0 else -1.0
+            c[svc.support_] = sign * svc.dual_coef_.ravel()
+            b = sign * float(svc.intercept_[0])
         self.n_svm += 1
         self.t_svm += time.perf_counter() - t0
         return c, b
@@ -329,12 +356,32 @@ def _dual_lower(alpha_sum, M2):
     return k * alpha_sum - 0.5 * k * k * M2
 
 
-def source_scores(prob, c, srcs):
+def source_scores(prob, c, srcs, threshold=None):
     """``log Q(t)`` for every source ``t`` (closed form, numba inner loop).
 
     ``Q(t) = δ_t^{−2} P_t (c∘z_a∘z_l)ᵀ R (c∘z_a∘z_l)`` for ``t = a ∪ {l}``,
     ``z_a = 1 − ψ_a``, ``P_t = ∏_{i∉t}(1 + h_i)``, ``R_ij = ∏_{k∈x_i∪x_j}(1 + h_k)^{−1}``,
-    ``h_k = (1 + ω_k)^{−2}``; only support vectors (``c_i ≠ 0``) enter.
+    ``h_k = (1 + ω_k)^{−2}`` (eq. (hkl-Qclosed)); only support vectors (``c_i ≠ 0``) enter.
+
+    Parameters
+    ----------
+    prob : HKLProblem
+    c : ndarray of shape (m,)
+        ``α ∘ y``.
+    srcs : list of tuple
+        Sources of the complement of the active set.
+    threshold : float or None
+        Pruning by the parent bound (eq. (hkl-Qparent)): ``D(a ∪ {l}) ⊂ D(a)`` and
+        ``d(a ∪ {l}, u) = ω_l/(1 + ω_l) · d(a, u)``, so ``Q(a ∪ {l}) ≤ ((1 + ω_l)/ω_l)² Q(a)``
+        with ``Q(a) = Σ_{u⊇a} a_u/d(a, u)²`` (one quadratic form per parent).  When this bound
+        is at most ``threshold`` for every candidate of a parent, the bound itself is returned
+        for them (a valid upper bound for the certificate, below the violation threshold)
+        instead of the exact values.  ``None`` computes every ``Q(t)`` exactly.
+
+    Returns
+    -------
+    ndarray of shape (len(srcs),)
+        ``log Q(t)`` (or the log of its parent bound when pruned).
     """
     sv = np.flatnonzero(c != 0)
     out = np.full(len(srcs), -np.inf)
@@ -348,12 +395,23 @@ def source_scores(prob, c, srcs):
     groups = {}
     for k, t in enumerate(srcs):
         groups.setdefault(t[:-1], []).append(k)
+    log_thr = np.log(threshold) if threshold is not None and threshold > 0 else None
     for parent, ks in groups.items():
+        cand = np.array([srcs[k][-1] for k in ks])
         if parent:
             z = 1.0 - lattice.node_indicator(Xcsc, [parent])[:, 0]
+            if log_thr is not None:
+                cz = csv * z
+                qa = float(cz @ R @ cz)
+                om = prob.omega[cand]
+                logQa = (-2.0 * prob.log_delta(parent) + prob.lg_total
+                         - float(prob.lg[list(parent)].sum()) + np.log(qa)) if qa > 0 else -np.inf
+                logb = logQa + 2.0 * np.log1p(1.0 / om)
+                if np.all(logb <= log_thr):
+                    out[ks] = logb
+                    continue
         else:
             z = np.ones(sv.size)
-        cand = np.array([srcs[k][-1] for k in ks])
         qf = source_quadforms(csv * z, R, Xcsc, cand)
         for k, val in zip(ks, qf):
             t = srcs[k]
@@ -418,7 +476,7 @@ def _mirror_descent(red, eta, tol, max_iter):
 
 
 def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
-                     md_max_iter=200, verbose=False, callback=None):
+                     md_max_iter=200, verbose=False, callback=None, nodes=None, eta=None):
     """Active-set algorithm of Figure 1 with the derived sufficiency condition.
 
     Parameters
@@ -435,14 +493,26 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
         violating first).
     callback : callable or None
         Called with ``(nodes, ev, record)`` after every active-set iteration.
+    nodes, eta : list of tuple, ndarray or None
+        Warm start (a regularisation path): a hull-closed initial active set starting with
+        the top node ``()`` and its ``η``; default ``[()]`` and ``η = 1``.
 
     Returns
     -------
     dict with the active nodes, η, ``c = α∘y``, intercept ``b``, weights ``w``,
     the relative duality gap of the full problem, the history and timings.
     """
-    nodes = [()]
-    eta = np.ones(1)
+    if nodes is None:
+        nodes, eta = [()], np.ones(1)
+    else:
+        nodes = [tuple(v) for v in nodes]
+        if not nodes or nodes[0] != () or not lattice.is_hull_closed(nodes):
+            raise ValueError("a warm-start active set must be hull-closed and start with ()")
+        eta = np.full(len(nodes), 1.0 / len(nodes)) if eta is None else \
+            np.maximum(np.asarray(eta, dtype=np.float64), 1e-12)
+        if eta.shape != (len(nodes),):
+            raise ValueError("eta must have one entry per node")
+        eta = eta / eta.sum()
     history = []
     times = dict(svm=0.0, mirror_descent=0.0, sufficiency=0.0)
     converged = False
@@ -455,7 +525,7 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
         _, w, omega = red.primal(ev)
         t1 = time.perf_counter()
         srcs = lattice.sources(nodes, prob.n)
-        logQ = source_scores(prob, ev["c"], srcs)
+        logQ = source_scores(prob, ev["c"], srcs, threshold=MA2)
         t2 = time.perf_counter()
         times["svm"] += red.t_svm
         times["mirror_descent"] += t1 - t0 - red.t_svm
