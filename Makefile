@@ -20,10 +20,11 @@ export PYTHONHASHSEED := 0
 # MPLBACKEND is left unset: notebooks need the inline backend (figures), headless tests fall back to Agg.
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book execute html test unit nbval check-html data benchmarks clean
+.PHONY: help venv book execute chapter html test unit nbval check-html data benchmarks clean
 
 help:
 	@echo "make book        create .venv, re-execute every notebook in place, build the HTML book"
+	@echo "make chapter NAME=05_disjunctive_hkl  re-execute one notebook in place, rebuild the HTML"
 	@echo "make test        unit tests + pytest --nbval on every notebook"
 	@echo "make check-html  build the HTML from committed outputs and check every page in headless Chromium"
 	@echo "make data        rebuild data/ from $(SHARED_DATA)"
@@ -48,6 +49,16 @@ execute: $(STAMP)
 	    --ExecutePreprocessor.timeout=1800 --ExecutePreprocessor.kernel_name=python3 \
 	    --ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
 	done
+
+# Re-execute one chapter in place (NAME = notebook name without .ipynb), then rebuild the HTML
+# from the stored outputs, so a reader reruns what they read without executing the whole book.
+chapter: $(STAMP)
+	@test -n "$(NAME)" || { echo "usage: make chapter NAME=05_disjunctive_hkl  (one of: $(basename $(notdir $(NOTEBOOKS))))"; exit 2; }
+	@test -f "book/$(NAME).ipynb" || { echo "no notebook book/$(NAME).ipynb; choose one of: $(basename $(notdir $(NOTEBOOKS)))"; exit 2; }
+	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+	  --ExecutePreprocessor.timeout=1800 --ExecutePreprocessor.kernel_name=python3 \
+	  --ExecutePreprocessor.record_timing=False "book/$(NAME).ipynb"
+	$(MAKE) --no-print-directory html
 
 # Build the HTML from the stored outputs; any Sphinx warning fails the build.
 html: $(STAMP)

@@ -9,6 +9,7 @@ from sklearn.model_selection import KFold
 from sklearn.svm import SVC
 
 from fsbook.experiments import projection as ex
+from fsbook.experiments._runner import canonical_json
 from fsbook.projection import ProjectionPenalty, ProjectionPenaltySVC
 
 
@@ -77,15 +78,6 @@ def test_mean_se():
     assert m == 2.0 and np.isclose(s, 1 / np.sqrt(3))
 
 
-def test_results_file_is_plain_json():
-    """NaN (Ridge has no d) and NumPy scalars are written as null and floats."""
-    import json
-
-    safe = ex._json_safe({"d": {"Ridge": float("nan"), "PCR": np.int64(7)}, "full": True, "se": None})
-    assert safe == {"d": {"Ridge": None, "PCR": 7.0}, "full": True, "se": None}
-    json.loads(json.dumps(safe, allow_nan=False))
-
-
 def test_projection_svm_gamma_limits():
     """Eq. (17) with tiny γ is the max-margin separator in z when z separates the classes;
     with huge γ it is the plain kernel SVM (the two ends of the chapter's γ sweep)."""
@@ -112,25 +104,71 @@ def test_projection_svm_gamma_limits():
                                ref.decision_function(K[np.ix_(te, tr)]), atol=1e-5)
 
 
-def test_yale_gamma_sweep_matches_yale_run():
-    """The sweep shares yale_run's split, reductions and folds: at γ = YALE_GAMMA it reproduces
-    the table's Proj-R errors, at huge γ SVM-Kernel's, and its baselines are yale_run's."""
+def _faces():
     rng = np.random.default_rng(5)
     centres = rng.normal(size=(4, 30))
     y = np.repeat(np.arange(4), 7)
     X = np.abs(centres[y] + 1.5 * rng.normal(size=(28, 30)))
-    pairs = [(0, 1), (1, 2), (0, 3), (2, 3)]
-    run = ex.yale_run(X, y, 3, seed=1, pairs=pairs)
-    sweep, ref = ex.yale_gamma_sweep(X, y, 3, seed=1, gammas=[ex.YALE_GAMMA, 1e8], pairs=pairs)
-    assert list(sweep.columns) == ["Proj-KPCA", "Proj-GDA", "Proj-OLap"]
-    for name in ("KPCA", "GDA", "OLap"):
-        assert np.isclose(sweep.loc[ex.YALE_GAMMA, f"Proj-{name}"], run[f"Proj-{name}"])
-        assert np.isclose(sweep.loc[1e8, f"Proj-{name}"], run["SVM-Kernel"])
-        assert np.isclose(ref[f"SVM-{name}"], run[f"SVM-{name}"])
-    assert np.isclose(ref["SVM-Kernel"], run["SVM-Kernel"])
-    # the data must make the two ends differ, or the checks above do not test the γ wiring
-    assert not np.allclose(sweep.loc[ex.YALE_GAMMA], sweep.loc[1e8])
-    # γ chosen by CV from a one-point grid is that γ
-    _, ref1 = ex.yale_gamma_sweep(X, y, 3, seed=1, gammas=[1e8], pairs=pairs)
-    for name in ("KPCA", "GDA", "OLap"):
-        assert np.isclose(ref1[f"Proj-{name} (γ by CV)"], run["SVM-Kernel"])
+    return X, y
+
+
+def test_gamma_sweep_ends_and_gamma_by_cv():
+    """The sweep's Gram matrices share the table's split, reductions and folds: at γ = YALE_GAMMA
+    a sweep task reproduces the table task's Proj-R errors, at huge γ SVM-Kernel's; the
+    reduction's "γ by CV" from a one-point grid is that γ."""
+    X, y = _faces()
+    _, is_train, Zs, K = ex._yale_setup(X, y, 3, 1)
+    table = ex._yale_grams(K, Zs, [ex.YALE_GAMMA])
+    sweep = ex._yale_grams(K, Zs, [ex.YALE_GAMMA, 1e8])
+    for k, pair in enumerate([(0, 1), (1, 2), (0, 3), (2, 3)]):
+        t = ex.yale_task(table, y, is_train, pair, seed=k)
+        s = ex.yale_task(sweep, y, is_train, pair, seed=k)
+        for name in ("KPCA", "GDA", "OLap"):
+            assert s[(f"Proj-{name}", ex.YALE_GAMMA)] == t[(f"Proj-{name}", ex.YALE_GAMMA)]
+            assert s[(f"Proj-{name}", 1e8)][1] == t["SVM-Kernel"][1]
+
+
+def test_reduce_builds_the_tables_and_picks_gamma_by_cv(monkeypatch):
+    """Tables from hand-made task results: means over runs of per-run task averages, s.e. over
+    runs, and γ by CV = the γ of the best CV accuracy (ties: the smallest γ)."""
+    monkeypatch.setattr(ex, "YALE_GAMMAS", np.array([1e-5, 1.0]))
+    fit = lambda acc, err: {"cv_accuracy": acc, "error": err}  # noqa: E731
+    base = {m: fit(1.0, 0.5) for m in ex.YALE_METHODS}
+    params, results = [], []
+    for run, errs in ((0, (0.1, 0.3)), (1, (0.2, 0.2))):
+        for pair, e in zip(([0, 1], [0, 2]), errs):
+            params.append({"part": "yale", "table": "table5", "run": run, "pair": pair})
+            results.append({**base, "SVM-GDA": fit(1.0, e)})
+    sweep = {"SVM-Kernel": fit(1, 0.4), "SVM-KPCA": fit(1, 0.4), "SVM-GDA": fit(1, 0.4), "SVM-OLap": fit(1, 0.4)}
+    for n in ("KPCA", "GDA", "OLap"):
+        sweep[f"Proj-{n}@1e-05"] = fit(0.8, 0.1)
+        sweep[f"Proj-{n}@1e+00"] = fit(0.9 if n == "GDA" else 0.8, 0.3)
+    params.append({"part": "gamma", "run": 0, "pair": [0, 1]})
+    results.append(sweep)
+    tables = ex.reduce(params, results)
+    t5 = tables["table5"]
+    assert np.isclose(t5.loc["SVM-GDA", "mean"], 20.0)            # runs average 20 % and 20 %
+    assert np.isclose(t5.loc["SVM-GDA", "se"], 0.0) and t5.loc["SVM-Kernel", "mean"] == 50.0
+    assert t5["runs"].iloc[0] == 2 and t5["tasks per run"].iloc[0] == 2
+    ref = tables["gamma_reference"]["error (%)"]
+    assert np.isclose(ref["Proj-GDA (γ by CV)"], 30.0) and np.isclose(ref["Proj-KPCA (γ by CV)"], 10.0)
+    assert list(tables["gamma_sweep"].index) == [1e-5, 1.0]
+    assert set(tables) == {"table5", "gamma_sweep", "gamma_reference"}
+
+
+def test_subsample_tasks_are_tasks_of_the_full_protocol():
+    """The chapter's subsample runs exactly the full protocol's tasks for those runs and pairs
+    (seeds come from the run and the pair's index among all pairs)."""
+    full = {canonical_json(t) for t in ex.make_tasks(True) if t["part"] != "gamma"}
+    sub = [t for t in ex.make_tasks(False) if t["part"] != "gamma"]
+    assert sub and all(canonical_json(t) in full for t in sub)
+    assert len({canonical_json(t) for t in ex.make_tasks(True)}) == len(ex.make_tasks(True))
+
+
+def test_protocol_runs_boston_tasks_on_the_runner(tmp_path):
+    from fsbook.experiments import run_protocol
+    res = run_protocol(ex.PROTOCOL, tasks=[{"part": "boston", "run": 0}, {"part": "boston", "run": 1}],
+                       out=tmp_path, progress=False)
+    assert list(res.tables) == ["table1", "table1_by_d"]
+    assert list(res.tables["table1"].index) == ["Ridge", "PCR", "PLS", "Proj-PCR", "Proj-PLS"]
+    assert list(res.tables["table1_by_d"].index) == list(range(1, 14))

@@ -2,28 +2,27 @@
 
 * Table 1 -- Boston housing, R², 50 training / 456 test examples: :func:`boston_run`.
 * Tables 2-4 -- 20 Newsgroups, 190 pairwise tasks, LDA topics: :func:`newsgroups_vocabulary`,
-  :func:`newsgroups_topics`, :func:`newsgroups_run`.
-* Tables 5-7 -- Yale faces, 105 pairwise tasks, degree-2 polynomial kernel: :func:`yale_run`;
-  sensitivity of Proj-R to γ (eq. 17): :func:`yale_gamma_sweep`.
+  :func:`newsgroups_topics`, :func:`newsgroups_task`.
+* Tables 5-7 -- Yale faces, 105 pairwise tasks, degree-2 polynomial kernel: :func:`yale_task`;
+  sensitivity of Proj-R to γ (eq. 17): the ``"gamma"`` tasks.
 
-``python -m fsbook.experiments projection --full`` runs the paper's full protocol (500 / 20 /
-50 runs) with a progress bar and writes ``results/projection.json``; without ``--full`` it runs
-the chapter's subsample.  Every function is deterministic given its seed.
+:data:`PROTOCOL` runs them on the shared runner (:func:`fsbook.experiments.run_protocol`): one
+task per Boston run, per (run, pair) of the text and face experiments, reduced into the
+paper's tables.  ``python -m fsbook.experiments projection --full`` runs the paper's protocol
+(500 / 20 / 50 runs, every pair, every topic count); without ``--full`` the chapter's
+subsample.  Each task's seeds come from its parameters (run and pair index), so the subsample's
+tasks are exactly the corresponding tasks of the full protocol.
 """
 
 from __future__ import annotations
 
-import argparse
+import functools
 import itertools
-import json
-import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from joblib import Parallel, delayed
 from sklearn.base import clone
 from sklearn.cross_decomposition import PLSRegression
 from sklearn.decomposition import PCA, KernelPCA, LatentDirichletAllocation
@@ -31,10 +30,11 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
 from sklearn.metrics import r2_score
 from sklearn.metrics.pairwise import polynomial_kernel
-from sklearn.model_selection import KFold, StratifiedKFold
+from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold
 from sklearn.preprocessing import StandardScaler, normalize
 from sklearn.svm import SVC
 
+from fsbook.experiments._runner import Protocol
 from fsbook.projection import (GeneralizedDiscriminantAnalysis, OrthogonalLaplacianfaces,
                                ProjectionPenalty, augment_features)
 
@@ -187,18 +187,16 @@ def newsgroups_topics(X_train, X_all, n_topics, seed=0, max_iter=10):
 
 
 def _lgr_cv(A_tr, y_tr, A_te, y_te, grid, seed):
-    """Logistic regression, C = 1/(2α) by stratified CV (≤ 5 folds); returns the test error."""
+    """Logistic regression, C = 1/(2α) by stratified CV (≤ 5 folds, :class:`GridSearchCV`;
+    ties go to the smallest α); the chosen model is refitted with more iterations.  Returns the
+    test error."""
     n_folds = int(min(5, np.bincount(y_tr).min()))
-    Cs = 1.0 / (2 * grid)
+    Cs = 1.0 / (2 * np.asarray(grid))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        acc = np.zeros(len(Cs))
-        for tr, va in StratifiedKFold(n_folds, shuffle=True, random_state=seed).split(A_tr, y_tr):
-            for j, C in enumerate(Cs):
-                clf = LogisticRegression(C=C, max_iter=200, tol=1e-4).fit(A_tr[tr], y_tr[tr])
-                acc[j] += np.mean(clf.predict(A_tr[va]) == y_tr[va])
-        C = Cs[int(np.argmax(acc))]
-        clf = LogisticRegression(C=C, max_iter=500, tol=1e-4).fit(A_tr, y_tr)
+        search = GridSearchCV(LogisticRegression(max_iter=200, tol=1e-4), {"C": list(Cs)}, refit=False,
+                              cv=StratifiedKFold(n_folds, shuffle=True, random_state=seed)).fit(A_tr, y_tr)
+        clf = LogisticRegression(**search.best_params_, max_iter=500, tol=1e-4).fit(A_tr, y_tr)
     return float(np.mean(clf.predict(A_te) != y_te))
 
 
@@ -223,42 +221,23 @@ def newsgroups_task(X_tr, Z_tr, y_tr, X_te, Z_te, y_te, frac, seed, grid=GRID,
                                   y_te, grid, seed)}
 
 
-def newsgroups_run(X_tr, Z_tr, y_tr, X_te, Z_te, y_te, frac, seed, pairs=None, n_jobs=1):
-    """Average errors over the pairwise tasks for one run; returns ``{method: error %}``."""
-    groups = np.unique(y_tr)
-    pairs = list(itertools.combinations(groups, 2)) if pairs is None else pairs
-
-    def task(k, g1, g2):
-        itr = np.flatnonzero((y_tr == g1) | (y_tr == g2))
-        ite = np.flatnonzero((y_te == g1) | (y_te == g2))
-        return newsgroups_task(X_tr[itr], Z_tr[itr], (y_tr[itr] == g2).astype(int),
-                               X_te[ite], Z_te[ite], (y_te[ite] == g2).astype(int),
-                               frac, seed=seed * 1000 + k)
-
-    res = Parallel(n_jobs=n_jobs)(delayed(task)(k, g1, g2) for k, (g1, g2) in enumerate(pairs))
-    return {name: 100 * float(np.mean([r[name] for r in res])) for name in res[0]}
-
-
 # ============================================================================ Tables 5-7
 #: γ grid of the sensitivity study (contains the paper's 1e-5)
 YALE_GAMMAS = 10.0 ** np.arange(-5, 4)
 
 
 def _svc_cv_fit(G, y, tr, te, grid, seed):
-    """SVM on a precomputed Gram matrix ``G`` (all points), C by stratified CV.
+    """SVM on a precomputed Gram matrix ``G`` (all points), C by stratified CV (≤ 5 folds,
+    :class:`GridSearchCV`; ties go to the smallest C).
 
-    Returns ``(cv accuracy of the chosen C, test error)``; the accuracy is summed over the folds.
+    Returns ``(mean cv accuracy of the chosen C, test error)``.
     """
     ytr = y[tr]
     n_folds = int(min(5, np.bincount(ytr).min()))
-    acc = np.zeros(len(grid))
-    for a, b in StratifiedKFold(n_folds, shuffle=True, random_state=seed).split(tr, ytr):
-        Gtr, Gva = G[np.ix_(tr[a], tr[a])], G[np.ix_(tr[b], tr[a])]
-        for j, C in enumerate(grid):
-            acc[j] += np.mean(SVC(kernel="precomputed", C=C).fit(Gtr, ytr[a]).predict(Gva) == ytr[b])
-    j = int(np.argmax(acc))
-    clf = SVC(kernel="precomputed", C=grid[j]).fit(G[np.ix_(tr, tr)], ytr)
-    return float(acc[j]), float(np.mean(clf.predict(G[np.ix_(te, tr)]) != y[te]))
+    search = GridSearchCV(SVC(kernel="precomputed"), {"C": list(grid)},
+                          cv=StratifiedKFold(n_folds, shuffle=True, random_state=seed))
+    search.fit(G[np.ix_(tr, tr)], ytr)
+    return float(search.best_score_), float(np.mean(search.predict(G[np.ix_(te, tr)]) != y[te]))
 
 
 def yale_reductions(X, y, train, n_kpca=None):
@@ -302,66 +281,6 @@ def _yale_grams(K, Zs, gammas):
     return grams
 
 
-def _yale_task(grams, yy, tr, te, grid, seed):
-    return {name: _svc_cv_fit(G, yy, tr, te, grid, seed) for name, G in grams.items()}
-
-
-def _yale_pairs(grams, y, is_train, pairs, grid, seed, n_jobs):
-    """``[{name: (cv accuracy, test error)}]`` over the pairwise tasks, for every Gram matrix.
-
-    Each task receives only the pair's block of the Gram matrices (same numbers, less pickling).
-    """
-    def args(k, c1, c2):
-        rel = np.flatnonzero((y == c1) | (y == c2))
-        sub = {name: G[np.ix_(rel, rel)] for name, G in grams.items()}
-        tr, te = np.flatnonzero(is_train[rel]), np.flatnonzero(~is_train[rel])
-        return sub, (y[rel] == c2).astype(int), tr, te, grid, seed * 1000 + k
-
-    return Parallel(n_jobs=n_jobs)(delayed(_yale_task)(*args(k, c1, c2)) for k, (c1, c2) in enumerate(pairs))
-
-
-def yale_run(X, y, per_subject, seed, pairs=None, grid=GRID, gamma=YALE_GAMMA, n_jobs=1):
-    """One run of Tables 5-7: average error (%) over the pairwise tasks of every method.
-
-    Images are scaled to unit length; kernel ``(xᵀx' + 1)²``.  Proj-R is the SVM of eq. (17),
-    i.e. the precomputed kernel ``K + Z Zᵀ/γ`` (dual 19); SVM-R a linear SVM on ``Z``.
-    """
-    classes, is_train, Zs, K = _yale_setup(X, y, per_subject, seed)
-    grams = {key if isinstance(key, str) else key[0]: G
-             for key, G in _yale_grams(K, Zs, [gamma]).items()}
-    pairs = list(itertools.combinations(classes, 2)) if pairs is None else pairs
-    res = _yale_pairs(grams, y, is_train, pairs, grid, seed, n_jobs)
-    return {name: 100 * float(np.mean([r[name][1] for r in res])) for name in grams}
-
-
-def yale_gamma_sweep(X, y, per_subject, seed, gammas=YALE_GAMMAS, pairs=None, grid=GRID, n_jobs=1):
-    """γ-sensitivity of Proj-R in one run of Tables 5-7 (same split, reductions, tasks and CV
-    folds as :func:`yale_run` with the same seed).
-
-    Returns ``(sweep, reference)``: ``sweep`` is the average pairwise error (%) of Proj-KPCA,
-    Proj-GDA and Proj-OLap for every γ (rows); ``reference`` holds SVM-Kernel, the SVM-R
-    baselines and "Proj-R (γ by CV)", where γ is chosen per task jointly with C by the same
-    stratified CV (ties go to the first γ of ``gammas``, then to the smallest C).
-    """
-    classes, is_train, Zs, K = _yale_setup(X, y, per_subject, seed)
-    gammas = [float(g) for g in gammas]
-    grams = _yale_grams(K, Zs, gammas)
-    pairs = list(itertools.combinations(classes, 2)) if pairs is None else pairs
-    res = _yale_pairs(grams, y, is_train, pairs, grid, seed, n_jobs)
-    sweep = pd.DataFrame({f"Proj-{name}": [100 * np.mean([r[(f"Proj-{name}", g)][1] for r in res])
-                                           for g in gammas] for name in Zs},
-                         index=pd.Index(gammas, name="gamma"))
-    ref = {name: 100 * float(np.mean([r[name][1] for r in res]))
-           for name in ["SVM-Kernel"] + [f"SVM-{n}" for n in Zs]}
-    for name in Zs:
-        cv = []
-        for r in res:
-            fits = [r[(f"Proj-{name}", g)] for g in gammas]
-            cv.append(fits[int(np.argmax([acc for acc, _ in fits]))][1])
-        ref[f"Proj-{name} (γ by CV)"] = 100 * float(np.mean(cv))
-    return sweep, pd.Series(ref)
-
-
 def yale_kernel_balance(X, y, per_subject, seed):
     """``{R: tr(Z Zᵀ) / tr(K)}`` on the training images of one run of Tables 5-7: the γ at which
     the two parts of Proj-R's kernel ``K + Z Zᵀ/γ`` have equal trace.  Rescaling ``z`` by ``s``
@@ -372,81 +291,173 @@ def yale_kernel_balance(X, y, per_subject, seed):
             for name, Z in Zs.items()}
 
 
-# ============================================================================ CLI
-def _json_safe(obj):
-    """Plain JSON: NaN (e.g. Ridge's d) becomes null, NumPy scalars become floats."""
-    if isinstance(obj, dict):
-        return {str(k): _json_safe(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_json_safe(v) for v in obj]
-    if isinstance(obj, (bool, str)) or obj is None:
-        return obj
-    v = float(obj)
-    return None if not np.isfinite(v) else v
+# ============================================================================ the protocol
+#: the paper's numbers of runs (Table 1, Tables 2-4, Tables 5-7) and the chapter's subsample
+RUNS = {True: {"boston": 500, "news": 20, "yale": 50}, False: {"boston": 100, "news": 2, "yale": 2}}
+#: LDA topic counts d of Tables 2-4 (the chapter runs the paper's best, d = 30)
+TOPICS = {True: [10, 20, 30, 50, 100], False: [30]}
+#: (table, fraction of the training documents) of Tables 2-4
+NEWS_FRACS = {"table2": 0.02, "table3": 0.05, "table4": 0.10}
+#: (table, training images per subject) of Tables 5-7
+YALE_K = {"table5": 3, "table6": 5, "table7": 7}
+#: every pair of the 20 groups / 15 subjects; the chapter takes every 19th / 3rd
+NEWS_PAIRS = list(itertools.combinations(range(20), 2))
+YALE_PAIRS = list(itertools.combinations(range(15), 2))
+#: the chapter's γ sweep: one run with 5 images per subject, every 9th pair
+SWEEP = {"k": 5, "run": 0, "pairs": YALE_PAIRS[::9]}
+YALE_METHODS = ["SVM-Kernel", "SVM-KPCA", "Proj-KPCA", "SVM-GDA", "Proj-GDA", "SVM-OLap", "Proj-OLap"]
 
 
-def main(argv=None):
-    from tqdm import tqdm
+def make_tasks(full):
+    """Task parameters: ``{"part": "boston", "run"}``, ``{"part": "news", "table", "topics",
+    "run", "pair"}``, ``{"part": "yale", "table", "run", "pair"}`` and ``{"part": "gamma", "run",
+    "pair"}`` (the γ sweep).  ``full=False`` is the chapter's subsample."""
+    runs = RUNS[full]
+    news_pairs = NEWS_PAIRS if full else NEWS_PAIRS[::19]
+    yale_pairs = YALE_PAIRS if full else YALE_PAIRS[::3]
+    tasks = [{"part": "boston", "run": r} for r in range(runs["boston"])]
+    tasks += [{"part": "news", "table": t, "topics": d, "run": r, "pair": list(p)}
+              for d in TOPICS[full] for t in NEWS_FRACS for r in range(runs["news"]) for p in news_pairs]
+    tasks += [{"part": "yale", "table": t, "run": r, "pair": list(p)}
+              for t in YALE_K for r in range(runs["yale"]) for p in yale_pairs]
+    tasks += [{"part": "gamma", "run": SWEEP["run"], "pair": list(p)} for p in SWEEP["pairs"]]
+    return tasks
 
-    from fsbook.datasets import load_20newsgroups, load_boston, load_yale
 
-    p = argparse.ArgumentParser(prog="python -m fsbook.experiments projection",
-                                description="Zhang & Schneider (2010) Tables 1-7")
-    p.add_argument("--full", action="store_true", help="the paper's protocol (500/20/50 runs, all tasks)")
-    p.add_argument("--tables", default="1,2,5", help="comma list among 1 (Boston), 2 (news), 5 (Yale)")
-    p.add_argument("--n-jobs", type=int, default=1)
-    p.add_argument("--topics", default=None,
-                   help="comma list of LDA topic counts d (default: 10,20,30,50,100 with --full, else 30)")
-    p.add_argument("--out", default="results/projection.json")
-    args = p.parse_args(argv)
-    topics = [int(t) for t in (args.topics or ("10,20,30,50,100" if args.full else "30")).split(",")]
-    tables = {t.strip() for t in args.tables.split(",")}
-    n_boston, n_news, n_yale = (500, 20, 50) if args.full else (50, 1, 2)
-    news_pairs = None if args.full else list(itertools.combinations(range(20), 2))[::19]
-    out = {"full": args.full, "started": time.strftime("%Y-%m-%d %H:%M:%S")}
-    total = (n_boston if "1" in tables else 0) + (3 * n_news * len(topics) if "2" in tables else 0) + \
-        (3 * n_yale if "5" in tables else 0)
-    bar = tqdm(total=total, desc="projection")
-    if "1" in tables:
-        b = load_boston()
-        runs = []
-        for s in range(n_boston):
-            runs.append(boston_run(s, b.data, b.target))
-            bar.update()
-        out["table1"] = boston_table(runs).to_dict()
-    if "2" in tables:
-        tr, te = load_20newsgroups(subset="train"), load_20newsgroups(subset="test")
-        cols = newsgroups_vocabulary(tr.data, tr.target)
-        Xtr, Xte = tr.data[:, cols].astype(float).tocsr(), te.data[:, cols].astype(float).tocsr()
-        out["vocabulary_size"] = int(len(cols))
-        Xall = sp.vstack([Xtr, Xte]).tocsr()
-        for d in topics:
-            Z = newsgroups_topics(Xtr, Xall, n_topics=d, seed=0)
-            Ztr, Zte = Z[:Xtr.shape[0]], Z[Xtr.shape[0]:]
-            for table, frac in (("table2", 0.02), ("table3", 0.05), ("table4", 0.10)):
-                runs = []
-                for s in range(n_news):
-                    runs.append(newsgroups_run(Xtr, Ztr, tr.target, Xte, Zte, te.target, frac, s,
-                                               pairs=news_pairs, n_jobs=args.n_jobs))
-                    bar.update()
-                df = pd.DataFrame(runs)
-                out.setdefault(table, {})[f"d={d}"] = {
-                    "mean": df.mean().to_dict(),
-                    "se": (df.std(ddof=1) / np.sqrt(len(df))).to_dict() if len(df) > 1 else None}
-    if "5" in tables:
-        f = load_yale()
-        for table, k in (("table5", 3), ("table6", 5), ("table7", 7)):
-            runs = []
-            for s in range(n_yale):
-                runs.append(yale_run(f.data, f.target, k, s, n_jobs=args.n_jobs))
-                bar.update()
-            df = pd.DataFrame(runs)
-            out[table] = {"mean": df.mean().to_dict(), "se": (df.std(ddof=1) / np.sqrt(len(df))).to_dict()}
-    bar.close()
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(_json_safe(out), indent=1))
-    print(f"wrote {args.out}")
-    return 0
+@functools.lru_cache(maxsize=1)
+def _boston():
+    from fsbook.datasets import load_boston
+    b = load_boston()
+    return b.data, b.target
+
+
+@functools.lru_cache(maxsize=1)
+def newsgroups_corpus():
+    """Training and test counts on the Section 3.2 vocabulary (loaded once per process)."""
+    from fsbook.datasets import load_20newsgroups
+    tr, te = load_20newsgroups(subset="train"), load_20newsgroups(subset="test")
+    cols = newsgroups_vocabulary(tr.data, tr.target)
+    Xtr = tr.data[:, cols].astype(float).tocsr()
+    Xte = te.data[:, cols].astype(float).tocsr()
+    return Xtr, tr.target, Xte, te.target
+
+
+@functools.lru_cache(maxsize=2)
+def _news_topics(n_topics):
+    """Topic proportions ``(Z_train, Z_test)`` of the LDA with ``n_topics`` topics (seed 0)."""
+    Xtr, _, Xte, _ = newsgroups_corpus()
+    Z = newsgroups_topics(Xtr, sp.vstack([Xtr, Xte]).tocsr(), n_topics=n_topics, seed=0)
+    return Z[:Xtr.shape[0]], Z[Xtr.shape[0]:]
+
+
+@functools.lru_cache(maxsize=1)
+def _yale():
+    from fsbook.datasets import load_yale
+    f = load_yale()
+    return f.data, f.target
+
+
+@functools.lru_cache(maxsize=2)
+def _yale_run_grams(k, run, gammas):
+    """Gram matrices of one face run (:func:`_yale_grams`), computed once per process."""
+    X, y = _yale()
+    _, is_train, Zs, K = _yale_setup(X, y, k, run)
+    return is_train, _yale_grams(K, Zs, list(gammas))
+
+
+def yale_task(grams, y, is_train, pair, seed):
+    """One pairwise face task: ``{name: (cv accuracy, test error)}`` for every Gram matrix of
+    :func:`_yale_grams` (SVM-Kernel, SVM-R and Proj-R, the kernel ``K + Z Zᵀ/γ`` of eq. 17 /
+    dual 19), restricted to the pair's images."""
+    c1, c2 = pair
+    rel = np.flatnonzero((y == c1) | (y == c2))
+    yy = (y[rel] == c2).astype(int)
+    tr, te = np.flatnonzero(is_train[rel]), np.flatnonzero(~is_train[rel])
+    return {key: _svc_cv_fit(G[np.ix_(rel, rel)], yy, tr, te, GRID, seed) for key, G in grams.items()}
+
+
+def run_task(params):
+    """Run one task of :data:`PROTOCOL` (see :func:`make_tasks`)."""
+    part, run = params["part"], params["run"]
+    if part == "boston":
+        X, y = _boston()
+        return boston_run(run, X, y)
+    pair = tuple(params["pair"])
+    if part == "news":
+        Xtr, ytr, Xte, yte = newsgroups_corpus()
+        Ztr, Zte = _news_topics(params["topics"])
+        g1, g2 = pair
+        itr, ite = np.flatnonzero((ytr == g1) | (ytr == g2)), np.flatnonzero((yte == g1) | (yte == g2))
+        return newsgroups_task(Xtr[itr], Ztr[itr], (ytr[itr] == g2).astype(int),
+                               Xte[ite], Zte[ite], (yte[ite] == g2).astype(int),
+                               NEWS_FRACS[params["table"]], seed=run * 1000 + NEWS_PAIRS.index(pair))
+    k, gammas = (YALE_K[params["table"]], (YALE_GAMMA,)) if part == "yale" else (SWEEP["k"], tuple(YALE_GAMMAS))
+    _, y = _yale()
+    is_train, grams = _yale_run_grams(k, run, gammas)
+    fits = yale_task(grams, y, is_train, pair, run * 1000 + YALE_PAIRS.index(pair))
+    name = (lambda key: key[0]) if part == "yale" else (lambda key: f"{key[0]}@{key[1]:.0e}")
+    return {key if isinstance(key, str) else name(key): {"cv_accuracy": acc, "error": err}
+            for key, (acc, err) in fits.items()}
+
+
+def _frame(params_list, results_list, part):
+    return [(p, r) for p, r in zip(params_list, results_list) if p["part"] == part]
+
+
+def _runs_table(rows, methods, scale):
+    """Mean ± s.e. over runs of the per-run average over tasks; ``rows`` is ``[(run, {m: v})]``."""
+    df = pd.DataFrame([{"run": run, **{m: v[m] for m in methods}} for run, v in rows])
+    per_run = df.groupby("run")[methods].mean() * scale
+    m, s = mean_se(per_run.to_numpy()) if len(per_run) > 1 else (per_run.to_numpy()[0], np.full(len(methods), np.nan))
+    return pd.DataFrame({"mean": m, "se": s, "runs": len(per_run),
+                         "tasks per run": int(df.groupby("run").size().iloc[0])},
+                        index=pd.Index(methods, name="method"))
+
+
+def reduce(params_list, results_list):
+    """The paper's tables from the tasks present: ``table1`` (best d), ``table1_by_d``,
+    ``table{2,3,4}_d{d}``, ``table{5,6,7}`` (mean ± s.e. over runs, in %), and for the γ sweep
+    ``gamma_sweep`` (error % of Proj-R for every γ) and ``gamma_reference``."""
+    tables = {}
+    boston = _frame(params_list, results_list, "boston")
+    if boston:
+        runs = [{"Ridge": r["Ridge"], **{m: {int(d): v for d, v in r[m].items()}
+                                         for m in ("PCR", "PLS", "Proj-PCR", "Proj-PLS")}}
+                for _, r in sorted(boston, key=lambda pr: pr[0]["run"])]
+        tables["table1"] = boston_table(runs)
+        tables["table1_by_d"] = pd.DataFrame(
+            {m: pd.DataFrame([r[m] for r in runs]).mean() * 100 for m in ("PCR", "PLS", "Proj-PCR", "Proj-PLS")}
+        ).sort_index().rename_axis("d")
+    news = _frame(params_list, results_list, "news")
+    for t in NEWS_FRACS:
+        for d in sorted({p["topics"] for p, _ in news}):
+            rows = [(p["run"], r) for p, r in news if p["table"] == t and p["topics"] == d]
+            if rows:
+                tables[f"{t}_d{d}"] = _runs_table(rows, ["L2-LGR", "LGR-Topic", "Proj-Topic"], 100)
+    yale = _frame(params_list, results_list, "yale")
+    for t in YALE_K:
+        rows = [(p["run"], {m: r[m]["error"] for m in YALE_METHODS}) for p, r in yale if p["table"] == t]
+        if rows:
+            tables[t] = _runs_table(rows, YALE_METHODS, 100)
+    sweep = _frame(params_list, results_list, "gamma")
+    if sweep:
+        gammas = list(YALE_GAMMAS)
+        names = ["KPCA", "GDA", "OLap"]
+        err = lambda key: 100 * float(np.mean([r[key]["error"] for _, r in sweep]))  # noqa: E731
+        tables["gamma_sweep"] = pd.DataFrame(
+            {f"Proj-{n}": [err(f"Proj-{n}@{g:.0e}") for g in gammas] for n in names},
+            index=pd.Index(gammas, name="gamma"))
+        ref = {m: err(m) for m in ["SVM-Kernel"] + [f"SVM-{n}" for n in names]}
+        for n in names:   # γ chosen per task jointly with C by the same CV (ties: smallest γ)
+            cv = [max(((r[f"Proj-{n}@{g:.0e}"]["cv_accuracy"], -i, r[f"Proj-{n}@{g:.0e}"]["error"])
+                       for i, g in enumerate(gammas)))[2] for _, r in sweep]
+            ref[f"Proj-{n} (γ by CV)"] = 100 * float(np.mean(cv))
+        tables["gamma_reference"] = pd.Series(ref, name="error (%)").to_frame()
+    return tables
+
+
+PROTOCOL = Protocol(name="projection", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
+                    version="1", description="Zhang & Schneider (2010), Tables 1-7 and the γ sweep")
 
 
 # ============================================================================ summaries
