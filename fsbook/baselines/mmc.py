@@ -1,0 +1,129 @@
+"""Xing, Ng, Jordan & Russell (2002) metric learning ("MMC"), full Mahalanobis matrix.
+
+Problem (Xing et al., eq. 3–5): with similar pairs ``S`` and dissimilar pairs ``D``,
+
+.. math::
+
+   \\max_{A ⪰ 0} \\sum_{(i,j)∈D} \\|x_i - x_j\\|_A
+   \\quad\\text{s.t.}\\quad \\sum_{(i,j)∈S} \\|x_i - x_j\\|_A^2 ≤ 1 .
+
+The objective is concave and positively homogeneous of degree 1/2 in ``A`` and the optimum
+lies on the constraint's boundary, so the problem equals the maximisation of the scale-free ratio
+:math:`\\sum_D \\|L(x_i-x_j)\\| / (\\sum_S \\|L(x_i-x_j)\\|^2)^{1/2}` over a square factor
+``A = LᵀL``; we maximise it by L-BFGS (SciPy) from ``L = I`` and rescale ``A`` onto the
+boundary.  Xing et al. use projected gradient ascent with alternating projections instead; we
+found our first attempt at that (rescaling as the projection) stalled on the PSD boundary, and
+the factored form is both simpler and checked against cvxpy on small cases.
+
+Written by hand because metric-learn 0.7.0, which implements it, fails with scikit-learn 1.9
+(``check_X_y`` no longer takes ``force_all_finite``).  Tested against cvxpy on small cases.
+"""
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+from scipy.optimize import minimize
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.validation import check_is_fitted
+
+__all__ = ["MMC", "mmc_objective"]
+
+
+def mmc_objective(A, diff_dissimilar):
+    """:math:`\\sum_D \\sqrt{d^\\top A d}` for the rows ``d`` of ``diff_dissimilar``."""
+    q = np.einsum("ij,jk,ik->i", diff_dissimilar, A, diff_dissimilar)
+    return float(np.sum(np.sqrt(np.maximum(q, 0.0))))
+
+
+class MMC(TransformerMixin, BaseEstimator):
+    """Mahalanobis metric of Xing et al. (2002) from pairs, metric-learn conventions.
+
+    ``fit(pairs, y)`` with ``pairs`` of shape ``(n, 2, d)`` and ``y`` in {+1 (similar),
+    -1 (dissimilar)}.
+
+    Parameters
+    ----------
+    max_iter : int, default=1000
+    tol : float, default=1e-9
+        L-BFGS tolerance on the objective and the projected gradient.
+
+    Attributes
+    ----------
+    A_ : ndarray (d, d)
+        The learnt Mahalanobis matrix, PSD, with :math:`\\sum_S \\|x_i-x_j\\|_A^2 = 1`.
+    components_ : ndarray (d, d)
+        ``L`` with ``LᵀL = A_``; ``transform(X) = X Lᵀ``.
+    objective_ : float
+    n_iter_ : int
+    """
+
+    _parameter_constraints = {
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+    }
+
+    def __init__(self, max_iter=1000, tol=1e-9):
+        self.max_iter = max_iter
+        self.tol = tol
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, pairs, y):
+        pairs = np.asarray(pairs, dtype=np.float64)
+        y = np.asarray(y)
+        if pairs.ndim != 3 or pairs.shape[1] != 2:
+            raise ValueError(f"pairs must have shape (n, 2, d), got {pairs.shape}")
+        if y.shape != (pairs.shape[0],) or not np.all(np.isin(y, (-1, 1))):
+            raise ValueError("y must hold one label in {-1, +1} per pair")
+        if not np.all(np.isfinite(pairs)):
+            raise ValueError("pairs contain NaN or infinity")
+        if not (np.any(y == 1) and np.any(y == -1)):
+            raise ValueError("MMC needs both similar (+1) and dissimilar (-1) pairs")
+        diff = pairs[:, 0] - pairs[:, 1]
+        dS, dD = diff[y == 1], diff[y == -1]
+        C = dS.T @ dS
+        if np.trace(C) <= 0:
+            raise ValueError("all similar pairs are identical points")
+        d = diff.shape[1]
+
+        def neg_ratio(flat):
+            L = flat.reshape(d, d)
+            U = dD @ L.T                                   # rows L d_k, k in D
+            norms = np.sqrt(np.maximum(np.einsum("ij,ij->i", U, U), 1e-300))
+            g = norms.sum()
+            LC = L @ C
+            h = np.sqrt(max(np.sum(LC * L), 1e-300))
+            dg = (U / norms[:, None]).T @ dD
+            dh = LC / h
+            return -g / h, (-(dg * h - g * dh) / h ** 2).ravel()
+
+        res = minimize(neg_ratio, np.eye(d).ravel(), jac=True, method="L-BFGS-B",
+                       options={"maxiter": self.max_iter, "ftol": self.tol, "gtol": self.tol})
+        L = res.x.reshape(d, d)
+        A = L.T @ L
+        A = (A + A.T) / 2 / np.sum(A * C)
+        f = mmc_objective(A, dD)
+        n_iter = res.nit
+        self.A_ = A
+        w, V = np.linalg.eigh(A)
+        self.components_ = (V * np.sqrt(np.maximum(w, 0.0))).T
+        self.objective_ = f
+        self.n_iter_ = n_iter
+        self.n_features_in_ = d
+        return self
+
+    def get_mahalanobis_matrix(self):
+        check_is_fitted(self)
+        return self.A_
+
+    def pair_distance(self, pairs):
+        """:math:`\\|a - b\\|_A` for each pair of shape ``(n, 2, d)``."""
+        check_is_fitted(self)
+        pairs = np.asarray(pairs, dtype=np.float64)
+        diff = pairs[:, 0] - pairs[:, 1]
+        return np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", diff, self.A_, diff), 0.0))
+
+    def transform(self, X):
+        check_is_fitted(self)
+        return np.asarray(X, dtype=np.float64) @ self.components_.T

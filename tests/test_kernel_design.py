@@ -1,0 +1,247 @@
+"""Tests of the LP kernel design (Fung, Rosales & Rao 2007) and of the MMC baseline."""
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.preprocessing import StandardScaler
+
+from fsbook import datasets
+from fsbook.baselines.mmc import MMC, mmc_objective
+from fsbook.kernel_design import (KernelDesign, TripletError, build_full_lp, check_triplets,
+                                  dominance_violation, full_kernel_specs, kernel_groups,
+                                  kernel_stack, paper_test_triples, solve_cutting_plane,
+                                  solve_full_lp, triplets_from_labels, weak_kernel_specs)
+
+GAMMAS = [(1e-4, 1e-4), (1e-2, 1e-1), (1.0, 1e-2)]
+
+
+@pytest.fixture(scope="module")
+def iris_small():
+    b = datasets.load_iris()
+    X = StandardScaler().fit_transform(b.data)
+    idx = np.random.default_rng(0).permutation(150)[:45]
+    X, y = X[idx], b.target[idx]
+    S, inv = np.unique(X, axis=0, return_inverse=True)      # distinct points
+    t = triplets_from_labels(y, 120, random_state=1)
+    loc = inv.ravel()[t]
+    loc = loc[(loc[:, 0] != loc[:, 1]) & (loc[:, 0] != loc[:, 2]) & (loc[:, 1] != loc[:, 2])]
+    return S, loc
+
+
+def _problem(S, variant):
+    specs = (full_kernel_specs(mu=(0.1, 1.0, 10.0, 100.0)) if variant == "full"
+             else weak_kernel_specs(S.shape[1], mu=(10.0, 1000.0, 1e5)))
+    groups, _ = kernel_groups(specs)
+    return kernel_stack(specs, S), groups
+
+
+def _min_eig(K):
+    return np.linalg.eigvalsh((K + K.T) / 2).min()
+
+
+@pytest.mark.parametrize("variant", ["full", "weak"])
+@pytest.mark.parametrize("gammas", GAMMAS)
+def test_cutting_plane_matches_full_lp_and_learnt_kernel_is_psd(iris_small, variant, gammas):
+    S, loc = iris_small
+    K, groups = _problem(S, variant)
+    full = solve_full_lp(K, loc, groups, *gammas)
+    cut = solve_cutting_plane(K, loc, groups, *gammas)
+    assert cut.objective == pytest.approx(full.objective, rel=1e-6, abs=1e-9)
+    for res in (full, cut):
+        Ka = np.tensordot(res.alpha, K, 1)
+        scale = max(1.0, np.abs(np.diag(Ka)).max())
+        # diagonal dominance holds, and hence positive semidefiniteness
+        assert dominance_violation(Ka).max() <= 1e-7 * scale
+        assert _min_eig(Ka) >= -1e-7 * scale
+        # triplet constraints hold where the slack is zero
+        margin = Ka[loc[:, 0], loc[:, 1]] - Ka[loc[:, 0], loc[:, 2]]
+        zero = res.eps <= 1e-9
+        assert np.all(margin[zero] >= 1 - 1e-6)
+        assert np.all(margin + res.eps >= 1 - 1e-6)
+        # group bounds: s_g = max_{p in g} |alpha_p| at the optimum when gamma1 > 0
+        gmax = np.zeros(res.s.size)
+        np.maximum.at(gmax, groups, np.abs(res.alpha))
+        np.testing.assert_allclose(res.s, gmax, atol=1e-7)
+
+
+def test_some_learnt_kernel_is_not_trivial(iris_small):
+    """The full-kernel mixture learns a non-zero kernel that satisfies some triplets exactly,
+    so the PSD checks above are not checks of the zero matrix only."""
+    S, loc = iris_small
+    K, groups = _problem(S, "full")
+    res = solve_cutting_plane(K, loc, groups, 1e-4, 1e-4)
+    assert np.abs(res.alpha).max() > 0.01
+    assert np.mean(res.eps <= 1e-9) > 0.5
+    assert res.n_iter >= 2                         # cuts were actually generated
+
+
+def test_full_lp_sizes():
+    rng = np.random.default_rng(0)
+    n, m, T = 7, 3, 5
+    K = rng.normal(size=(m, n, n))
+    K = (K + K.transpose(0, 2, 1)) / 2
+    t = np.array([[0, 1, 2], [1, 2, 3], [3, 4, 5], [5, 6, 0], [2, 0, 6]])
+    c, A, b, bounds, sizes = build_full_lp(K, t, np.arange(m), 0.1, 0.1)
+    P = n * (n - 1) // 2
+    assert sizes["n_variables"] == m + T + m + P
+    assert sizes["n_constraints"] == T + 2 * m + 2 * P + n
+    assert sizes["nnz"] == T * (m + 1) + 2 * m * 2 + 2 * P * (m + 1) + n * m + 2 * P
+
+
+def test_tiny_case_by_hand():
+    """Two points per side, one triplet, one kernel: K = [[1, a, b], [a, 1, c], [b, c, 1]] with
+    a = 0.4, b = 0.1, c = 0.1.  Triplet (0, 1, 2): margin alpha (a - b) = 0.3 alpha.
+    Dominance: alpha >= 0 needs row 0: 1 >= 0.5, row 1: 1 >= 0.5, row 2: 1 >= 0.2, all hold,
+    so K^alpha = alpha K is feasible for any alpha >= 0; alpha < 0 breaks K_ii >= 0.
+    Objective eps + g1 |alpha| + g2 * 3 alpha with eps = max(0, 1 - 0.3 alpha): the slope in
+    alpha is -0.3 + g1 + 3 g2 below alpha = 1/0.3, so the optimum is alpha = 10/3, eps = 0,
+    objective (g1 + 3 g2) * 10/3 when g1 + 3 g2 < 0.3, and alpha = 0, objective 1 otherwise."""
+    K = np.array([[[1.0, 0.4, 0.1], [0.4, 1.0, 0.1], [0.1, 0.1, 1.0]]])
+    t = np.array([[0, 1, 2]])
+    for g1, g2, alpha, obj in [(0.01, 0.01, 10 / 3, 0.04 * 10 / 3), (0.2, 0.05, 0.0, 1.0)]:
+        for solve in (solve_full_lp, solve_cutting_plane):
+            res = solve(K, t, np.array([0]), g1, g2)
+            assert res.alpha[0] == pytest.approx(alpha, abs=1e-7)
+            assert res.objective == pytest.approx(obj, rel=1e-9)
+
+
+def test_matches_cvxpy_on_a_small_case():
+    cp = pytest.importorskip("cvxpy")
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(12, 3))
+    y = (X[:, 0] > 0).astype(int)
+    t = triplets_from_labels(y, 20, random_state=0)
+    specs = weak_kernel_specs(3, mu=(1.0, 10.0))
+    K = kernel_stack(specs, X)
+    groups, _ = kernel_groups(specs)
+    g1, g2 = 1e-3, 1e-3
+    a, e, s = cp.Variable(K.shape[0]), cp.Variable(t.shape[0]), cp.Variable(3)
+    Ka = sum(a[p] * K[p] for p in range(K.shape[0]))
+    cons = [e >= 0]
+    cons += [Ka[i, j] - Ka[i, k] + e[q] >= 1 for q, (i, j, k) in enumerate(t)]
+    cons += [Ka[i, i] >= cp.sum(cp.abs(Ka[i, [j for j in range(12) if j != i]])) for i in range(12)]
+    cons += [cp.abs(a[p]) <= s[groups[p]] for p in range(K.shape[0])]
+    prob = cp.Problem(cp.Minimize(cp.sum(e) + g1 * cp.sum(s) + g2 * cp.trace(Ka)), cons)
+    prob.solve(solver="CLARABEL")
+    res = solve_cutting_plane(K, t, groups, g1, g2)
+    assert res.objective == pytest.approx(prob.value, rel=1e-5)
+
+
+def test_triplets_from_labels_respect_classes():
+    y = np.array([0, 0, 0, 1, 1, 2, 2, 2])
+    t = triplets_from_labels(y, 200, random_state=0)
+    assert t.shape == (200, 3)
+    assert np.all(y[t[:, 0]] == y[t[:, 1]]) and np.all(y[t[:, 0]] != y[t[:, 2]])
+    assert np.array_equal(t, triplets_from_labels(y, 200, random_state=0))
+    tt = paper_test_triples(y, 50, random_state=1)
+    assert np.all(y[tt[:, 0]] == y[tt[:, 1]]) and np.all(y[tt[:, 0]] != y[tt[:, 2]])
+    with pytest.raises(ValueError, match="two classes"):
+        triplets_from_labels(np.zeros(5), 3)
+
+
+@pytest.mark.parametrize("bad, match", [
+    (np.zeros((0, 3), dtype=int), "empty"),
+    (np.array([[0, 1, 9]]), "out of range"),
+    (np.array([[0, -1, 2]]), "out of range"),
+    (np.array([[0, 0, 2]]), "repeat"),
+    (np.array([[0, 1]]), "shape"),
+    (np.array([[0.5, 1, 2]]), "integers"),
+])
+def test_bad_triplets(bad, match):
+    with pytest.raises(TripletError, match=match):
+        check_triplets(bad, n_points=5)
+    X = np.random.default_rng(0).normal(size=(5, 2))
+    with pytest.raises(TripletError, match=match):
+        KernelDesign(preprocessor=X).fit(bad)
+
+
+def test_estimator_input_errors():
+    X = np.random.default_rng(0).normal(size=(6, 2))
+    with pytest.raises(TripletError, match="preprocessor"):
+        KernelDesign().fit(np.array([[0, 1, 2]]))
+    pts = X[np.array([[0, 1, 2], [1, 2, 3]])]
+    with pytest.raises(TripletError, match="same point"):
+        KernelDesign().fit(np.stack([pts[:, 0], pts[:, 0], pts[:, 2]], axis=1))
+    bad = pts.copy()
+    bad[0, 0, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        KernelDesign().fit(bad)
+    with pytest.raises(ValueError):
+        KernelDesign(variant="nope").fit(pts)
+    with pytest.raises(ValueError):
+        KernelDesign(gamma1=-1.0).fit(pts)
+    m = KernelDesign(variant="full").fit(pts)
+    with pytest.raises(ValueError, match="features"):
+        m.decision_function(np.zeros((1, 3, 5)))
+    with pytest.raises(ValueError, match="weak"):
+        m.transform(X)
+
+
+def test_estimator_conventions_and_values():
+    b = datasets.load_iris()
+    X = StandardScaler().fit_transform(b.data)
+    t = triplets_from_labels(b.target, 150, random_state=0)
+    est = KernelDesign(variant="full", gamma1=1e-4, gamma2=1e-4, preprocessor=X)
+    params = est.get_params()
+    assert clone(est).get_params()["gamma1"] == params["gamma1"]
+    est.fit(t)
+    # index triplets with a preprocessor == triplets of points
+    est2 = KernelDesign(variant="full", gamma1=1e-4, gamma2=1e-4).fit(X[t])
+    np.testing.assert_allclose(est.alpha_, est2.alpha_)
+    d = est.decision_function(t)
+    Km = est.kernel_matrix(X)
+    np.testing.assert_allclose(d, Km[t[:, 0], t[:, 1]] - Km[t[:, 0], t[:, 2]], atol=1e-9)
+    assert est.score(t) == pytest.approx(np.mean(d > 0))
+    assert est.score(t) > 0.8
+    assert set(np.unique(est.predict(t))) <= {-1, 1}
+    k = est.get_kernel()
+    assert k(X[0], X[5]) == pytest.approx(Km[0, 5])
+    assert _min_eig(est.kernel_matrix(est.points_)) >= -1e-7 * np.abs(est.alpha_).sum() * 10
+
+
+def test_weak_variant_selects_and_transforms():
+    """Few, well-separated points: the weak mixture is non-zero and selects the informative
+    feature 0 (feature 1 is noise independent of the class).  Dominance needs narrow widths even on
+    nine points."""
+    rng = np.random.default_rng(0)
+    X = np.column_stack([np.repeat([0.0, 3.0, 6.0], 3) + rng.uniform(0, 0.3, 9),
+                         rng.uniform(0, 1, 9)])
+    y = np.repeat([0, 1, 2], 3)
+    t = triplets_from_labels(y, 30, random_state=0)
+    est = KernelDesign(variant="weak", weak_mu=(100.0, 1000.0), gamma1=1e-2, gamma2=1e-3,
+                       preprocessor=X).fit(t)
+    assert 0 in est.selected_features_
+    assert est.transform(X).shape == (9, est.selected_features_.size)
+    assert list(est.get_feature_names_out()) == [f"x{f}" for f in est.selected_features_]
+    assert est.score(t) >= 0.9
+
+
+def test_mmc_matches_cvxpy():
+    cp = pytest.importorskip("cvxpy")
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 4))
+    y = (X[:, 0] + 0.3 * rng.normal(size=40) > 0).astype(int)
+    i, j = rng.integers(0, 40, (2, 120))
+    keep = i != j
+    i, j = i[keep], j[keep]
+    lab = np.where(y[i] == y[j], 1, -1)
+    m = MMC().fit(np.stack([X[i], X[j]], 1), lab)
+    diff = X[i] - X[j]
+    dS, dD = diff[lab == 1], diff[lab == -1]
+    A = cp.Variable((4, 4), PSD=True)
+    prob = cp.Problem(cp.Maximize(cp.sum(cp.hstack([cp.sqrt(d @ A @ d) for d in dD]))),
+                      [cp.trace(A @ (dS.T @ dS)) <= 1])
+    prob.solve(solver="CLARABEL")
+    assert m.objective_ == pytest.approx(prob.value, rel=1e-5)
+    assert np.sum(m.A_ * (dS.T @ dS)) == pytest.approx(1.0)
+    assert np.linalg.eigvalsh(m.A_).min() >= -1e-10
+    np.testing.assert_allclose(m.pair_distance(np.stack([X[i], X[j]], 1)) ** 2,
+                               np.einsum("ij,jk,ik->i", diff, m.A_, diff), atol=1e-12)
+    assert mmc_objective(m.A_, dD) == pytest.approx(m.objective_)
+
+
+def test_mmc_bad_input():
+    X = np.zeros((3, 2, 2))
+    with pytest.raises(ValueError, match="both"):
+        MMC().fit(X + np.arange(2)[None, :, None], np.ones(3))
+    with pytest.raises(ValueError, match="shape"):
+        MMC().fit(np.zeros((3, 2)), np.ones(3))
