@@ -203,7 +203,7 @@ class CfsEvaluator:
                 continue
             tried.add(j)
             rj = self.r_class[j]
-            if not best or all(not (self.corr(j)[i] > rj) for i in best):
+            if not best or all(not (self.corr(i)[j] > rj) for i in best):   # SU is symmetric
                 best.add(j)
         return np.array(sorted(best), dtype=np.int64)
 

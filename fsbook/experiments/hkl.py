@@ -1,0 +1,467 @@
+"""Section 3 of the disjunctive-HKL paper (chapter 6): Tables 1–5 as independent tasks.
+
+Tasks (``params["table"]``):
+
+* ``1`` -- one dataset, one outer fold, one method.  Methods: the fifteen Weka configurations
+  ``"<evaluator>/<search>"`` (each followed by an L2-SVM, libsvm, and an L1-SVM, liblinear, both
+  with Weka's default ``C = 1``), ``"all"`` (both SVMs on all features) and ``"hkl"``
+  (``DisjunctiveHKL`` with ``C`` chosen by inner 3-fold CV).  Datasets are booleanised as in
+  :func:`fsbook.booleanize.booleanize` (one-hot nominal columns, quartile thresholds of numeric
+  columns, thresholds from the whole data: unsupervised); MONK's problems use the UCI train/test
+  split, the others 4-fold stratified CV (folds shared by every method).  The 20 Newsgroups
+  pair (alt.atheism vs talk.religion.misc, all 1 427 posts, words in ≥ 2 posts, ``x > 0``) is a
+  Table 1 dataset too; there the Weka searches see the 2 000 words of highest document frequency
+  (a full CFS correlation matrix over 12 511 words does not fit the time budget).
+* ``3`` -- the 20 Newsgroups pair: L2- and L1-SVM with ``C`` tuned by inner CV, same folds.
+* ``"disjunctions"`` -- tuned HKL fit on the pair's bydate training posts; its disjunctions with
+  their coverage (fraction of test posts where the disjunction is true) and the coverage of the
+  paper's sixteen.
+* ``4`` -- colon cancer and B-cell lymphoma (class "code 1" vs the rest): zero-norm SVM at feature
+  fractions 1 … 1/64 on standardised expression values, and HKL on the booleanised values.
+* ``5`` -- ionosphere and Wisconsin: the feature-weighting SVM on standardised values and HKL.
+
+``reduce`` gives the tables of chapter 6 with the paper's numbers beside ours (``PAPER_*``,
+quoted from the paper) and the Wilcoxon signed-rank tests of Table 2.
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pandas as pd
+from scipy.stats import wilcoxon
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC, LinearSVC
+
+from fsbook.baselines import EVALUATORS, SEARCHES, FeatureWeightingSVM, WekaSubsetSelector, ZeroNormSVM
+from fsbook.booleanize import booleanize
+from fsbook.experiments._runner import Protocol
+
+__all__ = ["PROTOCOL", "make_tasks", "run_task", "reduce", "load_table1", "CONFIGS",
+           "TABLE1_DATASETS", "PAPER_TABLE1", "PAPER_TABLE2", "PAPER_TABLE3", "PAPER_DISJUNCTIONS",
+           "PAPER_TABLE4", "PAPER_TABLE5"]
+
+CONFIGS = [f"{e}/{s}" for e in EVALUATORS for s in SEARCHES]
+TABLE1_DATASETS = ["breast-cancer", "wisconsin", "hepatitis", "transfusion", "vote", "monk-1",
+                   "monk-2", "monk-3", "tic-tac-toe", "20ng"]
+SMALL_DATASETS = ["breast-cancer", "vote", "monk-1", "monk-2", "monk-3"]
+FRACTIONS = [1.0, 0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625]
+HKL_C_GRID = [0.1, 1.0, 10.0]
+SVM_C_GRID = [0.001, 0.01, 0.1, 1.0, 10.0, 100.0]
+N_FOLDS = 4
+WORDS_FOR_WEKA = 2000
+
+# ---- the paper's numbers (quoted; accuracies in %) ----------------------------------------------
+_P_ROWS = {
+    "cfs": [[74.64, 70.65, 93.84, 94.72, 95.0, 93.75, 91.04, 91.04, 96.28, 96.28, 69.37, 74.94, 63.34, 59.63, 97.22, 97.22, 80.88, 73.88, 93.67, 89.10],
+            [74.64, 67.75, 93.84, 94.72, 95.0, 93.75, 91.04, 91.04, 96.28, 96.28, 69.37, 74.94, 63.34, 59.63, 97.22, 97.22, 80.88, 73.88, 93.76, 89.10],
+            [74.64, 67.75, 93.84, 94.72, 95.0, 93.75, 91.04, 91.04, 96.28, 96.28, 69.37, 74.94, 63.34, 59.63, 97.22, 97.22, 80.88, 73.88, 92.09, 89.98],
+            [74.64, 70.65, 93.84, 94.72, 94.15, 93.75, 91.04, 91.04, 96.28, 96.28, 69.37, 74.94, 63.34, 59.63, 97.22, 97.22, 80.88, 73.88, 92.26, 91.38],
+            [74.64, 70.65, 93.84, 94.72, 94.15, 93.75, 91.04, 91.04, 96.28, 96.28, 69.37, 74.94, 63.34, 59.63, 97.22, 97.22, 80.88, 73.88, 92.09, 89.98]],
+    "consistency": [[67.39, 72.46, 95.31, 95.89, 88.75, 86.25, 92.37, 90.78, 95.26, 96.28, 100.0, 83.29, 93.27, 59.63, 93.03, 97.22, 100.0, 76.49, 89.98, 92.97],
+                    [70.29, 67.75, 95.75, 95.01, 87.0, 86.25, 91.18, 71.92, 94.40, 93.10, 100.0, 74.94, 87.93, 59.63, 93.5, 97.22, 99.58, 98.33, 89.98, 92.97],
+                    [70.65, 71.01, 94.72, 94.43, 88.75, 87.5, 91.44, 90.78, 97.41, 95.69, 100.0, 83.3, 93.27, 59.63, 97.22, 97.22, 99.68, 75.44, 87.34, 89.28],
+                    [68.48, 68.48, 94.57, 92.08, 92.5, 91.25, 91.57, 89.84, 94.6, 93.1, 100.0, 74.94, 91.87, 59.63, 93.27, 97.22, 99.68, 80.45, 93.67, 91.91],
+                    [70.65, 71.01, 94.72, 94.43, 88.75, 88.75, 91.04, 91.04, 96.28, 96.28, 83.3, 66.59, 93.27, 59.63, 97.22, 97.22, 99.68, 75.44, 87.34, 89.28]],
+    "filtered": [[77.54, 70.29, 94.43, 94.14, 91.25, 91.25, 90.1, 90.1, 96.28, 96.28, 74.94, 74.94, 62.41, 59.63, 97.22, 97.22, 70.01, 70.01, 93.14, 91.56],
+                 [77.54, 70.29, 94.43, 94.14, 91.25, 91.25, 90.1, 90.1, 96.28, 96.28, 74.94, 74.94, 62.41, 59.63, 97.22, 97.22, 70.01, 70.01, 93.14, 91.56],
+                 [77.54, 70.29, 94.43, 94.14, 91.25, 91.25, 90.1, 90.1, 96.28, 96.28, 74.94, 74.94, 62.41, 59.63, 97.22, 97.22, 70.01, 70.01, 90.51, 87.34],
+                 [77.14, 70.29, 94.43, 94.14, 88.75, 92.50, 91.04, 91.04, 96.28, 96.28, 74.94, 74.94, 62.41, 59.63, 97.22, 97.22, 70.01, 70.01, 84.88, 85.86],
+                 [77.89, 70.29, 94.43, 94.14, 91.25, 91.25, 90.1, 90.1, 96.28, 96.28, 74.94, 74.94, 62.41, 59.63, 97.22, 97.22, 70.01, 70.01, 90.51, 87.34]],
+}
+_P_HKL = [75.36, 96.34, 91.25, 91.04, 96.28, 100.0, 85.15, 97.22, 100.0, 94.55]
+_P_BASE_L2 = [71.01, 95.89, 87.50, 91.17, 94.40, 100.0, 87.93, 93.50, 99.58, 91.38]
+_P_BASE_L1 = [70.65, 96.04, 86.25, 89.57, 93.10, 74.94, 61.25, 97.21, 98.32, 93.14]
+
+
+def _paper_table1():
+    rows = {}
+    for ev, block in _P_ROWS.items():
+        for s, vals in zip(SEARCHES, block):
+            rows[(f"{ev}/{s}", "L2")] = vals[0::2]
+            rows[(f"{ev}/{s}", "L1")] = vals[1::2]
+    rows[("all", "L2")] = _P_BASE_L2
+    rows[("all", "L1")] = _P_BASE_L1
+    rows[("hkl", "HKL")] = _P_HKL
+    return pd.DataFrame(rows, index=TABLE1_DATASETS).T
+
+
+#: Table 1 of the paper: rows (method, classifier), columns datasets, accuracy in %
+PAPER_TABLE1 = _paper_table1()
+#: Table 2 of the paper: significance level at which HKL beats each configuration (None = not)
+PAPER_TABLE2 = pd.DataFrame(
+    {"L2": [0.05] * 5 + [None] + [0.05] * 4 + [None, None, None, 0.05, None] + [0.05, 0.05],
+     "L1": [0.01] * 15 + [0.005, 0.005]},
+    index=CONFIGS + ["all (L2)", "all (L1)"])
+#: Table 3 of the paper (accuracy %, 20 Newsgroups pair); the topic models are the paper's quotes
+PAPER_TABLE3 = {"L1-SVM": 93.14, "L2-SVM": 91.38, "MMpLSA": 84.7, "DiscLDA": 83.0,
+                "MedLDA": 73.12, "HKL": 94.55}
+#: the sixteen disjunctions the paper lists for the pair (170 found in all)
+PAPER_DISJUNCTIONS = [("religion", "sandvik", "benedikt"), ("religion", "kent", "benedikt"),
+                      ("biblical", "islam"), ("atheism", "historical"), ("reading", "writes"),
+                      ("fax", "run", "mode"), ("data", "mode", "graphics"),
+                      ("version", "order", "directory"), ("version", "works", "help", "mail"),
+                      ("use", "interested", "need"), ("book", "bill"), ("images", "mode"),
+                      ("mode", "algorithm"), ("works", "run"), ("god", "beliefs"), ("book", "edu")]
+#: Table 4 of the paper: (fraction, accuracy %) of the zero-norm SVM, then HKL
+PAPER_TABLE4 = {
+    "colon": {"zero_norm": list(zip(FRACTIONS, [86.11, 85.83, 85.83, 86.39, 88.06, 88.89, 85.83])),
+              "hkl": (0.007, 88.71)},
+    "lymphoma": {"zero_norm": list(zip([1.0, 0.49, 0.124, 0.0621, 0.0248, 0.0124, 0.006],
+                                       [92.13, 92.13, 93.24, 93.89, 94.07, 93.24, 92.13])),
+                 "hkl": (0.0065, 92.71)},
+}
+#: Table 5 of the paper: (fraction of features, accuracy %)
+PAPER_TABLE5 = {"ionosphere": {"weighted_svm": (0.7333, 88.5), "hkl": (0.6323, 88.6)},
+                "wisconsin": {"weighted_svm": (1.0, 96.31), "hkl": (0.7, 96.04)}}
+
+
+# ---- data ----------------------------------------------------------------------------------------
+
+def _load_pair():
+    """The 20 Newsgroups pair with the paper's vocabulary rule (words in ≥ 2 posts, x > 0)."""
+    try:
+        from fsbook.experiments.hkl_20ng import load_atheism_religion
+        return load_atheism_religion(min_df=2)
+    except ImportError:
+        from fsbook.datasets import load_20newsgroups
+        news = load_20newsgroups("all", categories=["alt.atheism", "talk.religion.misc"])
+        X = (news.data > 0).astype(np.float64).tocsr()
+        cols = np.flatnonzero(np.asarray(X.sum(axis=0)).ravel() >= 2)
+        return X[:, cols].tocsr(), np.asarray(news.target), np.asarray(news.feature_names)[cols]
+
+
+@functools.lru_cache(maxsize=16)
+def load_table1(name):
+    """``(X, y, names, split)``: booleanised data; ``split`` = (train, test) for MONK's, else None.
+
+    ``X`` is dense float 0/1 except for ``"20ng"`` (CSR).
+    """
+    from fsbook import datasets as ds
+    if name.startswith("monk-"):
+        k = int(name[-1])
+        tr, te = ds.load_monks(k, "train"), ds.load_monks(k, "test")
+        both = {"data": np.vstack([tr.data, te.data]), "categories": tr.categories,
+                "feature_names": tr.feature_names}
+        X, names = booleanize(both)
+        y = np.r_[tr.target, te.target]
+        n_tr = tr.data.shape[0]
+        return X.astype(np.float64), y, names, (np.arange(n_tr), np.arange(n_tr, y.size))
+    if name == "20ng":
+        X, y, words = _load_pair()
+        return X, np.asarray(y), list(words), None
+    loader = {"breast-cancer": ds.load_breast_cancer, "wisconsin": ds.load_breast_cancer_wisconsin,
+              "hepatitis": ds.load_hepatitis, "transfusion": ds.load_transfusion,
+              "vote": ds.load_vote, "tic-tac-toe": ds.load_tic_tac_toe,
+              "ionosphere": ds.load_ionosphere}[name]
+    b = loader()
+    X, names = booleanize(b)
+    return X.astype(np.float64), np.asarray(b.target), names, None
+
+
+@functools.lru_cache(maxsize=4)
+def _load_numeric(name):
+    """Raw numeric features and binary target of the Table 4/5 data sets."""
+    from fsbook import datasets as ds
+    b = {"colon": ds.load_colon, "lymphoma": ds.load_lymphoma, "ionosphere": ds.load_ionosphere,
+         "wisconsin": ds.load_breast_cancer_wisconsin}[name]()
+    X = np.asarray(b.data, dtype=np.float64)
+    y = np.asarray(b.target)
+    if name == "lymphoma":
+        y = (y != 0).astype(int)          # "code 1" (46 samples) against the other 50
+    if np.isnan(X).any():                 # Wisconsin: 16 missing bare nuclei -> column median
+        med = np.nanmedian(X, axis=0)
+        X = np.where(np.isnan(X), med, X)
+    return X, y
+
+
+def _folds(y, split):
+    if split is not None:
+        return [split]
+    return list(StratifiedKFold(N_FOLDS, shuffle=True, random_state=0).split(np.zeros(y.size), y))
+
+
+# ---- models ----------------------------------------------------------------------------------------
+
+def _svms():
+    """The two classifiers of Table 1 with Weka's default C = 1."""
+    return {"L2": SVC(kernel="linear", C=1.0),
+            "L1": LinearSVC(penalty="l1", loss="squared_hinge", dual=False, C=1.0, max_iter=10000)}
+
+
+def _tuned_svms(seed):
+    cv = StratifiedKFold(3, shuffle=True, random_state=seed)
+    grid = {"C": SVM_C_GRID}
+    return {"L2": GridSearchCV(LinearSVC(C=1.0, max_iter=10000), grid, cv=cv),
+            "L1": GridSearchCV(LinearSVC(penalty="l1", dual=False, max_iter=10000), grid, cv=cv)}
+
+
+def _hkl(c_grid, seed):
+    """``DisjunctiveHKL`` with ``C`` by inner 3-fold CV (``DisjunctiveHKLCV`` when available)."""
+    from fsbook import hkl
+    cv = StratifiedKFold(3, shuffle=True, random_state=seed)
+    if hasattr(hkl, "DisjunctiveHKLCV"):
+        return hkl.DisjunctiveHKLCV(Cs=list(c_grid), cv=3, random_state=seed)
+    return GridSearchCV(hkl.DisjunctiveHKL(), {"C": list(c_grid)}, cv=cv)
+
+
+def _fitted_hkl(model):
+    return model.best_estimator_ if hasattr(model, "best_estimator_") else model
+
+
+def _chosen_c(model):
+    if hasattr(model, "best_params_"):
+        return float(model.best_params_["C"])
+    return float(getattr(model, "C_", np.nan))
+
+
+def _features_used(hkl_model, n):
+    used = sorted({int(i) for d in hkl_model.disjunctions_ for i in d})
+    return used
+
+
+def _acc(model, X, y):
+    return float(np.mean(model.predict(X) == y))
+
+
+# ---- tasks -----------------------------------------------------------------------------------------
+
+def make_tasks(full):
+    """Full: every table.  Subsample (the chapter, a few minutes on one core): Table 1 on five
+    small sets (breast-cancer, vote, MONK's 1–3) with all fifteen configurations and HKL with
+    ``C`` ∈ {1, 10}; Table 4 on colon at fractions 1, 1/8 and 1/64 (zero-norm SVM only);
+    Table 5 on Wisconsin."""
+    tasks = []
+    datasets = TABLE1_DATASETS if full else SMALL_DATASETS
+    for d in datasets:
+        n_folds = 1 if d.startswith("monk-") else N_FOLDS
+        for f in range(n_folds):
+            for m in CONFIGS + ["all", "hkl"]:
+                tasks.append({"table": 1, "dataset": d, "fold": f, "method": m, "full": bool(full)})
+    if full:
+        tasks += [{"table": 3, "fold": f, "method": "svm_tuned"} for f in range(N_FOLDS)]
+        tasks.append({"table": "disjunctions"})
+    for d in (["colon", "lymphoma"] if full else ["colon"]):
+        for f in range(N_FOLDS):
+            for fr in (FRACTIONS if full else [1.0, 0.125, 0.015625]):
+                tasks.append({"table": 4, "dataset": d, "fold": f, "method": "zero_norm", "fraction": fr})
+            if full:
+                tasks.append({"table": 4, "dataset": d, "fold": f, "method": "hkl"})
+    for d in (["ionosphere", "wisconsin"] if full else ["wisconsin"]):
+        for f in range(N_FOLDS):
+            for m in ("weighted_svm", "hkl"):
+                tasks.append({"table": 5, "dataset": d, "fold": f, "method": m, "full": bool(full)})
+    return tasks
+
+
+def _run_table1(p):
+    X, y, names, split = load_table1(p["dataset"])
+    train, test = _folds(y, split)[p["fold"]]
+    seed = 1000 * p["fold"] + 7
+    if p["method"] == "hkl":
+        grid = HKL_C_GRID if p.get("full", True) else [1.0, 10.0]
+        model = _hkl(grid, seed).fit(X[train], y[train])
+        est = _fitted_hkl(model)
+        used = _features_used(est, X.shape[1])
+        return {"HKL": _acc(model, X[test], y[test]), "C": _chosen_c(model),
+                "n_disjunctions": len(est.disjunctions_), "n_features_used": len(used)}
+    out = {}
+    cols = np.arange(X.shape[1])
+    Xd = X
+    if p["method"] != "all":
+        ev, search = p["method"].split("/")
+        if p["dataset"] == "20ng":       # the Weka searches see the most frequent words only
+            df = np.asarray(X[train].sum(axis=0)).ravel()
+            cols = np.sort(np.argsort(-df, kind="stable")[:WORDS_FOR_WEKA])
+            Xd = X[:, cols].toarray()
+        sel = WekaSubsetSelector(evaluator=ev, search=search, discrete_features=True)
+        sel.fit(Xd[train], y[train])
+        cols = cols[sel.selected_]
+        out["n_selected"] = int(cols.size)
+    if cols.size == 0:
+        majority = np.bincount(y[train]).argmax()
+        return {**out, "L2": float(np.mean(y[test] == majority)), "L1": float(np.mean(y[test] == majority))}
+    for name, clf in _svms().items():
+        clf.fit(X[train][:, cols], y[train])
+        out[name] = _acc(clf, X[test][:, cols], y[test])
+    return out
+
+
+def _run_table3(p):
+    X, y, _, _ = load_table1("20ng")
+    train, test = _folds(y, None)[p["fold"]]
+    out = {}
+    for name, clf in _tuned_svms(1000 * p["fold"] + 11).items():
+        clf.fit(X[train], y[train])
+        out[name] = _acc(clf, X[test], y[test])
+        out[f"C_{name}"] = float(clf.best_params_["C"])
+    return out
+
+
+def _coverage(X, cols):
+    return float(np.mean(np.asarray(X[:, cols].sum(axis=1)).ravel() > 0)) if cols else float("nan")
+
+
+def _run_disjunctions(p):
+    X, y, words, _ = load_table1("20ng")
+    from fsbook.datasets import load_20newsgroups
+    subset = load_20newsgroups("all", categories=["alt.atheism", "talk.religion.misc"]).subset
+    train, test = np.flatnonzero(subset == "train"), np.flatnonzero(subset == "test")
+    model = _hkl(HKL_C_GRID, 5).fit(X[train], y[train])
+    est = _fitted_hkl(model)
+    index = {w: i for i, w in enumerate(words)}
+    found = [{"disjunction": " ∨ ".join(words[i] for i in d), "size": len(d),
+              "weight": float(w), "coverage": _coverage(X[test], list(d))}
+             for d, w in zip(est.disjunctions_, est.coef_)]
+    paper = [{"disjunction": " ∨ ".join(d),
+              "missing": [w for w in d if w not in index],
+              "coverage": _coverage(X[test], [index[w] for w in d if w in index])}
+             for d in PAPER_DISJUNCTIONS]
+    return {"accuracy": _acc(model, X[test], y[test]), "C": _chosen_c(model), "found": found,
+            "paper": paper}
+
+
+def _run_table4(p):
+    seed = 1000 * p["fold"] + 13
+    if p["method"] == "zero_norm":
+        X, y = _load_numeric(p["dataset"])
+        train, test = _folds(y, None)[p["fold"]]
+        model = make_pipeline(StandardScaler(), ZeroNormSVM(n_features_to_select=p["fraction"]))
+        model.fit(X[train], y[train])
+        k = int(model[-1].support_.sum())
+        return {"accuracy": _acc(model, X[test], y[test]), "fraction_used": k / X.shape[1]}
+    X, y = _load_numeric(p["dataset"])
+    Xb, names = booleanize({"data": X})
+    Xb = Xb.astype(np.float64)
+    train, test = _folds(y, None)[p["fold"]]
+    model = _hkl(HKL_C_GRID, seed).fit(Xb[train], y[train])
+    used = _features_used(_fitted_hkl(model), Xb.shape[1])
+    return {"accuracy": _acc(model, Xb[test], y[test]),
+            "fraction_used": len(_originals(names, used)) / X.shape[1],
+            "fraction_boolean": len(used) / Xb.shape[1]}
+
+
+def _originals(names, used):
+    """Original columns behind boolean features named ``col>t`` or ``col=level``."""
+    return {names[u].split(">")[0].split("=")[0] for u in used}
+
+
+def _run_table5(p):
+    seed = 1000 * p["fold"] + 17
+    X, y = _load_numeric(p["dataset"])
+    train, test = _folds(y, None)[p["fold"]]
+    if p["method"] == "weighted_svm":
+        grid = {"featureweightingsvm__C": [0.01, 0.1, 1.0, 10.0]}
+        model = GridSearchCV(make_pipeline(StandardScaler(), FeatureWeightingSVM()), grid,
+                             cv=StratifiedKFold(3, shuffle=True, random_state=seed))
+        model.fit(X[train], y[train])
+        k = int(model.best_estimator_[-1].support_.sum())
+        return {"accuracy": _acc(model, X[test], y[test]), "fraction_used": k / X.shape[1],
+                "C": float(model.best_params_["featureweightingsvm__C"])}
+    Xb, _, names, _ = load_table1(p["dataset"])
+    grid = HKL_C_GRID if p.get("full", True) else [1.0, 10.0]
+    model = _hkl(grid, seed).fit(Xb[train], y[train])
+    used = _features_used(_fitted_hkl(model), Xb.shape[1])
+    return {"accuracy": _acc(model, Xb[test], y[test]),
+            "fraction_used": len(_originals(names, used)) / X.shape[1],
+            "fraction_boolean": len(used) / Xb.shape[1], "C": _chosen_c(model)}
+
+
+def run_task(params):
+    """Run one task (see the module docstring); accuracies are fractions in [0, 1]."""
+    table = params["table"]
+    if table == 1:
+        return _run_table1(params)
+    if table == 3:
+        return _run_table3(params)
+    if table == "disjunctions":
+        return _run_disjunctions(params)
+    if table == 4:
+        return _run_table4(params)
+    if table == 5:
+        return _run_table5(params)
+    raise ValueError(f"unknown table {table!r}")
+
+
+# ---- reduction -------------------------------------------------------------------------------------
+
+def _table1(df):
+    t = df[df.table == 1]
+    if t.empty:
+        return pd.DataFrame()
+    rows = {}
+    for (m, d), g in t.groupby(["method", "dataset"], sort=False):
+        if m == "hkl":
+            rows.setdefault((m, "HKL"), {})[d] = 100 * g["HKL"].mean()
+        else:
+            for c in ("L2", "L1"):
+                rows.setdefault((m, c), {})[d] = 100 * g[c].mean()
+    order = [(c, k) for c in CONFIGS for k in ("L2", "L1")] + [("all", "L2"), ("all", "L1"), ("hkl", "HKL")]
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out = out.reindex([o for o in order if o in rows])
+    out.index = pd.MultiIndex.from_tuples(out.index, names=["method", "classifier"])
+    return out[[d for d in TABLE1_DATASETS if d in out.columns]]
+
+
+def _table2(t1):
+    """Wilcoxon signed-rank test of HKL against each configuration, across the datasets."""
+    if t1.empty or ("hkl", "HKL") not in t1.index:
+        return pd.DataFrame()
+    hkl = t1.loc[("hkl", "HKL")]
+    rows = []
+    for (m, c), vals in t1.iterrows():
+        if m == "hkl":
+            continue
+        diff = (hkl - vals).round(10)
+        n_nonzero = int((diff != 0).sum())
+        p = float(wilcoxon(hkl, vals, alternative="greater").pvalue) if n_nonzero else float("nan")
+        rows.append({"method": m, "classifier": c, "wins": int((diff > 0).sum()),
+                     "ties": int((diff == 0).sum()), "losses": int((diff < 0).sum()),
+                     "p (HKL better)": p})
+    return pd.DataFrame(rows)
+
+
+def reduce(params_list, results_list):
+    """Tables: ``table1``, ``table2``, ``table1_details`` (HKL's C and disjunctions), ``table3``,
+    ``disjunctions``, ``paper_disjunctions``, ``table4``, ``table5``."""
+    df = pd.DataFrame([{**p, **{k: v for k, v in r.items() if not isinstance(v, list)}}
+                       for p, r in zip(params_list, results_list)])
+    tables = {}
+    t1 = _table1(df)
+    tables["table1"] = t1
+    tables["table2"] = _table2(t1)
+    h = df[(df.table == 1) & (df.method == "hkl")]
+    if not h.empty and "n_disjunctions" in h.columns:
+        tables["table1_details"] = h.groupby("dataset", sort=False)[["C", "n_disjunctions", "n_features_used"]].mean()
+    t3 = df[df.table == 3]
+    if not t3.empty and "20ng" in t1.columns:
+        tables["table3"] = pd.Series({"L1-SVM (tuned C)": 100 * t3["L1"].mean(),
+                                      "L2-SVM (tuned C)": 100 * t3["L2"].mean(),
+                                      "L1-SVM (C = 1)": t1.loc[("all", "L1"), "20ng"],
+                                      "L2-SVM (C = 1)": t1.loc[("all", "L2"), "20ng"],
+                                      "HKL": t1.loc[("hkl", "HKL"), "20ng"]}, name="accuracy (%)")
+    for p, r in zip(params_list, results_list):
+        if p["table"] == "disjunctions":
+            tables["disjunctions"] = pd.DataFrame(r["found"])
+            tables["paper_disjunctions"] = pd.DataFrame(r["paper"])
+            tables["disjunctions_accuracy"] = pd.Series({"accuracy": r["accuracy"], "C": r["C"]})
+    for tab in (4, 5):
+        t = df[df.table == tab]
+        if t.empty:
+            continue
+        if "fraction" not in t.columns:
+            t = t.assign(fraction=np.nan)
+        t = t.assign(fraction=t["fraction"].fillna(-1.0))     # HKL rows have no target fraction
+        g = t.groupby(["dataset", "method", "fraction"], sort=False)
+        out = g.agg(fraction_used=("fraction_used", "mean"), accuracy=("accuracy", "mean"))
+        out["accuracy"] *= 100
+        out = out.reset_index()
+        out["fraction"] = out["fraction"].where(out["fraction"] >= 0)
+        tables[f"table{tab}"] = out
+    return tables
+
+
+PROTOCOL = Protocol(name="hkl", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
+                    version="1", description="Section 3 of the disjunctive-HKL paper: Tables 1-5")
