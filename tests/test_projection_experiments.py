@@ -61,7 +61,7 @@ def test_precomputed_projection_gram_is_the_estimator():
     Z = pca.transform(X)
     K = polynomial_kernel(X, degree=2, coef0=1, gamma=1)
     svc = SVC(kernel="precomputed", C=1.0, tol=1e-8).fit(K + Z @ Z.T / 0.1, y)
-    est = ProjectionPenaltySVC(pca, gamma=0.1, prefit=True).fit(X, y)
+    est = ProjectionPenaltySVC(pca, reduced_penalty=0.1, prefit=True).fit(X, y)
     np.testing.assert_allclose(est.decision_function(X), svc.decision_function(K + Z @ Z.T / 0.1),
                                atol=1e-4)
 

@@ -61,7 +61,7 @@ def test_constrained_dual_kkt(data):
 def test_estimator_matches_primal_cvxpy(data, gamma):
     X, y, Z = data
     C = 1.5
-    clf = ProjectionPenaltySVC(PCA(2), gamma=gamma, C=C, kernel="linear").fit(X, y)
+    clf = ProjectionPenaltySVC(PCA(2), reduced_penalty=gamma, C=C, kernel="linear").fit(X, y)
     w, v, b, val = _primal_linear(X, Z, y, C, gamma)
     np.testing.assert_allclose(clf.decision_function(X), X @ w + Z @ v + b, atol=2e-3)
     np.testing.assert_allclose(clf.dual_coef_[0] @ X, w, atol=2e-3)  # eq. (16)
@@ -90,13 +90,13 @@ def test_penalised_dual_tends_to_constrained(data):
     C = 1.0
     a0 = solve_constrained_dual(K, Z, y, C)
     d0 = dual_objective(a0, K, Z, y, 0.0)
-    f0 = ProjectionPenaltySVC(PCA(2), gamma=0.0, C=C).fit(X, y).decision_function(X)
+    f0 = ProjectionPenaltySVC(PCA(2), reduced_penalty=0.0, C=C).fit(X, y).decision_function(X)
     gaps, fdiff, adiff = [], [], []
     for gamma in [1.0, 1e-1, 1e-2, 1e-3]:
         a, _ = solve_penalised_dual(K, Z, y, C, gamma, tol=1e-8)
         gaps.append(dual_objective(a, K, Z, y, gamma) - d0)
         adiff.append(np.abs(a - a0).max())
-        f = ProjectionPenaltySVC(PCA(2), gamma=gamma, C=C).fit(X, y).decision_function(X)
+        f = ProjectionPenaltySVC(PCA(2), reduced_penalty=gamma, C=C).fit(X, y).decision_function(X)
         fdiff.append(np.abs(f - f0).max())
     # (19) relaxes (15) by a finite penalty, so its optimum lies above and decreases to (13)
     assert all(g >= -1e-6 for g in gaps)
@@ -110,7 +110,7 @@ def test_huge_gamma_is_plain_svm(data):
     """γ → ∞ forces v = 0: the plain kernel SVM."""
     X, y, _ = data
     clf = ProjectionPenaltySVC(KernelPCA(3, kernel="poly", degree=2, coef0=1, gamma=1),
-                               gamma=1e10, C=1.0).fit(X, y)
+                               reduced_penalty=1e10, C=1.0).fit(X, y)
     svc = SVC(kernel="poly", degree=2, coef0=1, gamma=1, C=1.0, tol=1e-8).fit(X, y)
     np.testing.assert_allclose(clf.decision_function(X), svc.decision_function(X), atol=1e-3)
 
@@ -119,28 +119,42 @@ def test_kpca_reducer_equivalence_gamma0_invariant_to_basis(data):
     """Only span(P) matters for γ = 0: rescaled KPCA coordinates give the same classifier."""
     X, y, _ = data
     kp = dict(kernel="poly", degree=2, coef0=1, gamma=1)
-    f1 = ProjectionPenaltySVC(KernelPCA(3, **kp), gamma=0.0).fit(X, y).decision_function(X)
+    f1 = ProjectionPenaltySVC(KernelPCA(3, **kp), reduced_penalty=0.0).fit(X, y).decision_function(X)
     Zscale = np.diag([3.0, 0.5, 2.0])
     kpca = KernelPCA(3, **kp).fit(X)
     from sklearn.preprocessing import FunctionTransformer
     scaled = FunctionTransformer(lambda A: kpca.transform(A) @ Zscale)
-    f2 = ProjectionPenaltySVC(scaled, gamma=0.0, prefit=True).fit(X, y).decision_function(X)
+    f2 = ProjectionPenaltySVC(scaled, reduced_penalty=0.0, prefit=True).fit(X, y).decision_function(X)
     np.testing.assert_allclose(f1, f2, atol=1e-3)
 
 
 def test_bad_input(data):
     X, y, _ = data
     with pytest.raises(ValueError):
-        ProjectionPenaltySVC(PCA(1), gamma=-1.0).fit(X, y)
-    with pytest.raises(ValueError):
-        ProjectionPenaltySVC(None).fit(X, y)
+        ProjectionPenaltySVC(PCA(1), reduced_penalty=-1.0).fit(X, y)
+    with pytest.raises(ValueError, match="gamma"):
+        ProjectionPenaltySVC(PCA(1), gamma=0.0).fit(X, y)          # kernel coefficient must be > 0
+    with pytest.raises(ValueError, match="prefit"):
+        ProjectionPenaltySVC(None, prefit=True).fit(X, y)
     with pytest.raises(ValueError):
         ProjectionPenaltySVC(PCA(1)).fit(X, np.ones_like(y))
 
 
+def test_gamma_is_the_kernel_coefficient_and_the_default_reducer_is_kernel_pca(data):
+    """``gamma`` means what it means in scikit-learn's SVC; without a reducer the model uses
+    kernel PCA with its own kernel (2 components)."""
+    X, y, _ = data
+    clf = ProjectionPenaltySVC(reduced_penalty=1e10, kernel="rbf", gamma=0.3).fit(X, y)
+    svc = SVC(kernel="rbf", gamma=0.3, C=1.0, tol=1e-8).fit(X, y)
+    np.testing.assert_allclose(clf.decision_function(X), svc.decision_function(X), atol=1e-3)
+    assert isinstance(clf.reducer_, KernelPCA) and clf.reducer_.n_components == 2
+    assert clf.reducer_.gamma == 0.3 and clf.reducer_.kernel == "rbf"
+
+
 @parametrize_with_checks([
-    ProjectionPenaltySVC(PCA(1), gamma=1e-2),
-    ProjectionPenaltySVC(PCA(1), gamma=0.0),
+    ProjectionPenaltySVC(),
+    ProjectionPenaltySVC(PCA(1), reduced_penalty=1e-2),
+    ProjectionPenaltySVC(PCA(1), reduced_penalty=0.0),
     GeneralizedDiscriminantAnalysis(n_components=1),
     OrthogonalLaplacianfaces(n_components=1),
 ])

@@ -88,3 +88,16 @@ def test_olap_transform_and_errors(blobs):
         GeneralizedDiscriminantAnalysis(n_components=4).fit(X, y)
     with pytest.raises(ValueError):
         OrthogonalLaplacianfaces().fit(X, np.zeros(100))
+
+
+def test_reducers_name_their_outputs_and_refuse_fractional_components(blobs):
+    X, y = blobs
+    gda = GeneralizedDiscriminantAnalysis(n_components=2).fit(X, y)
+    olap = OrthogonalLaplacianfaces(n_components=2).fit(X, y)
+    assert list(gda.get_feature_names_out()) == ["generalizeddiscriminantanalysis0",
+                                                 "generalizeddiscriminantanalysis1"]
+    assert list(olap.get_feature_names_out()) == ["orthogonallaplacianfaces0", "orthogonallaplacianfaces1"]
+    for bad in (GeneralizedDiscriminantAnalysis(n_components=1.5), OrthogonalLaplacianfaces(n_components=1.5),
+                GeneralizedDiscriminantAnalysis(gamma=-1.0), OrthogonalLaplacianfaces(reg=-1.0)):
+        with pytest.raises(ValueError, match="must be"):            # no silent int() truncation
+            bad.fit(X, y)

@@ -245,7 +245,7 @@ def yale_reductions(X, y, train, n_kpca=None):
     kern = dict(kernel="poly", degree=2, coef0=1.0)
     n_kpca = len(train) if n_kpca is None else n_kpca
     kpca = KernelPCA(n_kpca, gamma=1.0, **kern).fit(X[train])
-    gda = GeneralizedDiscriminantAnalysis(kernel_gamma=1.0, **kern).fit(X[train], y[train])
+    gda = GeneralizedDiscriminantAnalysis(gamma=1.0, **kern).fit(X[train], y[train])
     olap = OrthogonalLaplacianfaces(n_components=len(np.unique(y)) - 1).fit(X[train], y[train])
     return {"KPCA": kpca.transform(X), "GDA": gda.transform(X), "OLap": olap.transform(X)}
 

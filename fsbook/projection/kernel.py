@@ -1,24 +1,33 @@
 """Projection penalties for kernel SVMs (Zhang & Schneider 2010, Sections 2.3-2.5).
 
-Primal (17): ``min ½||w̃||² + (γ/2)||v||² + C Σ ξ_i`` s.t.
+Primal (17): ``min ½||w̃||² + (ρ/2)||v||² + C Σ ξ_i`` s.t.
 ``y_i(w̃ᵀφ(x_i) + vᵀz_i + b) ≥ 1 − ξ_i``, ``ξ ≥ 0``, with ``z_i = Pφ(x_i)`` (or any ``θ(x_i)``,
 Section 2.5).  Writing ``β_i = α_i y_i``:
 
-* ``γ = 0`` (eq. 10): dual (13)-(15), the SVM dual with the ``d`` extra equality constraints
+* ``ρ = 0`` (eq. 10): dual (13)-(15), the SVM dual with the ``d`` extra equality constraints
   ``Σ α_i y_i z_i = 0``.  Solved here as a QP (cvxpy + Clarabel); ``v`` and ``b`` then follow
   from the linear programme of Section 2.3 (``w̃`` fixed, minimise ``Σ ξ``) solved with HiGHS.
-* ``γ > 0``: dual (19) is exactly the standard SVM dual with the kernel
-  ``K + Z Zᵀ/γ`` (the augmented features ``[φ(x); z/√γ]``), so it is handed to libsvm
-  (``SVC(kernel="precomputed")``); ``v = Σ α_i y_i z_i / γ`` by (18).
+* ``ρ > 0``: dual (19) is exactly the standard SVM dual with the kernel
+  ``K + Z Zᵀ/ρ`` (the augmented features ``[φ(x); z/√ρ]``), so it is handed to libsvm
+  (``SVC(kernel="precomputed")``); ``v = Σ λ_i y_i z_i / ρ`` by (18).
+
+The paper writes α for the dual multipliers and γ for the penalty on ``v``; the book writes
+``λ_i`` (multipliers, as in the book's notation) and ``ρ`` (``reduced_penalty``, the same
+name as in :class:`~fsbook.projection.ProjectionPenalty`), and ``gamma`` keeps scikit-learn's
+meaning: the kernel coefficient.
 """
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 import scipy.optimize
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.metrics.pairwise import pairwise_kernels
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.decomposition import KernelPCA
+from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
 from sklearn.svm import SVC
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -28,13 +37,14 @@ __all__ = ["ProjectionPenaltySVC", "solve_constrained_dual", "solve_penalised_du
            "dual_objective", "fit_offsets"]
 
 
-def dual_objective(alpha, K, Z, y, gamma):
-    """Dual objective of (13) (``gamma=0``) or (19) (``gamma>0``) at ``alpha``."""
-    beta = alpha * y
-    val = alpha.sum() - 0.5 * beta @ K @ beta
-    if gamma > 0:
+def dual_objective(lam, K, Z, y, reduced_penalty):
+    """Dual objective of (13) (``reduced_penalty=0``) or (19) (``reduced_penalty=ρ>0``) at the
+    multipliers ``lam``: ``Σλ_i − ½βᵀKβ − ||Zᵀβ||²/(2ρ)`` with ``β = λ ∘ y``."""
+    beta = lam * y
+    val = lam.sum() - 0.5 * beta @ K @ beta
+    if reduced_penalty > 0:
         u = Z.T @ beta
-        val -= 0.5 / gamma * u @ u
+        val -= 0.5 / reduced_penalty * u @ u
     return val
 
 
@@ -50,7 +60,7 @@ def solve_constrained_dual(K, Z, y, C, *, solver="CLARABEL"):
 
     Returns
     -------
-    alpha : ndarray (m,), clipped to [0, C].
+    lam : ndarray (m,), the multipliers ``λ``, clipped to [0, C].
     """
     import cvxpy as cp
 
@@ -77,17 +87,17 @@ def solve_constrained_dual(K, Z, y, C, *, solver="CLARABEL"):
     return np.clip(a.value, 0.0, C)
 
 
-def solve_penalised_dual(K, Z, y, C, gamma, *, tol=1e-6):
-    """Solve the dual (19) with libsvm through the kernel ``K + Z Zᵀ/γ``.
+def solve_penalised_dual(K, Z, y, C, reduced_penalty, *, tol=1e-6):
+    """Solve the dual (19) with libsvm through the kernel ``K + Z Zᵀ/ρ``, ``ρ = reduced_penalty``.
 
     Returns
     -------
-    alpha : ndarray (m,)
+    lam : ndarray (m,), the multipliers ``λ``.
     b : float, intercept.
     """
-    if gamma <= 0:
-        raise ValueError("gamma must be > 0 for the dual (19)")
-    Kp = K + (Z @ Z.T) / gamma
+    if reduced_penalty <= 0:
+        raise ValueError("reduced_penalty must be > 0 for the dual (19)")
+    Kp = K + (Z @ Z.T) / reduced_penalty
     svc = SVC(kernel="precomputed", C=C, tol=tol).fit(Kp, np.where(y > 0, 1, -1))
     alpha = np.zeros(K.shape[0])
     # classes_ = [-1, 1]; dual_coef_ = α_i y_i for the support vectors
@@ -115,60 +125,89 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    reducer : transformer
+    reducer : transformer or None, default=None
         Kernel-based reducer sharing the SVM's kernel (KernelPCA, GeneralizedDiscriminantAnalysis)
         or any transformer (Section 2.5 trick, e.g. OrthogonalLaplacianfaces).  Cloned and fitted
-        on ``(X, y)`` unless ``prefit=True``.
-    gamma : float, default=0.0
-        Penalty ``(γ/2)||v||²`` of eq. (17); ``0`` gives the constrained dual (13)-(15).
+        on ``(X, y)`` unless ``prefit=True``.  ``None``: kernel PCA with the SVM's kernel and
+        ``min(2, m − 1)`` components (the kernel reduction of eqs. 8-16).
+    reduced_penalty : float, default=0.0
+        ``ρ ≥ 0``, the penalty ``(ρ/2)||v||²`` of eq. (17) (``γ`` in the paper); ``0`` gives the
+        constrained dual (13)-(15).  Same name and role as in ``ProjectionPenalty``.
     C : float, default=1.0
     kernel : str or callable, default="poly"
         Any metric of :func:`sklearn.metrics.pairwise.pairwise_kernels`.
-    degree, coef0, kernel_gamma : kernel parameters (``kernel_gamma`` is sklearn's ``gamma``).
+    degree : float, default=2
+    gamma : float, default=1.0
+        Kernel coefficient, as in :class:`sklearn.svm.SVC` (``(gamma xᵀx' + coef0)^degree``).
+    coef0 : float, default=1.0
     prefit : bool, default=False
 
     Attributes
     ----------
     classes_ : ndarray
-    dual_coef_ : ndarray (k, m), ``α_i y_i`` per one-vs-rest problem (k = 1 for two classes)
+    reducer_ : the fitted reducer
+    dual_coef_ : ndarray (k, m), ``λ_i y_i`` per one-vs-rest problem (k = 1 for two classes)
     coef_reduced_ : ndarray (k, d), ``v``
     intercept_ : ndarray (k,)
     """
 
-    def __init__(self, reducer=None, *, gamma=0.0, C=1.0, kernel="poly", degree=2, coef0=1.0,
-                 kernel_gamma=1.0, prefit=False):
+    _parameter_constraints: dict = {
+        "reducer": [HasMethods(["fit", "transform"]), HasMethods(["transform"]), None],
+        "reduced_penalty": [Interval(Real, 0, None, closed="left")],
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "kernel": [StrOptions(set(PAIRWISE_KERNEL_FUNCTIONS)), callable],
+        "degree": [Interval(Real, 0, None, closed="left")],
+        "gamma": [Interval(Real, 0, None, closed="neither")],
+        "coef0": [Real],
+        "prefit": ["boolean"],
+    }
+
+    def __init__(self, reducer=None, *, reduced_penalty=0.0, C=1.0, kernel="poly", degree=2,
+                 gamma=1.0, coef0=1.0, prefit=False):
         self.reducer = reducer
-        self.gamma = gamma
+        self.reduced_penalty = reduced_penalty
         self.C = C
         self.kernel = kernel
         self.degree = degree
+        self.gamma = gamma
         self.coef0 = coef0
-        self.kernel_gamma = kernel_gamma
         self.prefit = prefit
 
     def _kernel(self, X, Y):
         return pairwise_kernels(X, Y, metric=self.kernel, filter_params=True, degree=self.degree,
-                                coef0=self.coef0, gamma=self.kernel_gamma)
+                                coef0=self.coef0, gamma=self.gamma)
 
     def _fit_binary(self, K, Z, y):
-        if self.gamma > 0:
-            alpha, b = solve_penalised_dual(K, Z, y, self.C, self.gamma)
-            beta = alpha * y
-            v = Z.T @ beta / self.gamma
+        rho = float(self.reduced_penalty)
+        if rho > 0:
+            lam, b = solve_penalised_dual(K, Z, y, self.C, rho)
+            beta = lam * y
+            v = Z.T @ beta / rho
         else:
-            alpha = solve_constrained_dual(K, Z, y, self.C)
-            beta = alpha * y
+            lam = solve_constrained_dual(K, Z, y, self.C)
+            beta = lam * y
             v, b = fit_offsets(K @ beta, Z, y, self.C)
         return beta, v, b
 
+    def _default_reducer(self, m):
+        return KernelPCA(n_components=max(1, min(2, m - 1)), kernel=self.kernel, degree=self.degree,
+                         gamma=self.gamma, coef0=self.coef0)
+
+    @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y):
-        """Fit the reducer (unless prefit) and solve the dual(s)."""
-        if self.reducer is None:
-            raise ValueError("ProjectionPenaltySVC needs a reducer")
-        if not np.isscalar(self.gamma) or not np.isfinite(self.gamma) or self.gamma < 0:
-            raise ValueError(f"gamma must be a finite number >= 0, got {self.gamma!r}")
-        if not np.isscalar(self.C) or not self.C > 0:
-            raise ValueError(f"C must be > 0, got {self.C!r}")
+        """Fit the reducer (unless prefit) and solve the dual(s) (13)-(15) or (19).
+
+        Parameters
+        ----------
+        X : array-like of shape (m, n)
+        y : array-like of shape (m,)
+
+        Returns
+        -------
+        self
+        """
+        if self.prefit and self.reducer is None:
+            raise ValueError("prefit=True needs a fitted reducer")
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
@@ -177,7 +216,8 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
         if self.prefit:
             self.reducer_ = self.reducer
         else:
-            self.reducer_ = clone(self.reducer).fit(X, y)
+            base = self._default_reducer(X.shape[0]) if self.reducer is None else clone(self.reducer)
+            self.reducer_ = base.fit(X, y)
         Z = reduce(self.reducer_, X)
         K = self._kernel(X, X)
         targets = [self.classes_[1]] if self.classes_.size == 2 else list(self.classes_)
@@ -192,7 +232,16 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
         return self
 
     def decision_function(self, X):
-        """``w̃ᵀφ(x) + vᵀz(x) + b`` with ``w̃ = Σ α_i y_i φ(x_i)`` (eq. 16)."""
+        """``w̃ᵀφ(x) + vᵀz(x) + b`` with ``w̃ = Σ λ_i y_i φ(x_i)`` (eq. 16).
+
+        Parameters
+        ----------
+        X : array-like of shape (m', n)
+
+        Returns
+        -------
+        ndarray of shape (m',) for two classes, else (m', k)
+        """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
         F = self._kernel(X, self.X_fit_) @ self.dual_coef_.T + reduce(self.reducer_, X) @ self.coef_reduced_.T
@@ -200,6 +249,16 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
         return F[:, 0] if self.classes_.size == 2 else F
 
     def predict(self, X):
+        """Class of the largest decision value (sign for two classes).
+
+        Parameters
+        ----------
+        X : array-like of shape (m', n)
+
+        Returns
+        -------
+        ndarray of shape (m',)
+        """
         F = self.decision_function(X)
         if self.classes_.size == 2:
             return self.classes_[(F > 0).astype(int)]

@@ -19,16 +19,18 @@ L-BFGS on the exact smooth objective for the logistic and squared-hinge losses).
 from __future__ import annotations
 
 import warnings
+from numbers import Real
 
 import numpy as np
 import scipy.linalg
 import scipy.optimize
 import scipy.sparse as sp
 import scipy.special
-from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone, is_classifier
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context, clone, is_classifier
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.svm import LinearSVC
+from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -220,6 +222,13 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
     intercept_ : intercept in the input space (affine reducer) else of the augmented model
     """
 
+    _parameter_constraints: dict = {
+        "estimator": [HasMethods(["fit", "predict"])],
+        "reducer": [HasMethods(["fit", "transform"]), HasMethods(["transform"]), "array-like"],
+        "reduced_penalty": [Interval(Real, 0, None, closed="left")],
+        "prefit": ["boolean"],
+    }
+
     def __init__(self, estimator, reducer, reduced_penalty=0.0, prefit=False):
         self.estimator = estimator
         self.reducer = reducer
@@ -258,8 +267,19 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
         if isinstance(self.reducer, np.ndarray) and self.reducer.ndim != 2:
             raise ValueError("a matrix reducer P must have shape (d, n_features)")
 
+    @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y):
-        """Fit the reducer (unless prefit) and the penalised model (eq. 7)."""
+        """Fit the reducer (unless prefit) and the penalised model (eq. 7).
+
+        Parameters
+        ----------
+        X : array-like of shape (m, n)
+        y : array-like of shape (m,) or (m, k)
+
+        Returns
+        -------
+        self
+        """
         self._check_params()
         classifier = is_classifier(self.estimator)
         X, y = validate_data(self, X, y, accept_sparse=False, multi_output=not classifier,

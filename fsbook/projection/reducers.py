@@ -9,11 +9,14 @@
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 import scipy.linalg
-from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.metrics.pairwise import pairwise_kernels
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
+from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
 from sklearn.preprocessing import KernelCenterer
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -28,7 +31,7 @@ def _labels(y):
     return classes, codes
 
 
-class GeneralizedDiscriminantAnalysis(TransformerMixin, BaseEstimator):
+class GeneralizedDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Generalized discriminant analysis: multi-class Fisher discriminant in a kernel space.
 
     The centred training points are written in the kernel-PCA basis ``Φ̃ = U Λ^{1/2}``
@@ -41,28 +44,54 @@ class GeneralizedDiscriminantAnalysis(TransformerMixin, BaseEstimator):
     ----------
     n_components : int or None, default=None
         ``d``; at most (number of classes − 1), the default.
-    kernel, degree, coef0, kernel_gamma : kernel (as :func:`sklearn.metrics.pairwise_kernels`).
+    kernel, degree, gamma, coef0 : kernel (as :func:`sklearn.metrics.pairwise_kernels` and
+        :class:`sklearn.decomposition.KernelPCA`; ``gamma`` is the kernel coefficient).
     reg : float, default=1e-8
         Relative ridge ``ε`` on the total scatter.
     """
 
-    def __init__(self, n_components=None, *, kernel="poly", degree=2, coef0=1.0, kernel_gamma=1.0,
+    _parameter_constraints: dict = {
+        "n_components": [Interval(Integral, 1, None, closed="left"), None],
+        "kernel": [StrOptions(set(PAIRWISE_KERNEL_FUNCTIONS)), callable],
+        "degree": [Interval(Real, 0, None, closed="left")],
+        "gamma": [Interval(Real, 0, None, closed="neither")],
+        "coef0": [Real],
+        "reg": [Interval(Real, 0, None, closed="left")],
+    }
+
+    def __init__(self, n_components=None, *, kernel="poly", degree=2, gamma=1.0, coef0=1.0,
                  reg=1e-8):
         self.n_components = n_components
         self.kernel = kernel
         self.degree = degree
+        self.gamma = gamma
         self.coef0 = coef0
-        self.kernel_gamma = kernel_gamma
         self.reg = reg
 
     def _kernel(self, X, Y):
         return pairwise_kernels(X, Y, metric=self.kernel, filter_params=True, degree=self.degree,
-                                coef0=self.coef0, gamma=self.kernel_gamma)
+                                coef0=self.coef0, gamma=self.gamma)
 
+    @property
+    def _n_features_out(self):
+        return self.n_components_
+
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
+        """Fit the discriminant directions on ``(X, y)``.
+
+        Parameters
+        ----------
+        X : array-like of shape (m, n)
+        y : array-like of shape (m,), at least two classes
+
+        Returns
+        -------
+        self
+        """
         X, y = validate_data(self, X, y, dtype=np.float64)
         classes, codes = _labels(y)
-        d = classes.size - 1 if self.n_components is None else int(self.n_components)
+        d = classes.size - 1 if self.n_components is None else self.n_components
         if not 1 <= d <= classes.size - 1:
             raise ValueError(f"n_components must be in [1, {classes.size - 1}], got {self.n_components}")
         K = self._kernel(X, X)
@@ -87,12 +116,22 @@ class GeneralizedDiscriminantAnalysis(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
+        """Coordinates ``z = Pφ(x)`` of ``X`` on the discriminant directions.
+
+        Parameters
+        ----------
+        X : array-like of shape (m', n)
+
+        Returns
+        -------
+        ndarray of shape (m', n_components_)
+        """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
         return self.centerer_.transform(self._kernel(X, self.X_fit_)) @ self.dual_coef_
 
 
-class OrthogonalLaplacianfaces(TransformerMixin, BaseEstimator):
+class OrthogonalLaplacianfaces(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Orthogonal Laplacianfaces (orthogonal locality preserving projections, Cai et al. 2006).
 
     Steps: (1) PCA to the non-null principal subspace (``x̂ = V_pcaᵀ(x − x̄)``); (2) supervised
@@ -112,19 +151,41 @@ class OrthogonalLaplacianfaces(TransformerMixin, BaseEstimator):
         Relative ridge on ``S``.
     """
 
+    _parameter_constraints: dict = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "pca_tol": [Interval(Real, 0, None, closed="left")],
+        "reg": [Interval(Real, 0, None, closed="left")],
+    }
+
     def __init__(self, n_components=2, *, pca_tol=1e-10, reg=1e-10):
         self.n_components = n_components
         self.pca_tol = pca_tol
         self.reg = reg
 
+    @property
+    def _n_features_out(self):
+        return self.n_components_
+
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
+        """Fit the orthogonal basis on ``(X, y)`` (supervised graph).
+
+        Parameters
+        ----------
+        X : array-like of shape (m, n)
+        y : array-like of shape (m,), at least two classes
+
+        Returns
+        -------
+        self
+        """
         X, y = validate_data(self, X, y, dtype=np.float64)
         _, codes = _labels(y)
         self.mean_ = X.mean(axis=0)
         Xc = X - self.mean_
         _, s, Vt = np.linalg.svd(Xc, full_matrices=False)
         r = int(np.sum(s > np.sqrt(self.pca_tol) * max(s.max(), 1e-300))) if s.size else 0
-        d = int(self.n_components)
+        d = self.n_components
         if not 1 <= d <= r:
             raise ValueError(f"n_components must be in [1, {r}] (rank of the centred data), got {d}")
         V = Vt[:r].T
@@ -152,6 +213,16 @@ class OrthogonalLaplacianfaces(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
+        """Coordinates of ``X`` on the orthogonal Laplacianfaces.
+
+        Parameters
+        ----------
+        X : array-like of shape (m', n)
+
+        Returns
+        -------
+        ndarray of shape (m', n_components_)
+        """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
         return (X - self.mean_) @ self.components_.T
