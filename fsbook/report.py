@@ -15,7 +15,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-__all__ = ["paper_vs_ours", "format_value"]
+__all__ = ["paper_vs_ours", "format_value", "rank_order", "compare_rankings"]
 
 #: shown where the paper reports no value
 MISSING = "–"
@@ -59,7 +59,7 @@ def _as_series(values, name: str) -> pd.Series:
 
 
 def _block(paper: pd.Series, ours: pd.Series, spread: pd.Series | None,
-           decimals: int, spread_label: str) -> pd.DataFrame:
+           decimals: int, spread_label: str, paper_spread: pd.Series | None = None) -> pd.DataFrame:
     unknown = paper.index.difference(ours.index)
     if len(unknown):
         raise ValueError(f"paper values for rows that ours lacks: {list(unknown)}")
@@ -81,15 +81,21 @@ def _block(paper: pd.Series, ours: pd.Series, spread: pd.Series | None,
                 diff_text = "+" + diff_text
         else:
             diff_text = MISSING
-        rows[key] = {"paper": format_value(p, decimals), "ours": text, "difference": diff_text}
+        p_text = format_value(p, decimals)
+        if paper_spread is not None and key in paper_spread.index and not np.isnan(paper_spread[key]):
+            p_text = f"{p_text} ± {format_value(paper_spread[key], decimals)}"
+        rows[key] = {"paper": p_text, "ours": text, "difference": diff_text}
     out = pd.DataFrame.from_dict(rows, orient="index")
+    if paper_spread is not None:
+        out = out.rename(columns={"paper": f"paper (± {spread_label})"})
     if spread is not None:
         out = out.rename(columns={"ours": f"ours (± {spread_label})"})
     return out
 
 
 def paper_vs_ours(paper, ours, spread=None, *, decimals: int = 3,
-                  spread_label: str = "s.e.", index_name: str | None = None) -> pd.DataFrame:
+                  spread_label: str = "s.e.", index_name: str | None = None,
+                  paper_spread=None) -> pd.DataFrame:
     """Render a paper-vs-ours reproduction table.
 
     Parameters
@@ -109,6 +115,9 @@ def paper_vs_ours(paper, ours, spread=None, *, decimals: int = 3,
         What the spread is, shown in the column header.
     index_name : str, optional
         Name of the row index (e.g. ``"method"``).
+    paper_spread : mapping or Series, optional
+        The paper's own spread (same kind as ``spread``), printed as ``paper ± spread``
+        (Series input only).
 
     Returns
     -------
@@ -142,7 +151,76 @@ def paper_vs_ours(paper, ours, spread=None, *, decimals: int = 3,
         out = pd.concat(blocks, axis=1)
     else:
         out = _block(_as_series(paper, "paper"), _as_series(ours, "ours"),
-                     _as_series(spread, "spread"), decimals, spread_label)
+                     _as_series(spread, "spread"), decimals, spread_label,
+                     _as_series(paper_spread, "paper_spread"))
     if index_name is not None:
         out.index.name = index_name
     return out
+
+
+def rank_order(values, *, higher_is_better: bool, decimals: int = 2) -> str:
+    """Methods from best to worst, ties (equal after rounding to ``decimals``) joined by ``=``.
+
+    Parameters
+    ----------
+    values : mapping or Series
+        Score of each method.
+    higher_is_better : bool
+    decimals : int, default=2
+        Precision at which two scores count as equal (the precision the table prints).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> rank_order({"a": 1.004, "b": 2.0, "c": 1.0}, higher_is_better=True)
+    'b > a = c'
+    """
+    s = _as_series(values, "values").round(decimals)
+    groups = s.groupby(s, sort=True)
+    keys = sorted(groups.groups, reverse=higher_is_better)
+    return " > ".join(" = ".join(sorted(groups.get_group(k).index, key=list(s.index).index)) for k in keys)
+
+
+def compare_rankings(paper, ours, *, higher_is_better: bool, decimals: int = 2) -> dict:
+    """Compare the paper's ranking of methods with ours, pair by pair, counting ties apart.
+
+    Each pair of methods (present in both) is one of: ``agree`` (same strict order),
+    ``reversed`` (opposite strict order), ``tied in ours`` (equal after rounding ours to
+    ``decimals``, the paper strict) or ``tied in paper`` (the paper's values equal).
+
+    Parameters
+    ----------
+    paper, ours : mapping or Series
+    higher_is_better : bool
+    decimals : int, default=2
+
+    Returns
+    -------
+    dict with ``"paper order"``, ``"our order"`` (as :func:`rank_order`), the four pair counts
+    and ``"pairs"`` (their total).
+
+    Examples
+    --------
+    >>> r = compare_rankings({"a": 1, "b": 2, "c": 3}, {"a": 1, "b": 1, "c": 0}, higher_is_better=True)
+    >>> r["agree"], r["reversed"], r["tied in ours"]
+    (0, 2, 1)
+    """
+    p = _as_series(paper, "paper").round(decimals)
+    o = _as_series(ours, "ours").round(decimals)
+    names = [k for k in p.index if k in o.index]
+    counts = {"agree": 0, "reversed": 0, "tied in ours": 0, "tied in paper": 0}
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            sp, so = np.sign(p[a] - p[b]), np.sign(o[a] - o[b])
+            if sp == 0:
+                counts["tied in paper"] += 1
+            elif so == 0:
+                counts["tied in ours"] += 1
+            else:
+                counts["agree" if sp == so else "reversed"] += 1
+    return {"paper order": rank_order(p[names], higher_is_better=higher_is_better, decimals=decimals),
+            "our order": rank_order(o[names], higher_is_better=higher_is_better, decimals=decimals),
+            **counts, "pairs": sum(counts.values())}

@@ -43,6 +43,7 @@ def test_boston_run_and_table_shapes():
     X = rng.normal(size=(80, 4))
     y = X @ np.array([1.0, -2.0, 0.5, 0.0]) + rng.normal(size=80)
     runs = [ex.boston_run(s, X, y, d_values=[1, 2], n_train=30) for s in range(3)]
+    assert set(runs[0]["Ridge"]) == set(runs[0]["Proj-PCR"]) == {"fine", "paper"}
     tab = ex.boston_table(runs)
     assert list(tab.index) == ["Ridge", "PCR", "PLS", "Proj-PCR", "Proj-PLS"]
     # isotropic X: the top principal components miss the signal, PCR fails, while the
@@ -169,6 +170,30 @@ def test_protocol_runs_boston_tasks_on_the_runner(tmp_path):
     from fsbook.experiments import run_protocol
     res = run_protocol(ex.PROTOCOL, tasks=[{"part": "boston", "run": 0}, {"part": "boston", "run": 1}],
                        out=tmp_path, progress=False)
-    assert list(res.tables) == ["table1", "table1_by_d"]
+    assert list(res.tables) == ["table1", "table1_paper_grid", "table1_by_d"]
     assert list(res.tables["table1"].index) == ["Ridge", "PCR", "PLS", "Proj-PCR", "Proj-PLS"]
     assert list(res.tables["table1_by_d"].index) == list(range(1, 14))
+
+
+def test_paper_grid_is_a_subset_of_the_fine_grid_and_selection_matches_a_paper_grid_run():
+    """Selecting α on the paper's grid from the union's CV errors gives the numbers of a run on
+    the paper's grid alone (the tie rule, smallest α, is the same)."""
+    assert np.all(np.isin(ex.GRID, ex.FINE_GRID)) and len(ex.FINE_GRID) == 73
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(70, 4))
+    y = X @ np.array([1.0, -2.0, 0.5, 0.0]) + rng.normal(size=70)
+    both = ex.boston_run(1, X, y, d_values=[1, 3], n_train=30)
+    alone = ex.boston_run(1, X, y, d_values=[1, 3], n_train=30, grids={"paper": ex.GRID})
+    assert both["Ridge"]["paper"] == alone["Ridge"]["paper"]
+    assert both["Proj-PLS"]["paper"] == alone["Proj-PLS"]["paper"]
+
+
+def test_full_rank_proj_pcr_is_ridge_with_rescaled_alpha():
+    """With d = n the penalty α min_v(||w − Pᵀv||² + λ||v||²) is α λ/(1+λ) ||w||²: Proj-PCR(d = n)
+    is ridge with α λ/(1+λ) (= α/1001 for λ = 1e-3)."""
+    rng = np.random.default_rng(7)
+    X, y = rng.normal(size=(40, 5)), rng.normal(size=40)
+    lam, a = 1e-3, 3.0
+    proj = ProjectionPenalty(Ridge(alpha=a), PCA(5), reduced_penalty=lam).fit(X, y)
+    ridge = Ridge(alpha=a * lam / (1 + lam)).fit(X, y)
+    np.testing.assert_allclose(proj.predict(X), ridge.predict(X), atol=1e-8)

@@ -1,0 +1,34 @@
+"""The ranking helpers of fsbook.report used by the projection chapter (ties counted apart)."""
+
+import pytest
+
+from fsbook.report import compare_rankings, paper_vs_ours, rank_order
+
+
+def test_rank_order_shows_ties_at_the_printed_precision():
+    assert rank_order({"a": 3.0, "b": 1.0, "c": 2.0}, higher_is_better=True) == "a > c > b"
+    assert rank_order({"a": 3.0, "b": 1.0, "c": 2.0}, higher_is_better=False) == "b > c > a"
+    assert rank_order({"x": 2.004, "y": 1.0, "z": 1.996}, higher_is_better=True) == "x = z > y"
+    assert rank_order({"x": 2.004, "y": 1.0, "z": 1.996}, higher_is_better=True, decimals=3) == "x > z > y"
+
+
+def test_compare_rankings_counts_agreements_reversals_and_ties():
+    paper = {"A": 10.0, "B": 8.0, "C": 6.0, "D": 6.0}
+    ours = {"A": 5.0, "B": 5.0, "C": 7.0, "D": 1.0}
+    r = compare_rankings(paper, ours, higher_is_better=False)
+    # pairs: AB tied in ours; AC reversed (paper C<A, ours A<C); AD agree; BC reversed; BD agree;
+    # CD tied in paper
+    assert (r["agree"], r["reversed"], r["tied in ours"], r["tied in paper"], r["pairs"]) == (2, 2, 1, 1, 6)
+    assert r["paper order"] == "C = D > B > A" and r["our order"] == "D > A = B > C"
+
+
+def test_paper_spread_is_printed_beside_the_paper_mean():
+    t = paper_vs_ours({"m": 1.5}, {"m": 1.25}, {"m": 0.1}, decimals=2, paper_spread={"m": 0.05})
+    assert list(t.columns) == ["paper (± s.e.)", "ours (± s.e.)", "difference"]
+    assert t.loc["m", "paper (± s.e.)"] == "1.50 ± 0.05" and t.loc["m", "difference"] == "-0.25"
+
+
+@pytest.mark.parametrize("bad", [["a"], 3])
+def test_bad_input_is_refused(bad):
+    with pytest.raises(TypeError):
+        rank_order(bad, higher_is_better=True)
