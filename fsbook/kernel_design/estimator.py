@@ -97,7 +97,7 @@ class KernelDesign(TransformerMixin, BaseEstimator):
     }
 
     def __init__(self, variant="weak", gamma1=1e-2, gamma2=1e-2, full_mu=(0.1, 1.0, 10.0, 100.0),
-                 weak_mu=(0.1, 1.0, 10.0), degree=2, solver="cutting_plane", threshold=0.01,
+                 weak_mu=(1.0, 10.0, 100.0), degree=2, solver="cutting_plane", threshold=0.01,
                  preprocessor=None):
         self.variant = variant
         self.gamma1 = gamma1

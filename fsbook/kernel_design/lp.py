@@ -158,10 +158,13 @@ def build_full_lp(K, triplets, groups, gamma1, gamma2):
 
 
 def _linprog(c, A, b, bounds):
-    res = linprog(c, A_ub=A, b_ub=b, bounds=bounds, method="highs", options=HIGHS_OPTIONS)
-    if res.status != 0:
-        raise RuntimeError(f"HiGHS failed: {res.message}")
-    return res
+    """HiGHS's default choice; if it stops without a status (seen on LPs with all-ones kernel
+    blocks from constant features), its interior-point method, then dual simplex."""
+    for method in ("highs", "highs-ipm", "highs-ds"):
+        res = linprog(c, A_ub=A, b_ub=b, bounds=bounds, method=method, options=HIGHS_OPTIONS)
+        if res.status == 0:
+            return res
+    raise RuntimeError(f"HiGHS failed: {res.message}")
 
 
 def objective_value(K, alpha, eps, s, gamma1, gamma2):
