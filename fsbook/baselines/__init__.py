@@ -5,9 +5,21 @@
 - :class:`ZeroNormSVM` -- zero-norm SVM by multiplicative rescaling (Weston et al. 2003).
 - :class:`FeatureWeightingSVM` -- convex feature-weighting (squared-L1) SVM.
 - :mod:`mdl`, :mod:`subset_evaluators`, :mod:`subset_search` -- the pieces.
+
+Baselines of the l1/linf chapter (Table 1 of Masaeli et al. 2010):
+:class:`FOHSIC`, :class:`L1SVMSelector`, :class:`SVMRFE`, :class:`Relief`, :class:`LaplacianScore`.
+
+Baseline of the LP kernel-design chapter (Figure 3 of Fung et al. 2007): :class:`MMC`
+(Xing et al. 2002 metric learning).
 """
 from .weighted_svm import FeatureWeightingSVM
 from .weka_selector import EVALUATORS, SEARCHES, WekaSubsetSelector
 from .zero_norm_svm import ZeroNormSVM
+from .fohsic import FOHSIC
+from .laplacian_score import LaplacianScore
+from .relief import Relief
+from .svm_selectors import SVMRFE, L1SVMSelector
+from .mmc import MMC
 
-__all__ = ["WekaSubsetSelector", "EVALUATORS", "SEARCHES", "ZeroNormSVM", "FeatureWeightingSVM"]
+__all__ = ["WekaSubsetSelector", "EVALUATORS", "SEARCHES", "ZeroNormSVM", "FeatureWeightingSVM",
+           "FOHSIC", "LaplacianScore", "Relief", "SVMRFE", "L1SVMSelector", "MMC"]

@@ -1,0 +1,179 @@
+"""Linear-SVM selectors of the l1/linf chapter: ℓ1-SVM on a C path and SVM-RFE.
+
+- :class:`L1SVMSelector` -- ``LinearSVC(penalty="l1")`` (Zhu et al. 2003's
+  sparse SVM with scikit-learn's squared hinge) on a C path: from
+  :func:`sklearn.svm.l1_min_c` (all weights zero) C grows by ``factor`` until
+  at least ``k`` features have a non-zero weight (in any class), then C is
+  bisected to hit ``k`` exactly; if no C gives exactly ``k``, the ``k``
+  largest ``max_c |w_cj|`` at the smallest C with more than ``k`` are kept.
+- :class:`SVMRFE` -- scikit-learn's :class:`~sklearn.feature_selection.RFE`
+  around ``LinearSVC`` (Guyon et al. 2002), on unit-variance features.
+
+Both scale features to unit standard deviation (no centring: sparse stays sparse).
+"""
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, _fit_context
+from sklearn.feature_selection import RFE, SelectorMixin
+from sklearn.svm import LinearSVC, l1_min_c
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from fsbook.baselines.fohsic import _check_two_classes, _n_to_select
+from fsbook.l1linf.estimators import feature_scales
+
+__all__ = ["L1SVMSelector", "SVMRFE"]
+
+
+def _scaled(X):
+    s = feature_scales(X)
+    return (X @ sp.diags(1.0 / s)).tocsr() if sp.issparse(X) else X / s
+
+
+class _Selector(SelectorMixin, BaseEstimator):
+    def _get_support_mask(self):
+        check_is_fitted(self)
+        return self.support_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.input_tags.sparse = True
+        return tags
+
+
+class L1SVMSelector(_Selector):
+    """ℓ1-regularised linear SVM on a C path to exactly ``n_features_to_select`` features.
+
+    Parameters
+    ----------
+    n_features_to_select : int, float in (0, 1] or None
+    factor : float, default 2.0
+        Growth of C along the path.
+    max_bisect : int, default 20
+    max_iter : int, default 5000
+        Iterations of liblinear.
+
+    Attributes
+    ----------
+    C_ : float, the C used
+    coef_ : ndarray (n_classes or 1, n_features), the weights at ``C_``
+    path_ : list of (C, number of non-zero features)
+    exact_ : bool
+    n_iter_ : int, liblinear iterations summed over the path
+    support_ : boolean mask
+    """
+
+    _parameter_constraints = {
+        "n_features_to_select": [Interval(Integral, 1, None, closed="left"),
+                                 Interval(Real, 0, 1, closed="right"), None],
+        "factor": [Interval(Real, 1, None, closed="neither")],
+        "max_bisect": [Interval(Integral, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+    }
+
+    def __init__(self, n_features_to_select=None, *, factor=2.0, max_bisect=20, max_iter=5000):
+        self.n_features_to_select = n_features_to_select
+        self.factor = factor
+        self.max_bisect = max_bisect
+        self.max_iter = max_iter
+
+    def _weights(self, X, y, C):
+        svc = LinearSVC(penalty="l1", dual=False, C=C, max_iter=self.max_iter, tol=1e-6)
+        svc.fit(X, y)
+        self.n_iter_ += int(np.max(svc.n_iter_))
+        w = np.abs(svc.coef_).max(axis=0)
+        return svc.coef_, int((w > 0).sum())
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Run the C path (see module docstring)."""
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, ensure_min_samples=2)
+        self.classes_, codes = _check_two_classes(self, y)
+        k = _n_to_select(self.n_features_to_select, X.shape[1])
+        Xs = _scaled(X)
+        C = l1_min_c(Xs, codes, loss="squared_hinge") * 1.01
+        self.n_iter_ = 0
+        path = []
+        lo = hi = None
+        from sklearn.exceptions import ConvergenceWarning
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            for _ in range(60):
+                coef, c = self._weights(Xs, codes, C)
+                path.append((C, c))
+                if c >= k:
+                    hi = (C, coef, c)
+                    break
+                lo = (C, coef, c)
+                C *= self.factor
+            if hi is not None and hi[2] != k and lo is not None:
+                for _ in range(self.max_bisect):
+                    C = float(np.sqrt(lo[0] * hi[0]))
+                    coef, c = self._weights(Xs, codes, C)
+                    path.append((C, c))
+                    if c < k:
+                        lo = (C, coef, c)
+                    else:
+                        hi = (C, coef, c)
+                        if c == k:
+                            break
+        if hi is None:
+            hi = lo
+        self.C_, self.coef_, count = hi
+        self.exact_ = count == k
+        self.path_ = path
+        w = np.abs(self.coef_).max(axis=0)
+        self.support_ = np.zeros(X.shape[1], dtype=bool)
+        self.support_[np.argsort(-w, kind="stable")[:k]] = True
+        return self
+
+
+class SVMRFE(_Selector):
+    """SVM recursive feature elimination (Guyon et al. 2002) via scikit-learn's RFE.
+
+    Parameters
+    ----------
+    n_features_to_select : int, float in (0, 1] or None
+    step : int or float, default 0.1
+        Features removed per round (a fraction: of the remaining ones, as in RFE).
+    C : float, default 1.0
+        C of the linear SVM.
+
+    Attributes
+    ----------
+    ranking_ : RFE's ranking; support_ : boolean mask
+    """
+
+    _parameter_constraints = {
+        "n_features_to_select": [Interval(Integral, 1, None, closed="left"),
+                                 Interval(Real, 0, 1, closed="right"), None],
+        "step": [Interval(Integral, 1, None, closed="left"), Interval(Real, 0, 1, closed="neither")],
+        "C": [Interval(Real, 0, None, closed="neither")],
+    }
+
+    def __init__(self, n_features_to_select=None, *, step=0.1, C=1.0):
+        self.n_features_to_select = n_features_to_select
+        self.step = step
+        self.C = C
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Eliminate features by the squared weights of a linear SVM."""
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, ensure_min_samples=2)
+        self.classes_, codes = _check_two_classes(self, y)
+        k = _n_to_select(self.n_features_to_select, X.shape[1])
+        rfe = RFE(LinearSVC(C=self.C, max_iter=10000), n_features_to_select=k, step=self.step)
+        import warnings
+        from sklearn.exceptions import ConvergenceWarning
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            rfe.fit(_scaled(X), codes)
+        self.ranking_ = rfe.ranking_
+        self.support_ = rfe.support_.copy()
+        return self

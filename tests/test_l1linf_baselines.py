@@ -1,0 +1,127 @@
+"""Tests of the l1/linf chapter's baselines: FOHSIC, Laplacian score, ReliefF, l1-SVM path, SVM-RFE."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from skrebate import ReliefF
+from sklearn.feature_selection import RFE
+from sklearn.svm import LinearSVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from fsbook.baselines import FOHSIC, SVMRFE, L1SVMSelector, LaplacianScore, Relief
+from fsbook.baselines.laplacian_score import class_graph, heat_knn_graph, laplacian_scores
+from fsbook.baselines.relief import relieff_weights
+
+
+def _toy(n=40, d=7, seed=0, classes=2):
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % classes
+    X = rng.standard_normal((n, d))
+    X[:, 2] += 1.5 * y
+    X[:, 5] -= 1.0 * (y == 1)
+    return X, y
+
+
+def _hsic(Xs, y, sigma):
+    n = len(y)
+    D2 = ((Xs[:, None, :] - Xs[None, :, :]) ** 2).sum(-1)
+    K = np.exp(-D2 / (2 * sigma ** 2))
+    L = (y[:, None] == y[None, :]).astype(float)
+    H = np.eye(n) - 1.0 / n
+    return np.trace(K @ H @ L @ H) / n ** 2
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_fohsic_is_brute_force_greedy_hsic(sparse):
+    X, y = _toy(n=25, d=6)
+    if sparse:
+        X = np.where(np.random.default_rng(1).random(X.shape) < 0.5, 0.0, X)
+    sigma = 1.3
+    Xs = X / X.std(0)
+    chosen = []
+    for _ in range(3):
+        scores = [(_hsic(Xs[:, chosen + [j]], y, sigma) if j not in chosen else -np.inf) for j in range(6)]
+        chosen.append(int(np.argmax(scores)))
+    s = FOHSIC(3, sigma=sigma).fit(sp.csr_matrix(X) if sparse else X, y)
+    assert list(s.ranking_) == chosen
+    np.testing.assert_allclose(s.hsic_path_, [_hsic(Xs[:, chosen[:r + 1]], y, sigma) for r in range(3)], rtol=1e-10)
+    assert s.get_support().sum() == 3
+
+
+def _laplacian_literal(X, S):
+    D = np.diag(S.sum(1))
+    L = D - S
+    one = np.ones(len(S))
+    out = []
+    for f in X.T:
+        ft = f - (f @ D @ one) / (one @ D @ one) * one
+        out.append((ft @ L @ ft) / (ft @ D @ ft))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_laplacian_score_matches_the_literal_formula(sparse):
+    X, y = _toy(n=20, d=6)
+    for S in (class_graph(y), heat_knn_graph(X, 4)):
+        got = laplacian_scores(sp.csr_matrix(X) if sparse else X, S)
+        np.testing.assert_allclose(got, _laplacian_literal(X, S), rtol=1e-10)
+
+
+def test_laplacian_score_hand_case():
+    # two classes of two samples; feature 0 is the class, feature 1 is not
+    X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
+    y = np.array([0, 0, 1, 1])
+    # class graph: S = 1/2 within class; feature 0 is constant within classes -> f^T L f = 0
+    # feature 1: f~ = (-1/2, 1/2, -1/2, 1/2), f~^T D f~ = 1, f~^T S f~ = 2 * 2 * (1/2)(-1/4) + diag 4*(1/2)(1/4) = 0
+    np.testing.assert_allclose(laplacian_scores(X, class_graph(y)), [0.0, 1.0], atol=1e-12)
+    s = LaplacianScore(1).fit(X, y)
+    assert list(np.flatnonzero(s.get_support())) == [0]
+
+
+def test_relieff_hand_case_and_skrebate():
+    # feature 0 is the class: nearest hit differs in feature 1 only, nearest miss in feature 0 only
+    X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
+    y = np.array([0, 0, 1, 1])
+    np.testing.assert_allclose(relieff_weights(X, y, 1), [1.0, -1.0])
+    # two classes: identical to skrebate's ReliefF
+    X, y = _toy(n=40, d=6, seed=3)
+    ref = np.asarray(ReliefF(n_neighbors=5, n_jobs=1).fit(X, y).feature_importances_)
+    np.testing.assert_allclose(relieff_weights(X, y, 5), ref, rtol=1e-10, atol=1e-12)
+    s = Relief(2, n_neighbors=5).fit(X, y)
+    assert set(np.flatnonzero(s.get_support())) == set(np.argsort(-ref)[:2])
+
+
+def test_l1svm_path_reaches_exactly_k():
+    X, y = _toy(n=60, d=10, seed=4)
+    for k in (1, 2, 4):
+        s = L1SVMSelector(k).fit(X, y)
+        assert s.get_support().sum() == k
+        if s.exact_:
+            assert ((np.abs(s.coef_).max(0) > 0) == s.get_support()).all()
+    assert L1SVMSelector(2).fit(X, y).exact_
+    assert L1SVMSelector(1).fit(X, y).get_support()[2]          # the strongest feature enters first
+
+
+def test_svm_rfe_is_sklearn_rfe_on_scaled_features():
+    X, y = _toy(n=60, d=10, seed=5)
+    s = SVMRFE(3, step=1).fit(X, y)
+    ref = RFE(LinearSVC(max_iter=10000), n_features_to_select=3, step=1).fit(X / X.std(0), y)
+    np.testing.assert_array_equal(s.get_support(), ref.support_)
+    assert {2, 5} <= set(np.flatnonzero(s.get_support()))
+
+
+@pytest.mark.parametrize("Est", [FOHSIC, LaplacianScore, Relief, L1SVMSelector, SVMRFE])
+def test_clear_errors(Est):
+    X, y = _toy()
+    with pytest.raises(ValueError, match="two classes"):
+        Est(2).fit(X, np.zeros(len(y)))
+    with pytest.raises(ValueError, match="exceeds"):
+        Est(50).fit(X, y)
+    Xn = X.copy()
+    Xn[0, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        Est(2).fit(Xn, y)
+
+
+@parametrize_with_checks([FOHSIC(), LaplacianScore(), Relief(), L1SVMSelector(), SVMRFE()])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
