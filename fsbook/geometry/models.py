@@ -62,19 +62,53 @@ class GeometricModel:
     info: dict = field(default_factory=dict)
 
     def linear(self, Z):
-        """Predicted standardised accuracy for rows of z-scored ratios ``Z`` (n_sets, 6)."""
+        """Predicted standardised accuracy (Fig. 2, line 11).
+
+        Parameters
+        ----------
+        Z : array-like of shape (n_sets, 6)
+            z-scored ratios (within each binary classifier).
+
+        Returns
+        -------
+        ndarray of shape (n_sets,)
+        """
         return self.lin_intercept + np.asarray(Z) @ np.asarray(self.lin_coef)
 
     def probability(self, Z):
-        """Predicted probability of being optimal."""
+        """Predicted probability of being optimal (Fig. 2, line 12).
+
+        Parameters
+        ----------
+        Z : array-like of shape (n_sets, 6)
+
+        Returns
+        -------
+        ndarray of shape (n_sets,)
+        """
         return expit(self.log_intercept + np.asarray(Z) @ np.asarray(self.log_coef))
 
     def predict(self, Z):
-        """Fig. 2 line 13: ``lin_pred > 0 and log_pred >= .5``."""
+        """Fig. 2, line 13: ``lin_pred > 0 and log_pred >= .5``.
+
+        Parameters
+        ----------
+        Z : array-like of shape (n_sets, 6)
+
+        Returns
+        -------
+        ndarray of bool of shape (n_sets,)
+        """
         return (self.linear(Z) > 0) & (self.probability(Z) >= 0.5)
 
     def coefficients(self):
-        """Coefficients as a dict ``{("logistic"|"linear", "β0"|"f1".."f6"): value}``."""
+        """Coefficients in the layout of Table 2.
+
+        Returns
+        -------
+        dict
+            ``{("logistic" | "linear", "β0" | "f1" … "f6"): value}``.
+        """
         rows = {}
         for kind, b0, b in (("logistic", self.log_intercept, self.log_coef),
                             ("linear", self.lin_intercept, self.lin_coef)):
@@ -85,7 +119,17 @@ class GeometricModel:
 
 
 def paper_model(f3_sign=-1):
-    """The published Table 2 model; ``f3_sign`` picks the reading of the garbled f3 entry."""
+    """The published Table 2 model.
+
+    Parameters
+    ----------
+    f3_sign : {-1, +1}, default=-1
+        Reading of the garbled linear f3 coefficient (``09114375``).
+
+    Returns
+    -------
+    GeometricModel
+    """
     if f3_sign not in (-1, 1):
         raise ValueError("f3_sign must be -1 or +1")
     lin = np.array(PAPER_LINEAR[1], dtype=float)

@@ -22,14 +22,13 @@ from numbers import Integral, Real
 
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, _fit_context
-from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._param_validation import Interval, Options, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
 
 from fsbook.geometry import _kernels as K
-from fsbook.geometry.candidates import (binary_splits, feature_subsets, group_columns,
-                                        split_label, subset_label)
+from fsbook.geometry.candidates import (GroupSupportMixin, binary_splits, feature_subsets,
+                                        group_columns, split_label, subset_label)
 from fsbook.geometry.models import GeometricModel, paper_model
 from fsbook.geometry.ratios import MTOL, RATIO_NAMES, RTOL, point_matrix, ratios_from_gram
 
@@ -95,7 +94,7 @@ def _split_ratios(grams, B_groups, y, positive, subsets, full_dims, f6, rtol, mt
     return np.array(rows)
 
 
-class GeometricFeatureSetSelector(SelectorMixin, BaseEstimator):
+class GeometricFeatureSetSelector(GroupSupportMixin, BaseEstimator):
     """Filter selection of unions of feature groups from the geometry of the classes.
 
     Parameters
@@ -259,12 +258,7 @@ class GeometricFeatureSetSelector(SelectorMixin, BaseEstimator):
         self.support_ = support
         return self
 
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
         tags.target_tags.required = True
         return tags

@@ -24,22 +24,21 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, _fit_context
-from sklearn.feature_selection import SelectorMixin
 from sklearn.metrics import f1_score, make_scorer
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.pipeline import Pipeline
 from sklearn.svm import LinearSVC
 from sklearn.utils._param_validation import Interval, validate_params
-from sklearn.utils.validation import check_is_fitted, check_X_y, validate_data
+from sklearn.utils.validation import check_X_y, validate_data
 
-from fsbook.geometry.candidates import (binary_splits, feature_subsets, group_columns,
-                                        split_label, subset_label)
+from fsbook.geometry.candidates import (GroupSupportMixin, binary_splits, feature_subsets,
+                                        group_columns, split_label, subset_label)
 from fsbook.geometry.ratios import point_matrix
 
 __all__ = ["FeatureGroupSelector", "all_subsets_wrapper"]
 
 
-class FeatureGroupSelector(SelectorMixin, BaseEstimator):
+class FeatureGroupSelector(GroupSupportMixin, BaseEstimator):
     """Keep the columns of a union of feature groups.
 
     Parameters
@@ -91,13 +90,8 @@ class FeatureGroupSelector(SelectorMixin, BaseEstimator):
         self.support_ = support
         return self
 
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
         tags.input_tags.allow_nan = True
         return tags
 
