@@ -23,16 +23,15 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.feature_selection import SelectorMixin
+from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils._param_validation import Interval
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._linear import LinearBinarySelectorMixin
 
 __all__ = ["FeatureWeightingSVM"]
 
 
-class FeatureWeightingSVM(SelectorMixin, ClassifierMixin, BaseEstimator):
+class FeatureWeightingSVM(LinearBinarySelectorMixin, BaseEstimator):
     """Binary linear SVM with jointly learnt simplex feature weights (problem ★ above).
 
     Parameters
@@ -64,14 +63,7 @@ class FeatureWeightingSVM(SelectorMixin, ClassifierMixin, BaseEstimator):
         """Solve (★) on ``(X, y)`` (two classes)."""
         import cvxpy as cp
 
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
-        self.classes_ = np.unique(y)
-        if self.classes_.size > 2:
-            raise ValueError("Only binary classification is supported. The type of the target "
-                             "is multiclass.")
-        if self.classes_.size < 2:
-            raise ValueError("y has one class: FeatureWeightingSVM needs two")
+        X, y = self._check_binary(X, y)
         s = np.where(y == self.classes_[1], 1.0, -1.0)
         m, n = X.shape
         w, b = cp.Variable(n), cp.Variable()
@@ -88,21 +80,3 @@ class FeatureWeightingSVM(SelectorMixin, ClassifierMixin, BaseEstimator):
         self.intercept_ = np.array([float(b.value)])
         self.objective_ = float(prob.value)
         return self
-
-    def decision_function(self, X):
-        check_is_fitted(self, "coef_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return X @ self.coef_[0] + self.intercept_[0]
-
-    def predict(self, X):
-        check_is_fitted(self, "coef_")
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_

@@ -14,17 +14,16 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.feature_selection import SelectorMixin
+from sklearn.base import BaseEstimator, _fit_context
 from sklearn.svm import LinearSVC
 from sklearn.utils._param_validation import Interval
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._linear import LinearBinarySelectorMixin
 
 __all__ = ["ZeroNormSVM"]
 
 
-class ZeroNormSVM(SelectorMixin, ClassifierMixin, BaseEstimator):
+class ZeroNormSVM(LinearBinarySelectorMixin, BaseEstimator):
     """Binary linear SVM with zero-norm feature selection by multiplicative rescaling (AROM).
 
     Parameters
@@ -86,14 +85,7 @@ class ZeroNormSVM(SelectorMixin, ClassifierMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Run AROM on ``(X, y)`` (two classes)."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
-        self.classes_ = np.unique(y)
-        if self.classes_.size > 2:
-            raise ValueError("Only binary classification is supported. The type of the target "
-                             "is multiclass.")
-        if self.classes_.size < 2:
-            raise ValueError("y has one class: ZeroNormSVM needs two")
+        X, y = self._check_binary(X, y)
         n = X.shape[1]
         k = self._target(n)
         z = np.ones(n)
@@ -126,21 +118,3 @@ class ZeroNormSVM(SelectorMixin, ClassifierMixin, BaseEstimator):
         self.coef_[0, active] = svm.coef_.ravel() * z[active]
         self.intercept_ = svm.intercept_.copy()
         return self
-
-    def decision_function(self, X):
-        check_is_fitted(self, "coef_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return X @ self.coef_[0] + self.intercept_[0]
-
-    def predict(self, X):
-        check_is_fitted(self, "coef_")
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_

@@ -1,0 +1,42 @@
+"""What the two embedded-selection SVMs share: binary labels, a linear decision, a support mask."""
+from __future__ import annotations
+
+import numpy as np
+from sklearn.feature_selection import SelectorMixin
+from sklearn.base import ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+
+class LinearBinarySelectorMixin(SelectorMixin, ClassifierMixin):
+    """``decision_function = X coef_ + intercept_``, ``predict``, ``support_`` as the selection."""
+
+    def _check_binary(self, X, y):
+        """Validate ``(X, y)``, set ``classes_`` and return ``X, y`` (exactly two classes)."""
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        if self.classes_.size > 2:
+            raise ValueError("Only binary classification is supported. The type of the target "
+                             "is multiclass.")
+        if self.classes_.size < 2:
+            raise ValueError(f"y has one class: {type(self).__name__} needs two")
+        return X, y
+
+    def decision_function(self, X):
+        check_is_fitted(self, "coef_")
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return X @ self.coef_[0] + self.intercept_[0]
+
+    def predict(self, X):
+        check_is_fitted(self, "coef_")
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "support_")
+        return self.support_
