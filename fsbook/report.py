@@ -15,7 +15,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-__all__ = ["paper_vs_ours", "format_value", "rank_order", "compare_rankings"]
+__all__ = ["paper_vs_ours", "format_value", "rank_order", "compare_rankings", "captioned"]
 
 #: shown where the paper reports no value
 MISSING = "–"
@@ -224,3 +224,39 @@ def compare_rankings(paper, ours, *, higher_is_better: bool, decimals: int = 2) 
     return {"paper order": rank_order(p[names], higher_is_better=higher_is_better, decimals=decimals),
             "our order": rank_order(o[names], higher_is_better=higher_is_better, decimals=decimals),
             **counts, "pairs": sum(counts.values())}
+
+
+def captioned(table: pd.DataFrame, caption: str, *, decimals: int = 2, missing: str = "—"):
+    """A table ready to display under a caption: floats with ``decimals`` decimals, integers as
+    integers, missing values as ``missing``, deterministic HTML (a fixed table id derived from
+    the caption, so ``pytest --nbval`` sees the same output on every run).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+    caption : str
+        Shown above the table; name the paper's table it reproduces.
+    decimals : int, default=2
+    missing : str, default="—"
+
+    Returns
+    -------
+    pandas.io.formats.style.Styler
+    """
+    import hashlib
+
+    def fmt(v):
+        if v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA:
+            return missing
+        if isinstance(v, (bool, np.bool_, str)):
+            return str(v)
+        if isinstance(v, (int, np.integer)):
+            return str(int(v))
+        if isinstance(v, (float, np.floating)):
+            return format_value(v, decimals)
+        return str(v)
+
+    uuid = hashlib.sha256(caption.encode("utf-8")).hexdigest()[:8]
+    return (table.style.format(fmt).set_caption(caption).set_uuid(uuid)
+            .set_table_styles([{"selector": "caption",
+                                "props": "caption-side: top; text-align: left; font-weight: bold;"}]))

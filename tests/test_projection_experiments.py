@@ -114,25 +114,25 @@ def _faces():
 
 
 def test_gamma_sweep_ends_and_gamma_by_cv():
-    """The sweep's Gram matrices share the table's split, reductions and folds: at γ = YALE_GAMMA
+    """The sweep's Gram matrices share the table's split, reductions and folds: at γ = YALE_RHO
     a sweep task reproduces the table task's Proj-R errors, at huge γ SVM-Kernel's; the
     reduction's "γ by CV" from a one-point grid is that γ."""
     X, y = _faces()
     _, is_train, Zs, K = ex._yale_setup(X, y, 3, 1)
-    table = ex._yale_grams(K, Zs, [ex.YALE_GAMMA])
-    sweep = ex._yale_grams(K, Zs, [ex.YALE_GAMMA, 1e8])
+    table = ex._yale_grams(K, Zs, [ex.YALE_RHO])
+    sweep = ex._yale_grams(K, Zs, [ex.YALE_RHO, 1e8])
     for k, pair in enumerate([(0, 1), (1, 2), (0, 3), (2, 3)]):
         t = ex.yale_task(table, y, is_train, pair, seed=k)
         s = ex.yale_task(sweep, y, is_train, pair, seed=k)
         for name in ("KPCA", "GDA", "OLap"):
-            assert s[(f"Proj-{name}", ex.YALE_GAMMA)] == t[(f"Proj-{name}", ex.YALE_GAMMA)]
+            assert s[(f"Proj-{name}", ex.YALE_RHO)] == t[(f"Proj-{name}", ex.YALE_RHO)]
             assert s[(f"Proj-{name}", 1e8)][1] == t["SVM-Kernel"][1]
 
 
 def test_reduce_builds_the_tables_and_picks_gamma_by_cv(monkeypatch):
     """Tables from hand-made task results: means over runs of per-run task averages, s.e. over
     runs, and γ by CV = the γ of the best CV accuracy (ties: the smallest γ)."""
-    monkeypatch.setattr(ex, "YALE_GAMMAS", np.array([1e-5, 1.0]))
+    monkeypatch.setattr(ex, "YALE_RHOS", np.array([1e-5, 1.0]))
     fit = lambda acc, err: {"cv_accuracy": acc, "error": err}  # noqa: E731
     base = {m: fit(1.0, 0.5) for m in ex.YALE_METHODS}
     params, results = [], []
@@ -144,24 +144,24 @@ def test_reduce_builds_the_tables_and_picks_gamma_by_cv(monkeypatch):
     for n in ("KPCA", "GDA", "OLap"):
         sweep[f"Proj-{n}@1e-05"] = fit(0.8, 0.1)
         sweep[f"Proj-{n}@1e+00"] = fit(0.9 if n == "GDA" else 0.8, 0.3)
-    params.append({"part": "gamma", "run": 0, "pair": [0, 1]})
+    params.append({"part": "rho", "run": 0, "pair": [0, 1]})
     results.append(sweep)
     tables = ex.reduce(params, results)
     t5 = tables["table5"]
     assert np.isclose(t5.loc["SVM-GDA", "mean"], 20.0)            # runs average 20 % and 20 %
     assert np.isclose(t5.loc["SVM-GDA", "se"], 0.0) and t5.loc["SVM-Kernel", "mean"] == 50.0
     assert t5["runs"].iloc[0] == 2 and t5["tasks per run"].iloc[0] == 2
-    ref = tables["gamma_reference"]["error (%)"]
-    assert np.isclose(ref["Proj-GDA (γ by CV)"], 30.0) and np.isclose(ref["Proj-KPCA (γ by CV)"], 10.0)
-    assert list(tables["gamma_sweep"].index) == [1e-5, 1.0]
-    assert set(tables) == {"table5", "gamma_sweep", "gamma_reference"}
+    ref = tables["rho_reference"]["error (%)"]
+    assert np.isclose(ref["Proj-GDA (ρ by CV)"], 30.0) and np.isclose(ref["Proj-KPCA (ρ by CV)"], 10.0)
+    assert list(tables["rho_sweep"].index) == [1e-5, 1.0]
+    assert set(tables) == {"table5", "rho_sweep", "rho_reference"}
 
 
 def test_subsample_tasks_are_tasks_of_the_full_protocol():
     """The chapter's subsample runs exactly the full protocol's tasks for those runs and pairs
     (seeds come from the run and the pair's index among all pairs)."""
-    full = {canonical_json(t) for t in ex.make_tasks(True) if t["part"] != "gamma"}
-    sub = [t for t in ex.make_tasks(False) if t["part"] != "gamma"]
+    full = {canonical_json(t) for t in ex.make_tasks(True) if t["part"] != "rho"}
+    sub = [t for t in ex.make_tasks(False) if t["part"] != "rho"]
     assert sub and all(canonical_json(t) in full for t in sub)
     assert len({canonical_json(t) for t in ex.make_tasks(True)}) == len(ex.make_tasks(True))
 

@@ -32,3 +32,16 @@ def test_paper_spread_is_printed_beside_the_paper_mean():
 def test_bad_input_is_refused(bad):
     with pytest.raises(TypeError):
         rank_order(bad, higher_is_better=True)
+
+
+def test_captioned_formats_integers_floats_and_missing_deterministically():
+    import numpy as np
+    import pandas as pd
+
+    from fsbook.report import captioned
+    df = pd.DataFrame({"d": pd.array([11, None], dtype="Int64"), "R²": [61.234, np.nan]},
+                      index=pd.Index(["PCR", "Ridge"], name="method"))
+    html = captioned(df, "Table 1: best d").to_html()
+    assert "<caption>Table 1: best d</caption>" in html
+    assert ">11<" in html and ">61.23<" in html and html.count(">—<") == 2 and "nan" not in html.lower()
+    assert captioned(df, "Table 1: best d").to_html() == html          # same id on every run

@@ -4,7 +4,7 @@
 * Tables 2-4 -- 20 Newsgroups, 190 pairwise tasks, LDA topics: :func:`newsgroups_vocabulary`,
   :func:`newsgroups_topics`, :func:`newsgroups_task`.
 * Tables 5-7 -- Yale faces, 105 pairwise tasks, degree-2 polynomial kernel: :func:`yale_task`;
-  sensitivity of Proj-R to γ (eq. 17): the ``"gamma"`` tasks.
+  sensitivity of Proj-R to ρ (eq. 17): the ``"rho"`` tasks.
 
 :data:`PROTOCOL` runs them on the shared runner (:func:`fsbook.experiments.run_protocol`): one
 task per Boston run, per (run, pair) of the text and face experiments, reduced into the
@@ -44,8 +44,8 @@ GRID = 10.0 ** np.arange(-8, 11, 2)
 FINE_GRID = 10.0 ** np.arange(-8, 10.25, 0.25)
 #: Section 3.1: "λ/1000 ||v||²" (read as reduced_penalty = 1e-3, see the chapter)
 BOSTON_REDUCED_PENALTY = 1e-3
-#: Section 3.3: γ = 1e-5 in eq. (17)
-YALE_GAMMA = 1e-5
+#: Section 3.3: the penalty on v in eq. (17), 1e-5 (the paper's γ; ρ = ``reduced_penalty`` here)
+YALE_RHO = 1e-5
 #: not stated for the text experiment; we use the value of Section 3.1
 NEWS_REDUCED_PENALTY = 1e-3
 
@@ -249,8 +249,8 @@ def newsgroups_task(X_tr, Z_tr, y_tr, X_te, Z_te, y_te, frac, seed, grid=GRID,
 
 
 # ============================================================================ Tables 5-7
-#: γ grid of the sensitivity study (contains the paper's 1e-5)
-YALE_GAMMAS = 10.0 ** np.arange(-5, 4)
+#: ρ grid of the sensitivity study (contains the paper's 1e-5)
+YALE_RHOS = 10.0 ** np.arange(-5, 4)
 
 
 def _svc_cv_fit(G, y, tr, te, grid, seed):
@@ -296,22 +296,22 @@ def _yale_setup(X, y, per_subject, seed):
     return classes, is_train, Zs, K
 
 
-def _yale_grams(K, Zs, gammas):
-    """Gram matrices of one run: SVM-Kernel ``K``, SVM-R ``Z Zᵀ`` and, keyed ``("Proj-R", γ)``,
-    the Proj-R kernel ``K + Z Zᵀ/γ`` of eq. (17) (dual 19) for every ``γ``."""
+def _yale_grams(K, Zs, rhos):
+    """Gram matrices of one run: SVM-Kernel ``K``, SVM-R ``Z Zᵀ`` and, keyed ``("Proj-R", ρ)``,
+    the Proj-R kernel ``K + Z Zᵀ/ρ`` of eq. (17) (dual 19) for every ``ρ``."""
     grams = {"SVM-Kernel": K}
     for name, Z in Zs.items():
         ZZ = Z @ Z.T
         grams[f"SVM-{name}"] = ZZ
-        for g in gammas:
+        for g in rhos:
             grams[(f"Proj-{name}", g)] = K + ZZ / g
     return grams
 
 
 def yale_kernel_balance(X, y, per_subject, seed):
-    """``{R: tr(Z Zᵀ) / tr(K)}`` on the training images of one run of Tables 5-7: the γ at which
-    the two parts of Proj-R's kernel ``K + Z Zᵀ/γ`` have equal trace.  Rescaling ``z`` by ``s``
-    multiplies it by ``s²``, so γ in eq. (17) only has a meaning relative to this value.
+    """``{R: tr(Z Zᵀ) / tr(K)}`` on the training images of one run of Tables 5-7: the ρ at which
+    the two parts of Proj-R's kernel ``K + Z Zᵀ/ρ`` have equal trace.  Rescaling ``z`` by ``s``
+    multiplies it by ``s²``, so ρ in eq. (17) only has a meaning relative to this value.
     """
     _, is_train, Zs, K = _yale_setup(X, y, per_subject, seed)
     return {f"Proj-{name}": float(np.sum(Z[is_train] ** 2) / np.trace(K[np.ix_(is_train, is_train)]))
@@ -330,15 +330,15 @@ YALE_K = {"table5": 3, "table6": 5, "table7": 7}
 #: every pair of the 20 groups / 15 subjects; the chapter takes every 19th / 3rd
 NEWS_PAIRS = list(itertools.combinations(range(20), 2))
 YALE_PAIRS = list(itertools.combinations(range(15), 2))
-#: the chapter's γ sweep: one run with 5 images per subject, every 9th pair
+#: the chapter's ρ sweep: one run with 5 images per subject, every 9th pair
 SWEEP = {"k": 5, "run": 0, "pairs": YALE_PAIRS[::9]}
 YALE_METHODS = ["SVM-Kernel", "SVM-KPCA", "Proj-KPCA", "SVM-GDA", "Proj-GDA", "SVM-OLap", "Proj-OLap"]
 
 
 def make_tasks(full):
     """Task parameters: ``{"part": "boston", "run"}``, ``{"part": "news", "table", "topics",
-    "run", "pair"}``, ``{"part": "yale", "table", "run", "pair"}`` and ``{"part": "gamma", "run",
-    "pair"}`` (the γ sweep).  ``full=False`` is the chapter's subsample."""
+    "run", "pair"}``, ``{"part": "yale", "table", "run", "pair"}`` and ``{"part": "rho", "run",
+    "pair"}`` (the ρ sweep).  ``full=False`` is the chapter's subsample."""
     runs = RUNS[full]
     news_pairs = NEWS_PAIRS if full else NEWS_PAIRS[::19]
     yale_pairs = YALE_PAIRS if full else YALE_PAIRS[::3]
@@ -347,7 +347,7 @@ def make_tasks(full):
               for d in TOPICS[full] for t in NEWS_FRACS for r in range(runs["news"]) for p in news_pairs]
     tasks += [{"part": "yale", "table": t, "run": r, "pair": list(p)}
               for t in YALE_K for r in range(runs["yale"]) for p in yale_pairs]
-    tasks += [{"part": "gamma", "run": SWEEP["run"], "pair": list(p)} for p in SWEEP["pairs"]]
+    tasks += [{"part": "rho", "run": SWEEP["run"], "pair": list(p)} for p in SWEEP["pairs"]]
     return tasks
 
 
@@ -385,16 +385,16 @@ def _yale():
 
 
 @functools.lru_cache(maxsize=2)
-def _yale_run_grams(k, run, gammas):
+def _yale_run_grams(k, run, rhos):
     """Gram matrices of one face run (:func:`_yale_grams`), computed once per process."""
     X, y = _yale()
     _, is_train, Zs, K = _yale_setup(X, y, k, run)
-    return is_train, _yale_grams(K, Zs, list(gammas))
+    return is_train, _yale_grams(K, Zs, list(rhos))
 
 
 def yale_task(grams, y, is_train, pair, seed):
     """One pairwise face task: ``{name: (cv accuracy, test error)}`` for every Gram matrix of
-    :func:`_yale_grams` (SVM-Kernel, SVM-R and Proj-R, the kernel ``K + Z Zᵀ/γ`` of eq. 17 /
+    :func:`_yale_grams` (SVM-Kernel, SVM-R and Proj-R, the kernel ``K + Z Zᵀ/ρ`` of eq. 17 /
     dual 19), restricted to the pair's images."""
     c1, c2 = pair
     rel = np.flatnonzero((y == c1) | (y == c2))
@@ -418,9 +418,9 @@ def run_task(params):
         return newsgroups_task(Xtr[itr], Ztr[itr], (ytr[itr] == g2).astype(int),
                                Xte[ite], Zte[ite], (yte[ite] == g2).astype(int),
                                NEWS_FRACS[params["table"]], seed=run * 1000 + NEWS_PAIRS.index(pair))
-    k, gammas = (YALE_K[params["table"]], (YALE_GAMMA,)) if part == "yale" else (SWEEP["k"], tuple(YALE_GAMMAS))
+    k, rhos = (YALE_K[params["table"]], (YALE_RHO,)) if part == "yale" else (SWEEP["k"], tuple(YALE_RHOS))
     _, y = _yale()
-    is_train, grams = _yale_run_grams(k, run, gammas)
+    is_train, grams = _yale_run_grams(k, run, rhos)
     fits = yale_task(grams, y, is_train, pair, run * 1000 + YALE_PAIRS.index(pair))
     name = (lambda key: key[0]) if part == "yale" else (lambda key: f"{key[0]}@{key[1]:.0e}")
     return {key if isinstance(key, str) else name(key): {"cv_accuracy": acc, "error": err}
@@ -444,8 +444,8 @@ def _runs_table(rows, methods, scale):
 def reduce(params_list, results_list):
     """The paper's tables from the tasks present: ``table1`` (best d, every α on the fine grid),
     ``table1_paper_grid`` (α on the paper's grid), ``table1_by_d`` (fine grid),
-    ``table{2,3,4}_d{d}``, ``table{5,6,7}`` (mean ± s.e. over runs, in %), and for the γ sweep
-    ``gamma_sweep`` (error % of Proj-R for every γ) and ``gamma_reference``."""
+    ``table{2,3,4}_d{d}``, ``table{5,6,7}`` (mean ± s.e. over runs, in %), and for the ρ sweep
+    ``rho_sweep`` (error % of Proj-R for every ρ) and ``rho_reference``."""
     tables = {}
     boston = _frame(params_list, results_list, "boston")
     if boston:
@@ -464,25 +464,25 @@ def reduce(params_list, results_list):
         rows = [(p["run"], {m: r[m]["error"] for m in YALE_METHODS}) for p, r in yale if p["table"] == t]
         if rows:
             tables[t] = _runs_table(rows, YALE_METHODS, 100)
-    sweep = _frame(params_list, results_list, "gamma")
+    sweep = _frame(params_list, results_list, "rho")
     if sweep:
-        gammas = list(YALE_GAMMAS)
+        rhos = list(YALE_RHOS)
         names = ["KPCA", "GDA", "OLap"]
         err = lambda key: 100 * float(np.mean([r[key]["error"] for _, r in sweep]))  # noqa: E731
-        tables["gamma_sweep"] = pd.DataFrame(
-            {f"Proj-{n}": [err(f"Proj-{n}@{g:.0e}") for g in gammas] for n in names},
-            index=pd.Index(gammas, name="gamma"))
+        tables["rho_sweep"] = pd.DataFrame(
+            {f"Proj-{n}": [err(f"Proj-{n}@{g:.0e}") for g in rhos] for n in names},
+            index=pd.Index(rhos, name="ρ"))
         ref = {m: err(m) for m in ["SVM-Kernel"] + [f"SVM-{n}" for n in names]}
-        for n in names:   # γ chosen per task jointly with C by the same CV (ties: smallest γ)
+        for n in names:   # ρ chosen per task jointly with C by the same CV (ties: smallest ρ)
             cv = [max(((r[f"Proj-{n}@{g:.0e}"]["cv_accuracy"], -i, r[f"Proj-{n}@{g:.0e}"]["error"])
-                       for i, g in enumerate(gammas)))[2] for _, r in sweep]
-            ref[f"Proj-{n} (γ by CV)"] = 100 * float(np.mean(cv))
-        tables["gamma_reference"] = pd.Series(ref, name="error (%)").to_frame()
+                       for i, g in enumerate(rhos)))[2] for _, r in sweep]
+            ref[f"Proj-{n} (ρ by CV)"] = 100 * float(np.mean(cv))
+        tables["rho_reference"] = pd.Series(ref, name="error (%)").to_frame()
     return tables
 
 
 PROTOCOL = Protocol(name="projection", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
-                    version="2", description="Zhang & Schneider (2010), Tables 1-7 and the γ sweep")
+                    version="2", description="Zhang & Schneider (2010), Tables 1-7 and the ρ sweep")
 
 
 # ============================================================================ summaries
@@ -490,7 +490,9 @@ def projection_gains(paper, ours, comparisons, higher_is_better, decimals=2):
     """Gain of each projection model over its plain counterpart, paper vs ours.
 
     ``comparisons`` is a list of ``(proj_method, baseline)``; the gain is measured so that a
-    positive number favours the projection penalty (R² up, error down).
+    positive number favours the projection penalty (R² up, error down).  Gains are rounded to
+    ``decimals``; the verdict is "holds" (same sign), "fails" (opposite sign) or "tie" (our
+    gain rounds to zero: neither holds nor fails).
     """
     sign = 1.0 if higher_is_better else -1.0
     rows = {}
@@ -498,8 +500,8 @@ def projection_gains(paper, ours, comparisons, higher_is_better, decimals=2):
         gp = sign * (paper[proj] - paper[base])
         go = sign * (ours[proj] - ours[base])
         gp, go = round(gp, decimals) + 0.0, round(go, decimals) + 0.0  # no "-0.0"
-        rows[f"{proj} vs {base}"] = {"paper gain": gp, "our gain": go,
-                                     "same sign": bool(np.sign(gp) == np.sign(go))}
+        verdict = "tie" if go == 0 else ("holds" if np.sign(gp) == np.sign(go) else "fails")
+        rows[f"{proj} vs {base}"] = {"paper gain": gp, "our gain": go, "verdict": verdict}
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
@@ -507,7 +509,7 @@ def yale_separability(X, y, per_subject, seed, pairs=None):
     """Fraction of pairwise tasks whose training images are linearly separable in each reduced
     space (hard-margin check: a linear SVM with C = 1e10 fits the training pair exactly).
 
-    When they are, eq. (17) with a tiny γ puts the whole model into ``v`` (``w̃ ≈ 0``), so
+    When they are, eq. (17) with a tiny ρ puts the whole model into ``v`` (``w̃ ≈ 0``), so
     Proj-R coincides with SVM-R.
     """
     X, classes, train = _yale_split(X, y, per_subject, seed)
