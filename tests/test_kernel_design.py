@@ -6,7 +6,7 @@ from sklearn.preprocessing import StandardScaler
 
 from fsbook import datasets
 from fsbook.baselines.mmc import MMC, mmc_objective
-from fsbook.kernel_design import (KernelDesign, TripletError, build_full_lp, check_triplets,
+from fsbook.kernel_design import (KernelDesign, TripletError, build_full_lp, check_triplets, lp_sizes,
                                   dominance_violation, full_kernel_specs, kernel_groups,
                                   kernel_stack, paper_test_triples, solve_cutting_plane,
                                   solve_full_lp, triplets_from_labels, weak_kernel_specs)
@@ -85,6 +85,9 @@ def test_full_lp_sizes():
     assert sizes["n_variables"] == m + T + m + P
     assert sizes["n_constraints"] == T + 2 * m + 2 * P + n
     assert sizes["nnz"] == T * (m + 1) + 2 * m * 2 + 2 * P * (m + 1) + n * m + 2 * P
+    formula = lp_sizes(n, m, T, m)
+    assert (formula["full_variables"], formula["full_constraints"], formula["full_nnz"]) == \
+        (sizes["n_variables"], sizes["n_constraints"], sizes["nnz"])
 
 
 def test_tiny_case_by_hand():

@@ -9,10 +9,10 @@
 from .base_kernels import (KernelSpec, full_kernel_specs, kernel_groups, kernel_stack,
                            weak_kernel_specs)
 from .estimator import KernelDesign
-from .lp import LPResult, build_full_lp, dominance_violation, solve_cutting_plane, solve_full_lp
+from .lp import LPResult, build_full_lp, lp_sizes, dominance_violation, solve_cutting_plane, solve_full_lp
 from .triplets import TripletError, check_triplets, paper_test_triples, triplets_from_labels
 
 __all__ = ["KernelDesign", "KernelSpec", "full_kernel_specs", "weak_kernel_specs", "kernel_groups",
-           "kernel_stack", "LPResult", "build_full_lp", "solve_full_lp", "solve_cutting_plane",
+           "kernel_stack", "LPResult", "build_full_lp", "lp_sizes", "solve_full_lp", "solve_cutting_plane",
            "dominance_violation", "TripletError", "check_triplets", "triplets_from_labels",
            "paper_test_triples"]

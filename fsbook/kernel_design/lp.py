@@ -36,7 +36,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
-__all__ = ["LPResult", "build_full_lp", "solve_full_lp", "solve_cutting_plane", "dominance_violation",
+__all__ = ["LPResult", "lp_sizes", "build_full_lp", "solve_full_lp", "solve_cutting_plane", "dominance_violation",
            "objective_value"]
 
 #: HiGHS options shared by both solvers (tight tolerances so both reach the same optimum)
@@ -155,6 +155,21 @@ def build_full_lp(K, triplets, groups, gamma1, gamma2):
     bounds = bounds0 + [(0, None)] * P
     sizes = {"n_variables": nvar, "n_constraints": A.shape[0], "nnz": int(A.nnz)}
     return c, A, b, bounds, sizes
+
+
+def lp_sizes(n_points, n_kernels, n_triplets, n_groups):
+    """Sizes of the full LP (4)/(7) without building it: ``P = n(n-1)/2`` pairs; variables
+    ``m + T + G + P``; constraints ``T + 2m + 2P + n``; non-zeros
+    ``T(m+1) + 4m + 2P(m+1) + nm + 2P``.  Also the sizes of the cutting-plane LP before any cut
+    beyond ``K_ii >= 0`` (``nnz`` counts the dense α-rows)."""
+    n, m, T, G = int(n_points), int(n_kernels), int(n_triplets), int(n_groups)
+    P = n * (n - 1) // 2
+    return {"pairs": P,
+            "full_variables": m + T + G + P,
+            "full_constraints": T + 2 * m + 2 * P + n,
+            "full_nnz": T * (m + 1) + 4 * m + 2 * P * (m + 1) + n * m + 2 * P,
+            "cut_variables": m + T + G,
+            "cut_constraints_initial": T + 2 * m + n}
 
 
 def _linprog(c, A, b, bounds):
