@@ -493,7 +493,7 @@ def _score_rows(label_cols, suite, models, paper=None):
     """Rows ``metric`` × model of one labelled suite: accuracy, precision, recall, sets recommended."""
     sc = {m: selector_scores(suite, model) for m, model in models.items()}
     first = next(iter(sc.values()))
-    label = {**label_cols, "optimal sets": f"{first['n_optimal']} of {first['n_sets']}"}
+    label = {**label_cols, "optimal": f"{first['n_optimal']} of {first['n_sets']}"}
     rows = []
     for metric in ("accuracy", "precision", "recall", "sets recommended"):
         key = "n_recommended" if metric == "sets recommended" else metric
@@ -585,7 +585,7 @@ def reduce(params_list, results_list):
     tsuite = pd.concat([s.assign(data=TRAIN_NAMES[p["source"]]) for p, _, s in train],
                        ignore_index=True)
     paper, ours = paper_model(), refit(tsuite)
-    models = {"published model": paper, "refitted model": ours}
+    models = {"published": paper, "refitted": ours}
 
     t3 = [{"data set": name, "rows": "paper", **PAPER["table3"].loc[name].to_dict(),
            "optimal": np.nan} for name in PAPER["table3"].index]
@@ -602,7 +602,7 @@ def reduce(params_list, results_list):
         name = TRAIN_NAMES[p["source"]]
         paper_row = PAPER["table4"].loc[name] if name in PAPER["table4"].index else None
         t4 += _score_rows({"data set": name}, s, models, paper_row)
-    table4 = pd.DataFrame(t4, columns=["data set", "optimal sets", "metric", "paper", *models],
+    table4 = pd.DataFrame(t4, columns=["data set", "optimal", "metric", "paper", *models],
                           dtype=object)
 
     t5 = []
@@ -613,7 +613,7 @@ def reduce(params_list, results_list):
         nearest = int(dims[np.argmin(np.abs(dims - r["C"]))])
         t5 += _score_rows({"columns": r["C"], "paper row": nearest}, s, models,
                           PAPER["table5"].loc[nearest])
-    table5 = pd.DataFrame(t5, columns=["columns", "paper row", "optimal sets", "metric", "paper",
+    table5 = pd.DataFrame(t5, columns=["columns", "paper row", "optimal", "metric", "paper",
                                        *models], dtype=object)
 
     t6 = []
@@ -621,16 +621,16 @@ def reduce(params_list, results_list):
     for (p, r), s in zip(info, suites):
         if p["kind"] != "uci":
             continue
-        kind = "continuous" if p["values"] == "real" else (
-            "categorical" if p["name"] != "wine" else "continuous, booleanised")
+        name = p["name"].replace("_", " ")
+        if p["name"] == "wine":
+            name += " (real values)" if p["values"] == "real" else " (booleanised)"
         pkind = "continuous" if p["name"] == "wine" else "categorical"
         cand = p6[p6["type"] == pkind]
         prow = cand.iloc[int(np.argmin(np.abs(cand["dimension"].to_numpy() - r["C"])))]
-        t6 += _score_rows({"data set": p["name"].replace("_", " "), "values": kind,
-                           "columns": r["C"], "paper row": f"{prow['dimension']} {prow['type']}"},
-                          s, models, prow)
-    table6 = pd.DataFrame(t6, columns=["data set", "values", "columns", "paper row",
-                                       "optimal sets", "metric", "paper", *models], dtype=object)
+        t6 += _score_rows({"data set": name, "columns": r["C"],
+                           "paper row": f"{prow['dimension']} {prow['type']}"}, s, models, prow)
+    table6 = pd.DataFrame(t6, columns=["data set", "columns", "paper row", "optimal", "metric",
+                                       "paper", *models], dtype=object)
     spread = []
     for (p, r), s in zip(info, suites):
         if p["kind"] == "uci":
@@ -644,8 +644,8 @@ def reduce(params_list, results_list):
             continue
         names = _train_problem(rp["base"])["group_names"] + ["random"]
         rnd = {m: random_column_table(rs, model, names) for m, model in models.items()}
-        tables["random"] = rnd["published model"].merge(
-            rnd["refitted model"][["split", "selected", "gain_pp"]], on="split",
+        tables["random"] = rnd["published"].merge(
+            rnd["refitted"][["split", "selected", "gain_pp"]], on="split",
             suffixes=(" (published)", " (refitted)"))
         sums = {m: random_summary(t) for m, t in rnd.items()}
         paper_rc = {"selected set contains the random columns": 0,
@@ -654,7 +654,7 @@ def reduce(params_list, results_list):
                     "max gain (pp)": PAPER["random_columns"]["max"]}
         tables["random_summary"] = pd.DataFrame(
             [{"quantity": q, "paper": paper_rc.get(q, np.nan), **{m: sums[m][q] for m in sums}}
-             for q in sums["published model"]], dtype=object)
+             for q in sums["published"]], dtype=object)
 
     f3 = []
     for (p, r), s in zip(info, suites):
@@ -664,7 +664,7 @@ def reduce(params_list, results_list):
         for m, model in models.items():
             sc = selector_scores(s, model)
             for metric in ("accuracy", "precision", "recall"):
-                row[f"{metric} ({m.split()[0]})"] = sc[metric]
+                row[f"{metric} ({m})"] = sc[metric]
         f3.append(row)
 
     Z = tsuite[zcols()].to_numpy()
@@ -792,7 +792,8 @@ def render(df, caption, *, decimals=3, percent=(), sci=(), uuid=None):
     ----------
     df : pandas.DataFrame
         Integer columns (also nullable ``Int64``) and Python ints print as integers, floats
-        with ``decimals`` decimals, missing values as "—", booleans as yes/no.
+        with ``decimals`` decimals, missing values as "—", booleans as yes/no; a string may
+        wrap after "+" (long feature-set labels).
     caption : str
     decimals : int
     percent : sequence of str
@@ -818,7 +819,7 @@ def render(df, caption, *, decimals=3, percent=(), sci=(), uuid=None):
                 return f"{v:.1e}"
             text = f"{v:.{1 if col in percent else decimals}f}"
             return text.lstrip("-") if float(text) == 0 else text
-        return str(v)
+        return str(v).replace("+", "+\u200b")   # set labels may wrap after "+"
 
     shown = df.reset_index(drop=True)
     styler = shown.style.format({c: functools.partial(fmt, col=c) for c in shown.columns})
