@@ -248,3 +248,17 @@ def test_mmc_bad_input():
         MMC().fit(X + np.arange(2)[None, :, None], np.ones(3))
     with pytest.raises(ValueError, match="shape"):
         MMC().fit(np.zeros((3, 2)), np.ones(3))
+
+
+def test_protocol_respected_and_determinism():
+    from fsbook.experiments.kernel_design import make_tasks, respected, run_task
+    sim = np.array([[1.0, 0.9, 0.2], [0.9, 1.0, 0.95], [0.2, 0.95, 1.0]])
+    # (0, 1, 2): K01 = 0.9 > K02 = 0.2 but K01 < K12 = 0.95 -> not respected
+    assert respected(sim, np.array([[0, 1, 2]])) == 0.0
+    assert respected(sim, np.array([[1, 2, 0]])) == 1.0
+    assert respected(1 - sim, np.array([[1, 2, 0]]), distance=True) == 1.0
+    p = {"dataset": "iris", "split": 0, "method": "singles", "n_train": 50, "n_test": 100}
+    assert run_task(p) == run_task(dict(p))
+    tasks = make_tasks(False)
+    assert {t["method"] for t in tasks} == {"singles", "full", "weak", "mmc"}
+    assert len({t["dataset"] for t in tasks}) == 9
