@@ -58,6 +58,16 @@ def hull(nodes):
 
 
 def is_hull_closed(nodes):
+    """Whether ``nodes`` contains every parent of each of its members (a down-set).
+
+    Parameters
+    ----------
+    nodes : iterable of tuple
+
+    Returns
+    -------
+    bool
+    """
     s = set(_node(v) for v in nodes)
     return all(p in s for v in s for p in parents(v))
 

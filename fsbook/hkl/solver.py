@@ -371,9 +371,10 @@ def source_scores(prob, c, srcs, threshold=None):
     srcs : list of tuple
         Sources of the complement of the active set.
     threshold : float or None
-        Pruning by the parent bound (eq. (hkl-Qparent)): ``D(a ∪ {l}) ⊂ D(a)`` and
-        ``d(a ∪ {l}, u) = ω_l/(1 + ω_l) · d(a, u)``, so ``Q(a ∪ {l}) ≤ ((1 + ω_l)/ω_l)² Q(a)``
-        with ``Q(a) = Σ_{u⊇a} a_u/d(a, u)²`` (one quadratic form per parent).  When this bound
+        Pruning by the parent bound (eq. (hkl-Qparent)): ``D(a ∪ {l}) ⊆ D(a) ∖ {a}`` and
+        ``d(a ∪ {l}, u) = ω_l/(1 + ω_l) · d(a, u)``, so
+        ``Q(a ∪ {l}) ≤ ((1 + ω_l)/ω_l)² (Q(a) − a_a/δ_a²)`` with
+        ``Q(a) = Σ_{u⊇a} a_u/d(a, u)²`` (one quadratic form per parent).  When this bound
         is at most ``threshold`` for every candidate of a parent, the bound itself is returned
         for them (a valid upper bound for the certificate, below the violation threshold)
         instead of the exact values.  ``None`` computes every ``Q(t)`` exactly.
@@ -404,9 +405,14 @@ def source_scores(prob, c, srcs, threshold=None):
                 cz = csv * z
                 qa = float(cz @ R @ cz)
                 om = prob.omega[cand]
-                logQa = (-2.0 * prob.log_delta(parent) + prob.lg_total
-                         - float(prob.lg[list(parent)].sum()) + np.log(qa)) if qa > 0 else -np.inf
-                logb = logQa + 2.0 * np.log1p(1.0 / om)
+                # strict descendants of a: Q(a) minus its own term s_a²/δ_a² (with a margin
+                # against cancellation), so that an active a at the optimum can be pruned
+                Qa = np.exp(-2.0 * prob.log_delta(parent) + prob.lg_total
+                            - float(prob.lg[list(parent)].sum())) * qa
+                s_a = float(csv @ (1.0 - z))
+                strict = max(Qa - s_a ** 2 * np.exp(-2.0 * prob.log_delta(parent)), 0.0) \
+                    + 1e-9 * Qa
+                logb = (np.log(strict) if strict > 0 else -np.inf) + 2.0 * np.log1p(1.0 / om)
                 if np.all(logb <= log_thr):
                     out[ks] = logb
                     continue
