@@ -78,3 +78,15 @@ def test_full_lattice_kernel_sum_n10():
     h = np.full(n, 0.7)
     ls, B = descendant_kernel(X, X, (), h)
     np.testing.assert_allclose(np.exp(ls) * B, nv.descendant_sum_enum(X, X, (), h), rtol=1e-10)
+
+
+def test_newsgroups_pair_with_the_papers_vocabulary_rule():
+    from fsbook.experiments.hkl_20ng import load_atheism_religion, outer_folds
+    X, y, words = load_atheism_religion(2)
+    assert X.shape == (1427, 12511) and len(words) == 12511          # the paper's 12 511 words
+    assert set(np.unique(X.data)) == {1.0} and set(np.unique(y)) == {0, 1}
+    assert np.asarray(X.sum(axis=0)).min() >= 2
+    folds = outer_folds(y)
+    assert len(folds) == 4 and sorted(np.concatenate([te for _, te in folds])) == list(range(1427))
+    with pytest.raises(ValueError, match="min_df"):
+        load_atheism_religion(0)
