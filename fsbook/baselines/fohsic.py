@@ -12,43 +12,22 @@ implements FOHSIC, hence this implementation.
 """
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, _fit_context
-from sklearn.feature_selection import SelectorMixin
+from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 from fsbook.baselines._kernels_fohsic import hsic_gains_csc
+from fsbook.baselines._selector_base import N_FEATURES_CONSTRAINT, KSelector
 from fsbook.l1linf.estimators import feature_scales
 from fsbook.l1linf.hsic import centred_label_kernel
 
 __all__ = ["FOHSIC"]
 
 
-def _n_to_select(n_features_to_select, d):
-    k = n_features_to_select
-    if k is None:
-        return max(1, d // 2)
-    if isinstance(k, Real) and not isinstance(k, Integral):
-        return max(1, int(round(k * d)))
-    if k > d:
-        raise ValueError(f"n_features_to_select={k} exceeds the number of features {d}")
-    return int(k)
-
-
-def _check_two_classes(estimator, y):
-    check_classification_targets(y)
-    classes, codes = np.unique(y, return_inverse=True)
-    if len(classes) < 2:
-        raise ValueError(f"{type(estimator).__name__} needs at least two classes; got 1 ({classes[0]!r})")
-    return classes, codes
-
-
-class FOHSIC(SelectorMixin, BaseEstimator):
+class FOHSIC(KSelector):
     """Forward selection maximising HSIC (Song et al. 2007).
 
     Parameters
@@ -68,8 +47,7 @@ class FOHSIC(SelectorMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "n_features_to_select": [Interval(Integral, 1, None, closed="left"),
-                                 Interval(Real, 0, 1, closed="right"), None],
+        "n_features_to_select": N_FEATURES_CONSTRAINT,
         "sigma": [Interval(Real, 0, None, closed="neither")],
         "scale": ["boolean"],
     }
@@ -82,10 +60,8 @@ class FOHSIC(SelectorMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Select features greedily (see module docstring)."""
-        X, y = validate_data(self, X, y, accept_sparse="csc", dtype=np.float64, ensure_min_samples=2)
-        self.classes_, codes = _check_two_classes(self, y)
+        X, codes, k = self._validate(X, y, accept_sparse="csc")
         n, d = X.shape
-        k = _n_to_select(self.n_features_to_select, d)
         scale = feature_scales(X) if self.scale else np.ones(d)
         Xs = sp.csc_matrix(X @ sp.diags(1.0 / scale)) if sp.issparse(X) else sp.csc_matrix(X / scale)
         Xs.sort_indices()
@@ -108,13 +84,3 @@ class FOHSIC(SelectorMixin, BaseEstimator):
         self.hsic_path_ = np.array(path)
         self.support_ = ~available
         return self
-
-    def _get_support_mask(self):
-        check_is_fitted(self)
-        return self.support_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.sparse = True
-        return tags

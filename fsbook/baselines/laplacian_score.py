@@ -17,17 +17,15 @@ scikit-learn has no Laplacian score; written by hand for that reason.
 """
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, _fit_context
-from sklearn.feature_selection import SelectorMixin
+from sklearn.base import _fit_context
 from sklearn.neighbors import kneighbors_graph
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
 
-from fsbook.baselines.fohsic import _check_two_classes, _n_to_select
+from fsbook.baselines._selector_base import N_FEATURES_CONSTRAINT, KSelector
 
 __all__ = ["LaplacianScore", "laplacian_scores", "class_graph", "heat_knn_graph"]
 
@@ -72,7 +70,7 @@ def laplacian_scores(X, S):
     return np.where(denom > 1e-12 * np.maximum(a, 1e-300), score, np.inf)
 
 
-class LaplacianScore(SelectorMixin, BaseEstimator):
+class LaplacianScore(KSelector):
     """Keep the features with the smallest Laplacian score (He et al. 2005).
 
     Parameters
@@ -89,8 +87,7 @@ class LaplacianScore(SelectorMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "n_features_to_select": [Interval(Integral, 1, None, closed="left"),
-                                 Interval(Real, 0, 1, closed="right"), None],
+        "n_features_to_select": N_FEATURES_CONSTRAINT,
         "graph": [StrOptions({"class", "knn"})],
         "n_neighbors": [Interval(Integral, 1, None, closed="left")],
     }
@@ -103,9 +100,7 @@ class LaplacianScore(SelectorMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Score every feature and keep the ``n_features_to_select`` smallest."""
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, ensure_min_samples=2)
-        self.classes_, codes = _check_two_classes(self, y)
-        k = _n_to_select(self.n_features_to_select, X.shape[1])
+        X, codes, k = self._validate(X, y)
         if self.graph == "class":
             S = class_graph(codes)
         else:
@@ -113,17 +108,5 @@ class LaplacianScore(SelectorMixin, BaseEstimator):
                 raise ValueError(f"n_neighbors={self.n_neighbors} must be below n_samples={X.shape[0]}")
             S = heat_knn_graph(X, self.n_neighbors)
         self.scores_ = laplacian_scores(X, S)
-        order = np.argsort(self.scores_, kind="stable")
-        self.support_ = np.zeros(X.shape[1], dtype=bool)
-        self.support_[order[:k]] = True
+        self._keep_top(-self.scores_, k)
         return self
-
-    def _get_support_mask(self):
-        check_is_fitted(self)
-        return self.support_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.sparse = True
-        return tags

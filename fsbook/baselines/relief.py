@@ -17,17 +17,15 @@ the tests check it against skrebate and against a hand-computed case.
 """
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, _fit_context
-from sklearn.feature_selection import SelectorMixin
+from sklearn.base import _fit_context
 from sklearn.metrics import pairwise_distances
 from sklearn.utils._param_validation import Interval
-from sklearn.utils.validation import check_is_fitted, validate_data
 
-from fsbook.baselines.fohsic import _check_two_classes, _n_to_select
+from fsbook.baselines._selector_base import N_FEATURES_CONSTRAINT, KSelector
 
 __all__ = ["Relief", "relieff_weights"]
 
@@ -64,7 +62,7 @@ def relieff_weights(X, y, n_neighbors=10):
     return w
 
 
-class Relief(SelectorMixin, BaseEstimator):
+class Relief(KSelector):
     """Keep the features with the largest ReliefF weights.
 
     Parameters
@@ -80,8 +78,7 @@ class Relief(SelectorMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "n_features_to_select": [Interval(Integral, 1, None, closed="left"),
-                                 Interval(Real, 0, 1, closed="right"), None],
+        "n_features_to_select": N_FEATURES_CONSTRAINT,
         "n_neighbors": [Interval(Integral, 1, None, closed="left")],
     }
 
@@ -92,22 +89,8 @@ class Relief(SelectorMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Compute the ReliefF weights and keep the top ``n_features_to_select``."""
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, ensure_min_samples=2)
-        self.classes_, codes = _check_two_classes(self, y)
-        k = _n_to_select(self.n_features_to_select, X.shape[1])
+        X, codes, k = self._validate(X, y)
         self.feature_importances_ = relieff_weights(X.toarray() if sp.issparse(X) else X, codes,
                                                     self.n_neighbors)
-        order = np.argsort(-self.feature_importances_, kind="stable")
-        self.support_ = np.zeros(X.shape[1], dtype=bool)
-        self.support_[order[:k]] = True
+        self._keep_top(self.feature_importances_, k)
         return self
-
-    def _get_support_mask(self):
-        check_is_fitted(self)
-        return self.support_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.sparse = True
-        return tags

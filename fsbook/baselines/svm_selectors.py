@@ -17,13 +17,12 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, _fit_context
-from sklearn.feature_selection import RFE, SelectorMixin
+from sklearn.base import _fit_context
+from sklearn.feature_selection import RFE
 from sklearn.svm import LinearSVC, l1_min_c
 from sklearn.utils._param_validation import Interval
-from sklearn.utils.validation import check_is_fitted, validate_data
 
-from fsbook.baselines.fohsic import _check_two_classes, _n_to_select
+from fsbook.baselines._selector_base import N_FEATURES_CONSTRAINT, KSelector
 from fsbook.l1linf.estimators import feature_scales
 
 __all__ = ["L1SVMSelector", "SVMRFE"]
@@ -34,19 +33,7 @@ def _scaled(X):
     return (X @ sp.diags(1.0 / s)).tocsr() if sp.issparse(X) else X / s
 
 
-class _Selector(SelectorMixin, BaseEstimator):
-    def _get_support_mask(self):
-        check_is_fitted(self)
-        return self.support_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.sparse = True
-        return tags
-
-
-class L1SVMSelector(_Selector):
+class L1SVMSelector(KSelector):
     """ℓ1-regularised linear SVM on a C path to exactly ``n_features_to_select`` features.
 
     Parameters
@@ -69,8 +56,7 @@ class L1SVMSelector(_Selector):
     """
 
     _parameter_constraints = {
-        "n_features_to_select": [Interval(Integral, 1, None, closed="left"),
-                                 Interval(Real, 0, 1, closed="right"), None],
+        "n_features_to_select": N_FEATURES_CONSTRAINT,
         "factor": [Interval(Real, 1, None, closed="neither")],
         "max_bisect": [Interval(Integral, 0, None, closed="left")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
@@ -92,9 +78,7 @@ class L1SVMSelector(_Selector):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Run the C path (see module docstring)."""
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, ensure_min_samples=2)
-        self.classes_, codes = _check_two_classes(self, y)
-        k = _n_to_select(self.n_features_to_select, X.shape[1])
+        X, codes, k = self._validate(X, y)
         Xs = _scaled(X)
         C = l1_min_c(Xs, codes, loss="squared_hinge") * 1.01
         self.n_iter_ = 0
@@ -128,13 +112,11 @@ class L1SVMSelector(_Selector):
         self.C_, self.coef_, count = hi
         self.exact_ = count == k
         self.path_ = path
-        w = np.abs(self.coef_).max(axis=0)
-        self.support_ = np.zeros(X.shape[1], dtype=bool)
-        self.support_[np.argsort(-w, kind="stable")[:k]] = True
+        self._keep_top(np.abs(self.coef_).max(axis=0), k)
         return self
 
 
-class SVMRFE(_Selector):
+class SVMRFE(KSelector):
     """SVM recursive feature elimination (Guyon et al. 2002) via scikit-learn's RFE.
 
     Parameters
@@ -151,8 +133,7 @@ class SVMRFE(_Selector):
     """
 
     _parameter_constraints = {
-        "n_features_to_select": [Interval(Integral, 1, None, closed="left"),
-                                 Interval(Real, 0, 1, closed="right"), None],
+        "n_features_to_select": N_FEATURES_CONSTRAINT,
         "step": [Interval(Integral, 1, None, closed="left"), Interval(Real, 0, 1, closed="neither")],
         "C": [Interval(Real, 0, None, closed="neither")],
     }
@@ -165,9 +146,7 @@ class SVMRFE(_Selector):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Eliminate features by the squared weights of a linear SVM."""
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, ensure_min_samples=2)
-        self.classes_, codes = _check_two_classes(self, y)
-        k = _n_to_select(self.n_features_to_select, X.shape[1])
+        X, codes, k = self._validate(X, y)
         rfe = RFE(LinearSVC(C=self.C, max_iter=10000), n_features_to_select=k, step=self.step)
         import warnings
         from sklearn.exceptions import ConvergenceWarning
