@@ -12,6 +12,7 @@ def test_task_lists():
     assert {t["dataset"] for t in full} == set(TABLE1_K)
     assert all(t["n_max"] == 1000 for t in full)
     assert {t["method"] for t in book} == set(METHODS) | {"all"}
+    assert {t["dataset"] for t in book} == {"wine", "glass", "glass_id"}
     assert all(t["ks"] == [TABLE1_K[t["dataset"]]] for t in table1_tasks() if t["method"] != "all")
     # the all-data selection only on wine and glass
     assert {t["dataset"] for t in full if t["selection"] == "all"} == {"wine", "glass", "glass_id"}
