@@ -316,7 +316,7 @@ def run_protocol(protocol: Protocol | str, *, full: bool = False, tasks=None, n_
             n_cached += results[i] is not None
     todo = [(i, p) for i, p in enumerate(params) if results[i] is None]
 
-    from tqdm.auto import tqdm
+    from tqdm import tqdm  # the text bar: tqdm.auto warns in notebooks without ipywidgets
 
     bar = tqdm(total=len(params), initial=n_cached, desc=protocol.name, disable=not progress)
     try:
