@@ -1,0 +1,279 @@
+"""Protocol of the benchmark chapter: the book's selectors and the usual baselines on shared data.
+
+A task is ``(dataset, repeat, fold, n_folds, method, ks)``.  The folds are a stratified
+``n_folds``-fold split shuffled with a seed derived from ``(dataset, repeat, n_folds)`` only, so
+every method sees the same folds.  On the training fold, a pipeline
+``StandardScaler → selector`` keeps ``k`` features for every ``k`` in ``ks`` (selection sees only
+the training fold); then two classifiers are trained on the kept features of the training fold,
+each with its C chosen by an inner stratified 3-fold CV on the training fold, and scored on the
+test fold:
+
+* a linear SVM (liblinear ``LinearSVC``, squared hinge, C in :data:`C_LINEAR`);
+* an RBF SVM (LIBSVM ``SVC``, ``gamma="scale"``, C in :data:`C_RBF`).
+
+Both are ``StandardScaler → SVM`` pipelines (standardisation learnt on the training fold).  The
+result holds, per ``k``: the test accuracies, the selector's fit time (wall clock, volatile), the
+number of kept features and the kept set (for Kuncheva's stability index across folds).
+
+Methods (:func:`make_selector`): ``none`` (all features, one point), ``MI`` (``SelectKBest`` with
+``mutual_info_classif``, seeded), ``RFE`` (SVM-RFE, linear SVM, 10 % of the features per step),
+``l1-SVM`` (ℓ1-penalised linear SVM with C bisected to k features), ``ReliefF`` (10 neighbours),
+``CFS`` (Weka's CfsSubsetEval + BestFirst: it picks its own number of features, one point), and
+the book's ``LDFS`` and ``HSFS`` (ℓ1/ℓ∞ path, fast settings :data:`L1LINF_FAST`) and, when
+:mod:`fsbook.kernel_design` provides ``WeakKernelSelector``, the weak-kernel LP (``WK-LP``).
+
+Data: the book's subsample (:data:`BOOK_DATASETS`) is wine, ionosphere, Wisconsin diagnostic
+(WDBC) and breast cancer (Ljubljana, booleanised: one indicator per nominal level, missing = all
+zeros, as in the datasets chapter), ``ks`` = :data:`BOOK_KS`, one repeat of 3 folds.  The full
+protocol adds ARCENE, MADELON and colon, more ``k`` (:data:`FULL_KS`) and 5 repeats of 2 folds
+(5 × 2 CV).
+"""
+from __future__ import annotations
+
+import functools
+import time
+
+import numpy as np
+import pandas as pd
+from sklearn.feature_selection import SelectKBest, mutual_info_classif
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC, LinearSVC
+
+from fsbook.experiments._runner import Protocol, task_seed
+
+BASELINES = ["none", "MI", "RFE", "l1-SVM", "ReliefF", "CFS"]
+BOOK_METHODS = ["LDFS", "HSFS", "WK-LP"]
+#: methods that choose their own number of features (one point instead of a curve)
+OWN_SIZE = {"none", "CFS"}
+BOOK_DATASETS = ("wine", "ionosphere", "wdbc", "breast_cancer")
+FULL_DATASETS = BOOK_DATASETS + ("colon", "madelon", "arcene")
+BOOK_KS = (2, 5, 10)
+FULL_KS = (2, 5, 10, 20, 50)
+#: the ℓ1/ℓ∞ path settings used here (looser than the ℓ1/ℓ∞ chapter's, to fit the time budget)
+L1LINF_FAST = {"tol": 1e-2, "max_iter": 30, "max_bisect": 4}
+C_LINEAR = (0.01, 0.1, 1.0, 10.0)
+C_RBF = (0.1, 1.0, 10.0, 100.0)
+#: the number of features at which methods are ranked
+RANK_K = 5
+
+
+def weak_kernel_available():
+    """Whether :mod:`fsbook.kernel_design` provides ``WeakKernelSelector``."""
+    try:
+        from fsbook.kernel_design import WeakKernelSelector  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def methods():
+    """The methods of this run: the baselines, LDFS, HSFS and WK-LP when it is available."""
+    return BASELINES + [m for m in BOOK_METHODS if m != "WK-LP" or weak_kernel_available()]
+
+
+@functools.lru_cache(maxsize=8)
+def load(dataset):
+    """``(X, y, feature_names, boolean)`` of a data set of this benchmark (float64 X)."""
+    from fsbook import datasets as D
+
+    if dataset == "breast_cancer":
+        from fsbook.booleanize import booleanize
+
+        b = D.load_breast_cancer()
+        X, names = booleanize(b)
+        return X.astype(np.float64), np.asarray(b.target), tuple(names), True
+    if dataset not in FULL_DATASETS:
+        raise ValueError(f"unknown dataset {dataset!r}; expected one of {FULL_DATASETS}")
+    b = getattr(D, f"load_{dataset}")()
+    X = np.asarray(b.data, dtype=np.float64)
+    if np.isnan(X).any():
+        raise ValueError(f"{dataset} has missing values; this benchmark takes complete data only")
+    names = tuple(str(n) for n in b.feature_names) if "feature_names" in b else tuple(
+        f"x{j}" for j in range(X.shape[1]))
+    return X, np.asarray(b.target), names, bool(np.isin(X, (0.0, 1.0)).all())
+
+
+def folds(dataset, repeat, n_folds, y):
+    """The stratified folds of ``(dataset, repeat)``: the same for every method."""
+    seed = task_seed({"dataset": dataset, "repeat": repeat, "n_folds": n_folds}, "folds")
+    return list(StratifiedKFold(n_folds, shuffle=True, random_state=seed).split(np.zeros(len(y)), y))
+
+
+def make_selector(method, k, seed, boolean=False):
+    """The selector of ``method`` keeping ``k`` features (``k`` ignored by ``CFS``), seeded."""
+    from fsbook.baselines import SVMRFE, L1SVMSelector, Relief
+    from fsbook.baselines.weka_selector import WekaSubsetSelector
+    from fsbook.l1linf import HSFS, LDFS
+
+    if method == "WK-LP":
+        from fsbook.kernel_design import WeakKernelSelector
+
+        return WeakKernelSelector(n_features_to_select=k)
+    makers = {"MI": lambda: SelectKBest(functools.partial(mutual_info_classif, random_state=seed), k=k),
+              "RFE": lambda: SVMRFE(k),
+              "l1-SVM": lambda: L1SVMSelector(k),
+              "ReliefF": lambda: Relief(k),
+              "CFS": lambda: WekaSubsetSelector("cfs", "best_first", discrete_features=boolean),
+              "LDFS": lambda: LDFS(k, random_state=seed, **L1LINF_FAST),
+              "HSFS": lambda: HSFS(k, random_state=seed, **L1LINF_FAST)}
+    if method not in makers:
+        raise ValueError(f"unknown method {method!r}; expected one of {BASELINES + BOOK_METHODS}")
+    return makers[method]()
+
+
+def test_accuracies(X_train, y_train, X_test, y_test, seed):
+    """Test accuracies ``(linear, rbf)`` of the two SVMs, each with C by inner 3-fold CV."""
+    inner = StratifiedKFold(3, shuffle=True, random_state=seed)
+    out = []
+    for clf, grid in ((LinearSVC(random_state=seed, max_iter=5000), C_LINEAR), (SVC(kernel="rbf", gamma="scale"), C_RBF)):
+        model = GridSearchCV(make_pipeline(StandardScaler(), clf), {clf.__class__.__name__.lower() + "__C": list(grid)},
+                             cv=inner, n_jobs=1)
+        model.fit(X_train, y_train)
+        out.append(float(np.mean(model.predict(X_test) == y_test)))
+    return tuple(out)
+
+
+def _check_params(params):
+    for key in ("dataset", "repeat", "fold", "n_folds", "method", "ks"):
+        if key not in params:
+            raise ValueError(f"task parameters lack {key!r}: {params}")
+    if not 0 <= params["fold"] < params["n_folds"]:
+        raise ValueError(f"fold {params['fold']} is not in [0, {params['n_folds']})")
+    if params["method"] not in BASELINES + BOOK_METHODS:
+        raise ValueError(f"unknown method {params['method']!r}; expected one of {BASELINES + BOOK_METHODS}")
+
+
+def run_task(params):
+    """Accuracies, fit times and kept sets of one method on one fold (module docstring)."""
+    _check_params(params)
+    X, y, _, boolean = load(params["dataset"])
+    train, test = folds(params["dataset"], params["repeat"], params["n_folds"], y)[params["fold"]]
+    seed = task_seed(params)
+    d = X.shape[1]
+    out = {"k": [], "n_selected": [], "acc_linear": [], "acc_rbf": [], "fit_time": [], "support": []}
+    for k in params["ks"]:
+        if params["method"] == "none":
+            support, seconds = np.arange(d), 0.0
+        else:
+            if not (1 <= k < d or (k == 0 and params["method"] in OWN_SIZE)):
+                raise ValueError(f"k={k} must be in [1, {d}) for {params['dataset']}")
+            selector = make_pipeline(StandardScaler(), make_selector(params["method"], k, seed, boolean))
+            start = time.perf_counter()
+            selector.fit(X[train], y[train])
+            seconds = time.perf_counter() - start
+            support = np.flatnonzero(selector[-1].get_support())
+        lin, rbf = test_accuracies(X[train][:, support], y[train], X[test][:, support], y[test], seed)
+        out["k"].append(int(k))
+        out["n_selected"].append(int(support.size))
+        out["acc_linear"].append(lin)
+        out["acc_rbf"].append(rbf)
+        out["fit_time"].append(seconds)
+        out["support"].append(support.tolist())
+    return out
+
+
+def make_tasks(full):
+    """Book subsample: :data:`BOOK_DATASETS`, ``ks`` = :data:`BOOK_KS`, 1 repeat of 3 folds.
+    Full: :data:`FULL_DATASETS`, :data:`FULL_KS`, 5 repeats of 2 folds (5 × 2 CV)."""
+    datasets, ks, repeats, n_folds = ((FULL_DATASETS, FULL_KS, 5, 2) if full else (BOOK_DATASETS, BOOK_KS, 1, 3))
+    tasks = []
+    for dataset in datasets:
+        for repeat in range(repeats):
+            for fold in range(n_folds):
+                for method in methods():
+                    # k = 0 stands for "the method's own number of features"
+                    mk = [0] if method in OWN_SIZE else list(ks)
+                    tasks.append({"dataset": dataset, "repeat": repeat, "fold": fold, "n_folds": n_folds,
+                                  "method": method, "ks": mk})
+    return tasks
+
+
+def _long(params_list, results_list):
+    rows = []
+    for p, r in zip(params_list, results_list):
+        for i in range(len(r["k"])):
+            rows.append({"dataset": p["dataset"], "repeat": p["repeat"], "fold": p["fold"], "method": p["method"],
+                         "k": r["k"][i], "n_selected": r["n_selected"][i], "acc_linear": 100 * r["acc_linear"][i],
+                         "acc_rbf": 100 * r["acc_rbf"][i], "fit_time": r["fit_time"][i],
+                         "support": tuple(r["support"][i])})
+    return pd.DataFrame(rows)
+
+
+def _stability(group, n_features):
+    from fsbook.stats import kuncheva_stability
+
+    per_repeat = []
+    for _, g in group.groupby("repeat"):
+        sets = list(g["support"])
+        if len({len(s) for s in sets}) != 1 or not 0 < len(sets[0]) < n_features or len(sets) < 2:
+            return np.nan  # undefined: sizes differ between folds (CFS) or every feature kept
+        per_repeat.append(kuncheva_stability(sets, n_features))
+    return float(np.mean(per_repeat))
+
+
+def reduce(params_list, results_list):
+    """Tables:
+
+    * ``curves``: mean test accuracy (%) of each classifier per data set, method and ``k``
+      (``k`` = the mean number of kept features for ``none`` and ``CFS``);
+    * ``accuracy_at_k``: per data set × method at :data:`RANK_K` features (``none`` on all
+      features), mean accuracy (%) of each classifier: the input of the statistics;
+    * ``stability``: Kuncheva's index of the kept sets across folds, per data set, method and
+      ``k`` (undefined, NaN, when the sizes differ);
+    * ``fit_time``: mean selector fit time (s) per data set and method, over folds and ``k``
+      (volatile: wall clock);
+    * ``supports``: every kept set (data set, repeat, fold, method, k).
+    """
+    df = _long(params_list, results_list)
+    df["k_point"] = np.where(df.method.isin(list(OWN_SIZE)), df.n_selected, df.k)
+    curves = (df.groupby(["dataset", "method", "k"])
+              .agg(k_mean=("k_point", "mean"), acc_linear=("acc_linear", "mean"), acc_rbf=("acc_rbf", "mean"))
+              .reset_index())
+    at_k = df[(df.k == RANK_K) | (df.method == "none")]
+    order = [m for m in methods() if m in set(at_k.method)]
+    accuracy_at_k = at_k.groupby(["dataset", "method"])[["acc_linear", "acc_rbf"]].mean().reset_index()
+    accuracy_at_k["method"] = pd.Categorical(accuracy_at_k["method"], order)
+    accuracy_at_k = accuracy_at_k.sort_values(["dataset", "method"]).reset_index(drop=True)
+    accuracy_at_k["method"] = accuracy_at_k["method"].astype(str)
+    n_features = {d: load(d)[0].shape[1] for d in df.dataset.unique()}
+    stab = [{"dataset": d, "method": m, "k": k, "kuncheva": _stability(g, n_features[d])}
+            for (d, m, k), g in df[df.method != "none"].groupby(["dataset", "method", "k"])]
+    fit_time = df[df.method != "none"].groupby(["dataset", "method"])["fit_time"].mean().reset_index()
+    supports = df[["dataset", "repeat", "fold", "method", "k", "support"]].copy()
+    supports["support"] = supports["support"].map(list)
+    return {"curves": curves, "accuracy_at_k": accuracy_at_k, "stability": pd.DataFrame(stab),
+            "fit_time": fit_time, "supports": supports}
+
+
+def score_matrix(accuracy_at_k, metric):
+    """Data sets × methods matrix of ``metric`` (``"acc_linear"`` or ``"acc_rbf"``) from the
+    ``accuracy_at_k`` table, methods in the protocol's order."""
+    if metric not in ("acc_linear", "acc_rbf"):
+        raise ValueError(f"metric must be 'acc_linear' or 'acc_rbf', got {metric!r}")
+    m = accuracy_at_k.pivot(index="dataset", columns="method", values=metric)
+    return m[[c for c in methods() if c in m.columns]]
+
+
+def statistics(accuracy_at_k, decimals=1):
+    """Per metric: number of data sets and methods, Friedman χ² and p-value, the Nemenyi
+    critical difference at α = 0.05 and the pairs Nemenyi separates (p < 0.05), on scores
+    rounded to ``decimals`` (differences below the printed precision are ties)."""
+    from fsbook.stats import critical_difference, friedman, nemenyi
+
+    rows = []
+    for metric, label in (("acc_linear", "linear SVM"), ("acc_rbf", "RBF SVM")):
+        s = score_matrix(accuracy_at_k, metric)
+        chi2, p = friedman(s, decimals=decimals)
+        pv = nemenyi(s, decimals=decimals)
+        pairs = [f"{a} vs {b}" for i, a in enumerate(pv.index) for b in pv.columns[i + 1:] if pv.loc[a, b] < 0.05]
+        rows.append({"classifier": label, "data sets": s.shape[0], "methods": s.shape[1], "Friedman chi2": chi2,
+                     "p-value": p, "CD (alpha=0.05)": critical_difference(s.shape[1], s.shape[0]),
+                     "pairs Nemenyi separates": ", ".join(pairs) if pairs else "none"})
+    return pd.DataFrame(rows)
+
+
+PROTOCOL = Protocol(name="benchmark", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version="1",
+                    description="Benchmark chapter: the book's selectors and the usual baselines on shared data "
+                                "(same folds, linear and RBF SVM accuracy vs k, fit time, Kuncheva stability)")
