@@ -21,7 +21,7 @@ import numpy as np
 from scipy.spatial.distance import cdist
 
 __all__ = ["KernelSpec", "full_kernel_specs", "weak_kernel_specs", "kernel_stack", "kernel_groups",
-           "kernel_diagonal"]
+           "kernel_diagonal", "kernel_pairs"]
 
 
 @dataclass(frozen=True)
@@ -125,4 +125,30 @@ def kernel_diagonal(specs, X):
             out[p] = (sq + 1.0) ** s.param
         else:
             out[p] = sq
+    return out
+
+
+def kernel_pairs(specs, A, B, index=None):
+    """``[p, t] = K_p(a_t, b_t)`` on paired rows of ``A`` and ``B`` (no ``n x n`` matrices);
+    ``index`` restricts to the kernels ``specs[p]`` for ``p`` in ``index``."""
+    A = np.asarray(A, dtype=np.float64)
+    B = np.asarray(B, dtype=np.float64)
+    idx = range(len(specs)) if index is None else index
+    out = np.empty((len(idx), A.shape[0]))
+    cache = {}
+    for row, p in enumerate(idx):
+        s = specs[p]
+        if s.feature is not None:
+            key = ("sq", s.feature)
+            if key not in cache:
+                cache[key] = (A[:, s.feature] - B[:, s.feature]) ** 2
+            out[row] = np.exp(-s.param * cache[key])
+        elif s.kind == "gaussian":
+            if "sq" not in cache:
+                cache["sq"] = np.sum((A - B) ** 2, axis=1)
+            out[row] = np.exp(-s.param * cache["sq"])
+        else:
+            if "dot" not in cache:
+                cache["dot"] = np.sum(A * B, axis=1)
+            out[row] = (cache["dot"] + 1.0) ** s.param if s.kind == "polynomial" else cache["dot"]
     return out

@@ -16,8 +16,10 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .base_kernels import (full_kernel_specs, kernel_groups, kernel_stack, weak_kernel_specs)
-from .lp import dominance_violation, solve_cutting_plane, solve_full_lp
+from .base_kernels import (full_kernel_specs, kernel_diagonal, kernel_groups, kernel_pairs,
+                           kernel_stack, weak_kernel_specs)
+from .lp import (PSD_OPTIONS, dominance_violation, solve_cutting_plane, solve_full_lp,
+                 solve_nonnegative_lp)
 from .triplets import TripletError, check_triplets
 
 __all__ = ["KernelDesign"]
@@ -64,7 +66,15 @@ class KernelDesign(TransformerMixin, BaseEstimator):
     degree : int, default=2
         Degree of the polynomial full kernel.
     solver : {"cutting_plane", "full_lp"}, default="cutting_plane"
-        Constraint generation on the dominance rows, or the full LP with the ``r_ij``.
+        Constraint generation on the dominance rows, or the full LP with the ``r_ij``
+        (``psd="dominance"`` only; the ``α ≥ 0`` LP is always solved at once).
+    psd : {"dominance", "nonnegative"}, default="dominance"
+        How :math:`K^α` is kept positive semidefinite: the paper's diagonal dominance on ``S``
+        (α of any sign), or ``α ≥ 0`` (our departure from the paper; PSD by construction since
+        each base kernel is PSD, and the base kernel matrices on ``S`` are never formed).
+        With ``α ≥ 0`` and the margin 1, scaling the base kernels by ``c`` is the same as
+        dividing γ1, γ2 by ``c``; for Gaussians the mixture is zero once
+        :math:`γ_1 + γ_2|S|` exceeds the largest :math:`K_p(x_i,x_j) - K_p(x_i,x_k)`.
     threshold : float, default=0.01
         A feature is selected when :math:`\\max_{p∈I_f}|α_p| >` threshold (the paper's
         "α > 0.01" of Figure 2).
@@ -81,6 +91,9 @@ class KernelDesign(TransformerMixin, BaseEstimator):
     selected_features_ : ndarray of int
         Features with a non-zero group (weak) or all features used by a non-zero kernel (full).
     lp_ : LPResult
+    dominance_violation_ : float
+        :math:`\\max_i \\sum_{j≠i}|K^α_{ij}| - K^α_{ii}` on ``S`` (``psd="dominance"``; NaN for
+        ``psd="nonnegative"``, which does not form ``K^α`` on ``S``).
     n_features_in_ : int
     """
 
@@ -94,11 +107,12 @@ class KernelDesign(TransformerMixin, BaseEstimator):
         "solver": [StrOptions({"cutting_plane", "full_lp"})],
         "threshold": [Interval(Real, 0, None, closed="left")],
         "preprocessor": ["array-like", None],
+        "psd": [StrOptions(set(PSD_OPTIONS))],
     }
 
     def __init__(self, variant="weak", gamma1=1e-2, gamma2=1e-2, full_mu=(0.1, 1.0, 10.0, 100.0),
                  weak_mu=(1.0, 10.0, 100.0), degree=2, solver="cutting_plane", threshold=0.01,
-                 preprocessor=None):
+                 preprocessor=None, psd="dominance"):
         self.variant = variant
         self.gamma1 = gamma1
         self.gamma2 = gamma2
@@ -108,6 +122,7 @@ class KernelDesign(TransformerMixin, BaseEstimator):
         self.solver = solver
         self.threshold = threshold
         self.preprocessor = preprocessor
+        self.psd = psd
 
     def _specs(self, n_features):
         if self.variant == "full":
@@ -130,15 +145,23 @@ class KernelDesign(TransformerMixin, BaseEstimator):
             raise TripletError(f"{int(same.sum())} triplet(s) hold the same point twice")
         specs = self._specs(d)
         groups, group_features = kernel_groups(specs)
-        K = kernel_stack(specs, S)
-        solve = solve_cutting_plane if self.solver == "cutting_plane" else solve_full_lp
-        self.lp_ = solve(K, loc, groups, self.gamma1, self.gamma2)
+        if self.psd == "nonnegative":
+            D = (kernel_pairs(specs, S[loc[:, 0]], S[loc[:, 1]])
+                 - kernel_pairs(specs, S[loc[:, 0]], S[loc[:, 2]]))
+            self.lp_ = solve_nonnegative_lp(D, kernel_diagonal(specs, S).sum(axis=1), groups,
+                                            self.gamma1, self.gamma2)
+            self.dominance_violation_ = float("nan")
+        else:
+            K = kernel_stack(specs, S)
+            solve = solve_cutting_plane if self.solver == "cutting_plane" else solve_full_lp
+            self.lp_ = solve(K, loc, groups, self.gamma1, self.gamma2)
+            self.dominance_violation_ = float(np.max(dominance_violation(
+                np.tensordot(self.lp_.alpha, K, 1))))
         self.alpha_ = self.lp_.alpha
         self.kernels_ = specs
         self.groups_ = groups
         self.points_ = S
         self.n_features_in_ = d
-        self.dominance_violation_ = float(np.max(dominance_violation(np.tensordot(self.alpha_, K, 1))))
         if self.variant == "weak":
             gmax = np.zeros(group_features.size)
             np.maximum.at(gmax, groups, np.abs(self.alpha_))
@@ -169,20 +192,8 @@ class KernelDesign(TransformerMixin, BaseEstimator):
 
     def _pair_values(self, a, b):
         # the mixture on pairs (a_t, b_t), without forming n x n matrices
-        vals = np.zeros(a.shape[0])
-        for p, spec in enumerate(self.kernels_):
-            if self.alpha_[p] == 0:
-                continue
-            if spec.feature is not None:
-                out = np.exp(-spec.param * (a[:, spec.feature] - b[:, spec.feature]) ** 2)
-            elif spec.kind == "gaussian":
-                out = np.exp(-spec.param * np.sum((a - b) ** 2, axis=1))
-            elif spec.kind == "polynomial":
-                out = (np.sum(a * b, axis=1) + 1.0) ** spec.param
-            else:
-                out = np.sum(a * b, axis=1)
-            vals += self.alpha_[p] * out
-        return vals
+        nz = np.flatnonzero(self.alpha_)
+        return self.alpha_[nz] @ kernel_pairs(self.kernels_, a, b, index=nz)
 
     def decision_function(self, triplets):
         """``K^α(a, p) - K^α(a, n)`` for each triplet ``(a, p, n)``: positive when ordered

@@ -24,6 +24,19 @@ row violated at the current ``α`` the most violated one is ``σ_j = sign(K^α_{
 relaxed LP is re-solved with the violated rows' cuts until none is violated; its optimum is then
 feasible for the full LP and, being a relaxation's optimum, optimal for it.
 
+``psd="nonnegative"`` (our departure from the paper) replaces the dominance block by
+``α ≥ 0``: every base kernel is positive semidefinite (Gaussian, linear, polynomial with
+non-negative offset) and a non-negative combination of PSD matrices is PSD, so ``K^α`` is PSD
+on every point set, not only on ``S``.  The LP keeps ``α (m), ε (T), s (G)``; the group rows
+become ``α_p - s_g ≤ 0`` (so :math:`s_g = \\max_{p∈I_g} α_p`) and no ``r`` or dominance row is
+needed (:func:`build_nonnegative_lp`, :func:`solve_nonnegative_lp`).  Scaling: the margin is 1,
+so a triplet ``t`` needs :math:`\\sum_p α_p D_{pt} ≥ 1` with :math:`D_{pt} = K_p(x_i,x_j) -
+K_p(x_i,x_k)`; multiplying every base kernel by ``c`` divides the optimal ``α`` by ``c`` and is
+the same as dividing ``γ1`` and ``γ2`` by ``c``.  For Gaussians (values in ``[0, 1]``,
+``K_ii = 1``) fitting a triplet costs at least :math:`(γ_1 + γ_2|S|)/\\max_p D_{pt}` and saves
+at most one unit of slack, so the mixture is zero as soon as :math:`γ_1 + γ_2|S| ≥ \\max_{p,t}
+D_{pt}`; ``γ2`` acts through ``|S|`` (the trace grows with the number of training points).
+
 Written by hand because no library builds these LPs; the solving is HiGHS's
 (:func:`scipy.optimize.linprog` with ``method="highs"``).
 """
@@ -37,7 +50,12 @@ import scipy.sparse as sp
 from scipy.optimize import linprog
 
 __all__ = ["LPResult", "lp_sizes", "build_full_lp", "solve_full_lp", "solve_cutting_plane", "dominance_violation",
-           "objective_value"]
+           "objective_value", "PSD_OPTIONS", "triplet_differences", "build_nonnegative_lp",
+           "solve_nonnegative_lp"]
+
+#: ways of keeping ``K^α`` positive semidefinite: the paper's diagonal dominance on ``S``, or
+#: ``α ≥ 0`` (our departure from the paper, PSD by construction)
+PSD_OPTIONS = ("dominance", "nonnegative")
 
 #: HiGHS options shared by both solvers (tight tolerances so both reach the same optimum)
 HIGHS_OPTIONS = {"primal_feasibility_tolerance": 1e-9, "dual_feasibility_tolerance": 1e-9}
@@ -95,35 +113,111 @@ def _check_inputs(K, triplets, groups, gamma1, gamma2):
     return K, t, g
 
 
-def _common_blocks(K, t, g, gamma1, gamma2):
-    """Objective, triplet rows and group rows, shared by both solvers (columns α, ε, s)."""
-    m, n, _ = K.shape
-    T = t.shape[0]
+def check_psd(psd):
+    """Validate the ``psd`` option (one of :data:`PSD_OPTIONS`)."""
+    if not isinstance(psd, str) or psd not in PSD_OPTIONS:
+        raise ValueError(f"psd must be one of {PSD_OPTIONS}, got {psd!r}")
+    return psd
+
+
+def triplet_differences(K, triplets):
+    """:math:`D_{pt} = K_p(x_i, x_j) - K_p(x_i, x_k)` for each triplet ``t = (i, j, k)``:
+    array ``(m, T)``; the triplet constraint of (4)/(7) reads ``D[:, t] @ α + ε_t ≥ 1``."""
+    t = np.asarray(triplets)
+    return K[:, t[:, 0], t[:, 1]] - K[:, t[:, 0], t[:, 2]]
+
+
+def _lp_blocks(D, trace, g, gamma1, gamma2, nonnegative):
+    """Objective, triplet rows and group rows (columns α, ε, s) from the triplet differences
+    ``D (m, T)`` and the traces ``trace[p] = Σ_{i∈S} K_p(x_i, x_i)``."""
+    m, T = D.shape
     G = int(g.max()) + 1
-    diag = np.einsum("pii->pi", K)
-    c = np.concatenate([gamma2 * diag.sum(axis=1), np.ones(T), np.full(G, gamma1)])
+    c = np.concatenate([gamma2 * trace, np.ones(T), np.full(G, gamma1)])
     # triplet rows: -(K_ij - K_ik) α - ε_t <= -1
-    D = K[:, t[:, 0], t[:, 1]] - K[:, t[:, 0], t[:, 2]]          # (m, T)
     trip = sp.hstack([sp.csr_matrix(-D.T), -sp.identity(T, format="csr"),
                       sp.csr_matrix((T, G))], format="csr")
-    # group rows: ±α_p - s_g <= 0
-    rows = np.arange(2 * m)
-    cols_a = np.concatenate([np.arange(m), np.arange(m)])
-    vals_a = np.concatenate([np.ones(m), -np.ones(m)])
-    cols_s = m + T + np.concatenate([g, g])
-    grp = sp.csr_matrix((np.concatenate([vals_a, -np.ones(2 * m)]),
+    # group rows: ±α_p - s_g <= 0  (only +α_p - s_g <= 0 when α >= 0)
+    signs = (1.0,) if nonnegative else (1.0, -1.0)
+    k = len(signs)
+    rows = np.arange(k * m)
+    cols_a = np.tile(np.arange(m), k)
+    vals_a = np.repeat(signs, m)
+    cols_s = m + T + np.tile(g, k)
+    grp = sp.csr_matrix((np.concatenate([vals_a, -np.ones(k * m)]),
                          (np.concatenate([rows, rows]), np.concatenate([cols_a, cols_s]))),
-                        shape=(2 * m, m + T + G))
-    b = np.concatenate([-np.ones(T), np.zeros(2 * m)])
-    bounds = [(None, None)] * m + [(0, None)] * (T + G)
-    return c, sp.vstack([trip, grp], format="csr"), b, bounds, diag
+                        shape=(k * m, m + T + G))
+    b = np.concatenate([-np.ones(T), np.zeros(k * m)])
+    bounds = [(0 if nonnegative else None, None)] * m + [(0, None)] * (T + G)
+    return c, sp.vstack([trip, grp], format="csr"), b, bounds
 
 
-def build_full_lp(K, triplets, groups, gamma1, gamma2):
-    """The full LP (4)/(7) with the dominance block and auxiliary ``r_ij`` (sparse).
+def _common_blocks(K, t, g, gamma1, gamma2):
+    """Objective, triplet rows and group rows, shared by both dominance solvers."""
+    diag = np.einsum("pii->pi", K)
+    c, A, b, bounds = _lp_blocks(triplet_differences(K, t), diag.sum(axis=1), g, gamma1, gamma2,
+                                 nonnegative=False)
+    return c, A, b, bounds, diag
+
+
+def _check_nonnegative_inputs(D, trace, groups, gamma1, gamma2):
+    D = np.asarray(D, dtype=np.float64)
+    trace = np.asarray(trace, dtype=np.float64)
+    if D.ndim != 2 or D.shape[1] == 0:
+        raise ValueError(f"D must be a (m, T) array with T >= 1 triplets, got {D.shape}")
+    if trace.shape != (D.shape[0],):
+        raise ValueError("trace must give one value per base kernel")
+    if not (np.all(np.isfinite(D)) and np.all(np.isfinite(trace))):
+        raise ValueError("base kernel values contain NaN or infinity")
+    g = np.asarray(groups, dtype=np.int64)
+    if g.shape != (D.shape[0],):
+        raise ValueError("groups must give one group per base kernel")
+    if gamma1 < 0 or gamma2 < 0:
+        raise ValueError("gamma1 and gamma2 must be non-negative")
+    return D, trace, g
+
+
+def build_nonnegative_lp(D, trace, groups, gamma1, gamma2):
+    """The LP of formulation (4)/(7) with ``α ≥ 0`` in place of diagonal dominance
+    (``psd="nonnegative"``, see module docstring):
+
+    .. math::
+
+       \\min \\sum_t ε_t + γ_1 \\sum_g s_g + γ_2 \\sum_p α_p \\operatorname{tr}_S K_p
+       \\;\\text{s.t.}\\; D_{:,t}^\\top α + ε_t ≥ 1,\\; α_p ≤ s_g\\,(p∈I_g),\\; α, ε, s ≥ 0.
+
+    ``D`` is :func:`triplet_differences` ``(m, T)``, ``trace[p]`` the trace of ``K_p`` on ``S``.
+    Returns ``(c, A_ub, b_ub, bounds, sizes)`` with ``m + T + G`` variables and ``T + m`` rows."""
+    D, trace, g = _check_nonnegative_inputs(D, trace, groups, gamma1, gamma2)
+    c, A, b, bounds = _lp_blocks(D, trace, g, gamma1, gamma2, nonnegative=True)
+    sizes = {"n_variables": A.shape[1], "n_constraints": A.shape[0], "nnz": int(A.nnz)}
+    return c, A, b, bounds, sizes
+
+
+def solve_nonnegative_lp(D, trace, groups, gamma1, gamma2):
+    """Solve :func:`build_nonnegative_lp` with HiGHS (one LP, no cutting plane needed)."""
+    start = time.perf_counter()
+    c, A, b, bounds, sizes = build_nonnegative_lp(D, trace, groups, gamma1, gamma2)
+    res = _linprog(c, A, b, bounds)
+    m, T = np.shape(D)
+    x = res.x
+    return LPResult(alpha=x[:m], eps=x[m:m + T], s=x[m + T:], objective=float(res.fun),
+                    solve_time=time.perf_counter() - start, **sizes)
+
+
+def _nonnegative_from_stack(K, triplets, groups, gamma1, gamma2):
+    K, t, g = _check_inputs(K, triplets, groups, gamma1, gamma2)
+    return solve_nonnegative_lp(triplet_differences(K, t), np.einsum("pii->p", K), g, gamma1, gamma2)
+
+
+def build_full_lp(K, triplets, groups, gamma1, gamma2, psd="dominance"):
+    """The full LP (4)/(7) with the dominance block and auxiliary ``r_ij`` (sparse); with
+    ``psd="nonnegative"`` the LP of :func:`build_nonnegative_lp` instead.
 
     Returns ``(c, A_ub, b_ub, bounds, sizes)``; ``A_ub x <= b_ub``."""
     K, t, g = _check_inputs(K, triplets, groups, gamma1, gamma2)
+    if check_psd(psd) == "nonnegative":
+        return build_nonnegative_lp(triplet_differences(K, t), np.einsum("pii->p", K), g,
+                                    gamma1, gamma2)
     m, n, _ = K.shape
     T, G = t.shape[0], int(g.max()) + 1
     c0, A0, b0, bounds0, diag = _common_blocks(K, t, g, gamma1, gamma2)
@@ -188,9 +282,12 @@ def objective_value(K, alpha, eps, s, gamma1, gamma2):
     return float(np.sum(eps) + gamma1 * np.sum(s) + gamma2 * diag.sum(axis=1) @ alpha)
 
 
-def solve_full_lp(K, triplets, groups, gamma1, gamma2):
+def solve_full_lp(K, triplets, groups, gamma1, gamma2, psd="dominance"):
     """Solve formulation (4) (full kernels, ``groups = arange(m)``) or (7) (weak kernels,
-    ``groups`` = feature of each kernel) as one LP with the dominance block (see module)."""
+    ``groups`` = feature of each kernel) as one LP with the dominance block (see module);
+    ``psd="nonnegative"`` solves the ``α ≥ 0`` LP instead (:func:`solve_nonnegative_lp`)."""
+    if check_psd(psd) == "nonnegative":
+        return _nonnegative_from_stack(K, triplets, groups, gamma1, gamma2)
     start = time.perf_counter()
     c, A, b, bounds, sizes = build_full_lp(K, triplets, groups, gamma1, gamma2)
     res = _linprog(c, A, b, bounds)
@@ -209,15 +306,19 @@ def dominance_violation(Kalpha):
 
 
 def solve_cutting_plane(K, triplets, groups, gamma1, gamma2, tol=1e-9, max_iter=500,
-                        max_cuts_per_iter=None):
+                        max_cuts_per_iter=None, psd="dominance"):
     """Solve the same LP as :func:`solve_full_lp` by constraint generation on the row form of
     diagonal dominance (see module docstring).
 
     The first LP carries the cuts ``K^α_ii ≥ 0`` (σ = 0), which keep it bounded.  After each
     solve, every row with :math:`\\sum_{j≠i}|K^α_{ij}| - K^α_{ii} > \\text{tol}\\,(1 + |K^α_{ii}|)`
     gets the cut with ``σ_j = sign(K^α_ij)`` (the most violated one; the ``max_cuts_per_iter``
-    most violated rows when given).  Stops when no row is violated.
+    most violated rows when given).  Stops when no row is violated.  ``psd="nonnegative"`` has
+    no dominance rows to generate: the ``α ≥ 0`` LP is solved at once
+    (:func:`solve_nonnegative_lp`).
     """
+    if check_psd(psd) == "nonnegative":
+        return _nonnegative_from_stack(K, triplets, groups, gamma1, gamma2)
     start = time.perf_counter()
     K, t, g = _check_inputs(K, triplets, groups, gamma1, gamma2)
     m, n, _ = K.shape

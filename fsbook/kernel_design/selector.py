@@ -1,0 +1,160 @@
+""":class:`WeakKernelSelector`: the weak-kernel LP (formulation 7) as a scikit-learn feature
+selector.
+
+``fit(X, y)`` draws training triplets from the class labels as Section 3.1 of Fung, Rosales &
+Rao (2007) does (:func:`~fsbook.kernel_design.triplets.triplets_from_labels`), fits
+:class:`~fsbook.kernel_design.estimator.KernelDesign` with one-feature Gaussian kernels (eq. 5)
+and scores feature ``f`` by its group weight :math:`s_f = \\max_{p∈I_f} |α_p|` (eq. 6).
+"""
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, _fit_context
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .estimator import KernelDesign
+from .lp import PSD_OPTIONS
+from .triplets import triplets_from_labels
+
+__all__ = ["WeakKernelSelector"]
+
+
+def _distinct_triplets(X, t):
+    """Drop triplets in which two points coincide by value (duplicated rows of ``X``)."""
+    a, b, c = X[t[:, 0]], X[t[:, 1]], X[t[:, 2]]
+    same = (a == b).all(1) | (a == c).all(1) | (b == c).all(1)
+    return t[~same]
+
+
+class WeakKernelSelector(SelectorMixin, BaseEstimator):
+    """Feature selection by the weak-kernel LP (formulation 7 of Fung, Rosales & Rao, 2007).
+
+    Triplets ``(i, j, k)`` with ``y_i = y_j ≠ y_k`` are drawn from the labels; the LP learns a
+    mixture :math:`K^α = \\sum_p α_p K_p` of one-feature Gaussians
+    :math:`\\exp(-μ(x^f - y^f)^2)` (eq. 5) asking :math:`K^α_{ij} - K^α_{ik} ≥ 1 - ε_t`, with the
+    group penalty :math:`γ_1 \\sum_f s_f` driving whole features to zero.  The score of feature
+    ``f`` is :math:`s_f = \\max_{p∈I_f}|α_p|`.
+
+    Parameters
+    ----------
+    n_features_to_select : int or None, default=None
+        ``None`` keeps every feature with :math:`s_f >` ``tol``; an int ``k`` keeps the ``k``
+        features of largest score, ties broken by the smaller feature index (a stable sort of
+        ``-scores_``), even when some of them score zero.
+    n_triplets : int, default=1000
+        Training triplets drawn from the labels (triplets whose points coincide by value are
+        dropped afterwards).
+    psd : {"nonnegative", "dominance"}, default="nonnegative"
+        ``"nonnegative"``: α ≥ 0, PSD by construction (our departure from the paper; the LP
+        has ``m + T + d`` variables).  ``"dominance"``: the paper's diagonal dominance on the
+        points of the triplets, whose optimum is often α = 0 on real data (ties along one
+        feature make a one-feature kernel matrix hard to dominate), in which case no feature
+        is kept by ``n_features_to_select=None``.
+    gamma1, gamma2 : float, default=1e-4
+        Weights of the group penalty and of the trace.  With α ≥ 0 and the margin 1, scaling
+        the kernels by ``c`` is the same as dividing γ1, γ2 by ``c``; the Gaussians here have
+        values in ``[0, 1]`` and the mixture is zero once :math:`γ_1 + γ_2|S|` exceeds every
+        :math:`K_p(x_i,x_j) - K_p(x_i,x_k)` (``|S|`` ≈ the points used by the triplets), so
+        keep γ2 well below ``1 / n_samples``.
+    weak_mu : tuple of float, default=(1.0, 10.0, 100.0)
+        Gaussian widths μ per feature (the sets :math:`I_f`); features on a unit scale
+        (standardise first) suit the default.
+    tol : float, default=1e-6
+        Score threshold for ``n_features_to_select=None``.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the draw of the triplets.
+
+    Attributes
+    ----------
+    scores_ : ndarray of shape (n_features,)
+        :math:`s_f = \\max_{p∈I_f}|α_p|`.
+    alpha_ : ndarray of shape (n_features * len(weak_mu),)
+        Mixing weights, kernel ``p`` acting on feature ``p // len(weak_mu)``.
+    kernel_design_ : KernelDesign
+        The fitted weak-kernel estimator.
+    triplets_ : ndarray of shape (T, 3)
+        The training triplets used (indices into ``X``).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        When ``X`` has string column names.
+    """
+
+    _parameter_constraints = {
+        "n_features_to_select": [Interval(Integral, 1, None, closed="left"), None],
+        "n_triplets": [Interval(Integral, 1, None, closed="left")],
+        "psd": [StrOptions(set(PSD_OPTIONS))],
+        "gamma1": [Interval(Real, 0, None, closed="left")],
+        "gamma2": [Interval(Real, 0, None, closed="left")],
+        "weak_mu": ["array-like"],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, n_features_to_select=None, *, n_triplets=1000, psd="nonnegative",
+                 gamma1=1e-4, gamma2=1e-4, weak_mu=(1.0, 10.0, 100.0), tol=1e-6,
+                 random_state=None):
+        self.n_features_to_select = n_features_to_select
+        self.n_triplets = n_triplets
+        self.psd = psd
+        self.gamma1 = gamma1
+        self.gamma2 = gamma2
+        self.weak_mu = weak_mu
+        self.tol = tol
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Draw triplets from ``y``, solve the weak-kernel LP, score the features.
+
+        Raises ``ValueError`` for NaN/infinite ``X``, a non-classification ``y``, a single
+        class, no class with two points (no triplet exists), ``n_features_to_select`` larger
+        than the number of features, or when every drawn triplet repeats a point by value.
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        classes, counts = np.unique(y, return_counts=True)
+        if classes.size < 2:
+            raise ValueError(f"WeakKernelSelector needs at least two classes; y has one class "
+                             f"({classes[0]!r})")
+        if counts.max() < 2:
+            raise ValueError("no class holds two samples, so no triplet (i, j, k) with "
+                             "y_i = y_j != y_k exists")
+        d = X.shape[1]
+        if self.n_features_to_select is not None and self.n_features_to_select > d:
+            raise ValueError(f"n_features_to_select={self.n_features_to_select} exceeds the "
+                             f"number of features ({d})")
+        seed = int(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
+        t = _distinct_triplets(X, triplets_from_labels(y, self.n_triplets, seed))
+        if t.shape[0] == 0:
+            raise ValueError("every triplet drawn from the labels repeats a point (duplicated "
+                             "rows of X); no triplet to learn from")
+        self.kernel_design_ = KernelDesign(
+            variant="weak", gamma1=self.gamma1, gamma2=self.gamma2, weak_mu=tuple(self.weak_mu),
+            threshold=self.tol, preprocessor=X, psd=self.psd).fit(t)
+        groups = self.kernel_design_.groups_
+        scores = np.zeros(d)
+        np.maximum.at(scores, groups, np.abs(self.kernel_design_.alpha_))
+        self.alpha_ = self.kernel_design_.alpha_
+        self.scores_ = scores
+        self.triplets_ = t
+        return self
+
+    def _get_support_mask(self):
+        check_is_fitted(self)
+        if self.n_features_to_select is None:
+            return self.scores_ > self.tol
+        order = np.argsort(-self.scores_, kind="stable")
+        mask = np.zeros(self.scores_.size, dtype=bool)
+        mask[order[: self.n_features_to_select]] = True
+        return mask
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags
