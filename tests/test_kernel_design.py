@@ -260,5 +260,6 @@ def test_protocol_respected_and_determinism():
     p = {"dataset": "iris", "split": 0, "method": "singles", "n_train": 50, "n_test": 100}
     assert run_task(p) == run_task(dict(p))
     tasks = make_tasks(False)
-    assert {t["method"] for t in tasks} == {"singles", "full", "weak", "mmc"}
+    assert {t["method"] for t in tasks} == {"singles", "full", "weak", "weak_nonneg", "mmc", "nca",
+                                            "selection"}
     assert len({t["dataset"] for t in tasks}) == 9

@@ -131,3 +131,27 @@ def test_nonnegative_input_errors():
         build_nonnegative_lp([[np.nan]], [1.0], [0], 0.1, 0.1)
     with pytest.raises(ValueError, match="non-negative"):
         build_nonnegative_lp([[0.5]], [1.0], [0], -0.1, 0.1)
+
+
+def test_scaling_and_zero_condition():
+    """Kernels times c == gamma1 / c (gamma2 unchanged); alpha = 0 exactly when
+    sum_{p in I_g} (sum_t D_pt - gamma2 tr K_p)_+ <= gamma1 for every group."""
+    X, t, specs, K, groups = _random_problem(0, "weak")
+    D, tr = triplet_differences(K, t), np.einsum("pii->p", K)
+    base = solve_nonnegative_lp(D, tr, groups, 0.5, 1e-3)
+    c = 7.0
+    scaled = solve_nonnegative_lp(c * D, c * tr, groups, 0.5 * c, 1e-3)
+    assert scaled.objective == pytest.approx(base.objective, rel=1e-9)
+    np.testing.assert_allclose(c * scaled.alpha, base.alpha, atol=1e-8)
+    seen = set()
+    for g1 in (0.0, 0.5, 2.0, 5.0, 10.0, 20.0):
+        for g2 in (1e-3, 0.1, 0.3, 1.0):
+            gain = np.maximum(D.sum(axis=1) - g2 * tr, 0.0)
+            per_group = np.bincount(groups, weights=gain)
+            predicted_zero = bool(np.all(per_group <= g1 * (1 - 1e-9)))
+            if np.any(np.abs(per_group - g1) < 1e-6):
+                continue                                 # on the boundary: either answer
+            res = solve_nonnegative_lp(D, tr, groups, g1, g2)
+            assert (res.alpha.max() <= 1e-9) == predicted_zero
+            seen.add(predicted_zero)
+    assert seen == {True, False}                          # both regimes were exercised

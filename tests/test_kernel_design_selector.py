@@ -108,3 +108,14 @@ def test_all_triplets_on_duplicated_points_raise():
     X[:, 1] = 0.0                                        # every row the same point
     with pytest.raises(ValueError, match="repeats a point"):
         WeakKernelSelector(n_triplets=20, random_state=0).fit(X, y)
+
+
+def test_protocol_selection_task_and_table():
+    from fsbook.experiments.kernel_design import reduce, run_task
+    p = {"dataset": "wine", "split": 0, "method": "selection"}
+    r = run_task(p)
+    assert r == run_task(dict(p))                        # deterministic
+    assert 0 < r["n_kept"] <= r["n_features"] == 13 and len(r["kept"]) == r["n_kept"]
+    assert 0.5 < r["acc_all"] <= 1 and 0.5 < r["acc_kept"] <= 1
+    table = reduce([p], [r])["selection"]
+    assert table.loc[0, "folds"] == 1 and table.loc[0, "D"] == 13

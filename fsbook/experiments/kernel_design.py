@@ -9,7 +9,16 @@ Tasks are ``{"dataset", "split", "method", ...}``:
   other half, both ways), refitted on all training triples; also the selected features
   (max |α_p| over a feature's kernels > 0.01, Figure 2) and the certificate of
   positive semidefiniteness on ``S``;
+* ``method="weak_nonneg"``: the weak mixture with ``α ≥ 0`` in place of diagonal dominance
+  (``psd="nonnegative"``, our departure from the paper), γ chosen the same way;
 * ``method="mmc"``: Xing et al. (2002) given the same supervision as pairs (Figure 3);
+* ``method="nca"``: the baseline a user would try, scikit-learn's neighbourhood components
+  analysis trained on the labels of the training part (more supervision than the triples),
+  triples ordered by Euclidean distance after the learnt map;
+* ``method="selection"`` (datasets of :data:`SELECTION_DATASETS`): fold ``split`` of a
+  stratified 5-fold CV; test accuracy of a linear SVM (C by 3-fold CV on the training fold) on
+  all standardised features and on the features kept by
+  :class:`~fsbook.kernel_design.WeakKernelSelector` (defaults, fitted on the training fold);
 * ``method="weak_cv10"`` (full protocol only): Figure 2's 10-fold CV count of selected
   features: the weak mixture (γ by 2-fold CV) trained on nine tenths of the data.
 
@@ -31,13 +40,19 @@ import itertools
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import KFold
+from scipy.spatial.distance import cdist
+from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold
+from sklearn.neighbors import NeighborhoodComponentsAnalysis
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import LinearSVC
 
 from fsbook import datasets
 from fsbook.baselines.mmc import MMC
 from fsbook.experiments._runner import Protocol, task_seed
-from fsbook.kernel_design import (KernelDesign, full_kernel_specs, kernel_stack,
-                                  paper_test_triples, triplets_from_labels)
+from fsbook.kernel_design import (KernelDesign, WeakKernelSelector, dominance_violation,
+                                  full_kernel_specs, kernel_stack, paper_test_triples,
+                                  triplets_from_labels)
 from fsbook.report import format_value
 
 #: Table 1 of the paper, in its order; Protein (8) is not available, glass stands in for it
@@ -55,6 +70,12 @@ BOOK_GRID = [1e-4, 1e-1]
 FULL_MU = (0.1, 1.0, 10.0, 100.0)
 WEAK_MU = (1.0, 10.0, 100.0)
 THRESHOLD = 0.01
+#: mixture methods: (kernel family, how K^α is kept PSD)
+MIXTURES = {"full": ("full", "dominance"), "weak": ("weak", "dominance"),
+            "weak_nonneg": ("weak", "nonnegative")}
+#: datasets of the feature-selection check (the three with the most features but soybean's 47 points)
+SELECTION_DATASETS = ["ionosphere", "wdbc", "wine"]
+SVM_C = [0.01, 0.1, 1.0, 10.0]
 
 
 @functools.lru_cache(maxsize=None)
@@ -103,12 +124,13 @@ def split(params):
     return Xtr, y[tr], Xte, y[te], t_tr, t_te
 
 
-def _fit_mixture(variant, Xtr, t_tr, g1, g2):
+def _fit_mixture(method, Xtr, t_tr, g1, g2):
+    variant, psd = MIXTURES[method]
     return KernelDesign(variant=variant, gamma1=g1, gamma2=g2, full_mu=FULL_MU, weak_mu=WEAK_MU,
-                        threshold=THRESHOLD, preprocessor=Xtr).fit(t_tr)
+                        threshold=THRESHOLD, preprocessor=Xtr, psd=psd).fit(t_tr)
 
 
-def choose_gammas(variant, Xtr, ytr, grid, n_train, n_val, seed):
+def choose_gammas(method, Xtr, ytr, grid, n_train, n_val, seed):
     """γ1, γ2 by 2-fold CV on the training part (Section 3.1: "splitting the training set in
     two halves"); returns ``(g1, g2, cv_table)``.  Ties go to the first pair in grid order."""
     rng = np.random.default_rng(seed)
@@ -120,7 +142,7 @@ def choose_gammas(variant, Xtr, ytr, grid, n_train, n_val, seed):
         ta = _distinct(Xtr[ia], triplets_from_labels(ytr[ia], n_train // 2, seed + 10 + fold))
         tb = paper_test_triples(ytr[ib], n_val, seed + 20 + fold)
         for g1, g2 in itertools.product(grid, grid):
-            est = _fit_mixture(variant, Xtr[ia], ta, g1, g2)
+            est = _fit_mixture(method, Xtr[ia], ta, g1, g2)
             s = respected(est.kernel_matrix(Xtr[ib]), tb)
             scores[(g1, g2)] = scores.get((g1, g2), 0.0) + s / 2
     best = max(scores, key=lambda k: (scores[k], -list(scores).index(k)))
@@ -136,7 +158,7 @@ def _mixture_result(est, Xte, t_te):
             "alpha": est.alpha_.tolist(),
             "size_S": int(est.points_.shape[0]),
             "min_eig_S": float(np.linalg.eigvalsh(K_S).min()),
-            "max_dominance_violation": est.dominance_violation_,
+            "max_dominance_violation": float(np.max(dominance_violation(K_S))),
             "max_abs_diag": float(diag),
             "n_lp": int(est.lp_.n_iter)}
 
@@ -147,6 +169,8 @@ def run_task(params):
     X, y = load(params["dataset"])
     if method == "weak_cv10":
         return _run_cv10(params)
+    if method == "selection":
+        return _run_selection(params)
     Xtr, ytr, Xte, yte, t_tr, t_te = split(params)
     out = {"n_features": int(X.shape[1]), "n_train_triples": int(t_tr.shape[0])}
     if method == "singles":
@@ -164,6 +188,11 @@ def run_task(params):
         Z = m.transform(Xte)
         D = np.sqrt(np.maximum(((Z[:, None, :] - Z[None, :, :]) ** 2).sum(-1), 0.0))
         out["score"] = respected(D, t_te, distance=True)
+        return out
+    if method == "nca":
+        nca = NeighborhoodComponentsAnalysis(random_state=task_seed(params, "nca")).fit(Xtr, ytr)
+        Z = nca.transform(Xte)
+        out["score"] = respected(cdist(Z, Z), t_te, distance=True)
         return out
     seed = task_seed(params, "cv")
     g1, g2, _ = choose_gammas(method, Xtr, ytr, params["grid"], params["n_train"],
@@ -188,21 +217,45 @@ def _run_cv10(params):
             "gamma1": g1, "gamma2": g2}
 
 
+def _svm():
+    """Linear SVM with C chosen by 3-fold CV on the training data (features standardised)."""
+    return GridSearchCV(make_pipeline(StandardScaler(), LinearSVC(max_iter=20_000, random_state=0)),
+                        {"linearsvc__C": SVM_C}, cv=3, n_jobs=1)
+
+
+def _run_selection(params):
+    """Linear SVM on all features vs on the features :class:`WeakKernelSelector` keeps (fold
+    ``split`` of a stratified 5-fold CV; the selector sees standardised training features)."""
+    X, y = load(params["dataset"])
+    kf = StratifiedKFold(5, shuffle=True, random_state=task_seed({"dataset": params["dataset"]}, "sel"))
+    tr, te = list(kf.split(X, y))[params["split"]]
+    sel = make_pipeline(StandardScaler(), WeakKernelSelector(random_state=task_seed(params)))
+    keep = sel.fit(X[tr], y[tr])[-1].get_support(indices=True)
+    out = {"n_features": int(X.shape[1]), "n_kept": int(keep.size), "kept": keep.tolist()}
+    out["acc_all"] = float(_svm().fit(X[tr], y[tr]).score(X[te], y[te]))
+    out["acc_kept"] = (float(_svm().fit(X[tr][:, keep], y[tr]).score(X[te][:, keep], y[te]))
+                       if keep.size else float("nan"))
+    return out
+
+
 def make_tasks(full):
-    """Book: 2 splits, 300 training triples, γ grid {1e-4, 1e-1}; full: the paper's protocol."""
+    """Book: 2 splits, 300 training triples, γ grid {1e-4, 1e-1}; full: the paper's protocol.
+    Both run the feature-selection check on :data:`SELECTION_DATASETS` (5 folds)."""
     n_splits, n_train, grid = (10, 1500, FULL_GRID) if full else (2, 300, BOOK_GRID)
     base = {"n_train": n_train, "n_test": 1000}
     tasks = []
     for d in DATASETS:
         for s in range(n_splits):
-            for m in ("singles", "full", "weak", "mmc"):
+            for m in ("singles", "full", "weak", "weak_nonneg", "mmc", "nca"):
                 t = {"dataset": d, "split": s, "method": m, **base}
-                if m in ("full", "weak"):
+                if m in MIXTURES:
                     t["grid"] = grid
                 tasks.append(t)
         if full:
             tasks += [{"dataset": d, "split": f, "method": "weak_cv10", "grid": grid, **base}
                       for f in range(10)]
+    tasks += [{"dataset": d, "split": f, "method": "selection"} for d in SELECTION_DATASETS
+              for f in range(5)]
     return tasks
 
 
@@ -211,34 +264,55 @@ def _pm(values, decimals=3):
     return f"{format_value(v.mean(), decimals)} ± {format_value(v.std(ddof=0), decimals)}"
 
 
+#: column names of the tables, by method
+LABELS = {"full": "Mix Full Kernels", "weak": "Mix Weak Kernels",
+          "weak_nonneg": "Mix Weak Kernels (α ≥ 0)", "mmc": "MMC (Xing et al.)", "nca": "NCA"}
+
+
+def _selection_table(df):
+    sel = df[df.method == "selection"]
+    rows = []
+    for d in SELECTION_DATASETS:
+        g = sel[sel.dataset == d]
+        if g.empty:
+            continue
+        rows.append({"#": PAPER_INDEX[d], "dataset": PAPER_NAMES[d], "D": int(g["n_features"].iloc[0]),
+                     "folds": int(len(g)), "features kept": _pm(g["n_kept"], 1),
+                     "accuracy, all features": _pm(g["acc_all"]),
+                     "accuracy, kept features": _pm(g["acc_kept"]),
+                     "folds kept ≥ all": int((g["acc_kept"] >= g["acc_all"]).sum())})
+    return pd.DataFrame(rows)
+
+
 def reduce(params_list, results_list):
-    """Tables ``figure1``, ``figure2``, ``figure3``, ``figure1_raw`` (numbers for plots), ``psd``."""
+    """Tables ``figure1``, ``figure2``, ``figure3``, ``scores`` (numbers for plots), ``psd``,
+    ``gammas``, ``selection``."""
     rows = [{**p, **r} for p, r in zip(params_list, results_list)]
     df = pd.DataFrame(rows)
     raw = []
     for d in DATASETS:
         sub = df[df.dataset == d]
-        if sub.empty:
+        if sub[sub.method == "singles"].empty:
             continue
         rec = {"index": PAPER_INDEX[d], "dataset": PAPER_NAMES[d]}
         for name in SINGLES:
             rec[name] = sub[sub.method == "singles"][name].to_numpy()
-        rec["Mix Full Kernels"] = sub[sub.method == "full"]["score"].to_numpy()
-        rec["Mix Weak Kernels"] = sub[sub.method == "weak"]["score"].to_numpy()
-        rec["MMC (Xing et al.)"] = sub[sub.method == "mmc"]["score"].to_numpy()
+        for m, label in LABELS.items():
+            rec[label] = sub[sub.method == m]["score"].to_numpy()
         raw.append(rec)
-    cols = list(SINGLES) + ["Mix Full Kernels", "Mix Weak Kernels", "MMC (Xing et al.)"]
+    cols = list(SINGLES) + list(LABELS.values())
     long = pd.DataFrame([{"index": r["index"], "dataset": r["dataset"], "method": c,
                           "mean": float(np.mean(r[c])), "std": float(np.std(r[c])),
                           "n": int(len(r[c]))} for r in raw for c in cols])
+    fig1_cols = list(SINGLES) + [LABELS[m] for m in MIXTURES]
     fig1 = pd.DataFrame([{"#": r["index"], "dataset": r["dataset"],
-                          **{c: _pm(r[c]) for c in cols[:-1]}} for r in raw])
+                          **{c: _pm(r[c]) for c in fig1_cols}} for r in raw])
+    fig3_cols = [LABELS[m] for m in ("weak", "weak_nonneg", "mmc", "nca")]
     fig3 = pd.DataFrame([{"#": r["index"], "dataset": r["dataset"],
-                          "Mix Weak Kernels": _pm(r["Mix Weak Kernels"]),
-                          "MMC (Xing et al.)": _pm(r["MMC (Xing et al.)"])} for r in raw])
+                          **{c: _pm(r[c]) for c in fig3_cols}} for r in raw])
     sel = []
     for d in DATASETS:
-        sub = df[(df.dataset == d)]
+        sub = df[(df.dataset == d) & (df.method != "selection")]
         if sub.empty:
             continue
         cv10 = sub[sub.method == "weak_cv10"]
@@ -249,21 +323,24 @@ def reduce(params_list, results_list):
                     "selected (weak)": _pm(src["n_selected"], 1),
                     "runs": int(len(src)),
                     "source": "10-fold CV" if not cv10.empty else "random splits",
+                    "selected (weak, α ≥ 0)": _pm(sub[sub.method == "weak_nonneg"]["n_selected"], 1),
                     "kernels with |α|>0.01 (full)": _pm(full_mix["n_kernels"], 1)})
-    mix = df[df.method.isin(["full", "weak"])]
-    psd = pd.DataFrame([{"variant": v, "fits": int(len(g)),
+    mix = df[df.method.isin(list(MIXTURES))]
+    psd = pd.DataFrame([{"variant": LABELS[v], "fits": int(len(g)),
                          "largest |S|": int(g["size_S"].max()),
                          "non-zero kernels": int((g["n_kernels"] > 0).sum()),
                          "min eigenvalue / max |K_ii|": format_value(
                              float(np.min(g["min_eig_S"] / np.maximum(g["max_abs_diag"], 1e-300))), 9),
                          "max dominance violation": format_value(float(g["max_dominance_violation"].max()), 9),
                          "LP solves (mean)": format_value(float(g["n_lp"].mean()), 1)}
-                        for v, g in mix.groupby("method")])
-    gam = (mix.groupby(["method", "gamma1", "gamma2"]).size().rename("count").reset_index())
+                        for v in MIXTURES for g in [mix[mix.method == v]] if not g.empty])
+    gam = (mix.groupby(["method", "gamma1", "gamma2"]).size().rename("count").reset_index()
+           if not mix.empty else pd.DataFrame(columns=["method", "gamma1", "gamma2", "count"]))
     return {"figure1": fig1, "figure2": pd.DataFrame(sel), "figure3": fig3, "scores": long,
-            "psd": psd, "gammas": gam}
+            "psd": psd, "gammas": gam, "selection": _selection_table(df)}
 
 
 PROTOCOL = Protocol(name="kernel_design", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
-                    version="1", description="Fung, Rosales & Rao (2007): Figures 1-3 "
-                    "(relative-similarity triples, LP kernel mixtures, MMC)")
+                    version="2", description="Fung, Rosales & Rao (2007): Figures 1-3 "
+                    "(relative-similarity triples, LP kernel mixtures incl. alpha >= 0, MMC, NCA) "
+                    "and a feature-selection check")

@@ -73,8 +73,9 @@ class KernelDesign(TransformerMixin, BaseEstimator):
         (α of any sign), or ``α ≥ 0`` (our departure from the paper; PSD by construction since
         each base kernel is PSD, and the base kernel matrices on ``S`` are never formed).
         With ``α ≥ 0`` and the margin 1, scaling the base kernels by ``c`` is the same as
-        dividing γ1, γ2 by ``c``; for Gaussians the mixture is zero once
-        :math:`γ_1 + γ_2|S|` exceeds the largest :math:`K_p(x_i,x_j) - K_p(x_i,x_k)`.
+        dividing γ1 by ``c`` (γ2 unchanged); α = 0 is optimal exactly when
+        :math:`\\sum_{p∈I_g}(\\sum_t D_{pt} - γ_2\\operatorname{tr}_S K_p)_+ ≤ γ_1` for every
+        group (see :mod:`~fsbook.kernel_design.lp`).
     threshold : float, default=0.01
         A feature is selected when :math:`\\max_{p∈I_f}|α_p| >` threshold (the paper's
         "α > 0.01" of Figure 2).

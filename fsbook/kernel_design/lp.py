@@ -29,13 +29,16 @@ feasible for the full LP and, being a relaxation's optimum, optimal for it.
 non-negative offset) and a non-negative combination of PSD matrices is PSD, so ``K^α`` is PSD
 on every point set, not only on ``S``.  The LP keeps ``α (m), ε (T), s (G)``; the group rows
 become ``α_p - s_g ≤ 0`` (so :math:`s_g = \\max_{p∈I_g} α_p`) and no ``r`` or dominance row is
-needed (:func:`build_nonnegative_lp`, :func:`solve_nonnegative_lp`).  Scaling: the margin is 1,
-so a triplet ``t`` needs :math:`\\sum_p α_p D_{pt} ≥ 1` with :math:`D_{pt} = K_p(x_i,x_j) -
-K_p(x_i,x_k)`; multiplying every base kernel by ``c`` divides the optimal ``α`` by ``c`` and is
-the same as dividing ``γ1`` and ``γ2`` by ``c``.  For Gaussians (values in ``[0, 1]``,
-``K_ii = 1``) fitting a triplet costs at least :math:`(γ_1 + γ_2|S|)/\\max_p D_{pt}` and saves
-at most one unit of slack, so the mixture is zero as soon as :math:`γ_1 + γ_2|S| ≥ \\max_{p,t}
-D_{pt}`; ``γ2`` acts through ``|S|`` (the trace grows with the number of training points).
+needed (:func:`build_nonnegative_lp`, :func:`solve_nonnegative_lp`).  Scaling: with
+:math:`D_{pt} = K_p(x_i,x_j) - K_p(x_i,x_k)` a triplet ``t`` asks
+:math:`\\sum_p α_p D_{pt} + ε_t ≥ 1`.  Multiplying every base kernel by ``c`` multiplies ``D``
+and the traces by ``c``; with :math:`β = cα` the LP is the original one with ``γ1`` replaced by
+``γ1 / c`` and ``γ2`` unchanged: the trace term scales with the kernels, the group penalty
+does not.  The zero mixture is optimal exactly when, for every group ``g``,
+:math:`\\sum_{p∈I_g}\\big(\\sum_t D_{pt} - γ_2 \\operatorname{tr}_S K_p\\big)_+ ≤ γ_1` (the
+directional derivative at ``α = 0``, where every ``ε_t = 1``); for Gaussians
+:math:`\\operatorname{tr}_S K_p = |S|`, so ``γ2`` competes with the mean gain per point of ``S``
+and ``γ1`` with the total gain, which grows with the number of triplets ``T``.
 
 Written by hand because no library builds these LPs; the solving is HiGHS's
 (:func:`scipy.optimize.linprog` with ``method="highs"``).

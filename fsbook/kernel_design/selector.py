@@ -58,10 +58,12 @@ class WeakKernelSelector(SelectorMixin, BaseEstimator):
         is kept by ``n_features_to_select=None``.
     gamma1, gamma2 : float, default=1e-4
         Weights of the group penalty and of the trace.  With α ≥ 0 and the margin 1, scaling
-        the kernels by ``c`` is the same as dividing γ1, γ2 by ``c``; the Gaussians here have
-        values in ``[0, 1]`` and the mixture is zero once :math:`γ_1 + γ_2|S|` exceeds every
-        :math:`K_p(x_i,x_j) - K_p(x_i,x_k)` (``|S|`` ≈ the points used by the triplets), so
-        keep γ2 well below ``1 / n_samples``.
+        the kernels by ``c`` is the same as dividing γ1 by ``c`` (γ2 is scale-free).  Feature
+        ``f`` gets a non-zero weight only if
+        :math:`\\sum_{p∈I_f}(\\sum_t D_{pt} - γ_2|S|)_+ > γ_1`, with
+        :math:`D_{pt} = K_p(x_i,x_j) - K_p(x_i,x_k) ∈ [-1, 1]` summed over the triplets and
+        ``|S|`` the number of distinct points they use: γ2 is compared with the mean gain per
+        point, γ1 with the total gain, which grows with ``n_triplets``.
     weak_mu : tuple of float, default=(1.0, 10.0, 100.0)
         Gaussian widths μ per feature (the sets :math:`I_f`); features on a unit scale
         (standardise first) suit the default.
