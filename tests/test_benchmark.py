@@ -34,6 +34,9 @@ def test_run_task_is_deterministic():
     a, b = B.run_task(_task("MI", ks=(2, 5))), B.run_task(_task("MI", ks=(2, 5)))
     assert _stable(a) == _stable(b)
     assert a["n_selected"] == [2, 5] and all(0 <= x <= 1 for x in a["acc_linear"] + a["acc_rbf"])
+    if B.weak_kernel_available():  # the LP's triplets are drawn with the task's seed
+        w1, w2 = B.run_task(_task("WK-LP", ks=(5,))), B.run_task(_task("WK-LP", ks=(5,)))
+        assert _stable(w1) == _stable(w2) and w1["n_selected"] == [5]
     none = B.run_task(_task("none", ks=(0,)))
     assert none["n_selected"] == [13] and none["support"] == [list(range(13))]
 

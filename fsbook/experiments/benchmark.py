@@ -20,7 +20,9 @@ Methods (:func:`make_selector`): ``none`` (all features, one point), ``MI`` (``S
 ``l1-SVM`` (ℓ1-penalised linear SVM with C bisected to k features), ``ReliefF`` (10 neighbours),
 ``CFS`` (Weka's CfsSubsetEval + BestFirst: it picks its own number of features, one point), and
 the book's ``LDFS`` and ``HSFS`` (ℓ1/ℓ∞ path, fast settings :data:`L1LINF_FAST`) and, when
-:mod:`fsbook.kernel_design` provides ``WeakKernelSelector``, the weak-kernel LP (``WK-LP``).
+:mod:`fsbook.kernel_design` provides ``WeakKernelSelector``, the weak-kernel LP (``WK-LP``: its
+defaults, 1 000 triplets drawn from the labels with the task's seed, α ≥ 0, the k features of
+largest group weight).
 
 Data: the book's subsample (:data:`BOOK_DATASETS`) is wine, ionosphere, Wisconsin diagnostic
 (WDBC) and breast cancer (Ljubljana, booleanised: one indicator per nominal level, missing = all
@@ -110,7 +112,7 @@ def make_selector(method, k, seed, boolean=False):
     if method == "WK-LP":
         from fsbook.kernel_design import WeakKernelSelector
 
-        return WeakKernelSelector(n_features_to_select=k)
+        return WeakKernelSelector(n_features_to_select=k, random_state=seed)
     makers = {"MI": lambda: SelectKBest(functools.partial(mutual_info_classif, random_state=seed), k=k),
               "RFE": lambda: SVMRFE(k),
               "l1-SVM": lambda: L1SVMSelector(k),
@@ -274,6 +276,6 @@ def statistics(accuracy_at_k, decimals=1):
     return pd.DataFrame(rows)
 
 
-PROTOCOL = Protocol(name="benchmark", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version="1",
+PROTOCOL = Protocol(name="benchmark", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version="2",
                     description="Benchmark chapter: the book's selectors and the usual baselines on shared data "
                                 "(same folds, linear and RBF SVM accuracy vs k, fit time, Kuncheva stability)")
