@@ -108,12 +108,16 @@ def _check_inputs(K, triplets, groups, gamma1, gamma2):
         raise ValueError(f"triplets must be a non-empty (T, 3) array, got {t.shape}")
     if t.min() < 0 or t.max() >= K.shape[1]:
         raise ValueError("triplet indices out of range of S")
+    return K, t, _check_groups_gammas(groups, K.shape[0], gamma1, gamma2)
+
+
+def _check_groups_gammas(groups, m, gamma1, gamma2):
     g = np.asarray(groups, dtype=np.int64)
-    if g.shape != (K.shape[0],):
+    if g.shape != (m,):
         raise ValueError("groups must give one group per base kernel")
     if gamma1 < 0 or gamma2 < 0:
         raise ValueError("gamma1 and gamma2 must be non-negative")
-    return K, t, g
+    return g
 
 
 def check_psd(psd):
@@ -171,12 +175,7 @@ def _check_nonnegative_inputs(D, trace, groups, gamma1, gamma2):
         raise ValueError("trace must give one value per base kernel")
     if not (np.all(np.isfinite(D)) and np.all(np.isfinite(trace))):
         raise ValueError("base kernel values contain NaN or infinity")
-    g = np.asarray(groups, dtype=np.int64)
-    if g.shape != (D.shape[0],):
-        raise ValueError("groups must give one group per base kernel")
-    if gamma1 < 0 or gamma2 < 0:
-        raise ValueError("gamma1 and gamma2 must be non-negative")
-    return D, trace, g
+    return D, trace, _check_groups_gammas(groups, D.shape[0], gamma1, gamma2)
 
 
 def build_nonnegative_lp(D, trace, groups, gamma1, gamma2):
