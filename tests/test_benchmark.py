@@ -34,6 +34,12 @@ def test_run_task_is_deterministic():
     a, b = B.run_task(_task("MI", ks=(2, 5))), B.run_task(_task("MI", ks=(2, 5)))
     assert _stable(a) == _stable(b)
     assert a["n_selected"] == [2, 5] and all(0 <= x <= 1 for x in a["acc_linear"] + a["acc_rbf"])
+    # liblinear-based selectors must not depend on NumPy's global generator (other processes)
+    np.random.seed(1)
+    l1a = B.run_task(_task("l1-SVM", ks=(5,), dataset="breast_cancer"))
+    np.random.seed(2)
+    l1b = B.run_task(_task("l1-SVM", ks=(5,), dataset="breast_cancer"))
+    assert _stable(l1a) == _stable(l1b)
     if B.weak_kernel_available():  # the LP's triplets are drawn with the task's seed
         w1, w2 = B.run_task(_task("WK-LP", ks=(5,))), B.run_task(_task("WK-LP", ks=(5,)))
         assert _stable(w1) == _stable(w2) and w1["n_selected"] == [5]
