@@ -8,6 +8,9 @@ BIN      := $(VENV)/bin
 STAMP    := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
 SHARED_DATA ?= ../shared/data
+# Notebooks (and test modules) run JOBS at a time, each in its own process; a notebook's cells
+# always run in order in one kernel (pytest-xdist --dist loadscope keeps a file on one worker).
+JOBS ?= 2
 
 # Reproducible numerics: one BLAS thread (parallel float reductions differ
 # with the thread count), a fixed numba thread count and a writable numba cache.
@@ -43,12 +46,10 @@ venv: $(STAMP)
 # of the last run, so `git diff` shows any change of a result (no per-cell
 # timestamps are recorded, so an unchanged result gives an unchanged file).
 execute: $(STAMP)
-	@for nb in $(NOTEBOOKS); do \
-	  echo "executing $$nb"; \
+	printf '%s\n' $(NOTEBOOKS) | xargs -P $(JOBS) -I NB \
 	  $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 	    --ExecutePreprocessor.timeout=1800 --ExecutePreprocessor.kernel_name=python3 \
-	    --ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
-	done
+	    --ExecutePreprocessor.record_timing=False NB
 
 # Re-execute one chapter in place (NAME = notebook name without .ipynb), then rebuild the HTML
 # from the stored outputs, so a reader reruns what they read without executing the whole book.
@@ -68,10 +69,10 @@ html: $(STAMP)
 book: execute html
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest tests -q
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadscope tests -q
 
 nbval: $(STAMP)
-	$(BIN)/python -m pytest --nbval --nbval-current-env $(NOTEBOOKS) \
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadscope --nbval --nbval-current-env $(NOTEBOOKS) \
 	  --nbval-sanitize-with nbval_sanitize.cfg --nbval-cell-timeout=1800 -q
 
 test: unit nbval
