@@ -101,6 +101,23 @@ def test_l1svm_path_reaches_exactly_k():
     assert L1SVMSelector(1).fit(X, y).get_support()[2]          # the strongest feature enters first
 
 
+@pytest.mark.parametrize("Est", [L1SVMSelector, SVMRFE])
+def test_random_state_fixes_liblinear_shuffling(Est):
+    # liblinear shuffles coordinates with a seed drawn from NumPy's global generator unless
+    # random_state is given: unseeded, the weights below differ with the global seed
+    X, y = _toy(n=60, d=10, seed=4)
+    params = {"max_iter": 50} if Est is L1SVMSelector else {"step": 1}
+
+    def weights(global_seed, random_state):
+        np.random.seed(global_seed)
+        s = Est(3, random_state=random_state, **params).fit(X, y)
+        return s.coef_ if Est is L1SVMSelector else s.ranking_
+
+    np.testing.assert_array_equal(weights(1, 0), weights(2, 0))
+    if Est is L1SVMSelector:
+        assert not np.array_equal(weights(1, None), weights(2, None))
+
+
 def test_svm_rfe_is_sklearn_rfe_on_scaled_features():
     X, y = _toy(n=60, d=10, seed=5)
     s = SVMRFE(3, step=1).fit(X, y)

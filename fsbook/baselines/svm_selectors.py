@@ -20,6 +20,7 @@ import scipy.sparse as sp
 from sklearn.base import _fit_context
 from sklearn.feature_selection import RFE
 from sklearn.svm import LinearSVC, l1_min_c
+from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 
 from fsbook.baselines._selector_base import N_FEATURES_CONSTRAINT, KSelector
@@ -44,6 +45,9 @@ class L1SVMSelector(KSelector):
     max_bisect : int, default 20
     max_iter : int, default 5000
         Iterations of liblinear.
+    random_state : int, RandomState instance or None, default None
+        Seed of liblinear's coordinate shuffling (passed to ``LinearSVC``); fix it for
+        reproducible selections.
 
     Attributes
     ----------
@@ -60,16 +64,20 @@ class L1SVMSelector(KSelector):
         "factor": [Interval(Real, 1, None, closed="neither")],
         "max_bisect": [Interval(Integral, 0, None, closed="left")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
     }
 
-    def __init__(self, n_features_to_select=None, *, factor=2.0, max_bisect=20, max_iter=5000):
+    def __init__(self, n_features_to_select=None, *, factor=2.0, max_bisect=20, max_iter=5000,
+                 random_state=None):
         self.n_features_to_select = n_features_to_select
         self.factor = factor
         self.max_bisect = max_bisect
         self.max_iter = max_iter
+        self.random_state = random_state
 
-    def _weights(self, X, y, C):
-        svc = LinearSVC(penalty="l1", dual=False, C=C, max_iter=self.max_iter, tol=1e-6)
+    def _weights(self, X, y, C, seed):
+        svc = LinearSVC(penalty="l1", dual=False, C=C, max_iter=self.max_iter, tol=1e-6,
+                        random_state=seed)
         svc.fit(X, y)
         self.n_iter_ += int(np.max(svc.n_iter_))
         w = np.abs(svc.coef_).max(axis=0)
@@ -79,6 +87,8 @@ class L1SVMSelector(KSelector):
     def fit(self, X, y):
         """Run the C path (see module docstring)."""
         X, codes, k = self._validate(X, y)
+        # one integer seed for every fit along the path, so each fit shuffles alike
+        seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         Xs = _scaled(X)
         C = l1_min_c(Xs, codes, loss="squared_hinge") * 1.01
         self.n_iter_ = 0
@@ -89,7 +99,7 @@ class L1SVMSelector(KSelector):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             for _ in range(60):
-                coef, c = self._weights(Xs, codes, C)
+                coef, c = self._weights(Xs, codes, C, seed)
                 path.append((C, c))
                 if c >= k:
                     hi = (C, coef, c)
@@ -99,7 +109,7 @@ class L1SVMSelector(KSelector):
             if hi is not None and hi[2] != k and lo is not None:
                 for _ in range(self.max_bisect):
                     C = float(np.sqrt(lo[0] * hi[0]))
-                    coef, c = self._weights(Xs, codes, C)
+                    coef, c = self._weights(Xs, codes, C, seed)
                     path.append((C, c))
                     if c < k:
                         lo = (C, coef, c)
@@ -126,6 +136,9 @@ class SVMRFE(KSelector):
         Features removed per round (a fraction: of the remaining ones, as in RFE).
     C : float, default 1.0
         C of the linear SVM.
+    random_state : int, RandomState instance or None, default None
+        Seed of liblinear's coordinate shuffling (passed to ``LinearSVC``); fix it for
+        reproducible selections.
 
     Attributes
     ----------
@@ -136,18 +149,21 @@ class SVMRFE(KSelector):
         "n_features_to_select": N_FEATURES_CONSTRAINT,
         "step": [Interval(Integral, 1, None, closed="left"), Interval(Real, 0, 1, closed="neither")],
         "C": [Interval(Real, 0, None, closed="neither")],
+        "random_state": ["random_state"],
     }
 
-    def __init__(self, n_features_to_select=None, *, step=0.1, C=1.0):
+    def __init__(self, n_features_to_select=None, *, step=0.1, C=1.0, random_state=None):
         self.n_features_to_select = n_features_to_select
         self.step = step
         self.C = C
+        self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Eliminate features by the squared weights of a linear SVM."""
         X, codes, k = self._validate(X, y)
-        rfe = RFE(LinearSVC(C=self.C, max_iter=10000), n_features_to_select=k, step=self.step)
+        rfe = RFE(LinearSVC(C=self.C, max_iter=10000, random_state=self.random_state),
+                  n_features_to_select=k, step=self.step)
         import warnings
         from sklearn.exceptions import ConvergenceWarning
         with warnings.catch_warnings():

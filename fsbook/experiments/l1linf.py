@@ -86,8 +86,8 @@ def make_selector(method, k, seed):
     return {"HSFS": lambda: HSFS(k, random_state=seed, **path),
             "LDFS": lambda: LDFS(k, random_state=seed, **path),
             "FOHSIC": lambda: FOHSIC(k),
-            "l1-SVM": lambda: L1SVMSelector(k),
-            "SVM-RFE": lambda: SVMRFE(k),
+            "l1-SVM": lambda: L1SVMSelector(k, random_state=seed),
+            "SVM-RFE": lambda: SVMRFE(k, random_state=seed),
             "Relief": lambda: Relief(k),
             "LS": lambda: LaplacianScore(k)}[method]()
 
@@ -183,7 +183,7 @@ def reduce(params_list, results_list):
             "supports": supports}
 
 
-PROTOCOL = Protocol(name="l1linf", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version="1",
+PROTOCOL = Protocol(name="l1linf", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version="2",
                     description="l1/linf feature selection: Table 1 and Figures 1-5 of Masaeli et al. 2010")
 
 
