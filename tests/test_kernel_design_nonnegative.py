@@ -155,3 +155,14 @@ def test_scaling_and_zero_condition():
             assert (res.alpha.max() <= 1e-9) == predicted_zero
             seen.add(predicted_zero)
     assert seen == {True, False}                          # both regimes were exercised
+
+
+def test_interior_point_path_reaches_the_same_optimum(monkeypatch):
+    import fsbook.kernel_design.lp as lp
+    X, t, specs, K, groups = _random_problem(2, "weak")
+    D, tr = triplet_differences(K, t), np.einsum("pii->p", K)
+    simplex = solve_nonnegative_lp(D, tr, groups, 1e-2, 1e-3)
+    monkeypatch.setattr(lp, "DENSE_NNZ", 0)              # every LP counts as dense
+    ipm = solve_nonnegative_lp(D, tr, groups, 1e-2, 1e-3)
+    assert ipm.objective == pytest.approx(simplex.objective, rel=1e-8)
+    assert np.all(ipm.alpha >= -1e-12)

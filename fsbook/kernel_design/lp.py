@@ -196,10 +196,14 @@ def build_nonnegative_lp(D, trace, groups, gamma1, gamma2):
 
 
 def solve_nonnegative_lp(D, trace, groups, gamma1, gamma2):
-    """Solve :func:`build_nonnegative_lp` with HiGHS (one LP, no cutting plane needed)."""
+    """Solve :func:`build_nonnegative_lp` with HiGHS (one LP, no cutting plane needed): its
+    default choice, or its interior-point method (with crossover) when the LP has more than
+    :data:`DENSE_NNZ` non-zeros.  The LP has ``m (T + 1)`` non-zeros: its cost grows with
+    features × widths × triplets."""
     start = time.perf_counter()
     c, A, b, bounds, sizes = build_nonnegative_lp(D, trace, groups, gamma1, gamma2)
-    res = _linprog(c, A, b, bounds)
+    res = _linprog(c, A, b, bounds, ("highs-ipm", "highs", "highs-ds") if A.nnz > DENSE_NNZ
+                   else ("highs", "highs-ipm", "highs-ds"))
     m, T = np.shape(D)
     x = res.x
     return LPResult(alpha=x[:m], eps=x[m:m + T], s=x[m + T:], objective=float(res.fun),
@@ -268,10 +272,17 @@ def lp_sizes(n_points, n_kernels, n_triplets, n_groups):
             "cut_constraints_initial": T + 2 * m + n}
 
 
-def _linprog(c, A, b, bounds):
+#: above this many non-zeros the α ≥ 0 LP goes to HiGHS's interior-point method first: its
+#: triplet rows are dense (one entry per base kernel), and on such LPs (300 features × 3 widths,
+#: 1 000 triplets, 9·10^5 non-zeros) the interior-point method with crossover took 3.5 s
+#: against 51 s for dual simplex and 79 s for HiGHS's default choice, same optimum
+DENSE_NNZ = 250_000
+
+
+def _linprog(c, A, b, bounds, methods=("highs", "highs-ipm", "highs-ds")):
     """HiGHS's default choice; if it stops without a status (seen on LPs with all-ones kernel
     blocks from constant features), its interior-point method, then dual simplex."""
-    for method in ("highs", "highs-ipm", "highs-ds"):
+    for method in methods:
         res = linprog(c, A_ub=A, b_ub=b, bounds=bounds, method=method, options=HIGHS_OPTIONS)
         if res.status == 0:
             return res

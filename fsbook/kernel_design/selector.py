@@ -49,7 +49,9 @@ class WeakKernelSelector(SelectorMixin, BaseEstimator):
         ``-scores_``), even when some of them score zero.
     n_triplets : int, default=1000
         Training triplets drawn from the labels (triplets whose points coincide by value are
-        dropped afterwards).
+        dropped afterwards).  The LP's triplet rows are dense: it has about
+        ``n_features * len(weak_mu) * n_triplets`` non-zeros, so with thousands of features
+        lower ``n_triplets`` (or pre-filter the features).
     psd : {"nonnegative", "dominance"}, default="nonnegative"
         ``"nonnegative"``: α ≥ 0, PSD by construction (our departure from the paper; the LP
         has ``m + T + d`` variables).  ``"dominance"``: the paper's diagonal dominance on the
