@@ -18,19 +18,13 @@ import numba
 import numpy as np
 import scipy.sparse as sp
 
+from fsbook.baselines.mdl import _xlogx
+
 __all__ = ["symmetric_uncertainty", "gain_ratio", "CfsEvaluator", "ConsistencyEvaluator",
            "spread_subsample"]
 
 _EQ = 1e-6            # Weka's Utils.eq tolerance
 _DENSE_LIMIT = 8000   # one-hot columns up to which CFS computes all correlations at once
-
-
-def _xlogx(c):
-    c = np.asarray(c, dtype=np.float64)
-    out = np.zeros_like(c)
-    pos = c > 0
-    out[pos] = c[pos] * np.log(c[pos])
-    return out
 
 
 def _entropies(joint):
