@@ -44,7 +44,8 @@ venv: $(STAMP)
 
 # Re-execute every notebook in place: the committed notebooks hold the outputs
 # of the last run, so `git diff` shows any change of a result (no per-cell
-# timestamps are recorded, so an unchanged result gives an unchanged file).
+# timestamps are recorded and tables print a stable plain-text form, so an unchanged
+# result gives an unchanged file; cells tagged nbval-ignore-output, such as timings, differ).
 execute: $(STAMP)
 	printf '%s\n' $(NOTEBOOKS) | xargs -P $(JOBS) -I NB \
 	  $(BIN)/jupyter nbconvert --to notebook --execute --inplace \

@@ -14,8 +14,9 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
+from pandas.io.formats.style import Styler
 
-__all__ = ["paper_vs_ours", "format_value", "rank_order", "compare_rankings", "captioned"]
+__all__ = ["paper_vs_ours", "format_value", "rank_order", "compare_rankings", "captioned", "Table"]
 
 #: shown where the paper reports no value
 MISSING = "–"
@@ -226,10 +227,25 @@ def compare_rankings(paper, ours, *, higher_is_better: bool, decimals: int = 2) 
             **counts, "pairs": sum(counts.values())}
 
 
-def captioned(table: pd.DataFrame, caption: str, *, decimals: int = 2, missing: str = "—"):
+class Table(Styler):
+    """A :class:`pandas.io.formats.style.Styler` whose plain-text form names its caption.
+
+    A notebook stores a displayed object's ``repr`` beside its HTML; a plain ``Styler`` shows its
+    memory address there, so every re-execution changed the stored notebook even when the table
+    did not.  ``Table`` prints ``<table: caption>`` instead: an unchanged table gives an unchanged
+    notebook file.
+    """
+
+    def __repr__(self) -> str:
+        return f"<table: {self.caption}>" if self.caption else "<table>"
+
+
+def captioned(table: pd.DataFrame, caption: str, *, decimals: int = 2, missing: str = "—",
+              index: bool = True) -> Table:
     """A table ready to display under a caption: floats with ``decimals`` decimals, integers as
     integers, missing values as ``missing``, deterministic HTML (a fixed table id derived from
-    the caption, so ``pytest --nbval`` sees the same output on every run).
+    the caption, so ``pytest --nbval`` sees the same output on every run) and a stable plain-text
+    form (:class:`Table`).
 
     Parameters
     ----------
@@ -238,10 +254,12 @@ def captioned(table: pd.DataFrame, caption: str, *, decimals: int = 2, missing: 
         Shown above the table; name the paper's table it reproduces.
     decimals : int, default=2
     missing : str, default="—"
+    index : bool, default=True
+        Whether the row index is shown.
 
     Returns
     -------
-    pandas.io.formats.style.Styler
+    Table
     """
     import hashlib
 
@@ -257,6 +275,7 @@ def captioned(table: pd.DataFrame, caption: str, *, decimals: int = 2, missing: 
         return str(v)
 
     uuid = hashlib.sha256(caption.encode("utf-8")).hexdigest()[:8]
-    return (table.style.format(fmt).set_caption(caption).set_uuid(uuid)
-            .set_table_styles([{"selector": "caption",
-                                "props": "caption-side: top; text-align: left; font-weight: bold;"}]))
+    styler = (Table(table).format(fmt).set_caption(caption).set_uuid(uuid)
+              .set_table_styles([{"selector": "caption",
+                                  "props": "caption-side: top; text-align: left; font-weight: bold;"}]))
+    return styler if index else styler.hide(axis="index")

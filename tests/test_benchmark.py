@@ -30,6 +30,22 @@ def test_folds_are_shared_partitions_seeded_by_dataset_and_repeat():
     assert len(cells) == len(B.BOOK_DATASETS) * 3
 
 
+def test_full_protocol_asks_only_for_k_below_each_datasets_width():
+    """wine has 13 features: the full protocol's k = 20 and 50 are not asked of it (run_task
+    refuses them), while the wide sets get every k of FULL_KS."""
+    tasks = B.make_tasks(True)
+    widths = {name: B.load(name)[0].shape[1] for name in B.FULL_DATASETS}
+    assert {t["dataset"] for t in tasks} == set(B.FULL_DATASETS)
+    assert len(tasks) == len(B.FULL_DATASETS) * 5 * 2 * len(B.methods())
+    for t in tasks:
+        if t["method"] in B.OWN_SIZE:
+            assert t["ks"] == [0]
+        else:
+            assert t["ks"] == [k for k in B.FULL_KS if k < widths[t["dataset"]]]
+    assert next(t for t in tasks if t["dataset"] == "wine" and t["method"] == "MI")["ks"] == [2, 5, 10]
+    assert next(t for t in tasks if t["dataset"] == "arcene" and t["method"] == "MI")["ks"] == list(B.FULL_KS)
+
+
 def test_run_task_is_deterministic():
     a, b = B.run_task(_task("MI", ks=(2, 5))), B.run_task(_task("MI", ks=(2, 5)))
     assert _stable(a) == _stable(b)

@@ -45,3 +45,17 @@ def test_captioned_formats_integers_floats_and_missing_deterministically():
     assert "<caption>Table 1: best d</caption>" in html
     assert ">11<" in html and ">61.23<" in html and html.count(">—<") == 2 and "nan" not in html.lower()
     assert captioned(df, "Table 1: best d").to_html() == html          # same id on every run
+
+
+def test_captioned_has_a_stable_plain_text_form_and_can_hide_the_index():
+    """The repr stored in a notebook beside the HTML names the caption, not a memory address."""
+    import pandas as pd
+    from IPython.lib.pretty import pretty
+
+    from fsbook.report import captioned
+    df = pd.DataFrame({"C": [0.1, 1.0]}, index=pd.Index(["first_row", "second_row"]))
+    table = captioned(df, "Table 2: path", decimals=3)
+    assert pretty(table) == repr(table) == "<table: Table 2: path>"
+    assert "first_row" in table.to_html()
+    hidden = captioned(df, "Table 2: path", decimals=3, index=False).to_html()
+    assert "first_row" not in hidden and ">0.100<" in hidden and ">1.000<" in hidden

@@ -28,6 +28,7 @@ import scipy.sparse as sp
 from scipy import stats
 
 from fsbook import datasets
+from fsbook.report import Table
 from fsbook.booleanize import booleanize
 from fsbook.experiments._runner import Protocol
 from fsbook.geometry import (RATIO_NAMES, GeometricFeatureSetSelector, all_subsets_wrapper, fit_models, geometric_ratios,
@@ -805,7 +806,8 @@ def render(df, caption, *, decimals=3, percent=(), sci=(), uuid=None):
 
     Returns
     -------
-    pandas.io.formats.style.Styler
+    fsbook.report.Table
+        A Styler with a stable plain-text form.
     """
     def fmt(v, col):
         if v is None or v is pd.NA or (isinstance(v, float) and np.isnan(v)):
@@ -822,7 +824,7 @@ def render(df, caption, *, decimals=3, percent=(), sci=(), uuid=None):
         return str(v).replace("+", "+\u200b")   # set labels may wrap after "+"
 
     shown = df.reset_index(drop=True)
-    styler = shown.style.format({c: functools.partial(fmt, col=c) for c in shown.columns})
+    styler = Table(shown).format({c: functools.partial(fmt, col=c) for c in shown.columns})
     styler = styler.hide(axis="index").set_caption(caption)
     styler = styler.set_table_styles([
         {"selector": "", "props": "font-size: 0.85em; border-collapse: collapse;"},
