@@ -2,6 +2,8 @@
 method, a tiny run through run_protocol end to end, clear errors on bad parameters."""
 import numpy as np
 import pytest
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
 from fsbook.experiments import run_protocol
 from fsbook.experiments import benchmark as B
@@ -46,6 +48,21 @@ def test_full_protocol_asks_only_for_k_below_each_datasets_width():
     assert next(t for t in tasks if t["dataset"] == "arcene" and t["method"] == "MI")["ks"] == list(B.FULL_KS)
 
 
+@pytest.mark.parametrize("method", sorted(B.RANKERS))
+def test_a_ranking_fitted_once_keeps_the_sets_of_a_fit_at_each_k(method):
+    """run_task fits MI, ReliefF and WK-LP once and cuts the ranking at every k: the kept sets
+    must equal those of a separate fit at each k (same seed, same training fold)."""
+    params = _task(method, ks=(2, 5, 10))
+    result = B.run_task(params)
+    X, y, _, boolean = B.load("wine")
+    train = B.folds("wine", 0, 3, y)[0][0]
+    seed = B.task_seed(params)
+    for k, kept in zip(result["k"], result["support"]):
+        alone = make_pipeline(StandardScaler(), B.make_selector(method, k, seed, boolean)).fit(X[train], y[train])
+        assert kept == np.flatnonzero(alone[-1].get_support()).tolist()
+    assert len(set(result["fit_time"])) == 1          # one fit serves every k
+
+
 def test_run_task_is_deterministic():
     a, b = B.run_task(_task("MI", ks=(2, 5))), B.run_task(_task("MI", ks=(2, 5)))
     assert _stable(a) == _stable(b)
@@ -87,6 +104,8 @@ def test_bad_parameters():
         B.run_task(_task(fold=3))
     with pytest.raises(ValueError, match="k=13"):
         B.run_task(_task(ks=(13,)))
+    with pytest.raises(ValueError, match="k=13"):          # refused before the one fit at max(ks)
+        B.run_task(_task("MI", ks=(2, 13)))
     with pytest.raises(ValueError, match="lack"):
         B.run_task({"dataset": "wine"})
     with pytest.raises(ValueError, match="unknown dataset"):
