@@ -25,6 +25,13 @@ def n_to_select(n_features_to_select, d):
     return int(k)
 
 
+def top_k_mask(scores, k):
+    """Boolean mask of the ``k`` largest ``scores`` (ties: the earlier feature first)."""
+    mask = np.zeros(len(scores), dtype=bool)
+    mask[np.argsort(-np.asarray(scores), kind="stable")[:k]] = True
+    return mask
+
+
 class KSelector(SelectorMixin, BaseEstimator):
     """Base of a supervised selector keeping ``n_features_to_select`` features in ``support_``."""
 
@@ -38,9 +45,8 @@ class KSelector(SelectorMixin, BaseEstimator):
         return X, codes, n_to_select(self.n_features_to_select, X.shape[1])
 
     def _keep_top(self, scores, k):
-        """``support_`` = the ``k`` largest ``scores`` (stable order on ties)."""
-        self.support_ = np.zeros(len(scores), dtype=bool)
-        self.support_[np.argsort(-np.asarray(scores), kind="stable")[:k]] = True
+        """``support_`` = the ``k`` largest ``scores`` (:func:`top_k_mask`)."""
+        self.support_ = top_k_mask(scores, k)
 
     def _get_support_mask(self):
         check_is_fitted(self)

@@ -135,15 +135,18 @@ def support_at(selector, method, k):
 
     The scores of the :data:`RANKERS` do not depend on ``k``, so the top ``k`` of one fit is the
     set a fit at ``k`` keeps; ties are broken by each selector's own rule (``SelectKBest`` and
-    ``WeakKernelSelector`` read ``k`` when asked for their support, ReliefF keeps the ``k``
-    largest weights in stable order).  ``tests/test_benchmark.py`` checks the equality.
+    ``WeakKernelSelector`` read ``k`` when asked for their support, ReliefF's fit applies
+    :func:`~fsbook.baselines._selector_base.top_k_mask` to its weights).
+    ``tests/test_benchmark.py`` checks the equality.
     """
+    from fsbook.baselines._selector_base import top_k_mask
+
     if method == "MI":
         return np.flatnonzero(selector.set_params(k=k).get_support())
     if method == "WK-LP":
         return np.flatnonzero(selector.set_params(n_features_to_select=k).get_support())
     if method == "ReliefF":
-        return np.sort(np.argsort(-selector.feature_importances_, kind="stable")[:k])
+        return np.flatnonzero(top_k_mask(selector.feature_importances_, k))
     raise ValueError(f"{method!r} is not a ranking method; expected one of {sorted(RANKERS)}")
 
 
