@@ -1,6 +1,7 @@
 """Benchmark protocol: deterministic tasks independent of order, the same folds for every
 method, a tiny run through run_protocol end to end, clear errors on bad parameters."""
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -28,7 +29,7 @@ def test_folds_are_shared_partitions_seeded_by_dataset_and_repeat():
     cells = {}
     for t in tasks:
         cells.setdefault((t["dataset"], t["repeat"], t["fold"]), set()).add(t["method"])
-    assert all(m == set(B.methods()) for m in cells.values())
+    assert all(m == set(B.all_methods()) for m in cells.values())
     assert len(cells) == len(B.BOOK_DATASETS) * 3
 
 
@@ -36,11 +37,12 @@ def test_full_protocol_asks_only_for_k_below_each_datasets_width():
     """wine has 13 features: the full protocol's k = 20 and 50 are not asked of it (run_task
     refuses them), while the wide sets get every k of FULL_KS."""
     tasks = B.make_tasks(True)
-    widths = {name: B.load(name)[0].shape[1] for name in B.FULL_DATASETS}
+    widths = {name: B.width(name) for name in B.FULL_DATASETS}
+    assert widths["20ng"] == B.VOCABULARY and widths["wine"] == 13
     assert {t["dataset"] for t in tasks} == set(B.FULL_DATASETS)
-    assert len(tasks) == len(B.FULL_DATASETS) * 5 * 2 * len(B.methods())
+    assert len(tasks) == len(B.FULL_DATASETS) * 5 * 2 * len(B.all_methods())
     for t in tasks:
-        if t["method"] in B.OWN_SIZE:
+        if t["method"] in B.OWN_SIZE or t["method"] in B.CLASSIFIER_SIDE:
             assert t["ks"] == [0]
         else:
             assert t["ks"] == [k for k in B.FULL_KS if k < widths[t["dataset"]]]
@@ -112,3 +114,59 @@ def test_bad_parameters():
         B.load("nope")
     with pytest.raises(ValueError, match="metric"):
         B.score_matrix(None, "accuracy")
+    with pytest.raises(ValueError, match="vocabulary size"):
+        B.vocabulary(np.eye(3), 4)
+
+
+def test_vocabulary_keeps_the_most_frequent_words_of_the_training_posts_ties_to_the_earlier():
+    import scipy.sparse as sp
+
+    X = sp.csr_matrix(np.array([[1, 0, 1, 1, 0],
+                                [1, 0, 0, 1, 0],
+                                [0, 1, 2, 0, 0],
+                                [1, 0, 0, 0, 1]], dtype=float))   # document frequencies 3, 1, 2, 2, 1
+    assert B.vocabulary(X, 1).tolist() == [0]
+    assert B.vocabulary(X, 3).tolist() == [0, 2, 3]
+    assert B.vocabulary(X, 4).tolist() == [0, 1, 2, 3]           # tie of words 1 and 4: the earlier
+
+
+def test_text_fold_sees_only_its_training_vocabulary_and_sets_index_the_word_list():
+    """20ng: the vocabulary comes from the training posts only, every method of a fold sees the
+    same columns, and kept sets are indices into the pair's word list (comparable across folds)."""
+    X, y, words, boolean = B.load("20ng")
+    assert boolean and X.shape == (1427, 12511) and len(words) == 12511
+    train, test = B.folds("20ng", 0, 2, y)[0]
+    X_train, X_test, columns = B.fold_data("20ng", train, test)
+    assert X_train.shape == (train.size, B.VOCABULARY) and X_test.shape == (test.size, B.VOCABULARY)
+    df_train = np.asarray((X[train] != 0).sum(axis=0)).ravel()
+    assert df_train[columns].min() >= np.delete(df_train, columns).max()    # the most frequent in training
+    assert np.array_equal(X_train, X[train][:, columns].toarray())
+    r = B.run_task({"dataset": "20ng", "repeat": 0, "fold": 0, "n_folds": 2, "method": "l1-SVM", "ks": [5]})
+    assert r["n_selected"] == [5] and set(r["support"][0]) <= set(columns.tolist())
+    assert 0.5 < r["acc_linear"][0] <= 1
+
+
+def test_projection_penalty_task_tunes_C_and_lambda_on_the_same_inner_folds():
+    params = {"dataset": "wine", "repeat": 0, "fold": 0, "n_folds": 3, "method": "Proj-SVM", "ks": [0]}
+    r1, r2 = B.run_task(params), B.run_task(params)
+    assert {k: v for k, v in r1.items() if k != "fit_time"} == {k: v for k, v in r2.items() if k != "fit_time"}
+    assert r1["C"] in B.C_LINEAR and r1["reduced_penalty"] in B.PROJ_PENALTIES and 0.8 < r1["acc_linear"] <= 1
+    # reduce puts it beside the linear SVM on all features, not among the ranked selectors
+    tasks = [dict(params, fold=f, method=m) for f in range(3) for m in ("none", "Proj-SVM")]
+    tables = run_protocol(B.PROTOCOL, tasks=tasks, out=None, progress=False).tables
+    side = tables["classifier_side"]
+    assert side.dataset.tolist() == ["wine"] and "Proj-SVM" not in set(tables["accuracy_at_k"].method)
+    none = tables["accuracy_at_k"].set_index("method").loc["none", "acc_linear"]
+    assert side["linear SVM"].iloc[0] == pytest.approx(none)
+    assert side["difference"].iloc[0] == pytest.approx(side["Proj-SVM"].iloc[0] - none)
+
+
+def test_classifier_side_wilcoxon_drops_ties_and_matches_scipy():
+    from scipy.stats import wilcoxon
+
+    side = pd.DataFrame({"linear SVM": [90.0, 80.0, 70.0, 60.0, 95.0, 85.04],
+                         "Proj-SVM": [91.0, 78.0, 73.5, 64.0, 96.2, 85.0]})
+    wins, ties, losses, p = B.classifier_side_test(side)
+    assert (wins, ties, losses) == (4, 1, 1)                      # 85.04 vs 85.0 is a tie at 0.1 %
+    assert p == pytest.approx(wilcoxon([1.0, -2.0, 3.5, 4.0, 1.2]).pvalue)
+    assert np.isnan(B.classifier_side_test(side.assign(**{"Proj-SVM": side["linear SVM"]}))[3])

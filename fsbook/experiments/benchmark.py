@@ -27,11 +27,24 @@ the book's ``LDFS`` and ``HSFS`` (ℓ1/ℓ∞ path, fast settings :data:`L1LINF_
 defaults, 1 000 triplets drawn from the labels with the task's seed, α ≥ 0, the k features of
 largest group weight).
 
+Projection penalties (``Proj-SVM``) play the classifier's role, not the selector's: they keep
+every feature and bias the linear SVM's weights towards a reducer's subspace.  Its task trains
+``StandardScaler → ProjectionPenalty(LinearSVC, PCA(RANK_K))`` on all features, with C in
+:data:`C_LINEAR` and the reduced-space penalty λ in :data:`PROJ_PENALTIES` chosen together by the
+same inner 3-fold CV, and is compared with the tuned linear SVM on all features (``none``) in the
+``classifier_side`` table; it has no RBF accuracy and no kept set, so it is not ranked with the
+selectors.
+
 Data: the book's subsample (:data:`BOOK_DATASETS`) is wine, ionosphere, Wisconsin diagnostic
 (WDBC) and breast cancer (Ljubljana, booleanised: one indicator per nominal level, missing = all
 zeros, as in the datasets chapter), ``ks`` = :data:`BOOK_KS`, one repeat of 3 folds.  The full
-protocol adds ARCENE, MADELON and colon, more ``k`` (:data:`FULL_KS`) and 5 repeats of 2 folds
-(5 × 2 CV).
+protocol adds ARCENE, MADELON, colon and the 20 Newsgroups pair alt.atheism / talk.religion.misc
+(``20ng``: all 1 427 posts, word presence ``x > 0``), more ``k`` (:data:`FULL_KS`) and 5 repeats
+of 2 folds (5 × 2 CV).  The text set's vocabulary is chosen inside each training fold
+(:func:`vocabulary`): the :data:`VOCABULARY` words with the largest document frequency among the
+training posts, so no method (and no classifier) sees the test posts' words, and every method of
+a fold sees the same columns.  The kept sets of ``20ng`` are stored as indices into the pair's
+12 511-word list (words in at least two posts), so sets from different folds are comparable.
 """
 from __future__ import annotations
 
@@ -50,18 +63,27 @@ from fsbook.experiments._runner import Protocol, task_seed
 
 BASELINES = ["none", "MI", "RFE", "l1-SVM", "ReliefF", "CFS"]
 BOOK_METHODS = ["LDFS", "HSFS", "WK-LP"]
+#: classifier-side methods: keep every feature (compared with ``none``, not ranked with selectors)
+CLASSIFIER_SIDE = ["Proj-SVM"]
 #: methods that choose their own number of features (one point instead of a curve)
 OWN_SIZE = {"none", "CFS"}
 #: methods whose scores do not depend on k: fitted once per task, cut at every k (:func:`support_at`)
 RANKERS = {"MI", "ReliefF", "WK-LP"}
 BOOK_DATASETS = ("wine", "ionosphere", "wdbc", "breast_cancer")
-FULL_DATASETS = BOOK_DATASETS + ("colon", "madelon", "arcene")
+FULL_DATASETS = BOOK_DATASETS + ("colon", "madelon", "arcene", "20ng")
+#: text data sets: a vocabulary is chosen in each training fold (:func:`vocabulary`)
+TEXT_DATASETS = {"20ng"}
+#: words kept per training fold on a text set (largest document frequency)
+VOCABULARY = 2000
 BOOK_KS = (2, 5, 10)
 FULL_KS = (2, 5, 10, 20, 50)
 #: the ℓ1/ℓ∞ path settings used here (looser than the ℓ1/ℓ∞ chapter's, to fit the time budget)
 L1LINF_FAST = {"tol": 1e-2, "max_iter": 30, "max_bisect": 4}
 C_LINEAR = (0.01, 0.1, 1.0, 10.0)
 C_RBF = (0.1, 1.0, 10.0, 100.0)
+#: reduced-space penalties λ of ``Proj-SVM`` (all > 0: the augmented-feature form of eq. 7, one
+#: LinearSVC fit; λ = 0 needs the exact solver, ≈ 3 min per grid on the 20 Newsgroups pair)
+PROJ_PENALTIES = (0.01, 0.1, 1.0, 10.0)
 #: the number of features at which methods are ranked
 RANK_K = 5
 
@@ -76,8 +98,13 @@ def weak_kernel_available():
 
 
 def methods():
-    """The methods of this run: the baselines, LDFS, HSFS and WK-LP when it is available."""
+    """The selectors of this run: the baselines, LDFS, HSFS and WK-LP when it is available."""
     return BASELINES + [m for m in BOOK_METHODS if m != "WK-LP" or weak_kernel_available()]
+
+
+def all_methods():
+    """Every method with a task: :func:`methods` and the classifier-side :data:`CLASSIFIER_SIDE`."""
+    return methods() + CLASSIFIER_SIDE
 
 
 @functools.lru_cache(maxsize=8)
@@ -85,6 +112,11 @@ def load(dataset):
     """``(X, y, feature_names, boolean)`` of a data set of this benchmark (float64 X)."""
     from fsbook import datasets as D
 
+    if dataset == "20ng":
+        from fsbook.experiments.hkl_20ng import load_atheism_religion
+
+        X, y, words = load_atheism_religion(min_df=2)     # sparse 0/1, 1 427 × 12 511
+        return X, y, tuple(str(w) for w in words), True
     if dataset == "breast_cancer":
         from fsbook.booleanize import booleanize
 
@@ -100,6 +132,36 @@ def load(dataset):
     names = tuple(str(n) for n in b.feature_names) if "feature_names" in b else tuple(
         f"x{j}" for j in range(X.shape[1]))
     return X, np.asarray(b.target), names, bool(np.isin(X, (0.0, 1.0)).all())
+
+
+def vocabulary(X_train, size=VOCABULARY):
+    """Columns of the ``size`` words with the largest document frequency in ``X_train`` (sorted).
+
+    Ties at the cut keep the earlier column (:func:`~fsbook.baselines._selector_base.top_k_mask`).
+    """
+    from fsbook.baselines._selector_base import top_k_mask
+
+    if size < 1:
+        raise ValueError(f"vocabulary size must be >= 1, got {size}")
+    df = np.asarray((X_train != 0).sum(axis=0)).ravel()
+    if size > df.size:
+        raise ValueError(f"vocabulary size {size} exceeds the {df.size} candidate words")
+    return np.flatnonzero(top_k_mask(df, size))
+
+
+def width(dataset):
+    """Number of features every method of a fold sees (:data:`VOCABULARY` on a text set)."""
+    return VOCABULARY if dataset in TEXT_DATASETS else load(dataset)[0].shape[1]
+
+
+def fold_data(dataset, train, test):
+    """``(X_train, X_test, columns)``: dense training and test matrices of one fold and the data
+    set's column of each of their features (a text set's fold vocabulary, else every column)."""
+    X = load(dataset)[0]
+    if dataset in TEXT_DATASETS:
+        columns = vocabulary(X[train])
+        return (X[train][:, columns].toarray(), X[test][:, columns].toarray(), columns)
+    return X[train], X[test], np.arange(X.shape[1])
 
 
 def folds(dataset, repeat, n_folds, y):
@@ -150,6 +212,32 @@ def support_at(selector, method, k):
     raise ValueError(f"{method!r} is not a ranking method; expected one of {sorted(RANKERS)}")
 
 
+def projection_accuracy(X_train, y_train, X_test, y_test, seed):
+    """Test accuracy, fit time (s) and chosen ``(C, λ)`` of the projection-penalised linear SVM.
+
+    ``StandardScaler → ProjectionPenalty(LinearSVC, PCA(RANK_K))`` on all features (eq. 7 of the
+    projection-penalties chapter with a PCA reducer of :data:`RANK_K` components), with C in
+    :data:`C_LINEAR` and λ in :data:`PROJ_PENALTIES` chosen by the inner 3-fold CV of
+    :func:`test_accuracies` (the same inner folds as the linear SVM of ``none``).
+    """
+    from sklearn.decomposition import PCA
+
+    from fsbook.projection import ProjectionPenalty
+
+    inner = StratifiedKFold(3, shuffle=True, random_state=seed)
+    n_components = min(RANK_K, X_train.shape[1] - 1, len(y_train) // 3 * 2 - 1)
+    model = make_pipeline(StandardScaler(), ProjectionPenalty(LinearSVC(random_state=seed, max_iter=5000),
+                                                              PCA(n_components, random_state=seed)))
+    grid = {"projectionpenalty__estimator__C": list(C_LINEAR),
+            "projectionpenalty__reduced_penalty": list(PROJ_PENALTIES)}
+    start = time.perf_counter()
+    search = GridSearchCV(model, grid, cv=inner, n_jobs=1).fit(X_train, y_train)
+    seconds = time.perf_counter() - start
+    best = search.best_params_
+    return (float(np.mean(search.predict(X_test) == y_test)), seconds,
+            float(best["projectionpenalty__estimator__C"]), float(best["projectionpenalty__reduced_penalty"]))
+
+
 def test_accuracies(X_train, y_train, X_test, y_test, seed):
     """Test accuracies ``(linear, rbf)`` of the two SVMs, each with C by inner 3-fold CV."""
     inner = StratifiedKFold(3, shuffle=True, random_state=seed)
@@ -168,22 +256,28 @@ def _check_params(params):
             raise ValueError(f"task parameters lack {key!r}: {params}")
     if not 0 <= params["fold"] < params["n_folds"]:
         raise ValueError(f"fold {params['fold']} is not in [0, {params['n_folds']})")
-    if params["method"] not in BASELINES + BOOK_METHODS:
-        raise ValueError(f"unknown method {params['method']!r}; expected one of {BASELINES + BOOK_METHODS}")
+    known = BASELINES + BOOK_METHODS + CLASSIFIER_SIDE
+    if params["method"] not in known:
+        raise ValueError(f"unknown method {params['method']!r}; expected one of {known}")
 
 
 def run_task(params):
     """Accuracies, fit times and kept sets of one method on one fold (module docstring)."""
     _check_params(params)
-    X, y, _, boolean = load(params["dataset"])
+    _, y, _, boolean = load(params["dataset"])
     train, test = folds(params["dataset"], params["repeat"], params["n_folds"], y)[params["fold"]]
     seed = task_seed(params)
-    d = X.shape[1]
     method = params["method"]
-    out = {"k": [], "n_selected": [], "acc_linear": [], "acc_rbf": [], "fit_time": [], "support": []}
+    d = width(params["dataset"])
     for k in params["ks"]:
-        if method != "none" and not (1 <= k < d or (k == 0 and method in OWN_SIZE)):
+        if method not in ("none", *CLASSIFIER_SIDE) and not (1 <= k < d or (k == 0 and method in OWN_SIZE)):
             raise ValueError(f"k={k} must be in [1, {d}) for {params['dataset']}")
+    X_train, X_test, columns = fold_data(params["dataset"], train, test)
+    y_train, y_test = y[train], y[test]
+    if method in CLASSIFIER_SIDE:
+        acc, seconds, C, penalty = projection_accuracy(X_train, y_train, X_test, y_test, seed)
+        return {"acc_linear": acc, "fit_time": seconds, "C": C, "reduced_penalty": penalty}
+    out = {"k": [], "n_selected": [], "acc_linear": [], "acc_rbf": [], "fit_time": [], "support": []}
     ranked = None          # a ranking method's one fit, reused at every k
     for k in params["ks"]:
         if method == "none":
@@ -194,37 +288,37 @@ def run_task(params):
             fit_k = max(params["ks"]) if method in RANKERS else k
             selector = make_pipeline(StandardScaler(), make_selector(method, fit_k, seed, boolean))
             start = time.perf_counter()
-            selector.fit(X[train], y[train])
+            selector.fit(X_train, y_train)
             seconds = time.perf_counter() - start
             if method in RANKERS:
                 ranked = selector[-1]
                 support = support_at(ranked, method, k)
             else:
                 support = np.flatnonzero(selector[-1].get_support())
-        lin, rbf = test_accuracies(X[train][:, support], y[train], X[test][:, support], y[test], seed)
+        lin, rbf = test_accuracies(X_train[:, support], y_train, X_test[:, support], y_test, seed)
         out["k"].append(int(k))
         out["n_selected"].append(int(support.size))
         out["acc_linear"].append(lin)
         out["acc_rbf"].append(rbf)
         out["fit_time"].append(seconds)
-        out["support"].append(support.tolist())
+        out["support"].append(columns[support].tolist())
     return out
 
 
 def make_tasks(full):
     """Book subsample: :data:`BOOK_DATASETS`, ``ks`` = :data:`BOOK_KS`, 1 repeat of 3 folds.
     Full: :data:`FULL_DATASETS`, :data:`FULL_KS`, 5 repeats of 2 folds (5 × 2 CV).  On each data
-    set only the ``k`` below its number of features are run."""
+    set only the ``k`` below its number of features (:func:`width`) are run."""
     datasets, ks, repeats, n_folds = ((FULL_DATASETS, FULL_KS, 5, 2) if full else (BOOK_DATASETS, BOOK_KS, 1, 3))
     tasks = []
     for dataset in datasets:
-        d = load(dataset)[0].shape[1]
+        d = width(dataset)
         valid_ks = [k for k in ks if k < d]      # wine has 13 features: no k = 20 or 50 there
         for repeat in range(repeats):
             for fold in range(n_folds):
-                for method in methods():
-                    # k = 0 stands for "the method's own number of features"
-                    mk = [0] if method in OWN_SIZE else valid_ks
+                for method in all_methods():
+                    # k = 0 stands for "the method's own number of features" (or all of them)
+                    mk = [0] if method in OWN_SIZE or method in CLASSIFIER_SIDE else valid_ks
                     tasks.append({"dataset": dataset, "repeat": repeat, "fold": fold, "n_folds": n_folds,
                                   "method": method, "ks": mk})
     return tasks
@@ -253,6 +347,22 @@ def _stability(group, n_features):
     return float(np.mean(per_repeat))
 
 
+def _classifier_side(params_list, results_list, none_linear):
+    rows = [{"dataset": p["dataset"], "repeat": p["repeat"], "fold": p["fold"], "acc": 100 * r["acc_linear"],
+             "C": r["C"], "reduced_penalty": r["reduced_penalty"], "fit_time": r["fit_time"]}
+            for p, r in zip(params_list, results_list)]
+    if not rows:
+        return pd.DataFrame(columns=["dataset", "linear SVM", "Proj-SVM", "difference", "median lambda",
+                                     "fit_time"])
+    df = pd.DataFrame(rows)
+    g = df.groupby("dataset")
+    out = pd.DataFrame({"linear SVM": none_linear, "Proj-SVM": g["acc"].mean(),
+                        "median lambda": g["reduced_penalty"].median(), "fit_time": g["fit_time"].mean()})
+    out = out.dropna(subset=["Proj-SVM"])
+    out.insert(2, "difference", out["Proj-SVM"] - out["linear SVM"])
+    return out.rename_axis("dataset").reset_index()
+
+
 def reduce(params_list, results_list):
     """Tables:
 
@@ -261,12 +371,18 @@ def reduce(params_list, results_list):
     * ``accuracy_at_k``: per data set × method at :data:`RANK_K` features (``none`` on all
       features), mean accuracy (%) of each classifier: the input of the statistics;
     * ``stability``: Kuncheva's index of the kept sets across folds, per data set, method and
-      ``k`` (undefined, NaN, when the sizes differ);
+      ``k`` (undefined, NaN, when the sizes differ), with :func:`width` features to draw from;
     * ``fit_time``: mean selector fit time (s) per data set and method, over folds and ``k``
       (volatile: wall clock);
-    * ``supports``: every kept set (data set, repeat, fold, method, k).
+    * ``supports``: every kept set (data set, repeat, fold, method, k);
+    * ``classifier_side``: per data set, mean accuracy (%) of the linear SVM on all features
+      (``none``) and of ``Proj-SVM``, their difference, the median λ the inner CV chose and
+      ``Proj-SVM``'s mean tuning time (s, volatile).
     """
-    df = _long(params_list, results_list)
+    side = [i for i, p in enumerate(params_list) if p["method"] in CLASSIFIER_SIDE]
+    params_sel = [p for i, p in enumerate(params_list) if i not in set(side)]
+    results_sel = [r for i, r in enumerate(results_list) if i not in set(side)]
+    df = _long(params_sel, results_sel)
     df["k_point"] = np.where(df.method.isin(list(OWN_SIZE)), df.n_selected, df.k)
     curves = (df.groupby(["dataset", "method", "k"])
               .agg(k_mean=("k_point", "mean"), acc_linear=("acc_linear", "mean"), acc_rbf=("acc_rbf", "mean"))
@@ -277,14 +393,29 @@ def reduce(params_list, results_list):
     accuracy_at_k["method"] = pd.Categorical(accuracy_at_k["method"], order)
     accuracy_at_k = accuracy_at_k.sort_values(["dataset", "method"]).reset_index(drop=True)
     accuracy_at_k["method"] = accuracy_at_k["method"].astype(str)
-    n_features = {d: load(d)[0].shape[1] for d in df.dataset.unique()}
+    n_features = {d: width(d) for d in df.dataset.unique()}
     stab = [{"dataset": d, "method": m, "k": k, "kuncheva": _stability(g, n_features[d])}
             for (d, m, k), g in df[df.method != "none"].groupby(["dataset", "method", "k"])]
     fit_time = df[df.method != "none"].groupby(["dataset", "method"])["fit_time"].mean().reset_index()
     supports = df[["dataset", "repeat", "fold", "method", "k", "support"]].copy()
     supports["support"] = supports["support"].map(list)
+    none_linear = df[df.method == "none"].groupby("dataset")["acc_linear"].mean()
+    classifier_side = _classifier_side([params_list[i] for i in side], [results_list[i] for i in side], none_linear)
     return {"curves": curves, "accuracy_at_k": accuracy_at_k, "stability": pd.DataFrame(stab),
-            "fit_time": fit_time, "supports": supports}
+            "fit_time": fit_time, "supports": supports, "classifier_side": classifier_side}
+
+
+def classifier_side_test(classifier_side, decimals=1):
+    """Wilcoxon signed-rank test (SciPy, two-sided) of ``Proj-SVM`` against the linear SVM on all
+    features over the data sets, on mean accuracies rounded to ``decimals`` (zero differences
+    are ties and dropped, ``zero_method="wilcox"``).  Returns ``(wins, ties, losses, p)``;
+    ``p`` is NaN (undefined) when every difference is a tie."""
+    from scipy.stats import wilcoxon
+
+    diff = (classifier_side["Proj-SVM"].round(decimals) - classifier_side["linear SVM"].round(decimals)).round(decimals)
+    wins, ties, losses = int((diff > 0).sum()), int((diff == 0).sum()), int((diff < 0).sum())
+    p = float("nan") if wins + losses == 0 else float(wilcoxon(diff, zero_method="wilcox").pvalue)
+    return wins, ties, losses, p
 
 
 def score_matrix(accuracy_at_k, metric):
