@@ -141,9 +141,16 @@ def test_text_fold_sees_only_its_training_vocabulary_and_sets_index_the_word_lis
     df_train = np.asarray((X[train] != 0).sum(axis=0)).ravel()
     assert df_train[columns].min() >= np.delete(df_train, columns).max()    # the most frequent in training
     assert np.array_equal(X_train, X[train][:, columns].toarray())
-    r = B.run_task({"dataset": "20ng", "repeat": 0, "fold": 0, "n_folds": 2, "method": "l1-SVM", "ks": [5]})
+    tasks = [{"dataset": "20ng", "repeat": 0, "fold": f, "n_folds": 2, "method": "l1-SVM", "ks": [5]} for f in (0, 1)]
+    res = run_protocol(B.PROTOCOL, tasks=tasks, out=None, progress=False)
+    r = res.results[0]
     assert r["n_selected"] == [5] and set(r["support"][0]) <= set(columns.tolist())
     assert 0.5 < r["acc_linear"][0] <= 1
+    # Kuncheva's index across the two folds' word sets (indices up to 12 511, drawn from 2 000 each)
+    from fsbook.stats import kuncheva_index
+    a, b = (set(x["support"][0]) for x in res.results)
+    stab = res.tables["stability"]
+    assert stab.kuncheva.iloc[0] == pytest.approx(kuncheva_index([0, 1, 2, 3, 4], list(range(5 - len(a & b), 10 - len(a & b))), B.VOCABULARY))
 
 
 def test_projection_penalty_task_tunes_C_and_lambda_on_the_same_inner_folds():

@@ -336,6 +336,11 @@ def _long(params_list, results_list):
 
 
 def _stability(group, n_features):
+    """Mean over repeats of Kuncheva's index of the folds' kept sets, ``n_features`` to draw from.
+
+    The sets are relabelled to ``0 … |union| − 1`` first: the index depends only on the overlaps,
+    and a text set's kept words are indices into the pair's word list while each fold drew them
+    from its own :data:`VOCABULARY` words."""
     from fsbook.stats import kuncheva_stability
 
     per_repeat = []
@@ -343,6 +348,8 @@ def _stability(group, n_features):
         sets = list(g["support"])
         if len({len(s) for s in sets}) != 1 or not 0 < len(sets[0]) < n_features or len(sets) < 2:
             return np.nan  # undefined: sizes differ between folds (CFS) or every feature kept
+        union = np.unique(np.concatenate([np.asarray(s, dtype=int) for s in sets]))
+        sets = [np.searchsorted(union, s).tolist() for s in sets]
         per_repeat.append(kuncheva_stability(sets, n_features))
     return float(np.mean(per_repeat))
 
