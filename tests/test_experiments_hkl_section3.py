@@ -17,6 +17,10 @@ def test_tasks_cover_the_tables():
     assert len(t1) == 17 * (7 * 4 + 3)
     assert {t["dataset"] for t in sub if t["table"] == 1} == set(proto.SMALL_DATASETS)
     assert len({tuple(sorted(t.items())) for t in full}) == len(full)
+    # the subsample's Table 4: both microarray sets, three fractions and HKL, each a full-protocol task
+    t4 = [t for t in sub if t["table"] == 4]
+    assert {t["dataset"] for t in t4} == {"colon", "lymphoma"} and len(t4) == 2 * 4 * (3 + 1)
+    assert all(t in full for t in t4)
     assert proto.PAPER_TABLE1.shape == (33, 10)
     assert proto.PAPER_TABLE1.loc[("hkl", "HKL"), "20ng"] == 94.55
 
