@@ -62,3 +62,24 @@ def test_reduce_builds_tables_and_wilcoxon():
     assert t2.iloc[0]["p (HKL better)"] == pytest.approx(expected)
     assert tables["table1_details"].loc["vote", "n_disjunctions"] == 3
     assert tables["table4"].iloc[0]["accuracy"] == pytest.approx(80.0)
+
+
+def test_reduce_of_the_full_protocol_gives_only_dataframes():
+    """The runner stores every table with DataFrame.to_dict(orient="split"): Table 3 and the
+    disjunction summary must be DataFrames too (a Series stopped the first full run)."""
+    params, results = [], []
+    for d in ["vote", "20ng"]:
+        for m in proto.CONFIGS + ["all", "hkl"]:
+            params.append({"table": 1, "dataset": d, "fold": 0, "method": m})
+            results.append({"HKL": 0.9, "C": 1.0, "n_disjunctions": 3, "n_features_used": 4}
+                           if m == "hkl" else {"L2": 0.8, "L1": 0.7})
+    params.append({"table": 3, "fold": 0, "method": "svm_tuned"})
+    results.append({"L2": 0.92, "L1": 0.87})
+    params.append({"table": "disjunctions"})
+    results.append({"accuracy": 0.85, "C": 1.0, "found": [{"disjunction": "god", "coverage": 0.3}],
+                    "paper": [{"disjunction": "god | beliefs", "coverage": 0.2}]})
+    tables = proto.reduce(params, results)
+    assert {"table3", "disjunctions", "disjunctions_accuracy"} <= set(tables)
+    assert all(isinstance(t, pd.DataFrame) for t in tables.values())
+    assert tables["table3"].loc["L2-SVM (tuned C)"].iloc[0] == pytest.approx(92.0)
+    assert tables["disjunctions_accuracy"].loc["accuracy", "value"] == pytest.approx(0.85)

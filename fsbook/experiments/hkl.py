@@ -431,8 +431,9 @@ def _table2(t1):
 
 
 def reduce(params_list, results_list):
-    """Tables: ``table1``, ``table2``, ``table1_details`` (HKL's C and disjunctions), ``table3``,
-    ``disjunctions``, ``paper_disjunctions``, ``table4``, ``table5``."""
+    """Tables (all DataFrames, as the runner stores them): ``table1``, ``table2``,
+    ``table1_details`` (HKL's C and disjunctions), ``table3``, ``disjunctions``,
+    ``paper_disjunctions``, ``disjunctions_accuracy``, ``table4``, ``table5``."""
     df = pd.DataFrame([{**p, **{k: v for k, v in r.items() if not isinstance(v, list)}}
                        for p, r in zip(params_list, results_list)])
     tables = {}
@@ -448,12 +449,12 @@ def reduce(params_list, results_list):
                                       "L2-SVM (tuned C)": 100 * t3["L2"].mean(),
                                       "L1-SVM (C = 1)": t1.loc[("all", "L1"), "20ng"],
                                       "L2-SVM (C = 1)": t1.loc[("all", "L2"), "20ng"],
-                                      "HKL": t1.loc[("hkl", "HKL"), "20ng"]}, name="accuracy (%)")
+                                      "HKL": t1.loc[("hkl", "HKL"), "20ng"]}, name="accuracy (%)").to_frame()
     for p, r in zip(params_list, results_list):
         if p["table"] == "disjunctions":
             tables["disjunctions"] = pd.DataFrame(r["found"])
             tables["paper_disjunctions"] = pd.DataFrame(r["paper"])
-            tables["disjunctions_accuracy"] = pd.Series({"accuracy": r["accuracy"], "C": r["C"]})
+            tables["disjunctions_accuracy"] = pd.Series({"accuracy": r["accuracy"], "C": r["C"]}, name="value").to_frame()
     for tab in (4, 5):
         t = df[df.table == tab]
         if t.empty:
