@@ -135,18 +135,11 @@ def load(dataset):
 
 
 def vocabulary(X_train, size=VOCABULARY):
-    """Columns of the ``size`` words with the largest document frequency in ``X_train`` (sorted).
+    """Columns of the ``size`` words in the most training posts (sorted; the pair module's
+    :func:`~fsbook.experiments.hkl_20ng.most_frequent_words`, the rule of chapter 6's Weka runs)."""
+    from fsbook.experiments.hkl_20ng import most_frequent_words
 
-    Ties at the cut keep the earlier column (:func:`~fsbook.baselines._selector_base.top_k_mask`).
-    """
-    from fsbook.baselines._selector_base import top_k_mask
-
-    if size < 1:
-        raise ValueError(f"vocabulary size must be >= 1, got {size}")
-    df = np.asarray((X_train != 0).sum(axis=0)).ravel()
-    if size > df.size:
-        raise ValueError(f"vocabulary size {size} exceeds the {df.size} candidate words")
-    return np.flatnonzero(top_k_mask(df, size))
+    return most_frequent_words(X_train, size)
 
 
 def width(dataset):
@@ -386,10 +379,8 @@ def reduce(params_list, results_list):
       (``none``) and of ``Proj-SVM``, their difference, the median λ the inner CV chose and
       ``Proj-SVM``'s mean tuning time (s, volatile).
     """
-    side = [i for i, p in enumerate(params_list) if p["method"] in CLASSIFIER_SIDE]
-    params_sel = [p for i, p in enumerate(params_list) if i not in set(side)]
-    results_sel = [r for i, r in enumerate(results_list) if i not in set(side)]
-    df = _long(params_sel, results_sel)
+    side = [p["method"] in CLASSIFIER_SIDE for p in params_list]
+    df = _long([p for p, c in zip(params_list, side) if not c], [r for r, c in zip(results_list, side) if not c])
     df["k_point"] = np.where(df.method.isin(list(OWN_SIZE)), df.n_selected, df.k)
     curves = (df.groupby(["dataset", "method", "k"])
               .agg(k_mean=("k_point", "mean"), acc_linear=("acc_linear", "mean"), acc_rbf=("acc_rbf", "mean"))
@@ -407,7 +398,8 @@ def reduce(params_list, results_list):
     supports = df[["dataset", "repeat", "fold", "method", "k", "support"]].copy()
     supports["support"] = supports["support"].map(list)
     none_linear = df[df.method == "none"].groupby("dataset")["acc_linear"].mean()
-    classifier_side = _classifier_side([params_list[i] for i in side], [results_list[i] for i in side], none_linear)
+    classifier_side = _classifier_side([p for p, c in zip(params_list, side) if c],
+                                       [r for r, c in zip(results_list, side) if c], none_linear)
     return {"curves": curves, "accuracy_at_k": accuracy_at_k, "stability": pd.DataFrame(stab),
             "fit_time": fit_time, "supports": supports, "classifier_side": classifier_side}
 

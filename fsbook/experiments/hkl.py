@@ -38,6 +38,7 @@ from sklearn.svm import SVC, LinearSVC
 from fsbook.baselines import EVALUATORS, SEARCHES, FeatureWeightingSVM, WekaSubsetSelector, ZeroNormSVM
 from fsbook.booleanize import booleanize
 from fsbook.experiments._runner import Protocol
+from fsbook.experiments.hkl_20ng import load_atheism_religion, most_frequent_words
 
 __all__ = ["PROTOCOL", "make_tasks", "run_task", "reduce", "load_table1", "CONFIGS",
            "TABLE1_DATASETS", "PAPER_TABLE1", "PAPER_TABLE2", "PAPER_TABLE3", "PAPER_DISJUNCTIONS",
@@ -122,15 +123,7 @@ PAPER_TABLE5 = {"ionosphere": {"weighted_svm": (0.7333, 88.5), "hkl": (0.6323, 8
 
 def _load_pair():
     """The 20 Newsgroups pair with the paper's vocabulary rule (words in ≥ 2 posts, x > 0)."""
-    try:
-        from fsbook.experiments.hkl_20ng import load_atheism_religion
-        return load_atheism_religion(min_df=2)
-    except ImportError:
-        from fsbook.datasets import load_20newsgroups
-        news = load_20newsgroups("all", categories=["alt.atheism", "talk.religion.misc"])
-        X = (news.data > 0).astype(np.float64).tocsr()
-        cols = np.flatnonzero(np.asarray(X.sum(axis=0)).ravel() >= 2)
-        return X[:, cols].tocsr(), np.asarray(news.target), np.asarray(news.feature_names)[cols]
+    return load_atheism_religion(min_df=2)
 
 
 @functools.lru_cache(maxsize=16)
@@ -280,8 +273,7 @@ def _run_table1(p):
     if p["method"] != "all":
         ev, search = p["method"].split("/")
         if p["dataset"] == "20ng":       # the Weka searches see the most frequent words only
-            df = np.asarray(X[train].sum(axis=0)).ravel()
-            cols = np.sort(np.argsort(-df, kind="stable")[:WORDS_FOR_WEKA])
+            cols = most_frequent_words(X[train], WORDS_FOR_WEKA)
             Xd = X[:, cols].toarray()
         sel = WekaSubsetSelector(evaluator=ev, search=search, discrete_features=True)
         sel.fit(Xd[train], y[train])

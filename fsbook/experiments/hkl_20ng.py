@@ -12,7 +12,7 @@ import numpy as np
 
 from fsbook.datasets import load_20newsgroups
 
-__all__ = ["PAIR", "load_atheism_religion", "outer_folds"]
+__all__ = ["PAIR", "load_atheism_religion", "most_frequent_words", "outer_folds"]
 
 #: the two newsgroups of the paper's binary task; ``y = 1`` is talk.religion.misc
 PAIR = ("alt.atheism", "talk.religion.misc")
@@ -46,6 +46,22 @@ def load_atheism_religion(min_df=2):
         raise ValueError(f"min_df must be a positive integer, got {min_df!r}")
     X, y, words = _load(int(min_df))
     return X.copy(), y.copy(), words.copy()
+
+
+def most_frequent_words(X, size):
+    """Columns of the ``size`` words in the most posts (rows) of ``X``, sorted; ties at the cut
+    keep the earlier column (:func:`~fsbook.baselines._selector_base.top_k_mask`).
+
+    Pass the training posts only to keep the test posts' words out of the vocabulary.
+    """
+    from fsbook.baselines._selector_base import top_k_mask
+
+    if size < 1:
+        raise ValueError(f"vocabulary size must be >= 1, got {size}")
+    df = np.asarray((X != 0).sum(axis=0)).ravel()
+    if size > df.size:
+        raise ValueError(f"vocabulary size {size} exceeds the {df.size} candidate words")
+    return np.flatnonzero(top_k_mask(df, size))
 
 
 def outer_folds(y, n_splits=4, seed=0):
@@ -99,8 +115,7 @@ def run_fold(fold, min_df=2, top_k=None, Cs=(0.03, 0.1, 0.3, 1.0), betas=("auto"
     from fsbook.hkl import DisjunctiveHKLCV
     X, y, words = load_atheism_religion(min_df)
     if top_k is not None:
-        df = np.asarray(X.sum(axis=0)).ravel()
-        cols = np.sort(np.argsort(-df, kind="stable")[:top_k])
+        cols = most_frequent_words(X, top_k)
         X, words = X[:, cols].tocsr(), words[cols]
     tr, te = outer_folds(y, seed=seed)[fold]
     out = dict(fold=fold, n_words=int(X.shape[1]), n_train=int(tr.size), n_test=int(te.size))
