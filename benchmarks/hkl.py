@@ -10,6 +10,12 @@
    most frequent), ``x > 0`` — tuned L2-SVM and L1-SVM (LinearSVC, inner 3-fold grid search over
    C) beside ``DisjunctiveHKLCV`` (inner 3-fold CV along the warm-started C path), on the same
    folds, in one run; accuracies, wall time of the whole CV, multi-word disjunctions.
+4. The dense regime: on one inner split of outer fold 0's training posts (2 000-word vocabulary
+   of the inner training posts), ``DisjunctiveHKL`` with a small ``μ`` (single words nearly
+   free, so the model approaches a ridge SVM on the words) beside the L2-SVM on the same words:
+   accuracy on the inner validation posts, active nodes, multi-word disjunctions, certified gap
+   and the number of sources violating the sufficiency condition at the last iteration.  The
+   outer test posts are not used.
 """
 import argparse
 import json
@@ -19,7 +25,8 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from fsbook.experiments.hkl_20ng import load_atheism_religion, outer_folds, run_fold
+from fsbook.experiments.hkl_20ng import (SVM_CS, load_atheism_religion, most_frequent_words,
+                                         outer_folds, run_fold)
 from fsbook.hkl import HKLProblem, solve_active_set, union_matrix
 from fsbook.hkl._kernels import source_quadforms, source_quadforms_numpy
 
@@ -95,6 +102,47 @@ def bench_target(top_k, Cs, betas, mu, max_active, max_add, n_jobs, out):
             json.dump(dict(wall_seconds=wall, folds=res), fh, indent=1)
 
 
+def _dense_fit(kind, Xa, ya, Xb, yb, words, C, mu=None):
+    from sklearn.svm import LinearSVC
+
+    from fsbook.hkl import DisjunctiveHKL
+    t0 = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        if kind == "l2":
+            m = LinearSVC(C=C, max_iter=20_000).fit(Xa, ya)
+        else:
+            m = DisjunctiveHKL(C=C, mu=mu, binarize=None, max_active=2500, max_add=500).fit(Xa, ya)
+    row = dict(model=kind, C=C, mu=mu, accuracy=float(np.mean(m.predict(Xb) == yb)),
+               seconds=time.perf_counter() - t0)
+    if kind == "hkl":
+        row.update(n_active=len(m.active_set_), gap=float(m.duality_gap_), converged=m.converged_,
+                   n_violating=int(m.history_["n_violating"].iloc[-1]),
+                   multi_word=[tuple(str(words[i]) for i in v) for v in m.disjunctions_ if len(v) > 1])
+    return row
+
+
+def bench_dense(hkl_settings, k=2000, n_jobs=2):
+    from joblib import Parallel, delayed
+    from sklearn.model_selection import StratifiedKFold
+    X, y, words = load_atheism_religion(2)
+    tr, _ = outer_folds(y)[0]
+    a, b = next(StratifiedKFold(3, shuffle=True, random_state=0).split(np.zeros(tr.size), y[tr]))
+    a, b = tr[a], tr[b]
+    cols = most_frequent_words(X[a], k)
+    Xa, Xb, w = X[a][:, cols], X[b][:, cols], words[cols]
+    jobs = [("l2", C, None) for C in SVM_CS] + [("hkl", C, mu) for mu, C in hkl_settings]
+    rows = Parallel(n_jobs=n_jobs)(delayed(_dense_fit)(kind, Xa, y[a], Xb, y[b], w, C, mu)
+                                   for kind, C, mu in jobs)
+    print(f"\ndense regime: outer fold 0, one inner split ({a.size} / {b.size} posts), {k} words")
+    for r in rows:
+        extra = "" if r["model"] == "l2" else (
+            f"  mu={r['mu']:g} active={r['n_active']} gap={r['gap']:.2e} converged={r['converged']}"
+            f" violating={r['n_violating']} multi-word={len(r['multi_word'])} {r['multi_word'][:3]}")
+        print(f"  {r['model']:3s} C={r['C']:<6g} validation accuracy {r['accuracy']:.4f}  "
+              f"{r['seconds']:.0f} s{extra}")
+
+
 def _time(f):
     t0 = time.perf_counter()
     f()
@@ -103,7 +151,7 @@ def _time(f):
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
-    ap.add_argument("--skip", nargs="*", default=[], choices=["inner", "sufficiency", "target"])
+    ap.add_argument("--skip", nargs="*", default=[], choices=["inner", "sufficiency", "target", "dense"])
     ap.add_argument("--inner-k", type=int, default=1000)
     ap.add_argument("--top-k", type=int, default=None, help="vocabulary cap (default: all 12 511)")
     ap.add_argument("--Cs", type=float, nargs="+", default=[0.03, 0.1, 0.3, 1.0])
@@ -119,5 +167,7 @@ if __name__ == "__main__":
         bench_sufficiency()
     if "inner" not in a.skip:
         bench_inner(a.inner_k, [0.1, 10.0])
+    if "dense" not in a.skip:
+        bench_dense([(0.01, 0.01), (0.01, 0.03), (0.001, 0.01)], n_jobs=a.n_jobs)
     if "target" not in a.skip:
         bench_target(a.top_k, a.Cs, betas, a.mu, a.max_active, a.max_add, a.n_jobs, a.out)

@@ -83,3 +83,64 @@ def test_reduce_of_the_full_protocol_gives_only_dataframes():
     assert all(isinstance(t, pd.DataFrame) for t in tables.values())
     assert tables["table3"].loc["L2-SVM (tuned C)"].iloc[0] == pytest.approx(92.0)
     assert tables["disjunctions_accuracy"].loc["accuracy", "value"] == pytest.approx(0.85)
+
+
+def test_interaction_tasks_in_both_protocols():
+    for full in (True, False):
+        ti = [t for t in proto.make_tasks(full) if t["table"] == 3 and t["method"] == "interactions"]
+        assert sorted(t["fold"] for t in ti) == list(range(proto.N_FOLDS))
+
+
+def test_interaction_kernel_is_the_inner_product_of_words_and_pairs():
+    from fsbook.experiments.hkl_20ng import interaction_kernel
+    rng = np.random.default_rng(3)
+    X = (rng.random((7, 5)) < 0.4).astype(float)
+    gamma = 0.3
+    # explicit features: the words, and sqrt(γ) x_a x_b for every ordered pair (a, b)
+    pairs = np.einsum("ia,ib->iab", X, X).reshape(7, -1)
+    Phi = np.hstack([X, np.sqrt(gamma) * pairs])
+    np.testing.assert_allclose(interaction_kernel(X @ X.T, gamma), Phi @ Phi.T)
+    # every two-word disjunction is in the span: x_a ∨ x_b = x_a + x_b − x_a x_b
+    a, b = 1, 3
+    np.testing.assert_array_equal(np.maximum(X[:, a], X[:, b]), X[:, a] + X[:, b] - pairs[:, a * 5 + b])
+    with pytest.raises(ValueError, match="gamma"):
+        interaction_kernel(X @ X.T, -1.0)
+
+
+def test_interaction_fold_with_the_linear_kernel_only_matches_a_linear_svc():
+    from sklearn.svm import SVC
+
+    from fsbook.experiments.hkl_20ng import interaction_svm_fold, load_atheism_religion, outer_folds
+    r = interaction_svm_fold(1, gammas=(0.0,), Cs=(0.01, 0.1))
+    assert r["interactions"] == {"gamma": 0.0, **r["linear"]}
+    X, y, _ = load_atheism_religion()
+    tr, te = outer_folds(y)[1]
+    ref = SVC(kernel="linear", C=r["linear"]["C"]).fit(X[tr], y[tr])
+    assert r["linear"]["accuracy"] == pytest.approx(np.mean(ref.predict(X[te]) == y[te]))
+    # the choice does not depend on the order of the grid; ties go to the smaller γ
+    assert interaction_svm_fold(1, gammas=(0.1, 0.0), Cs=(0.01, 0.1)) == \
+        interaction_svm_fold(1, gammas=(0.0, 0.1), Cs=(0.01, 0.1))
+
+
+def test_reduce_gives_the_interaction_table():
+    params, results = [], []
+    for d in ["vote", "20ng"]:
+        for m in proto.CONFIGS + ["all", "hkl"]:
+            params.append({"table": 1, "dataset": d, "fold": 0, "method": m})
+            results.append({"HKL": 0.9, "C": 1.0, "n_disjunctions": 3, "n_features_used": 4}
+                           if m == "hkl" else {"L2": 0.8, "L1": 0.7})
+    params.append({"table": 3, "fold": 0, "method": "svm_tuned"})
+    results.append({"L2": 0.92, "L1": 0.87})
+    for f, (lin, inter) in enumerate([(0.90, 0.91), (0.94, 0.94)]):
+        params.append({"table": 3, "fold": f, "method": "interactions"})
+        results.append({"linear": lin, "C_linear": 0.01, "inner_linear": 0.9, "interactions": inter,
+                        "gamma": 0.001, "C_interactions": 0.03, "inner_interactions": 0.91})
+    tables = proto.reduce(params, results)
+    ti = tables["interactions"]
+    assert list(ti.index) == [0, 1, "mean"]
+    assert ti.loc["mean", "linear SVM: accuracy (%)"] == pytest.approx(92.0)
+    assert ti.loc["mean", "words + pairs: accuracy (%)"] == pytest.approx(92.5)
+    assert np.isnan(ti.loc["mean", "words + pairs: γ"])
+    t3 = tables["table3"]
+    assert t3.loc["L2-SVM (tuned C)"].iloc[0] == pytest.approx(92.0)       # svm_tuned rows only
+    assert t3.loc["SVM, words + all word pairs (tuned γ, C)"].iloc[0] == pytest.approx(92.5)

@@ -12,7 +12,12 @@ Tasks (``params["table"]``):
   pair (alt.atheism vs talk.religion.misc, all 1 427 posts, words in ≥ 2 posts, ``x > 0``) is a
   Table 1 dataset too; there the Weka searches see the 2 000 words of highest document frequency
   (a full CFS correlation matrix over 12 511 words does not fit the time budget).
-* ``3`` -- the 20 Newsgroups pair: L2- and L1-SVM with ``C`` tuned by inner CV, same folds.
+* ``3`` -- the 20 Newsgroups pair: L2- and L1-SVM with ``C`` tuned by inner CV, same folds
+  (``method="svm_tuned"``, full protocol); and (``method="interactions"``, also in the
+  subsample) libsvm with the linear kernel against the kernel of all words and word pairs,
+  whose span contains every two-word disjunction
+  (:func:`fsbook.experiments.hkl_20ng.interaction_svm_fold`): an upper reference for what
+  disjunctions of two words can add to a linear model of the words.
 * ``"disjunctions"`` -- tuned HKL fit on the pair's bydate training posts; its disjunctions with
   their coverage (fraction of test posts where the disjunction is true) and the coverage of the
   paper's sixteen.
@@ -38,7 +43,7 @@ from sklearn.svm import SVC, LinearSVC
 from fsbook.baselines import EVALUATORS, SEARCHES, FeatureWeightingSVM, WekaSubsetSelector, ZeroNormSVM
 from fsbook.booleanize import booleanize
 from fsbook.experiments._runner import Protocol
-from fsbook.experiments.hkl_20ng import load_atheism_religion, most_frequent_words
+from fsbook.experiments.hkl_20ng import interaction_svm_fold, load_atheism_religion, most_frequent_words
 
 __all__ = ["PROTOCOL", "make_tasks", "run_task", "reduce", "load_table1", "CONFIGS",
            "TABLE1_DATASETS", "PAPER_TABLE1", "PAPER_TABLE2", "PAPER_TABLE3", "PAPER_DISJUNCTIONS",
@@ -232,8 +237,9 @@ def _acc(model, X, y):
 def make_tasks(full):
     """Full: every table.  Subsample (the chapter, a few minutes on one core): Table 1 on five
     small sets (breast-cancer, vote, MONK's 1–3) with all fifteen configurations and HKL with
-    ``C`` ∈ {1, 10}; Table 4 on colon and B-cell lymphoma (zero-norm SVM at fractions 1, 1/8
-    and 1/64, and HKL); Table 5 on Wisconsin."""
+    ``C`` ∈ {1, 10}; the words-and-pairs kernel check of Table 3 on the 20 Newsgroups pair;
+    Table 4 on colon and B-cell lymphoma (zero-norm SVM at fractions 1, 1/8 and 1/64, and HKL);
+    Table 5 on Wisconsin."""
     tasks = []
     datasets = TABLE1_DATASETS if full else SMALL_DATASETS
     for d in datasets:
@@ -244,6 +250,7 @@ def make_tasks(full):
     if full:
         tasks += [{"table": 3, "fold": f, "method": "svm_tuned"} for f in range(N_FOLDS)]
         tasks.append({"table": "disjunctions"})
+    tasks += [{"table": 3, "fold": f, "method": "interactions"} for f in range(N_FOLDS)]
     for d in ("colon", "lymphoma"):
         for f in range(N_FOLDS):
             for fr in (FRACTIONS if full else [1.0, 0.125, 0.015625]):
@@ -289,6 +296,12 @@ def _run_table1(p):
 
 
 def _run_table3(p):
+    if p["method"] == "interactions":
+        r = interaction_svm_fold(p["fold"], seed=0)
+        lin, inter = r["linear"], r["interactions"]
+        return {"linear": lin["accuracy"], "C_linear": lin["C"], "inner_linear": lin["inner"],
+                "interactions": inter["accuracy"], "gamma": inter["gamma"],
+                "C_interactions": inter["C"], "inner_interactions": inter["inner"]}
     X, y, _, _ = load_table1("20ng")
     train, test = _folds(y, None)[p["fold"]]
     out = {}
@@ -424,7 +437,8 @@ def _table2(t1):
 
 def reduce(params_list, results_list):
     """Tables (all DataFrames, as the runner stores them): ``table1``, ``table2``,
-    ``table1_details`` (HKL's C and disjunctions), ``table3``, ``disjunctions``,
+    ``table1_details`` (HKL's C and disjunctions), ``table3``, ``interactions`` (per fold and
+    mean), ``disjunctions``,
     ``paper_disjunctions``, ``disjunctions_accuracy``, ``table4``, ``table5``."""
     df = pd.DataFrame([{**p, **{k: v for k, v in r.items() if not isinstance(v, list)}}
                        for p, r in zip(params_list, results_list)])
@@ -435,13 +449,28 @@ def reduce(params_list, results_list):
     h = df[(df.table == 1) & (df.method == "hkl")]
     if not h.empty and "n_disjunctions" in h.columns:
         tables["table1_details"] = h.groupby("dataset", sort=False)[["C", "n_disjunctions", "n_features_used"]].mean()
-    t3 = df[df.table == 3]
+    t3 = df[(df.table == 3) & (df.method == "svm_tuned")]
+    ti = df[(df.table == 3) & (df.method == "interactions")]
+    if not ti.empty:
+        ti = ti.sort_values("fold")
+        folds = pd.DataFrame({
+            "linear SVM: accuracy (%)": 100 * ti["linear"].to_numpy(),
+            "linear SVM: C": ti["C_linear"].to_numpy(),
+            "words + pairs: accuracy (%)": 100 * ti["interactions"].to_numpy(),
+            "words + pairs: γ": ti["gamma"].to_numpy(),
+            "words + pairs: C": ti["C_interactions"].to_numpy()},
+            index=pd.Index(ti["fold"].astype(int).to_numpy(), name="fold"))
+        mean = folds.iloc[:, [0, 2]].mean().reindex(folds.columns).rename("mean")
+        tables["interactions"] = pd.concat([folds, mean.to_frame().T])
     if not t3.empty and "20ng" in t1.columns:
         tables["table3"] = pd.Series({"L1-SVM (tuned C)": 100 * t3["L1"].mean(),
                                       "L2-SVM (tuned C)": 100 * t3["L2"].mean(),
                                       "L1-SVM (C = 1)": t1.loc[("all", "L1"), "20ng"],
                                       "L2-SVM (C = 1)": t1.loc[("all", "L2"), "20ng"],
                                       "HKL": t1.loc[("hkl", "HKL"), "20ng"]}, name="accuracy (%)").to_frame()
+        if "interactions" in tables:
+            tables["table3"].loc["SVM, words + all word pairs (tuned γ, C)"] = \
+                tables["interactions"].loc["mean", "words + pairs: accuracy (%)"]
     for p, r in zip(params_list, results_list):
         if p["table"] == "disjunctions":
             tables["disjunctions"] = pd.DataFrame(r["found"])
