@@ -33,8 +33,7 @@ from fsbook.hkl._kernels import source_quadforms, source_quadforms_numpy
 
 def top_words(k):
     X, y, words = load_atheism_religion(2)
-    df = np.asarray(X.sum(axis=0)).ravel()
-    cols = np.sort(np.argsort(-df, kind="stable")[:k])
+    cols = most_frequent_words(X, k)
     return X[:, cols].tocsr(), np.where(y == 1, 1.0, -1.0), words[cols]
 
 

@@ -88,7 +88,8 @@ def test_reduce_of_the_full_protocol_gives_only_dataframes():
 def test_interaction_tasks_in_both_protocols():
     for full in (True, False):
         ti = [t for t in proto.make_tasks(full) if t["table"] == 3 and t["method"] == "interactions"]
-        assert sorted(t["fold"] for t in ti) == list(range(proto.N_FOLDS))
+        assert sorted((t["degree"], t["fold"]) for t in ti) == \
+            [(d, f) for d in (2, 3) for f in range(proto.N_FOLDS)]
 
 
 def test_interaction_kernel_is_the_inner_product_of_words_and_pairs():
@@ -103,8 +104,15 @@ def test_interaction_kernel_is_the_inner_product_of_words_and_pairs():
     # every two-word disjunction is in the span: x_a ∨ x_b = x_a + x_b − x_a x_b
     a, b = 1, 3
     np.testing.assert_array_equal(np.maximum(X[:, a], X[:, b]), X[:, a] + X[:, b] - pairs[:, a * 5 + b])
+    # degree 3 adds γ² times the ordered triples; degree 1 is the linear kernel
+    triples = np.einsum("ia,ib,ic->iabc", X, X, X).reshape(7, -1)
+    Phi3 = np.hstack([Phi, gamma * triples])
+    np.testing.assert_allclose(interaction_kernel(X @ X.T, gamma, degree=3), Phi3 @ Phi3.T)
+    np.testing.assert_allclose(interaction_kernel(X @ X.T, gamma, degree=1), X @ X.T)
     with pytest.raises(ValueError, match="gamma"):
         interaction_kernel(X @ X.T, -1.0)
+    with pytest.raises(ValueError, match="degree"):
+        interaction_kernel(X @ X.T, 0.1, degree=0)
 
 
 def test_interaction_fold_with_the_linear_kernel_only_matches_a_linear_svc():
@@ -131,16 +139,21 @@ def test_reduce_gives_the_interaction_table():
                            if m == "hkl" else {"L2": 0.8, "L1": 0.7})
     params.append({"table": 3, "fold": 0, "method": "svm_tuned"})
     results.append({"L2": 0.92, "L1": 0.87})
-    for f, (lin, inter) in enumerate([(0.90, 0.91), (0.94, 0.94)]):
-        params.append({"table": 3, "fold": f, "method": "interactions"})
-        results.append({"linear": lin, "C_linear": 0.01, "inner_linear": 0.9, "interactions": inter,
-                        "gamma": 0.001, "C_interactions": 0.03, "inner_interactions": 0.91})
+    for d, accs in ((3, [(0.90, 0.90), (0.94, 0.93)]), (2, [(0.90, 0.91), (0.94, 0.94)])):
+        for f, (lin, inter) in reversed(list(enumerate(accs))):
+            params.append({"table": 3, "fold": f, "method": "interactions", "degree": d})
+            results.append({"linear": lin, "C_linear": 0.01, "inner_linear": 0.9,
+                            "interactions": inter, "gamma": 0.001, "C_interactions": 0.03,
+                            "inner_interactions": 0.91})
     tables = proto.reduce(params, results)
     ti = tables["interactions"]
     assert list(ti.index) == [0, 1, "mean"]
     assert ti.loc["mean", "linear SVM: accuracy (%)"] == pytest.approx(92.0)
     assert ti.loc["mean", "words + pairs: accuracy (%)"] == pytest.approx(92.5)
+    assert ti.loc["mean", "words + pairs + triples: accuracy (%)"] == pytest.approx(91.5)
+    assert ti.loc[1, "words + pairs + triples: accuracy (%)"] == pytest.approx(93.0)
     assert np.isnan(ti.loc["mean", "words + pairs: γ"])
     t3 = tables["table3"]
     assert t3.loc["L2-SVM (tuned C)"].iloc[0] == pytest.approx(92.0)       # svm_tuned rows only
-    assert t3.loc["SVM, words + all word pairs (tuned γ, C)"].iloc[0] == pytest.approx(92.5)
+    assert t3.loc["SVM, words + pairs (tuned γ, C)"].iloc[0] == pytest.approx(92.5)
+    assert t3.loc["SVM, words + pairs + triples (tuned γ, C)"].iloc[0] == pytest.approx(91.5)
