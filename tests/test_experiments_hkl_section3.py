@@ -64,9 +64,8 @@ def test_reduce_builds_tables_and_wilcoxon():
     assert tables["table4"].iloc[0]["accuracy"] == pytest.approx(80.0)
 
 
-def test_reduce_of_the_full_protocol_gives_only_dataframes():
-    """The runner stores every table with DataFrame.to_dict(orient="split"): Table 3 and the
-    disjunction summary must be DataFrames too (a Series stopped the first full run)."""
+def _table1_with_20ng():
+    """Task lists of a fake full run: Table 1 on vote and 20ng, one tuned-SVM Table 3 task."""
     params, results = [], []
     for d in ["vote", "20ng"]:
         for m in proto.CONFIGS + ["all", "hkl"]:
@@ -75,6 +74,13 @@ def test_reduce_of_the_full_protocol_gives_only_dataframes():
                            if m == "hkl" else {"L2": 0.8, "L1": 0.7})
     params.append({"table": 3, "fold": 0, "method": "svm_tuned"})
     results.append({"L2": 0.92, "L1": 0.87})
+    return params, results
+
+
+def test_reduce_of_the_full_protocol_gives_only_dataframes():
+    """The runner stores every table with DataFrame.to_dict(orient="split"): Table 3 and the
+    disjunction summary must be DataFrames too (a Series stopped the first full run)."""
+    params, results = _table1_with_20ng()
     params.append({"table": "disjunctions"})
     results.append({"accuracy": 0.85, "C": 1.0, "found": [{"disjunction": "god", "coverage": 0.3}],
                     "paper": [{"disjunction": "god | beliefs", "coverage": 0.2}]})
@@ -131,14 +137,7 @@ def test_interaction_fold_with_the_linear_kernel_only_matches_a_linear_svc():
 
 
 def test_reduce_gives_the_interaction_table():
-    params, results = [], []
-    for d in ["vote", "20ng"]:
-        for m in proto.CONFIGS + ["all", "hkl"]:
-            params.append({"table": 1, "dataset": d, "fold": 0, "method": m})
-            results.append({"HKL": 0.9, "C": 1.0, "n_disjunctions": 3, "n_features_used": 4}
-                           if m == "hkl" else {"L2": 0.8, "L1": 0.7})
-    params.append({"table": 3, "fold": 0, "method": "svm_tuned"})
-    results.append({"L2": 0.92, "L1": 0.87})
+    params, results = _table1_with_20ng()
     for d, accs in ((3, [(0.90, 0.90), (0.94, 0.93)]), (2, [(0.90, 0.91), (0.94, 0.94)])):
         for f, (lin, inter) in reversed(list(enumerate(accs))):
             params.append({"table": 3, "fold": f, "method": "interactions", "degree": d})
