@@ -156,3 +156,14 @@ def test_reduce_gives_the_interaction_table():
     assert t3.loc["L2-SVM (tuned C)"].iloc[0] == pytest.approx(92.0)       # svm_tuned rows only
     assert t3.loc["SVM, words + pairs (tuned γ, C)"].iloc[0] == pytest.approx(92.5)
     assert t3.loc["SVM, words + pairs + triples (tuned γ, C)"].iloc[0] == pytest.approx(91.5)
+
+
+def test_wisconsin_missing_values_are_imputed_inside_the_fold():
+    """``_load_numeric`` keeps Wisconsin's NaNs (no imputation over all rows); the weighted-SVM
+    task marks its rule and runs (the imputer is the first step of the pipeline it tunes)."""
+    X, _ = proto._load_numeric("wisconsin")
+    assert int(np.isnan(X).sum()) == 16
+    t5 = [t for t in proto.make_tasks(False) if t["table"] == 5 and t["method"] == "weighted_svm"]
+    assert t5 and all(t["impute"] == "train-median" for t in t5)
+    r = proto.run_task(t5[0])
+    assert 0.9 <= r["accuracy"] <= 1 and 0 < r["fraction_used"] <= 1
