@@ -177,14 +177,16 @@ def interaction_kernel(G, gamma, degree=2):
     return K
 
 
-def interaction_svm_fold(fold, gammas=INTERACTION_GAMMAS, Cs=SVM_CS, seed=0, min_df=2, degree=2):
+def interaction_svm_fold(fold, gammas=INTERACTION_GAMMAS, Cs=SVM_CS, seed=0, min_df=2, degree=2,
+                         inner_seed=None):
     """Can disjunctions of a few words add anything to a linear SVM on the pair?  One outer fold.
 
     An SVM (libsvm, precomputed kernel) with :func:`interaction_kernel` of the given ``degree``
     on all words of the pair,
     ``C`` and ``γ`` chosen together by inner 3-fold stratified CV on the outer training posts
     (``γ = 0``, the linear kernel, is one of the choices; ties go to the smaller ``γ``), against
-    the same SVM with ``γ = 0`` and ``C`` alone tuned, on the outer folds of :func:`outer_folds`.
+    the same SVM with ``γ = 0`` and ``C`` alone tuned, on the outer folds of :func:`outer_folds`
+    (seeded by ``seed``; the inner folds by ``inner_seed``, default ``seed``).
 
     Returns
     -------
@@ -198,7 +200,7 @@ def interaction_svm_fold(fold, gammas=INTERACTION_GAMMAS, Cs=SVM_CS, seed=0, min
     X, y, _ = load_atheism_religion(min_df)
     tr, te = outer_folds(y, seed=seed)[fold]
     G = (X @ X.T).toarray()
-    cv = StratifiedKFold(3, shuffle=True, random_state=1000 * fold + 11)
+    cv = StratifiedKFold(3, shuffle=True, random_state=seed if inner_seed is None else inner_seed)
     fits = []
     for g in sorted(gammas):
         K = interaction_kernel(G, g, degree)
