@@ -23,12 +23,13 @@ export PYTHONHASHSEED := 0
 # MPLBACKEND is left unset: notebooks need the inline backend (figures), headless tests fall back to Agg.
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book execute chapter html test unit nbval check-html data benchmarks clean
+.PHONY: help venv book execute chapter html test unit nbval nbval-generic check-html data benchmarks clean
 
 help:
 	@echo "make book        create .venv, re-execute every notebook in place, build the HTML book"
 	@echo "make chapter NAME=05_disjunctive_hkl  re-execute one notebook in place, rebuild the HTML"
 	@echo "make test        unit tests + pytest --nbval on every notebook"
+	@echo "make nbval-generic  pytest --nbval again on a second numerical path (NumPy baseline SIMD, generic numba)"
 	@echo "make check-html  build the HTML from committed outputs and check every page in headless Chromium"
 	@echo "make data        rebuild data/ from $(SHARED_DATA)"
 	@echo "make benchmarks  run the performance benchmarks (slow, on demand)"
@@ -78,6 +79,20 @@ nbval: $(STAMP)
 
 test: unit nbval
 
+# The same notebooks on a second numerical path: NumPy limited to its baseline instructions (every
+# SIMD feature it would dispatch to on this CPU disabled) and numba compiled for a generic x86-64
+# CPU, with its own cache.  The committed outputs must pass both paths: a table that changes with
+# the last bits of a sum is a defect of the table, never a reason to sanitise it.  OpenBLAS's
+# kernel (OPENBLAS_CORETYPE) is left as the machine sets it.
+nbval-generic: $(STAMP)
+	@features="$$($(BIN)/python scripts/numpy_dispatch.py)"; \
+	echo "second numerical path: NPY_DISABLE_CPU_FEATURES='$$features' NUMBA_CPU_NAME=generic"; \
+	NPY_DISABLE_CPU_FEATURES="$$features" NUMBA_CPU_NAME=generic NUMBA_CACHE_DIR=$(CURDIR)/.numba_cache_generic \
+	  $(BIN)/python scripts/numpy_dispatch.py --check && \
+	NPY_DISABLE_CPU_FEATURES="$$features" NUMBA_CPU_NAME=generic NUMBA_CACHE_DIR=$(CURDIR)/.numba_cache_generic \
+	  $(BIN)/python -m pytest -n $(JOBS) --dist loadscope --nbval --nbval-current-env $(NOTEBOOKS) \
+	    --nbval-sanitize-with nbval_sanitize.cfg --nbval-cell-timeout=1800 -q
+
 check-html: html
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
 	  echo "installing Debian's chromium and chromium-driver for the browser check"; \
@@ -95,4 +110,4 @@ benchmarks: $(STAMP)
 	@for b in $(sort $(wildcard benchmarks/*.py)); do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf _build .numba_cache
+	rm -rf _build .numba_cache .numba_cache_generic

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-__all__ = ["paper_vs_ours", "format_value", "rank_order", "compare_rankings", "captioned", "Table"]
+__all__ = ["paper_vs_ours", "format_value", "format_significant", "rank_order", "compare_rankings", "captioned", "Table"]
 
 #: shown where the paper reports no value
 MISSING = "–"
@@ -45,6 +45,43 @@ def format_value(value, decimals: int = 3) -> str:
     text = f"{value:.{decimals}f}"
     if float(text) == 0.0:
         text = f"{0.0:.{decimals}f}"
+    return text
+
+
+def format_significant(value, digits: int = 3) -> str:
+    """Format one number with ``digits`` significant digits (``959.8387`` → ``"960"``).
+
+    For quantities a solver determines only to a relative tolerance (an LP's objective or
+    constraint violation, an eigenvalue of a matrix built from an LP's solution): printing more
+    digits than the tolerance fixes would show rounding noise that differs between machines.
+    ``None`` and NaN become ``"–"``; a value that rounds to zero prints as ``0``.
+
+    Parameters
+    ----------
+    value : float or None
+    digits : int, default=3
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from fsbook.report import format_significant
+    >>> format_significant(959.838732664), format_significant(0.000123456, 2), format_significant(-0.0)
+    ('960', '0.00012', '0')
+    """
+    if value is None:
+        return MISSING
+    value = float(value)
+    if math.isnan(value):
+        return MISSING
+    if value == 0.0:
+        return "0"
+    text = f"{value:.{digits}g}"
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        text = f"{mantissa}e{int(exponent)}"
     return text
 
 

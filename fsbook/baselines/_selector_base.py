@@ -10,6 +10,8 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from fsbook import decisions
+
 N_FEATURES_CONSTRAINT = [Interval(Integral, 1, None, closed="left"), Interval(Real, 0, 1, closed="right"), None]
 
 
@@ -26,10 +28,10 @@ def n_to_select(n_features_to_select, d):
 
 
 def top_k_mask(scores, k):
-    """Boolean mask of the ``k`` largest ``scores`` (ties: the earlier feature first)."""
-    mask = np.zeros(len(scores), dtype=bool)
-    mask[np.argsort(-np.asarray(scores), kind="stable")[:k]] = True
-    return mask
+    """Boolean mask of the ``k`` largest ``scores``; scores within a relative
+    :data:`fsbook.decisions.RTOL` are ties, kept by the earlier feature first
+    (:func:`fsbook.decisions.top_k_mask`)."""
+    return decisions.top_k_mask(scores, k)
 
 
 class KSelector(SelectorMixin, BaseEstimator):

@@ -20,6 +20,7 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval
 
 from fsbook.baselines._kernels_fohsic import hsic_gains_csc
+from fsbook.decisions import RTOL, argbest
 from fsbook.baselines._selector_base import N_FEATURES_CONSTRAINT, KSelector
 from fsbook.l1linf.estimators import feature_scales
 from fsbook.l1linf.hsic import centred_label_kernel
@@ -74,7 +75,7 @@ class FOHSIC(KSelector):
             A = K * Gamma
             gains = hsic_gains_csc(Xs.indptr, Xs.indices, Xs.data, A, A.sum(axis=1), inv2s2)
             gains[~available] = -np.inf
-            j = int(np.argmax(gains))
+            j = argbest(gains, rtol=RTOL)          # near-equal gains: the smaller index
             chosen.append(j)
             available[j] = False
             col = Xs[:, j].toarray().ravel()

@@ -18,6 +18,8 @@ from sklearn.base import BaseEstimator, _fit_context
 from sklearn.svm import LinearSVC
 from sklearn.utils._param_validation import Interval
 
+from fsbook.decisions import top_k
+
 from ._linear import LinearBinarySelectorMixin
 
 __all__ = ["ZeroNormSVM"]
@@ -76,9 +78,10 @@ class ZeroNormSVM(LinearBinarySelectorMixin, BaseEstimator):
 
     @staticmethod
     def _top(z, k):
-        """``z`` with all but its ``k`` largest entries set to zero (ties by index)."""
+        """``z`` with all but its ``k`` largest entries set to zero (ties within a relative
+        :data:`fsbook.decisions.RTOL` by index)."""
         out = np.zeros_like(z)
-        keep = np.argsort(-z, kind="stable")[:k]
+        keep = top_k(z, k)
         out[keep] = z[keep]
         return out
 

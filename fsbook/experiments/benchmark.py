@@ -59,6 +59,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
 
+from fsbook.decisions import tie_refit
 from fsbook.experiments._runner import Protocol, task_seed
 
 BASELINES = ["none", "MI", "RFE", "l1-SVM", "ReliefF", "CFS"]
@@ -224,7 +225,7 @@ def projection_accuracy(X_train, y_train, X_test, y_test, seed):
     grid = {"projectionpenalty__estimator__C": list(C_LINEAR),
             "projectionpenalty__reduced_penalty": list(PROJ_PENALTIES)}
     start = time.perf_counter()
-    search = GridSearchCV(model, grid, cv=inner, n_jobs=1).fit(X_train, y_train)
+    search = GridSearchCV(model, grid, cv=inner, n_jobs=1, refit=tie_refit()).fit(X_train, y_train)
     seconds = time.perf_counter() - start
     best = search.best_params_
     return (float(np.mean(search.predict(X_test) == y_test)), seconds,
@@ -237,7 +238,7 @@ def test_accuracies(X_train, y_train, X_test, y_test, seed):
     out = []
     for clf, grid in ((LinearSVC(random_state=seed, max_iter=5000), C_LINEAR), (SVC(kernel="rbf", gamma="scale"), C_RBF)):
         model = GridSearchCV(make_pipeline(StandardScaler(), clf), {clf.__class__.__name__.lower() + "__C": list(grid)},
-                             cv=inner, n_jobs=1)
+                             cv=inner, n_jobs=1, refit=tie_refit())
         model.fit(X_train, y_train)
         out.append(float(np.mean(model.predict(X_test) == y_test)))
     return tuple(out)

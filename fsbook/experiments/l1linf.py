@@ -27,6 +27,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
+from fsbook.decisions import tie_refit
 from fsbook.experiments._runner import Protocol, task_seed
 
 METHODS = ["HSFS", "FOHSIC", "l1-SVM", "SVM-RFE", "Relief", "LDFS", "LS"]
@@ -97,7 +98,8 @@ def svm_error(X_train, y_train, X_test, y_test, seed):
     if sp.issparse(X_train):
         X_train, X_test = X_train.toarray(), X_test.toarray()
     model = GridSearchCV(make_pipeline(StandardScaler(), SVC(kernel="rbf", gamma=0.5)),
-                         {"svc__C": C_GRID}, cv=StratifiedKFold(3, shuffle=True, random_state=seed), n_jobs=1)
+                         {"svc__C": C_GRID}, cv=StratifiedKFold(3, shuffle=True, random_state=seed), n_jobs=1,
+                         refit=tie_refit())
     model.fit(X_train, y_train)
     return float(np.mean(model.predict(X_test) != y_test)), float(model.best_params_["svc__C"])
 

@@ -34,14 +34,22 @@ from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold
 from sklearn.preprocessing import StandardScaler, normalize
 from sklearn.svm import SVC
 
+from fsbook.decisions import RTOL, SCORE_ATOL, argbest, log_grid, tie_refit
 from fsbook.experiments._runner import Protocol
 from fsbook.projection import (GeneralizedDiscriminantAnalysis, OrthogonalLaplacianfaces,
                                ProjectionPenalty, augment_features)
 
-#: the paper's regularisation grid 10^-8, 10^-6, ..., 10^10
-GRID = 10.0 ** np.arange(-8, 11, 2)
-#: the same range on a quarter-decade grid (contains GRID); Table 1 tunes every α on it
-FINE_GRID = 10.0 ** np.arange(-8, 10.25, 0.25)
+#: the paper's regularisation grid 10^-8, 10^-6, ..., 10^10 (exact decimal literals)
+GRID = log_grid(-8, 10)[::2]
+#: the same range on a quarter-decade grid (mantissas 1, 1.78, 3.16, 5.62; contains GRID);
+#: Table 1 tunes every α on it
+FINE_GRID = log_grid(-8, 10, per_decade=4)
+#: logistic regression's solver settings in Tables 2-4: Newton-CG run to a tight gradient
+#: tolerance.  At α = 1e-8 the problem is nearly the hard-margin one and badly conditioned;
+#: L-BFGS at ``tol=1e-4`` stopped after ~15 iterations far from the optimum (up to 60 test
+#: predictions of one task changed with the stopping point), so its output depended on
+#: rounding.  Newton-CG converges here in about 20 iterations.
+LGR_SOLVER = {"solver": "newton-cg", "tol": 1e-10, "max_iter": 10_000}
 #: Section 3.1: "λ/1000 ||v||²" (read as reduced_penalty = 1e-3, see the chapter)
 BOSTON_REDUCED_PENALTY = 1e-3
 #: Section 3.3: the penalty on v in eq. (17), 1e-5 (the paper's γ; ρ = ``reduced_penalty`` here)
@@ -103,7 +111,7 @@ def ridge_path_cv(A, y, alphas, n_splits=5, seed=0):
 
 def _best_alpha(A, y, alphas, seed):
     errs = ridge_path_cv(A, y, alphas, seed=seed)
-    return alphas[int(np.argmin(errs))]
+    return alphas[argbest(errs, maximize=False, rtol=RTOL)]
 
 
 def _proj_ridge_path_cv(X, y, reducer, alphas, lam, seed):
@@ -124,7 +132,8 @@ def boston_run(seed, X, y, d_values=range(1, 14), n_train=50, grids=None,
     Features are standardised on the training sample.  Ridge and the projection models pick
     ``alpha`` by 5-fold CV on the training sample, once per grid of ``grids`` (default: the fine
     grid :data:`FINE_GRID` and the paper's :data:`GRID`; the CV errors are computed once on
-    the union, ties go to the smallest ``alpha``); PCR and PLS are least squares on ``d``
+    the union; errors within a relative :data:`fsbook.decisions.RTOL` of the smallest are ties,
+    which go to the smallest ``alpha``); PCR and PLS are least squares on ``d``
     components (no ``alpha``).
 
     Returns
@@ -137,7 +146,7 @@ def boston_run(seed, X, y, d_values=range(1, 14), n_train=50, grids=None,
     pick = {name: np.flatnonzero(np.isin(alphas, g)) for name, g in grids.items()}
 
     def best(errs):
-        return {name: alphas[idx[int(np.argmin(errs[idx]))]] for name, idx in pick.items()}
+        return {name: alphas[idx[argbest(errs[idx], maximize=False, rtol=RTOL)]] for name, idx in pick.items()}
 
     rng = np.random.default_rng(seed)
     perm = rng.permutation(len(y))
@@ -184,7 +193,7 @@ def boston_table(runs, grid="fine"):
     for name in ("PCR", "PLS", "Proj-PCR", "Proj-PLS"):
         ds, R = _r2_by_d(runs, name, grid)
         m, s = mean_se(R)
-        k = int(np.argmax(m))
+        k = argbest(m, rtol=RTOL)
         rows[name] = (m[k], s[k], ds[k])
     return pd.DataFrame(rows, index=["mean", "se", "d"]).T
 
@@ -215,16 +224,15 @@ def newsgroups_topics(X_train, X_all, n_topics, seed=0, max_iter=10):
 
 def _lgr_cv(A_tr, y_tr, A_te, y_te, grid, seed):
     """Logistic regression, C = 1/(2α) by stratified CV (≤ 5 folds, :class:`GridSearchCV`;
-    ties go to the smallest α); the chosen model is refitted with more iterations.  Returns the
-    test error."""
+    CV accuracies within :data:`fsbook.decisions.SCORE_ATOL` are ties, which go to the smallest
+    α), solved to convergence (:data:`LGR_SOLVER`).  Returns the test error."""
     n_folds = int(min(5, np.bincount(y_tr).min()))
     Cs = 1.0 / (2 * np.asarray(grid))
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        search = GridSearchCV(LogisticRegression(max_iter=200, tol=1e-4), {"C": list(Cs)}, refit=False,
-                              cv=StratifiedKFold(n_folds, shuffle=True, random_state=seed)).fit(A_tr, y_tr)
-        clf = LogisticRegression(**search.best_params_, max_iter=500, tol=1e-4).fit(A_tr, y_tr)
-    return float(np.mean(clf.predict(A_te) != y_te))
+        warnings.simplefilter("error", ConvergenceWarning)   # a fit at the iteration cap is a bug
+        search = GridSearchCV(LogisticRegression(**LGR_SOLVER), {"C": list(Cs)}, refit=tie_refit(),
+                              error_score="raise", cv=StratifiedKFold(n_folds, shuffle=True, random_state=seed)).fit(A_tr, y_tr)
+    return float(np.mean(search.predict(A_te) != y_te))
 
 
 def newsgroups_task(X_tr, Z_tr, y_tr, X_te, Z_te, y_te, frac, seed, grid=GRID,
@@ -249,22 +257,24 @@ def newsgroups_task(X_tr, Z_tr, y_tr, X_te, Z_te, y_te, frac, seed, grid=GRID,
 
 
 # ============================================================================ Tables 5-7
-#: ρ grid of the sensitivity study (contains the paper's 1e-5)
-YALE_RHOS = 10.0 ** np.arange(-5, 4)
+#: ρ grid of the sensitivity study (contains the paper's 1e-5; exact decimal literals)
+YALE_RHOS = log_grid(-5, 3)
 
 
 def _svc_cv_fit(G, y, tr, te, grid, seed):
     """SVM on a precomputed Gram matrix ``G`` (all points), C by stratified CV (≤ 5 folds,
-    :class:`GridSearchCV`; ties go to the smallest C).
+    :class:`GridSearchCV`; CV accuracies within :data:`fsbook.decisions.SCORE_ATOL` are ties,
+    which go to the smallest C).
 
     Returns ``(mean cv accuracy of the chosen C, test error)``.
     """
     ytr = y[tr]
     n_folds = int(min(5, np.bincount(ytr).min()))
-    search = GridSearchCV(SVC(kernel="precomputed"), {"C": list(grid)},
+    search = GridSearchCV(SVC(kernel="precomputed"), {"C": list(grid)}, refit=tie_refit(),
                           cv=StratifiedKFold(n_folds, shuffle=True, random_state=seed))
     search.fit(G[np.ix_(tr, tr)], ytr)
-    return float(search.best_score_), float(np.mean(search.predict(G[np.ix_(te, tr)]) != y[te]))
+    score = search.cv_results_["mean_test_score"][search.best_index_]
+    return float(score), float(np.mean(search.predict(G[np.ix_(te, tr)]) != y[te]))
 
 
 def yale_reductions(X, y, train, n_kpca=None):
@@ -474,15 +484,16 @@ def reduce(params_list, results_list):
             index=pd.Index(rhos, name="ρ"))
         ref = {m: err(m) for m in ["SVM-Kernel"] + [f"SVM-{n}" for n in names]}
         for n in names:   # ρ chosen per task jointly with C by the same CV (ties: smallest ρ)
-            cv = [max(((r[f"Proj-{n}@{g:.0e}"]["cv_accuracy"], -i, r[f"Proj-{n}@{g:.0e}"]["error"])
-                       for i, g in enumerate(rhos)))[2] for _, r in sweep]
+            keys = [f"Proj-{n}@{g:.0e}" for g in rhos]
+            cv = [r[keys[argbest([r[k]["cv_accuracy"] for k in keys], atol=SCORE_ATOL)]]["error"]
+                  for _, r in sweep]
             ref[f"Proj-{n} (ρ by CV)"] = 100 * float(np.mean(cv))
         tables["rho_reference"] = pd.Series(ref, name="error (%)").to_frame()
     return tables
 
 
 PROTOCOL = Protocol(name="projection", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
-                    version="2", description="Zhang & Schneider (2010), Tables 1-7 and the ρ sweep")
+                    version="3", description="Zhang & Schneider (2010), Tables 1-7 and the ρ sweep")
 
 
 # ============================================================================ summaries

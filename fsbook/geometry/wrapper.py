@@ -31,6 +31,7 @@ from sklearn.svm import LinearSVC
 from sklearn.utils._param_validation import Interval, validate_params
 from sklearn.utils.validation import check_X_y, validate_data
 
+from fsbook.decisions import SCORE_ATOL
 from fsbook.geometry.candidates import (GroupSupportMixin, binary_splits, feature_subsets,
                                         group_columns, split_label, subset_label)
 from fsbook.geometry.ratios import point_matrix
@@ -171,6 +172,8 @@ def all_subsets_wrapper(X, y, feature_groups, *, splits=None, cv=5, C=1.0, rando
     df["accuracy_z"] = np.where(sd > 0, (df["accuracy"] - g.transform("mean"))
                                 / sd.where(sd > 0, 1), 0.0)
     best = g.transform("idxmax")
+    # within one standard error of the best; SCORE_ATOL keeps a subset lying exactly one s.e.
+    # below (common: accuracies are multiples of 1/n) on the same side on every machine
     df["optimal"] = df["accuracy"] >= (df.loc[best, "accuracy"].to_numpy()
-                                       - df.loc[best, "accuracy_se"].to_numpy())
+                                       - df.loc[best, "accuracy_se"].to_numpy() - SCORE_ATOL)
     return df

@@ -1,0 +1,72 @@
+"""Tie rules and exact grids of fsbook.decisions: each rule at work on rounding noise."""
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.svm import LinearSVC
+
+from fsbook.decisions import SCORE_ATOL, argbest, log_grid, tie_refit, top_k, top_k_mask
+
+
+def test_log_grid_values_are_the_decimal_literals():
+    assert log_grid(-5, 3).tolist() == [1e-05, 1e-04, 1e-03, 1e-02, 1e-01, 1.0, 10.0, 100.0, 1000.0]
+    fine = log_grid(-8, 10, per_decade=4)
+    assert len(fine) == 73 and fine[1] == 1.78e-08 and fine[-2] == 5.62e09 and fine[-1] == 1e10
+    assert log_grid(0, 1, per_decade=3).tolist() == [1.0, 2.15, 4.64, 10.0]
+    # every value is the double nearest to its decimal string, whatever pow the CPU runs
+    assert fine.tolist() == [float(f"{m}e{e}") for e in range(-8, 10)
+                             for m in ("1", "1.78", "3.16", "5.62")] + [1e10]
+    assert np.all(np.isin(log_grid(-8, 10)[::2], fine))
+
+
+@pytest.mark.parametrize("bad", [dict(low=0, high=1, per_decade=5), dict(low=2, high=1),
+                                 dict(low=0.5, high=2)])
+def test_log_grid_rejects_bad_arguments(bad):
+    with pytest.raises(ValueError):
+        log_grid(**bad)
+
+
+def test_argbest_treats_last_bit_differences_as_ties():
+    base = np.array([0.7, 0.85, 0.85, 0.8])
+    for noise in (0.0, 1e-16, -1e-16):
+        s = base.copy()
+        s[2] += noise
+        assert argbest(s, atol=SCORE_ATOL) == 1          # the first of the tied pair, either way
+    assert argbest([0.7, 0.85, 0.85 + 1e-6], atol=SCORE_ATOL) == 2   # a real difference wins
+    assert argbest([5.0, 2.0 + 2e-15, 2.0], maximize=False) == 1     # relative tolerance
+    assert argbest([np.nan, 0.5, 0.4]) == 1
+    with pytest.raises(ValueError, match="NaN"):
+        argbest([np.nan, np.nan])
+    with pytest.raises(ValueError, match="non-empty"):
+        argbest([])
+
+
+def test_top_k_breaks_near_ties_by_index():
+    s = np.array([0.2, 0.5, 0.9, 0.5, 0.1])
+    expected = [2, 1, 3]
+    for noise in (1e-16, -1e-16, 3e-17):
+        t = s.copy()
+        t[3] += noise
+        assert top_k(t, 3).tolist() == expected
+        assert top_k(t, 2).tolist() == [2, 1]
+    assert top_k_mask(s, 2).tolist() == [False, True, True, False, False]
+    assert top_k([0.5, 0.5 + 1e-6], 1).tolist() == [1]               # a real difference wins
+    with pytest.raises(ValueError, match="NaN"):
+        top_k([0.1, np.nan], 1)
+    with pytest.raises(ValueError, match="k must be"):
+        top_k([0.1, 0.2], 3)
+
+
+def test_tie_refit_picks_the_first_of_tied_grid_values():
+    # Large C values all separate these data: equal CV accuracies; the first (smallest) C wins.
+    X, y = make_classification(60, 4, n_informative=4, n_redundant=0, class_sep=3.0, random_state=0)
+    grid = [1.0, 10.0, 100.0]
+    gs = GridSearchCV(LinearSVC(max_iter=100_000), {"C": grid}, refit=tie_refit(),
+                      cv=StratifiedKFold(3, shuffle=True, random_state=0)).fit(X, y)
+    scores = gs.cv_results_["mean_test_score"]
+    assert np.ptp(scores) == 0.0
+    assert gs.best_index_ == 0 and gs.best_params_ == {"C": 1.0}
+    # and a perturbation of the tied scores below the tolerance does not move the choice
+    refit = tie_refit()
+    assert refit({"mean_test_score": scores + np.array([0.0, 1e-15, 2e-15])}) == 0
+    assert refit({"mean_test_score": scores + np.array([0.0, 1e-6, 0.0])}) == 1
