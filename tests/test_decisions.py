@@ -70,3 +70,18 @@ def test_tie_refit_picks_the_first_of_tied_grid_values():
     refit = tie_refit()
     assert refit({"mean_test_score": scores + np.array([0.0, 1e-15, 2e-15])}) == 0
     assert refit({"mean_test_score": scores + np.array([0.0, 1e-6, 0.0])}) == 1
+
+
+def test_triple_respected_only_by_a_margin():
+    from fsbook.experiments.kernel_design import respected
+    t = np.array([[0, 1, 2]])
+    sim = np.array([[1.0, 0.5, 0.5], [0.5, 1.0, 0.2], [0.5, 0.2, 1.0]])
+    for noise in (0.0, 1e-16, -1e-16):            # K(a, b) = K(a, c): a tie, never respected
+        s = sim.copy()
+        s[0, 1] += noise
+        assert respected(s, t) == 0.0
+    s = sim.copy()
+    s[0, 1] += 1e-6                               # a real difference is respected
+    assert respected(s, t) == 1.0
+    d = 1.0 - sim                                 # the same rule for distances
+    assert respected(d, t, distance=True) == 0.0

@@ -50,7 +50,7 @@ from sklearn.svm import LinearSVC
 from fsbook import datasets
 from fsbook.baselines.mmc import MMC
 from fsbook.experiments._runner import Protocol, task_seed
-from fsbook.decisions import tie_refit
+from fsbook.decisions import RTOL, SCORE_ATOL, argbest, tie_refit
 from fsbook.kernel_design import (KernelDesign, WeakKernelSelector, dominance_violation,
                                   full_kernel_specs, kernel_stack, paper_test_triples,
                                   triplets_from_labels)
@@ -105,9 +105,15 @@ def _distinct(X, t):
 
 def respected(sim, t, distance=False):
     """Fraction of test triples ``(a, b, c)`` (``a, b`` same class) respected by the
-    similarity matrix ``sim`` (or the distance matrix, ``distance=True``)."""
+    similarity matrix ``sim`` (or the distance matrix, ``distance=True``).
+
+    "Respected" is strict: ``a`` must be more similar to ``b`` than to ``c`` (and ``b`` than ``c``)
+    by more than :data:`fsbook.decisions.RTOL` times the largest ``|sim|``.  Mathematically equal
+    similarities (duplicate or tied points, a kernel that is zero on the features that differ)
+    are ties, not respected, on every machine; without the margin their last bits decided."""
     ab, ac, bc = sim[t[:, 0], t[:, 1]], sim[t[:, 0], t[:, 2]], sim[t[:, 1], t[:, 2]]
-    ok = (ab < ac) & (ab < bc) if distance else (ab > ac) & (ab > bc)
+    tol = RTOL * float(np.max(np.abs(sim))) if sim.size else 0.0
+    ok = (ab < ac - tol) & (ab < bc - tol) if distance else (ab > ac + tol) & (ab > bc + tol)
     return float(np.mean(ok))
 
 
@@ -139,7 +145,8 @@ def _fit_mixture(method, Xtr, t_tr, g1, g2):
 
 def choose_gammas(method, Xtr, ytr, grid, n_train, n_val, seed):
     """γ1, γ2 by 2-fold CV on the training part (Section 3.1: "splitting the training set in
-    two halves"); returns ``(g1, g2, cv_table)``.  Ties go to the first pair in grid order."""
+    two halves"); returns ``(g1, g2, cv_table)``.  Scores within :data:`fsbook.decisions.SCORE_ATOL`
+    are ties, which go to the first pair in grid order."""
     rng = np.random.default_rng(seed)
     perm = rng.permutation(ytr.size)
     halves = [perm[: ytr.size // 2], perm[ytr.size // 2:]]
@@ -152,7 +159,8 @@ def choose_gammas(method, Xtr, ytr, grid, n_train, n_val, seed):
             est = _fit_mixture(method, Xtr[ia], ta, g1, g2)
             s = respected(est.kernel_matrix(Xtr[ib]), tb)
             scores[(g1, g2)] = scores.get((g1, g2), 0.0) + s / 2
-    best = max(scores, key=lambda k: (scores[k], -list(scores).index(k)))
+    pairs = list(scores)
+    best = pairs[argbest([scores[k] for k in pairs], atol=SCORE_ATOL)]
     return best[0], best[1], scores
 
 
