@@ -30,6 +30,7 @@ from scipy import stats
 from fsbook import datasets
 from fsbook.report import Table
 from fsbook.booleanize import booleanize
+from fsbook.decisions import RTOL, argbest
 from fsbook.experiments._runner import Protocol
 from fsbook.geometry import (RATIO_NAMES, GeometricFeatureSetSelector, all_subsets_wrapper, fit_models, geometric_ratios,
                              naive_geometric_ratios, paper_model, standardize_within)
@@ -534,7 +535,7 @@ def random_column_table(suite, model, names):
                "accuracy_full": float(acc[full]), "accuracy_real": float(acc[real])}
         if d["recommended"].any():
             cand = d[d["recommended"]]
-            best = cand.loc[cand["probability"].idxmax()]
+            best = cand.iloc[argbest(cand["probability"].to_numpy(), rtol=RTOL)]   # ties: first
             row.update(selected=best["subset"],
                        random_in_selected="random" in best["subset"].split("+"),
                        accuracy_selected=float(best["accuracy"]),

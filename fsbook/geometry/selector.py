@@ -26,6 +26,7 @@ from sklearn.utils._param_validation import Interval, Options, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
+from fsbook import decisions
 from fsbook.geometry import _kernels as K
 from fsbook.geometry.candidates import (GroupSupportMixin, binary_splits, feature_subsets,
                                         group_columns, split_label, subset_label)
@@ -251,7 +252,8 @@ class GeometricFeatureSetSelector(GroupSupportMixin, BaseEstimator):
                 self.no_recommendation_.append(split)
                 continue
             cand = d[d["recommended"]]
-            for g in cand.loc[cand["probability"].idxmax(), "groups"]:
+            best = cand.iloc[decisions.argbest(cand["probability"].to_numpy(), rtol=decisions.RTOL)]
+            for g in best["groups"]:                                   # near-ties: the first
                 support[self.groups_[g]] = True
         if not support.any():
             support[:] = True
