@@ -1,6 +1,7 @@
 """The shared experiment runner: hashing, resume, corruption, determinism across backends, CLI."""
 
 import dataclasses
+import gzip
 import hashlib
 import json
 import sys
@@ -14,7 +15,9 @@ import fsbook
 from fsbook.experiments import Protocol, read_results, run_protocol, task_seed
 from fsbook.experiments import __main__ as cli
 from fsbook.experiments._example import PROTOCOL as EXAMPLE
-from fsbook.experiments._runner import canonical_json, read_task_file, task_key, to_jsonable
+from fsbook.experiments import StoreError
+from fsbook.experiments._runner import canonical_json, task_key, to_jsonable
+from fsbook.experiments._store import Store, make_record, record_checksum
 
 
 # ----------------------------------------------------------------------------- hashing
@@ -35,15 +38,18 @@ def test_task_seed_changes_with_any_param(change):
     assert task_seed(p, salt="cv") != task_seed(p)
 
 
-def test_task_key_depends_on_params_protocol_version_and_package_version(monkeypatch):
+def test_task_key_depends_on_params_protocol_and_version_not_on_the_package_version(monkeypatch):
     p = {"noise": 0.5, "rep": 0}
     k = task_key(EXAMPLE, p)
     assert k == task_key(EXAMPLE, {"rep": 0, "noise": 0.5})
     assert k != task_key(EXAMPLE, {"noise": 0.5, "rep": 1})
-    assert k != task_key(dataclasses.replace(EXAMPLE, version="2"), p)
+    assert k != task_key(dataclasses.replace(EXAMPLE, version="3"), p)
     assert k != task_key(dataclasses.replace(EXAMPLE, name="other"), p)
+    # SHA-256 of the canonical {"params", "protocol", "version"}, first 32 hex digits
+    text = '{"params":{"noise":0.5,"rep":0},"protocol":"_example","version":"%s"}' % EXAMPLE.version
+    assert k == hashlib.sha256(text.encode()).hexdigest()[:32]
     monkeypatch.setattr(fsbook, "__version__", "999")
-    assert k != task_key(EXAMPLE, p)
+    assert k == task_key(EXAMPLE, p)
 
 
 def test_canonical_json_rejects_objects_and_maps_nan_to_null():
@@ -54,54 +60,138 @@ def test_canonical_json_rejects_objects_and_maps_nan_to_null():
 
 
 # ----------------------------------------------------------------------------- resume
-def _task_files(out):
-    return sorted((out / "tasks").glob("*.json"))
+def _store(out, protocol=EXAMPLE):
+    return Store(out, protocol)
 
 
-def test_resume_after_a_deleted_task_file(tmp_path):
+def _stored(out, protocol=EXAMPLE):
+    return _store(out, protocol).load(strict=True)
+
+
+def _rewrite_pack(out, edit, protocol=EXAMPLE):
+    """Apply ``edit(record)`` to the first stored record (sorted by key) and rewrite the pack."""
+    records = _stored(out, protocol)
+    first = sorted(records)[0]
+    edit(records[first])
+    _store(out, protocol).pack(records)
+    return first
+
+
+def test_resume_after_a_lost_task(tmp_path):
     first = run_protocol(EXAMPLE, out=tmp_path, progress=False)
-    files = _task_files(tmp_path)
-    assert first.n_computed == len(files) == len(EXAMPLE.make_tasks(False)) and first.n_cached == 0
+    records = _stored(tmp_path)
+    assert first.n_computed == len(records) == len(EXAMPLE.make_tasks(False)) and first.n_cached == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.json", f"tasks-v{EXAMPLE.version}.jsonl.gz"]
     again = run_protocol(EXAMPLE, out=tmp_path, progress=False)        # finished: only re-reduces
-    assert (again.n_computed, again.n_cached) == (0, len(files))
-    files[2].unlink()                                                   # interrupted before task 2
+    assert (again.n_computed, again.n_cached) == (0, len(records))
+    lost = sorted(records)[2]
+    del records[lost]
+    _store(tmp_path).pack(records)                                     # interrupted before that task
     resumed = run_protocol(EXAMPLE, out=tmp_path, progress=False)
-    assert (resumed.n_computed, resumed.n_cached) == (1, len(files) - 1)
-    assert files[2].exists()
+    assert (resumed.n_computed, resumed.n_cached) == (1, len(records))
+    assert lost in _stored(tmp_path)
     pd.testing.assert_frame_equal(resumed.tables["r2"], first.tables["r2"], check_exact=True)
     assert resumed.results == first.results
 
 
-@pytest.mark.parametrize("damage", ["truncate", "tamper", "other-params", "garbage"])
-def test_a_damaged_task_file_is_detected_and_recomputed(tmp_path, damage):
+def test_records_carry_cost_machine_and_checksum(tmp_path):
+    res = run_protocol(EXAMPLE, out=tmp_path, progress=False)
+    stored = _stored(tmp_path)
+    for i, params in enumerate(res.params):
+        rec = stored[task_key(EXAMPLE, params)]
+        assert rec["params"] == params and rec["result"] == res.results[i]
+        assert rec["seconds"] == res.seconds[i] >= 0 and rec["machine"] == res.machines[i]
+        assert rec["machine"]["cores"] >= 1 and rec["package"] == fsbook.__version__
+        assert rec["sha256"] == record_checksum(rec)
+    again = run_protocol(EXAMPLE, out=tmp_path, progress=False)
+    assert again.seconds == res.seconds and again.machines == res.machines
+
+
+def test_the_pack_is_deterministic_and_sorted(tmp_path):
+    run_protocol(EXAMPLE, out=tmp_path / "a", progress=False)
+    pack = tmp_path / "a" / f"tasks-v{EXAMPLE.version}.jsonl.gz"
+    records = _stored(tmp_path / "a")
+    _store(tmp_path / "b").pack(dict(reversed(list(records.items()))))
+    assert (tmp_path / "b" / pack.name).read_bytes() == pack.read_bytes()
+    lines = gzip.decompress(pack.read_bytes()).decode().splitlines()
+    assert json.loads(lines[0]) == {"format": "fsbook-store/1", "protocol": "_example",
+                                    "version": EXAMPLE.version, "n_tasks": len(records)}
+    keys = [json.loads(line)["key"] for line in lines[1:]]
+    assert keys == sorted(keys) == sorted(records)
+
+
+def test_an_interrupted_run_keeps_its_journal_and_the_next_run_packs_it(tmp_path):
+    """Records are journaled as tasks finish; a crash (no packing) loses at most the task in
+    flight, including a half-written journal line."""
+    params = [{"n": 30, "p": 10, "noise": 0.5, "rep": r} for r in range(3)]
+    store = _store(tmp_path)
+    for p in params[:2]:
+        store.append(make_record(task_key(EXAMPLE, p), p, EXAMPLE.run_task(p), 0.01, {"cpu": "x", "cores": 1}))
+    with open(store.journal_path, "ab") as f:
+        f.write(b'{"key":"half a line')                                  # killed mid-write
+    with pytest.warns(RuntimeWarning, match="recomputing"):
+        res = run_protocol(EXAMPLE, tasks=params, out=tmp_path, progress=False)
+    assert (res.n_cached, res.n_computed) == (2, 1)
+    assert not store.journal_path.exists() and len(_stored(tmp_path)) == 3
+    # appending after a torn line starts a new line: the record after it is read back
+    store.append(make_record("0" * 32, {}, {}, 0.0, {}))
+    store.journal_path.write_bytes(b'{"torn' + store.journal_path.read_bytes())
+    with open(store.journal_path, "ab") as f:
+        f.write(b'{"torn again')
+    store.append(make_record(task_key(EXAMPLE, params[0]), params[0], {"x": 1}, 0.0, {}))
+    with pytest.warns(RuntimeWarning):
+        assert store.load()[task_key(EXAMPLE, params[0])]["result"] == {"x": 1}     # the journal wins
+
+
+@pytest.mark.parametrize("damage", ["tamper", "other-params"])
+def test_a_damaged_record_is_detected_and_recomputed(tmp_path, damage):
     first = run_protocol(EXAMPLE, out=tmp_path, progress=False)
-    victim = _task_files(tmp_path)[1]
-    text = victim.read_text()
-    if damage == "truncate":
-        victim.write_text(text[: len(text) // 2])
-    elif damage == "garbage":
-        victim.write_bytes(b"\x00\xff" * 10)
-    else:
-        record = json.loads(text)
-        if damage == "tamper":                  # a plausible but altered result
-            record["result"]["Ridge"] = 0.123
+
+    def edit(rec):
+        if damage == "tamper":                  # a plausible but altered result, old checksum
+            rec["result"]["Ridge"] = 0.123
         else:                                   # a consistent record of another task
-            record["params"]["rep"] = 99
-            from fsbook.experiments._runner import _task_checksum
-            record["sha256"] = _task_checksum(record["params"], record["result"])
-        victim.write_text(json.dumps(record))
+            rec["params"]["rep"] = 99
+            rec["sha256"] = record_checksum(rec)
+
+    victim = _rewrite_pack(tmp_path, edit)
+    with pytest.raises(ValueError):
+        _stored(tmp_path)
     with pytest.warns(RuntimeWarning, match="recomputing"):
         resumed = run_protocol(EXAMPLE, out=tmp_path, progress=False)
     assert resumed.n_computed == 1
     assert resumed.results == first.results
-    params = resumed.params[[task_key(EXAMPLE, p) for p in resumed.params].index(victim.stem)]
-    assert read_task_file(victim, params) == json.loads(text)["result"]   # repaired on disk
+    assert _stored(tmp_path)[victim]["result"] == first.results[[task_key(EXAMPLE, p) for p in first.params].index(victim)]
 
 
-def test_no_resume_recomputes_everything(tmp_path):
+def test_a_damaged_pack_is_refused(tmp_path):
     run_protocol(EXAMPLE, out=tmp_path, progress=False)
+    pack = tmp_path / f"tasks-v{EXAMPLE.version}.jsonl.gz"
+    pack.write_bytes(pack.read_bytes()[:-20])
+    with pytest.raises(ValueError, match="unreadable pack"):
+        run_protocol(EXAMPLE, out=tmp_path, progress=False)
+
+
+def test_a_store_of_the_first_runner_is_refused(tmp_path):
+    (tmp_path / "tasks").mkdir()
+    with pytest.raises(StoreError, match="old per-file layout"):
+        run_protocol(EXAMPLE, out=tmp_path, progress=False)
+
+
+def test_a_new_version_supersedes_the_old_pack(tmp_path):
+    run_protocol(EXAMPLE, out=tmp_path, progress=False)
+    v9 = dataclasses.replace(EXAMPLE, version="9")
+    with pytest.warns(RuntimeWarning, match="superseded"):
+        res = run_protocol(v9, out=tmp_path, progress=False)
+    assert res.n_computed == len(res.params)
+    assert sorted(p.name for p in tmp_path.glob("tasks-v*")) == ["tasks-v9.jsonl.gz"]
+
+
+def test_no_resume_recomputes_everything_and_keeps_other_tasks(tmp_path):
+    run_protocol(EXAMPLE, out=tmp_path, full=True, progress=False)
     res = run_protocol(EXAMPLE, out=tmp_path, resume=False, progress=False)
     assert (res.n_computed, res.n_cached) == (len(res.params), 0)
+    assert len(_stored(tmp_path)) == len(EXAMPLE.make_tasks(True))
 
 
 def _fail_on_rep_2(params):
@@ -115,7 +205,7 @@ def test_a_failing_task_names_its_params_and_keeps_the_finished_ones(tmp_path):
     with pytest.raises(RuntimeError, match=r'boom') as info:
         run_protocol(broken, out=tmp_path, progress=False)
     assert '"rep":2' in str(info.value)
-    assert len(_task_files(tmp_path)) == 2          # tasks 0 and 1 finished before the failure
+    assert len(_stored(tmp_path)) == 2              # tasks 0 and 1 finished before the failure, packed
     res = run_protocol(EXAMPLE, out=tmp_path, progress=False)
     assert (res.n_cached, res.n_computed) == (2, len(res.params) - 2)
 
@@ -123,7 +213,8 @@ def test_a_failing_task_names_its_params_and_keeps_the_finished_ones(tmp_path):
 def test_combined_results_file_round_trips(tmp_path):
     res = run_protocol(EXAMPLE, out=tmp_path, progress=False)
     rec = read_results(res.path)
-    assert rec["protocol"] == "_example" and rec["params"] == res.params and rec["results"] == res.results
+    assert rec["protocol"] == "_example" and rec["n_tasks"] == len(res.params)
+    assert set(rec) == {"format", "protocol", "version", "package", "full", "n_tasks", "tables"}   # no task copies
     pd.testing.assert_frame_equal(rec["tables"]["r2"], res.tables["r2"], check_names=False,
                                   check_index_type=False)
 
@@ -166,6 +257,10 @@ def test_cli_runs_a_protocol_resumes_and_filters(tmp_path, capsys):
     assert "3 tasks computed, 3 read back" in capsys.readouterr().out
     assert cli.run(EXAMPLE, ["--out", str(out), "--quiet", "--no-resume"]) == 0
     assert "6 tasks computed, 0 read back" in capsys.readouterr().out
+    assert cli.run(EXAMPLE, ["--out", str(out), "--quiet", "--full"]) == 0
+    assert "34 tasks computed, 6 read back" in capsys.readouterr().out
+    assert cli.run(EXAMPLE, ["--out", str(out), "--quiet", "--full"]) == 0
+    assert "0 tasks computed, 40 read back" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         cli.run(EXAMPLE, ["--only", "nosuchparam=1"])
 

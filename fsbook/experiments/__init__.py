@@ -5,9 +5,13 @@ of independent tasks, a pure function that runs one task and a reduction into th
 tables (see :mod:`fsbook.experiments._runner`).  Notebooks call
 ``run_protocol(PROTOCOL, full=False, n_jobs=1)`` for their documented subsample;
 ``python -m fsbook.experiments <name> --full`` runs the paper's protocol, on local processes or
-on a Dask cluster, resumably, with results under ``results/<name>/``.
+on a Dask cluster, resumably, into the protocol's committed store ``results/<name>/``, which
+``read_store(PROTOCOL)`` reduces without computing anything and
+``python -m fsbook.experiments verify`` checks by recomputing a sample of its tasks.
 """
 
-from fsbook.experiments._runner import Protocol, ProtocolResult, read_results, run_protocol, task_seed
+from fsbook.experiments._runner import (Protocol, ProtocolResult, StoreError, read_results, read_store,
+                                        run_protocol, task_seed)
 
-__all__ = ["Protocol", "ProtocolResult", "read_results", "run_protocol", "task_seed"]
+__all__ = ["Protocol", "ProtocolResult", "StoreError", "read_results", "read_store", "run_protocol",
+           "task_seed"]

@@ -3,7 +3,10 @@
 [--only KEY=V1,V2 ...]``.
 
 ``<name>`` is a module ``fsbook.experiments.<name>``; its ``PROTOCOL`` is run by
-:func:`fsbook.experiments.run_protocol`.  A module that still has only its own ``main(argv)``
+:func:`fsbook.experiments.run_protocol` into its store (default ``results/<name>``).
+``python -m fsbook.experiments verify [--budget-seconds S] [--seed N]`` recomputes a sample of
+every store's tasks (:mod:`fsbook.experiments._verify`); ``python -m fsbook.experiments pack``
+merges journals left by interrupted runs into the packs.  A module that still has only its own ``main(argv)``
 receives the remaining arguments unchanged.
 """
 
@@ -12,8 +15,13 @@ import importlib
 import pkgutil
 import re
 import sys
+from pathlib import Path
 
 import fsbook.experiments as _pkg
+
+
+#: subcommands that are not protocols, and their entry points in :mod:`._verify`
+SUBCOMMANDS = {"verify": "main", "pack": "pack_main"}
 
 
 def available_protocols():
@@ -32,7 +40,8 @@ def _parser(protocol):
     p.add_argument("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786 (implies --backend dask)")
     p.add_argument("--out", default=None, help=f"results folder (default: results/{protocol.name})")
     p.add_argument("--resume", action=argparse.BooleanOptionalAction, default=True,
-                   help="reuse the verified task files under --out (default); --no-resume recomputes all")
+                   help="reuse the verified stored tasks under --out (default); --no-resume recomputes "
+                        "the selected tasks")
     p.add_argument("--only", action="append", default=[], metavar="KEY=V1,V2",
                    help="run only the tasks whose parameter KEY is one of the values (repeatable)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -68,7 +77,8 @@ def run(protocol, argv):
     with pd.option_context("display.width", 160, "display.max_columns", 50):
         for name, table in res.tables.items():
             print(f"\n== {name}\n{table.to_string()}")
-    print(f"\n{res.n_computed} tasks computed, {res.n_cached} read back; wrote {res.path}")
+    print(f"\n{res.n_computed} tasks computed, {res.n_cached} read back; store {Path(out)}, "
+          f"tables {res.path}")
     return 0
 
 
@@ -77,10 +87,15 @@ def main(argv=None):
     if not argv or argv[0] in {"-h", "--help"}:
         print("usage: python -m fsbook.experiments <protocol> [--full] [--n-jobs N] "
               "[--backend loky|dask] [--scheduler ADDRESS] [--out DIR] [--resume|--no-resume]\n"
+              "       python -m fsbook.experiments verify [--budget-seconds S] [--seed N] [--protocol NAME]\n"
+              "       python -m fsbook.experiments pack [NAME ...]\n"
               f"protocols: {', '.join(available_protocols())}\n"
               "`python -m fsbook.experiments <protocol> --help` lists its options.")
         return 0
     name, rest = argv[0], argv[1:]
+    if name in SUBCOMMANDS:
+        from fsbook.experiments import _verify
+        return getattr(_verify, SUBCOMMANDS[name])(rest)
     if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or name not in available_protocols():
         print(f"unknown protocol {name!r}; choose one of {available_protocols()}", file=sys.stderr)
         return 2

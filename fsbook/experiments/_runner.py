@@ -7,23 +7,28 @@ DataFrame}`` into the chapter's tables.  :func:`run_protocol` runs the tasks
 * in this process (``n_jobs=1``), on local processes (joblib's ``loky`` backend) or on a Dask
   cluster (joblib's ``dask`` backend with :mod:`dask.distributed`: a scheduler address, or a
   :class:`~distributed.LocalCluster` of ``n_jobs`` single-threaded worker processes);
-* resumably: with ``out`` set, every finished task is written at once to
-  ``out/tasks/<key>.json``, where ``key`` hashes the canonical parameters, the protocol's
-  version and the package version.  A later run loads the files whose checksum and parameters
-  verify and computes only the others; a corrupted or truncated file is reported and recomputed,
-  never used;
+* resumably: with ``out`` set, every finished task is appended at once, with its measured cost
+  and the machine it ran on, to the journal of the protocol's store (:mod:`._store`), and the
+  store is packed into one compressed file ``out/tasks-v<version>.jsonl.gz`` at the end of the
+  run.  A task's key hashes the canonical parameters and the protocol's name and version (not
+  the package version).  A later run reads the records whose checksum and key verify and
+  computes only the others; a damaged record is reported and recomputed, never used;
 * deterministically: every seed is derived from the task's parameters (:func:`task_seed`) and
   results are reduced in the order of the task list, so the tables do not depend on the backend,
   the number of workers or the order of completion.
 
+:func:`read_store` reduces a stored protocol without computing anything (for the book's pages)
+and raises :class:`StoreError`, naming the command that builds the store, when it is missing,
+of another version or incomplete.
+
 Parameters and results are normalised through JSON before use (tuples become lists, dict keys
 strings, NumPy scalars and arrays Python numbers and lists, non-finite floats ``None``), so a
-result read back from a task file is identical to a freshly computed one.  The combined file
-``out/results.json`` holds every task's parameters and result and the reduced tables (plain JSON:
-the tables are small, so no Parquet dependency is needed).
+stored result is identical to a freshly computed one.  ``out/results.json`` holds the reduced
+tables of the last run (plain JSON: the tables are small, so no Parquet dependency is needed).
 
 Written by hand because no library does this combination: joblib.Memory caches by function
-arguments but has no checksum, no atomic per-task files for a cluster and no reduction step.
+arguments but has no checksum, no crash-safe journal for a cluster, no compact committed form
+and no reduction step.
 """
 
 from __future__ import annotations
@@ -31,23 +36,23 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-import math
-import os
-import tempfile
-import warnings
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
-import numpy as np
 import pandas as pd
 
 import fsbook
+from fsbook.experiments._store import (Store, StoreError, atomic_write, canonical_json, machine_facts,
+                                       make_record, normalise, task_key, to_jsonable)
 
-#: identifies the layout of a task file
-TASK_FORMAT = "fsbook-task/1"
-#: identifies the layout of the combined results file
-RESULTS_FORMAT = "fsbook-results/1"
+__all__ = ["Protocol", "ProtocolResult", "StoreError", "canonical_json", "load_protocol",
+           "read_results", "read_store", "run_protocol", "store_root", "task_key", "task_seed",
+           "to_jsonable"]
+
+#: identifies the layout of the combined results file (the reduced tables of a run)
+RESULTS_FORMAT = "fsbook-results/2"
 
 
 @dataclass(frozen=True)
@@ -68,9 +73,19 @@ class Protocol:
     reduce : callable
         ``reduce(params_list, results_list) -> dict[str, pandas.DataFrame]``, the chapter's tables.
     version : str
-        Bump whenever ``run_task``'s results change: it is part of every task's cache key.
+        Bump whenever ``run_task``'s results change: it is part of every task's store key, and
+        a store of another version is not read.
     description : str
         One line shown by the CLI.
+    tolerances : mapping, optional
+        How ``python -m fsbook.experiments verify`` compares a recomputed result with the
+        stored one, per field: ``{pattern: rule}``, where ``pattern`` is matched (``fnmatch``)
+        against a result field's dotted path (``"Ridge.paper"``) or its name, and ``rule`` is
+        ``(rtol, atol)`` for floats, ``"exact"`` or ``None`` (not compared).  Unlisted fields
+        follow :mod:`._verify`'s default rule.
+    compare : callable, optional
+        ``compare(stored, recomputed) -> list[str]`` of mismatch descriptions, replacing the
+        field-by-field rule altogether.
     """
 
     name: str
@@ -79,6 +94,8 @@ class Protocol:
     reduce: Callable[[list, list], dict]
     version: str = "1"
     description: str = ""
+    tolerances: Mapping = field(default_factory=dict, hash=False, compare=False)
+    compare: Callable | None = field(default=None, hash=False, compare=False)
 
 
 @dataclass
@@ -92,9 +109,16 @@ class ProtocolResult:
     tables : dict of str to pandas.DataFrame
         ``protocol.reduce(params, results)``.
     n_computed, n_cached : int
-        Tasks computed in this call and tasks read back from ``out``.
+        Tasks computed in this call and tasks read back from the store.
     path : pathlib.Path or None
         The combined results file, when ``out`` was given.
+    seconds : list of float
+        Each task's measured wall time (``None`` where unknown), on ``machines[i]``.
+    machines : list of dict
+        ``{"cpu", "cores"}`` of the machine that ran each task.
+    n_total : int
+        Tasks of the protocol; more than ``len(params)`` for a partial store read with
+        ``read_store(..., allow_partial=True)``.
     """
 
     params: list
@@ -104,43 +128,17 @@ class ProtocolResult:
     n_cached: int = 0
     path: Path | None = None
     protocol: str = field(default="")
+    seconds: list = field(default_factory=list)
+    machines: list = field(default_factory=list)
+    n_total: int = 0
+
+    @property
+    def complete(self) -> bool:
+        """Whether every task of the protocol is in ``results``."""
+        return len(self.params) >= self.n_total
 
 
-# ----------------------------------------------------------------------------- canonical JSON
-def to_jsonable(obj):
-    """Plain-JSON copy of ``obj``: dict keys become strings, tuples and arrays lists, NumPy
-    scalars Python numbers, non-finite floats ``None``.  Raises ``TypeError`` on anything else."""
-    if isinstance(obj, dict):
-        return {str(k): to_jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [to_jsonable(v) for v in obj]
-    if isinstance(obj, np.ndarray):
-        return to_jsonable(obj.tolist())
-    if obj is None or isinstance(obj, (bool, str)):
-        return obj
-    if isinstance(obj, np.bool_):
-        return bool(obj)
-    if isinstance(obj, (int, np.integer)):
-        return int(obj)
-    if isinstance(obj, (float, np.floating)):
-        v = float(obj)
-        return v if math.isfinite(v) else None
-    raise TypeError(f"not JSON-serialisable: {type(obj).__name__} {obj!r}")
-
-
-def canonical_json(obj) -> str:
-    """Canonical JSON text of ``obj`` (sorted keys, no spaces); equal for equal content."""
-    return json.dumps(to_jsonable(obj), sort_keys=True, separators=(",", ":"), allow_nan=False)
-
-
-def _normalise(obj):
-    return json.loads(canonical_json(obj))
-
-
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
+# ----------------------------------------------------------------------------- seeds
 def task_seed(params: dict, salt: str = "") -> int:
     """A seed in ``[0, 2**31)`` from a hash of the canonical ``params`` (and ``salt``).
 
@@ -149,65 +147,6 @@ def task_seed(params: dict, salt: str = "") -> int:
     """
     digest = hashlib.sha256((canonical_json(params) + "\x00" + salt).encode("utf-8")).digest()
     return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
-
-
-def task_key(protocol: Protocol, params: dict) -> str:
-    """Cache key of one task: hash of its canonical parameters, the protocol's name and version
-    and the package version."""
-    return _sha256(canonical_json({"protocol": protocol.name, "version": str(protocol.version),
-                                   "package": fsbook.__version__, "params": params}))[:32]
-
-
-# ----------------------------------------------------------------------------- task files
-def _atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename, so
-    a reader sees either the old file or the complete new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def _task_checksum(params, result) -> str:
-    return _sha256(canonical_json({"params": params, "result": result}))
-
-
-def write_task_file(path: Path, protocol: Protocol, params: dict, result: dict) -> None:
-    """Store one finished task (parameters, result and their SHA-256) atomically."""
-    record = {"format": TASK_FORMAT, "protocol": protocol.name, "version": str(protocol.version),
-              "package": fsbook.__version__, "params": params, "result": result,
-              "sha256": _task_checksum(params, result)}
-    _atomic_write(path, json.dumps(record, sort_keys=True, allow_nan=False))
-
-
-def read_task_file(path: Path, params: dict):
-    """The stored result of the task ``params``, or ``None`` when the file is missing.
-
-    Raises ``ValueError`` when the file exists but is unreadable, truncated, fails its checksum
-    or belongs to other parameters.
-    """
-    if not path.exists():
-        return None
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ValueError(f"unreadable task file {path}: {e}") from None
-    if not isinstance(record, dict) or record.get("format") != TASK_FORMAT \
-            or not {"params", "result", "sha256"} <= set(record):
-        raise ValueError(f"task file {path} is not a {TASK_FORMAT} record")
-    if record["sha256"] != _task_checksum(record["params"], record["result"]):
-        raise ValueError(f"task file {path} fails its checksum")
-    if canonical_json(record["params"]) != canonical_json(params):
-        raise ValueError(f"task file {path} holds other parameters")
-    return record["result"]
 
 
 # ----------------------------------------------------------------------------- execution
@@ -221,19 +160,21 @@ def load_protocol(name: str) -> Protocol:
 
 
 def _call(run_task, index, params):
-    """Run one task on a worker; returns ``(index, normalised result)``."""
+    """Run one task on a worker; returns ``(index, normalised result, seconds, machine)``."""
+    start = time.perf_counter()
     try:
         result = run_task(params)
     except Exception as e:
         raise RuntimeError(f"task {index} failed with params {canonical_json(params)}: "
                            f"{type(e).__name__}: {e}") from e
+    seconds = round(time.perf_counter() - start, 4)          # 0.1 ms, as stored
     if not isinstance(result, dict):
         raise TypeError(f"run_task must return a dict, got {type(result).__name__} for task {index}")
-    return index, _normalise(result)
+    return index, normalise(result), seconds, machine_facts()
 
 
 def _parallel_results(protocol, todo, n_jobs, backend, scheduler):
-    """Yield ``(index, result)`` as tasks finish."""
+    """Yield ``(index, result, seconds, machine)`` as tasks finish."""
     from joblib import Parallel, delayed, parallel_config
 
     calls = (delayed(_call)(protocol.run_task, i, p) for i, p in todo)
@@ -258,6 +199,18 @@ def _parallel_results(protocol, todo, n_jobs, backend, scheduler):
             cluster.close()
 
 
+def _task_list(protocol, full, tasks):
+    """Normalised parameters and their keys; refuses duplicates."""
+    raw = protocol.make_tasks(full) if tasks is None else tasks
+    params = [normalise(p) for p in raw]
+    if not all(isinstance(p, dict) for p in params):
+        raise TypeError("every task must be a dict of parameters")
+    keys = [task_key(protocol, p) for p in params]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"protocol {protocol.name!r} lists the same task parameters twice")
+    return params, keys
+
+
 def run_protocol(protocol: Protocol | str, *, full: bool = False, tasks=None, n_jobs: int = 1,
                  backend: str = "loky", scheduler: str | None = None, out=None, resume: bool = True,
                  progress: bool = True) -> ProtocolResult:
@@ -278,9 +231,11 @@ def run_protocol(protocol: Protocol | str, *, full: bool = False, tasks=None, n_
     scheduler : str, optional
         Address of a running Dask scheduler, e.g. ``"tcp://host:8786"`` (``backend="dask"``).
     out : str or path, optional
-        Folder of the task files and of ``results.json``; ``None`` keeps everything in memory.
+        Folder of the protocol's store and of ``results.json``; ``None`` keeps everything in
+        memory.  Tasks already in the store (of any earlier run, full or not) are not recomputed.
     resume : bool
-        Reuse verified task files under ``out`` (otherwise recompute and overwrite them).
+        Reuse verified stored tasks (otherwise recompute the tasks of this call and replace
+        their records; the store's other tasks are kept).
     progress : bool
         Show a tqdm bar over the tasks.
 
@@ -296,24 +251,23 @@ def run_protocol(protocol: Protocol | str, *, full: bool = False, tasks=None, n_
         raise ValueError("scheduler is only used with backend='dask'")
     if not isinstance(n_jobs, int) or isinstance(n_jobs, bool) or n_jobs == 0 or n_jobs < -1:
         raise ValueError(f"n_jobs must be a positive integer or -1, got {n_jobs!r}")
-    raw = protocol.make_tasks(full) if tasks is None else tasks
-    params = [_normalise(p) for p in raw]
-    if not all(isinstance(p, dict) for p in params):
-        raise TypeError("every task must be a dict of parameters")
-    keys = [task_key(protocol, p) for p in params]
-    if len(set(keys)) != len(keys):
-        raise ValueError(f"protocol {protocol.name!r} lists the same task parameters twice")
+    params, keys = _task_list(protocol, full, tasks)
 
     out = None if out is None else Path(out)
+    store = None if out is None else Store(out, protocol)
+    records: dict = {}
+    if store is not None:
+        store.check_layout()
+        records = store.load()
     results: list = [None] * len(params)
-    n_cached = 0
-    if out is not None and resume:
+    seconds: list = [None] * len(params)
+    machines: list = [None] * len(params)
+    if resume:
         for i, k in enumerate(keys):
-            try:
-                results[i] = read_task_file(out / "tasks" / f"{k}.json", params[i])
-            except ValueError as e:
-                warnings.warn(f"{e}; recomputing this task", RuntimeWarning, stacklevel=2)
-            n_cached += results[i] is not None
+            if k in records:
+                rec = records[k]
+                results[i], seconds[i], machines[i] = rec["result"], rec["seconds"], rec["machine"]
+    n_cached = sum(r is not None for r in results)
     todo = [(i, p) for i, p in enumerate(params) if results[i] is None]
 
     from tqdm import tqdm  # the text bar: tqdm.auto warns in notebooks without ipywidgets
@@ -321,27 +275,102 @@ def run_protocol(protocol: Protocol | str, *, full: bool = False, tasks=None, n_
     bar = tqdm(total=len(params), initial=n_cached, desc=protocol.name, disable=not progress)
     try:
         if todo:
-            stream = ((i, _call(protocol.run_task, i, p)[1]) for i, p in todo) \
+            stream = (_call(protocol.run_task, i, p) for i, p in todo) \
                 if (backend == "loky" and n_jobs == 1) else \
                 _parallel_results(protocol, todo, n_jobs, backend, scheduler)
-            for i, result in stream:
-                results[i] = result
-                if out is not None:
-                    write_task_file(out / "tasks" / f"{keys[i]}.json", protocol, params[i], result)
+            for i, result, secs, machine in stream:
+                results[i], seconds[i], machines[i] = result, secs, machine
+                if store is not None:
+                    rec = make_record(keys[i], params[i], result, secs, machine)
+                    store.append(rec)
+                    records[keys[i]] = rec
                 bar.update()
     finally:
         bar.close()
+        if store is not None and (todo or store.journal_path.exists() or not store.pack_path.exists()):
+            store.pack(records)
 
     tables = protocol.reduce(params, results)
     path = None
     if out is not None:
         path = out / "results.json"
         record = {"format": RESULTS_FORMAT, "protocol": protocol.name, "version": str(protocol.version),
-                  "package": fsbook.__version__, "full": bool(full), "params": params, "results": results,
+                  "package": fsbook.__version__, "full": bool(full), "n_tasks": len(params),
                   "tables": {name: df.to_dict(orient="split") for name, df in tables.items()}}
-        _atomic_write(path, json.dumps(to_jsonable(record), indent=1, allow_nan=False))
+        atomic_write(path, json.dumps(to_jsonable(record), indent=1, allow_nan=False))
     return ProtocolResult(params=params, results=results, tables=tables, n_computed=len(todo),
-                          n_cached=n_cached, path=path, protocol=protocol.name)
+                          n_cached=n_cached, path=path, protocol=protocol.name, seconds=seconds,
+                          machines=machines, n_total=len(params))
+
+
+def store_root() -> Path:
+    """The repository's ``results/`` folder (beside the ``fsbook`` package)."""
+    return Path(fsbook.__file__).resolve().parent.parent / "results"
+
+
+def build_command(protocol, full: bool = True, folder=None) -> str:
+    """The command that builds (or completes) a protocol's store."""
+    out = f"results/{protocol.name}" if folder is None else str(folder)
+    return f"python -m fsbook.experiments {protocol.name}{' --full' if full else ''} --out {out}"
+
+
+def read_store(protocol: Protocol | str, full: bool = True, *, folder=None,
+               allow_partial: bool = False) -> ProtocolResult:
+    """Reduce a protocol's stored tasks into its tables, computing nothing.
+
+    Parameters
+    ----------
+    protocol : Protocol or str
+    full : bool
+        Read the tasks of ``make_tasks(full)``: the paper's protocol by default.
+    folder : path, optional
+        The store's folder; default ``results/<name>`` of the repository (:func:`store_root`).
+    allow_partial : bool
+        Reduce the stored tasks only when some are missing (``n_cached`` of ``n_total``);
+        ``reduce`` then sees a subset of the task list, in its order.
+
+    Returns
+    -------
+    ProtocolResult
+        With ``n_computed == 0``; ``complete`` says whether every task was stored.
+
+    Raises
+    ------
+    StoreError
+        When the store is missing, holds another version of the protocol only, holds no task
+        of the list, or (without ``allow_partial``) lacks some; the message names the command
+        that builds it.  These checks read only the store and the task list.
+    """
+    if isinstance(protocol, str):
+        protocol = load_protocol(protocol)
+    default = folder is None
+    folder = store_root() / protocol.name if default else Path(folder)
+    command = build_command(protocol, full, None if default else folder)
+    store = Store(folder, protocol)
+    store.check_layout()
+    if not store.exists():
+        others = store.other_versions()
+        what = (f"holds version {', '.join(others)} of protocol {protocol.name!r}, "
+                f"the code is version {protocol.version}") if others else \
+            f"holds no store of protocol {protocol.name!r} version {protocol.version}"
+        raise StoreError(f"{folder} {what}; build it with `{command}`")
+    params, keys = _task_list(protocol, full, None)
+    records = store.load(strict=True)
+    have = [i for i, k in enumerate(keys) if k in records]
+    if not have or (len(have) < len(keys) and not allow_partial):
+        hint = "" if not have else ", or pass allow_partial=True to reduce the stored ones only"
+        raise StoreError(f"{folder} holds {len(have)} of the {len(keys)} tasks of protocol "
+                         f"{protocol.name!r} version {protocol.version}"
+                         f"{' (--full)' if full else ''}; build the missing ones with `{command}` "
+                         f"(it resumes){hint}")
+    recs = [records[keys[i]] for i in have]
+    params = [params[i] for i in have]
+    results = [r["result"] for r in recs]
+    tables = protocol.reduce(params, results)
+    return ProtocolResult(params=params, results=results, tables=tables, n_computed=0,
+                          n_cached=len(have), path=None, protocol=protocol.name,
+                          seconds=[r["seconds"] for r in recs], machines=[r["machine"] for r in recs],
+                          n_total=len(keys))
 
 
 def read_results(path) -> dict:

@@ -1,0 +1,302 @@
+"""The results store of a protocol: one packed file per protocol version plus a crash-safe journal.
+
+A protocol's folder (``results/<name>/`` by default) holds
+
+* ``tasks-v<version>.jsonl.gz``: the *pack*, the committed form.  A gzip file (no time stamp, no
+  file name, so equal content gives equal bytes) of JSON lines: first a header
+  ``{"format": "fsbook-store/1", "protocol": ..., "version": ..., "n_tasks": ...}``, then one
+  *record* per task, sorted by key;
+* ``journal-v<version>.jsonl``: records appended (one line each, flushed and synced) as tasks
+  finish during a run, so an interrupted run loses at most the task in flight.  The runner merges
+  the journal into the pack at the end of every run (also after a failure or an interrupt) and
+  then deletes it; a reader loads the pack and any journal left by a crash (later lines win).
+
+A record is ``{"key", "params", "result", "seconds", "machine", "package", "sha256"}``:
+``key`` = :func:`task_key`, ``seconds`` the wall time of ``run_task`` where it ran, ``machine``
+that machine's ``{"cpu", "cores"}``, ``package`` the fsbook version that computed it (for
+information only: it is not part of the key), ``sha256`` the SHA-256 of the canonical JSON of
+all the other fields.  The format is documented for readers of the repository in
+``results/README.md``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import math
+import os
+import platform
+import re
+import tempfile
+import warnings
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+import fsbook
+
+#: identifies the layout of a pack (its header line)
+STORE_FORMAT = "fsbook-store/1"
+#: the fields of one stored task record
+RECORD_FIELDS = ("key", "params", "result", "seconds", "machine", "package", "sha256")
+
+
+class StoreError(LookupError):
+    """A protocol's store is missing, outdated (another protocol version) or incomplete."""
+
+
+# ----------------------------------------------------------------------------- canonical JSON
+def to_jsonable(obj):
+    """Plain-JSON copy of ``obj``: dict keys become strings, tuples and arrays lists, NumPy
+    scalars Python numbers, non-finite floats ``None``.  Raises ``TypeError`` on anything else."""
+    if isinstance(obj, dict):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [to_jsonable(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return to_jsonable(obj.tolist())
+    if obj is None or isinstance(obj, (bool, str)):
+        return obj
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    if isinstance(obj, (int, np.integer)):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        v = float(obj)
+        return v if math.isfinite(v) else None
+    raise TypeError(f"not JSON-serialisable: {type(obj).__name__} {obj!r}")
+
+
+def canonical_json(obj) -> str:
+    """Canonical JSON text of ``obj`` (sorted keys, no spaces); equal for equal content."""
+    return json.dumps(to_jsonable(obj), sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def normalise(obj):
+    """``obj`` as it reads back from JSON (see :func:`to_jsonable`)."""
+    return json.loads(canonical_json(obj))
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def task_key(protocol, params: dict) -> str:
+    """Store key of one task: the first 32 hex digits of the SHA-256 of the canonical JSON of
+    ``{"protocol": name, "version": version, "params": params}``.
+
+    The package version is not part of the key: a new fsbook release reuses the stored tasks;
+    a change that alters a protocol's results must bump the protocol's ``version``.
+    """
+    return sha256(canonical_json({"protocol": protocol.name, "version": str(protocol.version),
+                                  "params": params}))[:32]
+
+
+# ----------------------------------------------------------------------------- records
+@lru_cache(maxsize=1)
+def machine_facts() -> dict:
+    """``{"cpu": model name, "cores": logical CPUs}`` of the machine running this process."""
+    cpu = ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.lower().startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"cpu": cpu or platform.processor() or platform.machine(), "cores": os.cpu_count()}
+
+
+def record_checksum(record: dict) -> str:
+    """SHA-256 of the canonical JSON of every field of ``record`` but ``sha256``."""
+    return sha256(canonical_json({k: v for k, v in record.items() if k != "sha256"}))
+
+
+def make_record(key, params, result, seconds, machine) -> dict:
+    """A stored task record with its checksum (``seconds`` rounded to 0.1 ms)."""
+    record = {"key": key, "params": params, "result": result,
+              "seconds": None if seconds is None else round(float(seconds), 4),
+              "machine": machine, "package": fsbook.__version__}
+    record["sha256"] = record_checksum(record)
+    return record
+
+
+def check_record(record, protocol=None) -> dict:
+    """``record`` if it is a well-formed record whose checksum (and, with ``protocol``, key)
+    verifies; raises ``ValueError`` otherwise."""
+    if not isinstance(record, dict) or set(record) != set(RECORD_FIELDS):
+        raise ValueError("not a task record")
+    if record["sha256"] != record_checksum(record):
+        raise ValueError(f"task {record['key']} fails its checksum")
+    if protocol is not None and record["key"] != task_key(protocol, record["params"]):
+        raise ValueError(f"task {record['key']} is keyed for other parameters or another protocol version")
+    return record
+
+
+# ----------------------------------------------------------------------------- files
+def _atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename, so
+    a reader sees either the old file or the complete new one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def atomic_write(path: Path, text: str) -> None:
+    _atomic_write_bytes(Path(path), text.encode("utf-8"))
+
+
+def _safe_version(version) -> str:
+    v = str(version)
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", v):
+        raise ValueError(f"a protocol version must be letters, digits, '.', '_' or '-', got {v!r}")
+    return v
+
+
+_STORE_FILE = re.compile(r"(?:tasks-v(?P<pack>.+)\.jsonl\.gz|journal-v(?P<journal>.+)\.jsonl)")
+
+
+class Store:
+    """The store of one protocol version in ``folder``.
+
+    Parameters
+    ----------
+    folder : path
+        The protocol's results folder, e.g. ``results/projection``.
+    protocol : Protocol
+        Its ``name`` and ``version`` select the files ``tasks-v<version>.jsonl.gz`` and
+        ``journal-v<version>.jsonl``.
+    """
+
+    def __init__(self, folder, protocol):
+        self.folder = Path(folder)
+        self.protocol = protocol
+        version = _safe_version(protocol.version)
+        self.pack_path = self.folder / f"tasks-v{version}.jsonl.gz"
+        self.journal_path = self.folder / f"journal-v{version}.jsonl"
+
+    # -- inspection
+    def exists(self) -> bool:
+        """Whether a pack or a journal of this version is present."""
+        return self.pack_path.exists() or self.journal_path.exists()
+
+    def other_versions(self) -> list:
+        """Versions of the other packs and journals in the folder (sorted)."""
+        if not self.folder.is_dir():
+            return []
+        found = set()
+        for p in self.folder.iterdir():
+            m = _STORE_FILE.fullmatch(p.name)
+            if m:
+                found.add(m.group("pack") or m.group("journal"))
+        found.discard(str(self.protocol.version))
+        return sorted(found)
+
+    def legacy_layout(self) -> bool:
+        """Whether the folder holds task files of the first runner (``tasks/<key>.json``)."""
+        return (self.folder / "tasks").is_dir()
+
+    def check_layout(self) -> None:
+        """Refuse a folder written by the first runner (its keys included the package version
+        and its records no cost): it is not read, and not silently mixed with a store."""
+        if self.legacy_layout():
+            raise StoreError(
+                f"{self.folder / 'tasks'} holds task files of the old per-file layout (fsbook-task/1), "
+                "which this runner does not read; delete that folder (and results.json) and rerun "
+                f"`python -m fsbook.experiments {self.protocol.name} --out {self.folder}`")
+
+    # -- reading
+    def load(self, strict: bool = False) -> dict:
+        """``{key: record}`` of the pack and the journal (journal lines win).
+
+        A damaged record (truncated journal line, failed checksum, wrong key) is skipped with a
+        ``RuntimeWarning`` (the runner then recomputes it); with ``strict`` it raises
+        ``ValueError`` instead.  A pack of another protocol or version always raises.
+        """
+        records = {}
+
+        def bad(message):
+            if strict:
+                raise ValueError(message)
+            warnings.warn(f"{message}; recomputing this task", RuntimeWarning, stacklevel=3)
+
+        if self.pack_path.exists():
+            try:
+                with gzip.open(self.pack_path, "rt", encoding="utf-8") as f:
+                    lines = f.read().splitlines()
+            except (OSError, EOFError, UnicodeDecodeError) as e:
+                raise ValueError(f"unreadable pack {self.pack_path}: {e}") from None
+            header = json.loads(lines[0]) if lines else {}
+            expected = {"format": STORE_FORMAT, "protocol": self.protocol.name,
+                        "version": str(self.protocol.version)}
+            if {k: header.get(k) for k in expected} != expected:
+                raise ValueError(f"{self.pack_path} is not a {STORE_FORMAT} pack of "
+                                 f"{self.protocol.name} version {self.protocol.version}")
+            for n, line in enumerate(lines[1:], start=2):
+                try:
+                    rec = check_record(json.loads(line), self.protocol)
+                    records[rec["key"]] = rec
+                except (ValueError, KeyError) as e:
+                    bad(f"{self.pack_path} line {n}: {e}")
+        if self.journal_path.exists():
+            with open(self.journal_path, encoding="utf-8", errors="replace") as f:
+                for n, line in enumerate(f, start=1):
+                    try:
+                        rec = check_record(json.loads(line), self.protocol)
+                        records[rec["key"]] = rec
+                    except (ValueError, KeyError) as e:
+                        bad(f"{self.journal_path} line {n}: {e}")
+        return records
+
+    # -- writing
+    def append(self, record: dict) -> None:
+        """Append one record to the journal: one write of one line, flushed and synced."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        line = (json.dumps(record, sort_keys=True, separators=(",", ":"), allow_nan=False)
+                + "\n").encode("utf-8")
+        with open(self.journal_path, "ab+") as f:
+            if f.tell() > 0:                # after a crash mid-line: start on a fresh line
+                f.seek(-1, os.SEEK_END)
+                if f.read(1) != b"\n":
+                    line = b"\n" + line
+            f.write(line)
+            f.flush()
+            os.fsync(f.fileno())
+
+    def pack(self, records: dict) -> Path:
+        """Write ``records`` as the pack (sorted by key, deterministic bytes), then delete the
+        journal and the packs and journals of other versions (superseded: their results are
+        no longer what the code computes; git keeps them)."""
+        header = {"format": STORE_FORMAT, "protocol": self.protocol.name,
+                  "version": str(self.protocol.version), "n_tasks": len(records)}
+        lines = [json.dumps(header, sort_keys=True, separators=(",", ":"))]
+        lines += [json.dumps(records[k], sort_keys=True, separators=(",", ":"), allow_nan=False)
+                  for k in sorted(records)]
+        buf = io.BytesIO()
+        with gzip.GzipFile(filename="", mode="wb", fileobj=buf, compresslevel=9, mtime=0) as gz:
+            gz.write(("\n".join(lines) + "\n").encode("utf-8"))
+        data = buf.getvalue()
+        if not (self.pack_path.exists() and self.pack_path.read_bytes() == data):
+            _atomic_write_bytes(self.pack_path, data)
+        if self.journal_path.exists():
+            self.journal_path.unlink()
+        for v in self.other_versions():
+            for old in (self.folder / f"tasks-v{v}.jsonl.gz", self.folder / f"journal-v{v}.jsonl"):
+                if old.exists():
+                    old.unlink()
+                    warnings.warn(f"removed {old}: version {v} of {self.protocol.name} is superseded by "
+                                  f"version {self.protocol.version}", RuntimeWarning, stacklevel=2)
+        return self.pack_path
