@@ -68,13 +68,17 @@ def _stored(out, protocol=EXAMPLE):
     return _store(out, protocol).load(strict=True)
 
 
-def _rewrite_pack(out, edit, protocol=EXAMPLE):
-    """Apply ``edit(record)`` to the first stored record (sorted by key) and rewrite the pack."""
-    records = _stored(out, protocol)
-    first = sorted(records)[0]
-    edit(records[first])
-    _store(out, protocol).pack(records)
-    return first
+def _edit_pack(out, edit, protocol=EXAMPLE):
+    """Apply ``edit(record)`` to the first record of the pack in place, as a hand edit or a
+    damaged disk would: the header (and its hash of the body) is left as it was."""
+    pack = _store(out, protocol).pack_path
+    lines = gzip.decompress(pack.read_bytes()).decode().splitlines()
+    key = json.loads(lines[0])["keys"][0]
+    record = {"key": key, **json.loads(lines[1])}
+    edit(record)
+    lines[1] = json.dumps({f: v for f, v in record.items() if f != "key"})
+    pack.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
+    return key
 
 
 def test_resume_after_a_lost_task(tmp_path):
@@ -114,10 +118,12 @@ def test_the_pack_is_deterministic_and_sorted(tmp_path):
     _store(tmp_path / "b").pack(dict(reversed(list(records.items()))))
     assert (tmp_path / "b" / pack.name).read_bytes() == pack.read_bytes()
     lines = gzip.decompress(pack.read_bytes()).decode().splitlines()
-    assert json.loads(lines[0]) == {"format": "fsbook-store/1", "protocol": "_example",
-                                    "version": EXAMPLE.version, "n_tasks": len(records)}
-    keys = [json.loads(line)["key"] for line in lines[1:]]
-    assert keys == sorted(keys) == sorted(records)
+    header, keys = json.loads(lines[0]), sorted(records)
+    body = "".join(line + "\n" for line in lines[1:]).encode()
+    digest = hashlib.sha256((json.dumps(keys, separators=(",", ":")) + "\n").encode() + body).hexdigest()
+    assert header == {"format": "fsbook-store/1", "protocol": "_example", "version": EXAMPLE.version,
+                      "n_tasks": len(records), "keys": keys, "sha256": digest}
+    assert [{"key": k, **json.loads(line)} for k, line in zip(keys, lines[1:])] == [records[k] for k in keys]
 
 
 def test_an_interrupted_run_keeps_its_journal_and_the_next_run_packs_it(tmp_path):
@@ -154,7 +160,7 @@ def test_a_damaged_record_is_detected_and_recomputed(tmp_path, damage):
             rec["params"]["rep"] = 99
             rec["sha256"] = record_checksum(rec)
 
-    victim = _rewrite_pack(tmp_path, edit)
+    victim = _edit_pack(tmp_path, edit)
     with pytest.raises(ValueError):
         _stored(tmp_path)
     with pytest.warns(RuntimeWarning, match="recomputing"):

@@ -37,6 +37,7 @@ import hashlib
 import importlib
 import json
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
@@ -44,8 +45,8 @@ from typing import Callable, Mapping
 import pandas as pd
 
 import fsbook
-from fsbook.experiments._store import (Store, StoreError, atomic_write, canonical_json, machine_facts,
-                                       make_record, normalise, task_key, to_jsonable)
+from fsbook.experiments._store import (Store, StoreError, atomic_write, canonical_json, key_of_canonical,
+                                       machine_facts, make_record, normalise, task_key, to_jsonable)
 
 __all__ = ["Protocol", "ProtocolResult", "StoreError", "canonical_json", "load_protocol",
            "read_results", "read_store", "run_protocol", "store_root", "task_key", "task_seed",
@@ -202,10 +203,11 @@ def _parallel_results(protocol, todo, n_jobs, backend, scheduler):
 def _task_list(protocol, full, tasks):
     """Normalised parameters and their keys; refuses duplicates."""
     raw = protocol.make_tasks(full) if tasks is None else tasks
-    params = [normalise(p) for p in raw]
+    texts = [canonical_json(p) for p in raw]
+    params = [json.loads(t) for t in texts]
     if not all(isinstance(p, dict) for p in params):
         raise TypeError("every task must be a dict of parameters")
-    keys = [task_key(protocol, p) for p in params]
+    keys = [key_of_canonical(protocol, t) for t in texts]
     if len(set(keys)) != len(keys):
         raise ValueError(f"protocol {protocol.name!r} lists the same task parameters twice")
     return params, keys
@@ -264,8 +266,11 @@ def run_protocol(protocol: Protocol | str, *, full: bool = False, tasks=None, n_
     machines: list = [None] * len(params)
     if resume:
         for i, k in enumerate(keys):
-            if k in records:
-                rec = records[k]
+            rec = records.get(k)
+            if rec is not None and rec["params"] != params[i]:
+                warnings.warn(f"stored task {k} holds other parameters; recomputing this task",
+                              RuntimeWarning, stacklevel=2)
+            elif rec is not None:
                 results[i], seconds[i], machines[i] = rec["result"], rec["seconds"], rec["machine"]
     n_cached = sum(r is not None for r in results)
     todo = [(i, p) for i, p in enumerate(params) if results[i] is None]
@@ -355,15 +360,21 @@ def read_store(protocol: Protocol | str, full: bool = True, *, folder=None,
             f"holds no store of protocol {protocol.name!r} version {protocol.version}"
         raise StoreError(f"{folder} {what}; build it with `{command}`")
     params, keys = _task_list(protocol, full, None)
-    records = store.load(strict=True)
-    have = [i for i, k in enumerate(keys) if k in records]
+    stored = store.keys()
+    have = [i for i, k in enumerate(keys) if k in stored]
     if not have or (len(have) < len(keys) and not allow_partial):
         hint = "" if not have else ", or pass allow_partial=True to reduce the stored ones only"
         raise StoreError(f"{folder} holds {len(have)} of the {len(keys)} tasks of protocol "
                          f"{protocol.name!r} version {protocol.version}"
                          f"{' (--full)' if full else ''}; build the missing ones with `{command}` "
                          f"(it resumes){hint}")
+    records = store.load(strict=True)
+    have = [i for i in have if keys[i] in records]
     recs = [records[keys[i]] for i in have]
+    wrong = [r["key"] for r, i in zip(recs, have) if r["params"] != params[i]]
+    if wrong:
+        raise ValueError(f"{store.pack_path}: stored task {wrong[0]} holds other parameters than its key's; "
+                         f"rebuild the store with `{command}`")
     params = [params[i] for i in have]
     results = [r["result"] for r in recs]
     tables = protocol.reduce(params, results)

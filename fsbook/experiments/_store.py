@@ -4,8 +4,9 @@ A protocol's folder (``results/<name>/`` by default) holds
 
 * ``tasks-v<version>.jsonl.gz``: the *pack*, the committed form.  A gzip file (no time stamp, no
   file name, so equal content gives equal bytes) of JSON lines: first a header
-  ``{"format": "fsbook-store/1", "protocol": ..., "version": ..., "n_tasks": ...}``, then one
-  *record* per task, sorted by key;
+  ``{"format": "fsbook-store/1", "protocol", "version", "n_tasks", "keys", "sha256"}`` (the
+  sorted task keys, and the SHA-256 of their canonical JSON, a newline and the bytes after the
+  header line), then one *record* per task in the order of ``keys``, without its ``key``;
 * ``journal-v<version>.jsonl``: records appended (one line each, flushed and synced) as tasks
   finish during a run, so an interrupted run loses at most the task in flight.  The runner merges
   the journal into the pack at the end of every run (also after a failure or an interrupt) and
@@ -91,8 +92,14 @@ def task_key(protocol, params: dict) -> str:
     The package version is not part of the key: a new fsbook release reuses the stored tasks;
     a change that alters a protocol's results must bump the protocol's ``version``.
     """
-    return sha256(canonical_json({"protocol": protocol.name, "version": str(protocol.version),
-                                  "params": params}))[:32]
+    return key_of_canonical(protocol, canonical_json(params))
+
+
+def key_of_canonical(protocol, params_json: str) -> str:
+    """:func:`task_key` from the canonical JSON text of the parameters (no second conversion):
+    the canonical JSON of ``{"params", "protocol", "version"}`` (keys in that sorted order)."""
+    return sha256('{"params":' + params_json + ',"protocol":' + _dumps(protocol.name)
+                  + ',"version":' + _dumps(str(protocol.version)) + "}")[:32]
 
 
 # ----------------------------------------------------------------------------- records
@@ -111,9 +118,14 @@ def machine_facts() -> dict:
     return {"cpu": cpu or platform.processor() or platform.machine(), "cores": os.cpu_count()}
 
 
+def _dumps(obj) -> str:
+    """Canonical JSON of plain JSON data (as :func:`canonical_json`, without its conversion)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
 def record_checksum(record: dict) -> str:
     """SHA-256 of the canonical JSON of every field of ``record`` but ``sha256``."""
-    return sha256(canonical_json({k: v for k, v in record.items() if k != "sha256"}))
+    return sha256(_dumps({k: v for k, v in record.items() if k != "sha256"}))
 
 
 def make_record(key, params, result, seconds, machine) -> dict:
@@ -169,6 +181,11 @@ def _safe_version(version) -> str:
 _STORE_FILE = re.compile(r"(?:tasks-v(?P<pack>.+)\.jsonl\.gz|journal-v(?P<journal>.+)\.jsonl)")
 
 
+def _pack_digest(keys, body: bytes) -> str:
+    """SHA-256 of a pack's keys (canonical JSON, then a newline) and records (its body)."""
+    return hashlib.sha256((_dumps(keys) + "\n").encode("utf-8") + body).hexdigest()
+
+
 class Store:
     """The store of one protocol version in ``folder``.
 
@@ -219,12 +236,52 @@ class Store:
                 f"`python -m fsbook.experiments {self.protocol.name} --out {self.folder}`")
 
     # -- reading
-    def load(self, strict: bool = False) -> dict:
+    def _header(self, f) -> dict:
+        """Read and check the pack's header line from the open gzip file ``f``."""
+        try:
+            header = json.loads(f.readline())
+        except (OSError, EOFError, ValueError) as e:
+            raise ValueError(f"unreadable pack {self.pack_path}: {e}") from None
+        expected = {"format": STORE_FORMAT, "protocol": self.protocol.name,
+                    "version": str(self.protocol.version)}
+        if not isinstance(header, dict) or {k: header.get(k) for k in expected} != expected \
+                or not isinstance(header.get("keys"), list):
+            raise ValueError(f"{self.pack_path} is not a {STORE_FORMAT} pack of "
+                             f"{self.protocol.name} version {self.protocol.version}")
+        return header
+
+    def keys(self) -> set:
+        """Keys of the stored tasks, from the pack's header and the journal, without reading
+        the pack's records (fast: for completeness checks)."""
+        keys = set()
+        if self.pack_path.exists():
+            with gzip.open(self.pack_path, "rb") as f:
+                keys.update(self._header(f)["keys"])
+        if self.journal_path.exists():
+            keys.update(self._journal(lambda message: None))
+        return keys
+
+    def _journal(self, bad) -> dict:
+        records = {}
+        with open(self.journal_path, encoding="utf-8", errors="replace") as f:
+            for n, line in enumerate(f, start=1):
+                try:
+                    rec = check_record(json.loads(line), self.protocol)
+                    records[rec["key"]] = rec
+                except (ValueError, KeyError, TypeError) as e:
+                    bad(f"{self.journal_path} line {n}: {e}")
+        return records
+
+    def load(self, strict: bool = False, audit: bool = False) -> dict:
         """``{key: record}`` of the pack and the journal (journal lines win).
 
-        A damaged record (truncated journal line, failed checksum, wrong key) is skipped with a
+        The pack's keys and records are checked against the SHA-256 in its header; when it
+        matches, its records are taken as written (fast), otherwise (or with ``audit``) every
+        record's checksum and key are checked.  Journal records are always checked.  A damaged
+        record (torn journal line, failed checksum, wrong key) is skipped with a
         ``RuntimeWarning`` (the runner then recomputes it); with ``strict`` it raises
-        ``ValueError`` instead.  A pack of another protocol or version always raises.
+        ``ValueError`` instead.  A pack that is unreadable, truncated or of another protocol or
+        version always raises.
         """
         records = {}
 
@@ -235,38 +292,32 @@ class Store:
 
         if self.pack_path.exists():
             try:
-                with gzip.open(self.pack_path, "rt", encoding="utf-8") as f:
-                    lines = f.read().splitlines()
-            except (OSError, EOFError, UnicodeDecodeError) as e:
+                with gzip.open(self.pack_path, "rb") as f:
+                    header = self._header(f)
+                    body = f.read()
+            except (OSError, EOFError) as e:
                 raise ValueError(f"unreadable pack {self.pack_path}: {e}") from None
-            header = json.loads(lines[0]) if lines else {}
-            expected = {"format": STORE_FORMAT, "protocol": self.protocol.name,
-                        "version": str(self.protocol.version)}
-            if {k: header.get(k) for k in expected} != expected:
-                raise ValueError(f"{self.pack_path} is not a {STORE_FORMAT} pack of "
-                                 f"{self.protocol.name} version {self.protocol.version}")
-            for n, line in enumerate(lines[1:], start=2):
+            keys, lines = header["keys"], body.decode("utf-8", errors="replace").splitlines()
+            if len(lines) != len(keys):
+                raise ValueError(f"{self.pack_path} lists {len(keys)} tasks but holds {len(lines)}")
+            check = audit or header.get("sha256") != _pack_digest(keys, body)
+            for n, (key, line) in enumerate(zip(keys, lines), start=2):
                 try:
-                    rec = check_record(json.loads(line), self.protocol)
-                    records[rec["key"]] = rec
-                except (ValueError, KeyError) as e:
+                    rec = {"key": key, **json.loads(line)}
+                    if check:
+                        check_record(rec, self.protocol)
+                    records[key] = rec
+                except (ValueError, KeyError, TypeError) as e:
                     bad(f"{self.pack_path} line {n}: {e}")
         if self.journal_path.exists():
-            with open(self.journal_path, encoding="utf-8", errors="replace") as f:
-                for n, line in enumerate(f, start=1):
-                    try:
-                        rec = check_record(json.loads(line), self.protocol)
-                        records[rec["key"]] = rec
-                    except (ValueError, KeyError) as e:
-                        bad(f"{self.journal_path} line {n}: {e}")
+            records.update(self._journal(bad))
         return records
 
     # -- writing
     def append(self, record: dict) -> None:
         """Append one record to the journal: one write of one line, flushed and synced."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        line = (json.dumps(record, sort_keys=True, separators=(",", ":"), allow_nan=False)
-                + "\n").encode("utf-8")
+        line = (_dumps(record) + "\n").encode("utf-8")
         with open(self.journal_path, "ab+") as f:
             if f.tell() > 0:                # after a crash mid-line: start on a fresh line
                 f.seek(-1, os.SEEK_END)
@@ -277,17 +328,21 @@ class Store:
             os.fsync(f.fileno())
 
     def pack(self, records: dict) -> Path:
-        """Write ``records`` as the pack (sorted by key, deterministic bytes), then delete the
+        """Write ``records`` (each checked against its checksum) as the pack (sorted by key,
+        deterministic bytes, the body's SHA-256 in the header), then delete the
         journal and the packs and journals of other versions (superseded: their results are
         no longer what the code computes; git keeps them)."""
-        header = {"format": STORE_FORMAT, "protocol": self.protocol.name,
-                  "version": str(self.protocol.version), "n_tasks": len(records)}
-        lines = [json.dumps(header, sort_keys=True, separators=(",", ":"))]
-        lines += [json.dumps(records[k], sort_keys=True, separators=(",", ":"), allow_nan=False)
-                  for k in sorted(records)]
+        for k, rec in records.items():
+            if rec.get("key") != k or rec.get("sha256") != record_checksum(rec):
+                raise ValueError(f"refusing to pack task {k}: its record fails its checksum")
+        keys = sorted(records)
+        body = "".join(_dumps({f: v for f, v in records[k].items() if f != "key"}) + "\n"
+                       for k in keys).encode("utf-8")
+        header = {"format": STORE_FORMAT, "protocol": self.protocol.name, "version": str(self.protocol.version),
+                  "n_tasks": len(keys), "keys": keys, "sha256": _pack_digest(keys, body)}
         buf = io.BytesIO()
         with gzip.GzipFile(filename="", mode="wb", fileobj=buf, compresslevel=9, mtime=0) as gz:
-            gz.write(("\n".join(lines) + "\n").encode("utf-8"))
+            gz.write((_dumps(header) + "\n").encode("utf-8") + body)
         data = buf.getvalue()
         if not (self.pack_path.exists() and self.pack_path.read_bytes() == data):
             _atomic_write_bytes(self.pack_path, data)

@@ -197,7 +197,7 @@ def verify_store(protocol, folder, budget_seconds: float, seed: int, echo=print)
         report.problems.append(f"{folder}: {why}; rebuild it with `{command}`")
         return report
     try:
-        records = store.load(strict=True)
+        records = store.load(strict=True, audit=True)
     except ValueError as e:
         report.problems.append(f"{folder}: {e}")
         return report
