@@ -11,7 +11,7 @@ import pytest
 from fsbook.experiments import StoreError, read_store, run_protocol
 from fsbook.experiments import __main__ as cli
 from fsbook.experiments._example import PROTOCOL as EXAMPLE
-from fsbook.experiments._store import Store, record_checksum
+from fsbook.experiments._store import Store, canonical_json, record_checksum
 from fsbook.experiments._verify import choose_sample, compare_results, verify
 from test_runner import _edit_pack
 
@@ -180,6 +180,23 @@ def test_verify_stays_within_a_small_budget(tmp_path):
 def test_verify_and_pack_subcommands(tmp_path, capsys):
     assert cli.main(["verify", "--root", str(tmp_path), "--seed", "5"]) == 0
     assert "seed 5" in capsys.readouterr().out
-    assert cli.main(["pack", "--root", str(tmp_path)]) == 0
+    run_protocol(EXAMPLE, out=tmp_path / EXAMPLE.name, progress=False)
+    argv = ["verify", "--root", str(tmp_path), "--protocol", "_example", "--seed", "5"]
+    assert cli.main(argv) == 0
+    assert "_example: 6 recomputed" in capsys.readouterr().out
+    _alter(tmp_path, "alpha_index", lambda v: v + 1)
+    assert cli.main(argv) == 1
+    assert "MISMATCH _example task" in capsys.readouterr().out
+    store = Store(tmp_path / EXAMPLE.name, EXAMPLE)
+    store.pack_path.unlink()                              # as if a run had been killed before packing
+    store.journal_path.write_text("".join(canonical_json(r) + "\n" for r in _records(tmp_path / "x")))
+    assert cli.main(["pack", "_example", "--root", str(tmp_path)]) == 0
+    assert "_example: 6 tasks in" in capsys.readouterr().out
+    assert store.pack_path.exists() and not store.journal_path.exists()
     with pytest.raises(SystemExit):
         cli.main(["verify", "--budget-seconds", "0"])
+
+
+def _records(folder):
+    run_protocol(EXAMPLE, out=folder, progress=False)
+    return Store(folder, EXAMPLE).load(strict=True).values()
