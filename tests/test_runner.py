@@ -17,7 +17,7 @@ from fsbook.experiments import __main__ as cli
 from fsbook.experiments._example import PROTOCOL as EXAMPLE
 from fsbook.experiments import StoreError
 from fsbook.experiments._runner import canonical_json, task_key, to_jsonable
-from fsbook.experiments._store import Store, make_record, record_checksum
+from fsbook.experiments._store import Store, key_of_canonical, make_record, record_checksum
 
 
 # ----------------------------------------------------------------------------- hashing
@@ -48,8 +48,23 @@ def test_task_key_depends_on_params_protocol_and_version_not_on_the_package_vers
     # SHA-256 of the canonical {"params", "protocol", "version"}, first 32 hex digits
     text = '{"params":{"noise":0.5,"rep":0},"protocol":"_example","version":"%s"}' % EXAMPLE.version
     assert k == hashlib.sha256(text.encode()).hexdigest()[:32]
+    assert key_of_canonical(EXAMPLE, [canonical_json(p), canonical_json({"rep": 1})]) == \
+        [k, task_key(EXAMPLE, {"rep": 1})]
     monkeypatch.setattr(fsbook, "__version__", "999")
     assert k == task_key(EXAMPLE, p)
+
+
+@pytest.mark.parametrize("obj", [
+    {"b": 2, "a": [1.5, (2, "x")], "c": None, "d": True},          # plain: the fast path
+    {1: "int key", 2.5: "float key", "s": -0.0},
+    {"x": np.float64(0.1), "y": 1e300, "z": "true", "w": {"null": 1}},
+    {True: 1, False: 2}, {None: 3}, {"a": {True: [1]}},              # keys spelt "True" by to_jsonable
+    {"n": np.int64(3), "v": np.arange(3), "b": np.bool_(False)},    # NumPy: the reference path
+    {"nan": float("nan"), "inf": [np.inf]}, {1: "a", "b": 2},       # non-finite, mixed key types
+])
+def test_canonical_json_fast_path_equals_the_reference(obj):
+    reference = json.dumps(to_jsonable(obj), sort_keys=True, separators=(",", ":"), allow_nan=False)
+    assert canonical_json(obj) == reference
 
 
 def test_canonical_json_rejects_objects_and_maps_nan_to_null():

@@ -207,7 +207,7 @@ def _task_list(protocol, full, tasks):
     params = [json.loads(t) for t in texts]
     if not all(isinstance(p, dict) for p in params):
         raise TypeError("every task must be a dict of parameters")
-    keys = [key_of_canonical(protocol, t) for t in texts]
+    keys = key_of_canonical(protocol, texts)
     if len(set(keys)) != len(keys):
         raise ValueError(f"protocol {protocol.name!r} lists the same task parameters twice")
     return params, keys

@@ -71,8 +71,31 @@ def to_jsonable(obj):
     raise TypeError(f"not JSON-serialisable: {type(obj).__name__} {obj!r}")
 
 
+def _not_plain(obj):
+    raise TypeError("not plain JSON")
+
+
+#: in the fast path's text, a sign of a ``True``, ``False`` or ``None`` dict key, which
+#: :func:`to_jsonable` spells differently from :func:`json.dumps`
+_SPECIAL_KEY = re.compile(r'"(?:true|false|null)":')
+
+
 def canonical_json(obj) -> str:
-    """Canonical JSON text of ``obj`` (sorted keys, no spaces); equal for equal content."""
+    """Canonical JSON text of ``to_jsonable(obj)`` (sorted keys, no spaces); equal for equal
+    content.
+
+    Fast path: :func:`json.dumps` of ``obj`` itself, used when it succeeds without help (only
+    dicts with str, int or float keys, lists, tuples, str, int, float, bool and ``None``,
+    finite floats) and shows no key that could have been ``True``, ``False`` or ``None``; on
+    such input it equals the reference path, :func:`to_jsonable` then :func:`json.dumps`
+    (tested on both kinds of input).
+    """
+    try:
+        text = json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False, default=_not_plain)
+        if not _SPECIAL_KEY.search(text):
+            return text
+    except (TypeError, ValueError):
+        pass
     return json.dumps(to_jsonable(obj), sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
@@ -95,11 +118,14 @@ def task_key(protocol, params: dict) -> str:
     return key_of_canonical(protocol, canonical_json(params))
 
 
-def key_of_canonical(protocol, params_json: str) -> str:
-    """:func:`task_key` from the canonical JSON text of the parameters (no second conversion):
-    the canonical JSON of ``{"params", "protocol", "version"}`` (keys in that sorted order)."""
-    return sha256('{"params":' + params_json + ',"protocol":' + _dumps(protocol.name)
-                  + ',"version":' + _dumps(str(protocol.version)) + "}")[:32]
+def key_of_canonical(protocol, params_json):
+    """:func:`task_key` from the canonical JSON text of the parameters (no second conversion),
+    or the list of keys of a list of such texts: the canonical JSON of ``{"params",
+    "protocol", "version"}`` is assembled in that (sorted) order."""
+    tail = ',"protocol":' + _dumps(protocol.name) + ',"version":' + _dumps(str(protocol.version)) + "}"
+    if isinstance(params_json, str):
+        return sha256('{"params":' + params_json + tail)[:32]
+    return [sha256('{"params":' + text + tail)[:32] for text in params_json]
 
 
 # ----------------------------------------------------------------------------- records

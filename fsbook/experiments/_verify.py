@@ -233,8 +233,8 @@ def verify(protocols=None, root=None, budget_seconds: float = 300.0, seed=None, 
 
     ``protocols`` (``Protocol`` objects or names; default every protocol module) lists the
     protocols to consider; those without a folder under ``root`` are skipped.  The budget is
-    shared: each protocol, cheapest first, gets the remaining budget divided by the number of
-    protocols left.
+    shared: each protocol in turn gets the budget still unused divided by the number of
+    protocols left, so time a protocol does not use passes to the next ones.
     """
     root = store_root() if root is None else Path(root)
     if seed is None:
