@@ -10,6 +10,14 @@ def test_experiments_help_lists_protocols(capsys):
     assert experiments_main(["--help"]) == 0
     out = capsys.readouterr().out
     assert "protocols:" in out and "projection" in out
+    assert "experiments verify [--budget-seconds S]" in out and "experiments pack" in out
+
+
+def test_verify_help_documents_budget_and_seed(capsys):
+    with pytest.raises(SystemExit) as info:
+        experiments_main(["verify", "--help"])
+    out = capsys.readouterr().out
+    assert info.value.code == 0 and "--budget-seconds" in out and "--seed" in out
 
 
 def test_unknown_protocol_is_a_usage_error(capsys):

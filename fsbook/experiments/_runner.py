@@ -200,17 +200,22 @@ def _parallel_results(protocol, todo, n_jobs, backend, scheduler):
             cluster.close()
 
 
-def _task_list(protocol, full, tasks):
-    """Normalised parameters and their keys; refuses duplicates."""
+def _task_texts(protocol, full, tasks):
+    """Canonical JSON texts of the tasks and their keys; refuses non-dicts and duplicates."""
     raw = protocol.make_tasks(full) if tasks is None else tasks
-    texts = [canonical_json(p) for p in raw]
-    params = [json.loads(t) for t in texts]
-    if not all(isinstance(p, dict) for p in params):
+    if not all(isinstance(p, dict) for p in raw):
         raise TypeError("every task must be a dict of parameters")
+    texts = [canonical_json(p) for p in raw]
     keys = key_of_canonical(protocol, texts)
     if len(set(keys)) != len(keys):
         raise ValueError(f"protocol {protocol.name!r} lists the same task parameters twice")
-    return params, keys
+    return texts, keys
+
+
+def _task_list(protocol, full, tasks):
+    """Normalised parameters and their keys; refuses non-dicts and duplicates."""
+    texts, keys = _task_texts(protocol, full, tasks)
+    return [json.loads(t) for t in texts], keys
 
 
 def run_protocol(protocol: Protocol | str, *, full: bool = False, tasks=None, n_jobs: int = 1,
@@ -359,7 +364,7 @@ def read_store(protocol: Protocol | str, full: bool = True, *, folder=None,
                 f"the code is version {protocol.version}") if others else \
             f"holds no store of protocol {protocol.name!r} version {protocol.version}"
         raise StoreError(f"{folder} {what}; build it with `{command}`")
-    params, keys = _task_list(protocol, full, None)
+    texts, keys = _task_texts(protocol, full, None)          # parsed only when the store is usable
     stored = store.keys()
     have = [i for i, k in enumerate(keys) if k in stored]
     if not have or (len(have) < len(keys) and not allow_partial):
@@ -371,11 +376,11 @@ def read_store(protocol: Protocol | str, full: bool = True, *, folder=None,
     records = store.load(strict=True)
     have = [i for i in have if keys[i] in records]
     recs = [records[keys[i]] for i in have]
-    wrong = [r["key"] for r, i in zip(recs, have) if r["params"] != params[i]]
+    params = [json.loads(texts[i]) for i in have]
+    wrong = [r["key"] for r, p in zip(recs, params) if r["params"] != p]
     if wrong:
         raise ValueError(f"{store.pack_path}: stored task {wrong[0]} holds other parameters than its key's; "
                          f"rebuild the store with `{command}`")
-    params = [params[i] for i in have]
     results = [r["result"] for r in recs]
     tables = protocol.reduce(params, results)
     return ProtocolResult(params=params, results=results, tables=tables, n_computed=0,
