@@ -100,7 +100,8 @@ def test_resume_after_a_lost_task(tmp_path):
     first = run_protocol(EXAMPLE, out=tmp_path, progress=False)
     records = _stored(tmp_path)
     assert first.n_computed == len(records) == len(EXAMPLE.make_tasks(False)) and first.n_cached == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.json", f"tasks-v{EXAMPLE.version}.jsonl.gz"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == \
+        [".lock", "results.json", f"tasks-v{EXAMPLE.version}.jsonl.gz"]
     again = run_protocol(EXAMPLE, out=tmp_path, progress=False)        # finished: only re-reduces
     assert (again.n_computed, again.n_cached) == (0, len(records))
     lost = sorted(records)[2]
@@ -191,6 +192,13 @@ def test_a_damaged_pack_is_refused(tmp_path):
     pack.write_bytes(pack.read_bytes()[:-20])
     with pytest.raises(ValueError, match="unreadable pack"):
         run_protocol(EXAMPLE, out=tmp_path, progress=False)
+
+
+def test_two_runs_cannot_write_one_store_at_once(tmp_path):
+    with _store(tmp_path).writing():
+        with pytest.raises(StoreError, match="another run is writing the store"):
+            run_protocol(EXAMPLE, out=tmp_path, progress=False)
+    assert run_protocol(EXAMPLE, out=tmp_path, progress=False).n_computed == 6     # released
 
 
 def test_a_store_of_the_first_runner_is_refused(tmp_path):

@@ -218,6 +218,47 @@ def _task_list(protocol, full, tasks):
     return [json.loads(t) for t in texts], keys
 
 
+def _run_tasks(protocol, params, keys, store, resume, n_jobs, backend, scheduler, progress):
+    """Read the stored tasks, compute the others (journaling each into ``store``), pack the
+    store; returns ``(results, seconds, machines, n_cached, n_computed)``."""
+    records = {} if store is None else store.load()
+    results: list = [None] * len(params)
+    seconds: list = [None] * len(params)
+    machines: list = [None] * len(params)
+    if resume:
+        for i, k in enumerate(keys):
+            rec = records.get(k)
+            if rec is not None and rec["params"] != params[i]:
+                warnings.warn(f"stored task {k} holds other parameters; recomputing this task",
+                              RuntimeWarning, stacklevel=2)
+            elif rec is not None:
+                results[i], seconds[i], machines[i] = rec["result"], rec["seconds"], rec["machine"]
+    n_cached = sum(r is not None for r in results)
+    todo = [(i, p) for i, p in enumerate(params) if results[i] is None]
+
+    from tqdm import tqdm  # the text bar: tqdm.auto warns in notebooks without ipywidgets
+
+    bar = tqdm(total=len(params), initial=n_cached, desc=protocol.name, disable=not progress)
+    try:
+        if todo:
+            stream = (_call(protocol.run_task, i, p) for i, p in todo) \
+                if (backend == "loky" and n_jobs == 1) else \
+                _parallel_results(protocol, todo, n_jobs, backend, scheduler)
+            for i, result, secs, machine in stream:
+                results[i], seconds[i], machines[i] = result, secs, machine
+                if store is not None:
+                    rec = make_record(keys[i], params[i], result, secs, machine)
+                    store.append(rec)
+                    records[keys[i]] = rec
+                bar.update()
+    finally:
+        bar.close()
+        if store is not None and (todo or store.journal_path.exists() or not store.pack_path.exists()):
+            store.pack(records)
+
+    return results, seconds, machines, n_cached, len(todo)
+
+
 def run_protocol(protocol: Protocol | str, *, full: bool = False, tasks=None, n_jobs: int = 1,
                  backend: str = "loky", scheduler: str | None = None, out=None, resume: bool = True,
                  progress: bool = True) -> ProtocolResult:
@@ -261,44 +302,15 @@ def run_protocol(protocol: Protocol | str, *, full: bool = False, tasks=None, n_
     params, keys = _task_list(protocol, full, tasks)
 
     out = None if out is None else Path(out)
-    store = None if out is None else Store(out, protocol)
-    records: dict = {}
-    if store is not None:
+    if out is None:
+        results, seconds, machines, n_cached, n_todo = _run_tasks(protocol, params, keys, None, resume,
+                                                                 n_jobs, backend, scheduler, progress)
+    else:
+        store = Store(out, protocol)
         store.check_layout()
-        records = store.load()
-    results: list = [None] * len(params)
-    seconds: list = [None] * len(params)
-    machines: list = [None] * len(params)
-    if resume:
-        for i, k in enumerate(keys):
-            rec = records.get(k)
-            if rec is not None and rec["params"] != params[i]:
-                warnings.warn(f"stored task {k} holds other parameters; recomputing this task",
-                              RuntimeWarning, stacklevel=2)
-            elif rec is not None:
-                results[i], seconds[i], machines[i] = rec["result"], rec["seconds"], rec["machine"]
-    n_cached = sum(r is not None for r in results)
-    todo = [(i, p) for i, p in enumerate(params) if results[i] is None]
-
-    from tqdm import tqdm  # the text bar: tqdm.auto warns in notebooks without ipywidgets
-
-    bar = tqdm(total=len(params), initial=n_cached, desc=protocol.name, disable=not progress)
-    try:
-        if todo:
-            stream = (_call(protocol.run_task, i, p) for i, p in todo) \
-                if (backend == "loky" and n_jobs == 1) else \
-                _parallel_results(protocol, todo, n_jobs, backend, scheduler)
-            for i, result, secs, machine in stream:
-                results[i], seconds[i], machines[i] = result, secs, machine
-                if store is not None:
-                    rec = make_record(keys[i], params[i], result, secs, machine)
-                    store.append(rec)
-                    records[keys[i]] = rec
-                bar.update()
-    finally:
-        bar.close()
-        if store is not None and (todo or store.journal_path.exists() or not store.pack_path.exists()):
-            store.pack(records)
+        with store.writing():
+            results, seconds, machines, n_cached, n_todo = _run_tasks(protocol, params, keys, store, resume,
+                                                                     n_jobs, backend, scheduler, progress)
 
     tables = protocol.reduce(params, results)
     path = None
@@ -308,7 +320,7 @@ def run_protocol(protocol: Protocol | str, *, full: bool = False, tasks=None, n_
                   "package": fsbook.__version__, "full": bool(full), "n_tasks": len(params),
                   "tables": {name: df.to_dict(orient="split") for name, df in tables.items()}}
         atomic_write(path, json.dumps(to_jsonable(record), indent=1, allow_nan=False))
-    return ProtocolResult(params=params, results=results, tables=tables, n_computed=len(todo),
+    return ProtocolResult(params=params, results=results, tables=tables, n_computed=n_todo,
                           n_cached=n_cached, path=path, protocol=protocol.name, seconds=seconds,
                           machines=machines, n_total=len(params))
 

@@ -32,6 +32,7 @@ import platform
 import re
 import tempfile
 import warnings
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -347,6 +348,25 @@ class Store:
         return records
 
     # -- writing
+    @contextmanager
+    def writing(self):
+        """Hold the store's lock file ``.lock`` (an exclusive ``flock``) while writing: a
+        second run into the same folder stops with an error instead of packing over the first
+        one's records."""
+        import fcntl
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with open(self.folder / ".lock", "a") as f:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                raise StoreError(f"another run is writing the store {self.folder}; wait for it to "
+                                 "finish (runs into one folder cannot overlap)") from None
+            try:
+                yield self
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
+
     def append(self, record: dict) -> None:
         """Append one record to the journal: one write of one line, flushed and synced."""
         self.folder.mkdir(parents=True, exist_ok=True)

@@ -295,6 +295,7 @@ def pack_main(argv=None) -> int:
     for name in args.names or stored_protocols(root):
         store = Store(root / name, load_protocol(name))
         store.check_layout()
-        records = store.load()
-        print(f"{name}: {len(records)} tasks in {store.pack(records)}")
+        with store.writing():
+            records = store.load()
+            print(f"{name}: {len(records)} tasks in {store.pack(records)}")
     return 0
