@@ -19,7 +19,8 @@ from .fohsic import FOHSIC
 from .laplacian_score import LaplacianScore
 from .relief import Relief
 from .svm_selectors import SVMRFE, L1SVMSelector
-from .mmc import MMC
+from .mmc import MMC, MMCSupervised
 
 __all__ = ["WekaSubsetSelector", "EVALUATORS", "SEARCHES", "ZeroNormSVM", "FeatureWeightingSVM",
-           "FOHSIC", "LaplacianScore", "Relief", "SVMRFE", "L1SVMSelector", "MMC"]
+           "FOHSIC", "LaplacianScore", "Relief", "SVMRFE", "L1SVMSelector", "MMC",
+           "MMCSupervised"]
