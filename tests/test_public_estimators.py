@@ -1,9 +1,9 @@
 """Every public estimator of fsbook: an Examples section, and scikit-learn's checks (issue 27).
 
 The public estimators are the :class:`~sklearn.base.BaseEstimator` subclasses exported by a
-subpackage's ``__all__``. Those fitted on ``(X, y)`` and default-constructible pass
-``check_estimator`` unexcused in their own test files; the others are listed in NOT_XY with the
-reason, as metric-learn does for its weakly supervised learners.
+subpackage's ``__all__``. Every one is checked by ``check_estimator`` default-constructed, unexcused,
+in its own test file or below, except those in NOT_DEFAULT_CHECKED, each with its reason (the pair
+and triplet learners, as metric-learn does for its weakly supervised learners).
 """
 import importlib
 import re
@@ -19,8 +19,8 @@ from fsbook.projection import GeneralizedDiscriminantAnalysis, OrthogonalLaplaci
 
 SUBPACKAGES = ["projection", "geometry", "hkl", "l1linf", "kernel_design", "baselines"]
 
-#: public estimators not fitted on (X, y), and why
-NOT_XY = {
+#: public estimators that check_estimator does not run on default-constructed, and why
+NOT_DEFAULT_CHECKED = {
     "MMC": "fit(pairs, y) on pairs of points (metric-learn's pair learner); "
            "MMCSupervised is its (X, y) sibling",
     "KernelDesign": "fit(triplets) on relative comparisons (metric-learn's triplet learner); "
@@ -43,7 +43,7 @@ def _public_estimators():
 
 def test_public_estimators_are_the_known_ones():
     assert len(_public_estimators()) == 22
-    assert set(NOT_XY) <= set(_public_estimators())
+    assert set(NOT_DEFAULT_CHECKED) <= set(_public_estimators())
 
 
 #: Examples sections written on another branch (the hkl helper's); remove once merged
