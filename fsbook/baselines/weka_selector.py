@@ -63,6 +63,20 @@ class WekaSubsetSelector(SelectorMixin, BaseEstimator):
     selected_ : int array, indices of the selected attributes
     merit_ : float, evaluator merit of the searched subset (before post-processing)
     n_features_in_, feature_names_in_ (if given)
+
+    Examples
+    --------
+    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 50)
+    >>> X = rng.normal(size=(100, 8))
+    >>> X[:, :2] += 2.0 * y[:, None]
+    >>> from fsbook.baselines import WekaSubsetSelector
+    >>> sel = WekaSubsetSelector(evaluator="cfs", search="best_first").fit(X, y)
+    >>> sel.get_support(indices=True)
+    array([0, 1])
     """
 
     _parameter_constraints = {

@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 import fsbook
+from fsbook._optional import require
 
 #: identifies the layout of a task file
 TASK_FORMAT = "fsbook-task/1"
@@ -240,7 +241,8 @@ def _parallel_results(protocol, todo, n_jobs, backend, scheduler):
     if backend == "loky":
         yield from Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(calls)
         return
-    from distributed import Client, LocalCluster
+    distributed = require("distributed", extra="cluster")
+    Client, LocalCluster = distributed.Client, distributed.LocalCluster
 
     cluster = None
     if scheduler is None:
