@@ -21,20 +21,28 @@ if shutil.which("java") is None:
     pytest.skip("no Java runtime (JVM) on this machine: Weka cannot run", allow_module_level=True)
 
 
-def _write_arff(path, X, y, discrete):
+def _write_arff(path, X, y, discrete, n_levels=None):
+    """ARFF of ``(X, y)``: nominal columns as codes ``0..L-1`` (all ``n_levels[j]`` declared, as
+    the data set's own ARFF declares them, else the observed ones), NaN as ``?``."""
+    def cell(j, v):
+        if np.isnan(v):
+            return "?"
+        return str(int(v)) if discrete[j] else repr(float(v))
+
     with open(path, "w") as f:
         f.write("@relation fsbook\n")
         for j in range(X.shape[1]):
             if discrete[j]:
-                vals = ",".join(str(int(v)) for v in sorted(set(X[:, j].tolist())))
-                f.write(f"@attribute a{j} {{{vals}}}\n")
+                seen = X[~np.isnan(X[:, j]), j]
+                codes = (range(n_levels[j]) if n_levels is not None
+                         else sorted(set(int(v) for v in seen)))
+                f.write(f"@attribute a{j} {{{','.join(str(c) for c in codes)}}}\n")
             else:
                 f.write(f"@attribute a{j} numeric\n")
         classes = ",".join(str(c) for c in sorted(set(y.tolist())))
         f.write(f"@attribute class {{{classes}}}\n@data\n")
         for i in range(X.shape[0]):
-            vals = [str(int(v)) if discrete[j] else repr(float(v)) for j, v in enumerate(X[i])]
-            f.write(",".join(vals) + f",{y[i]}\n")
+            f.write(",".join(cell(j, v) for j, v in enumerate(X[i])) + f",{y[i]}\n")
 
 
 @pytest.fixture(scope="module")
@@ -43,9 +51,9 @@ def weka():
     from weka.attribute_selection import ASEvaluation, ASSearch, AttributeSelection
     from weka.core.converters import Loader
 
-    def select(X, y, discrete, search, tmp_path):
+    def select(X, y, discrete, search, tmp_path, n_levels=None):
         path = str(tmp_path / "data.arff")
-        _write_arff(path, X, y, discrete)
+        _write_arff(path, X, y, discrete, n_levels)
         data = Loader(classname="weka.core.converters.ArffLoader").load_file(path)
         data.class_is_last()
         sel = AttributeSelection()
@@ -70,6 +78,23 @@ def _numeric(loader):
     return X, np.asarray(b.target), np.zeros(X.shape[1], dtype=bool)
 
 
+def _raw(loader):
+    """The data set's own attributes, as Weka reads them from its ARFF file: nominal codes and
+    numeric values, NaN where the file has ``?``."""
+    b = loader()
+    X = np.asarray(b.data, dtype=np.float64)
+    discrete = np.array([c is not None for c in b.categories])
+    n_levels = [len(c) if c is not None else 0 for c in b.categories]
+    return X, np.asarray(b.target), discrete, n_levels
+
+
+RAW = {   # the Table 1 data sets with missing values
+    "vote (raw)": lambda: _raw(load_vote),
+    "breast-cancer (raw)": lambda: _raw(load_breast_cancer),
+    "hepatitis (raw, mixed)": lambda: _raw(load_hepatitis),
+    "wisconsin (raw, numeric)": lambda: _raw(load_breast_cancer_wisconsin),
+}
+
 DATASETS = {
     "vote": lambda: _boolean(load_vote),
     "breast-cancer": lambda: _boolean(load_breast_cancer),
@@ -89,6 +114,20 @@ def test_cfs_selects_the_same_subset_as_weka(weka, tmp_path, name, search):
     weka_search = {"best_first": "weka.attributeSelection.BestFirst",
                    "greedy_stepwise": "weka.attributeSelection.GreedyStepwise"}[search]
     expected = weka(X, y, discrete, weka_search, tmp_path)
+    ours = WekaSubsetSelector(evaluator="cfs", search=search, discrete_features=discrete).fit(X, y)
+    assert list(map(int, ours.selected_)) == expected
+    assert len(expected) > 0
+
+
+@pytest.mark.parametrize("search", ["best_first", "greedy_stepwise"])
+@pytest.mark.parametrize("name", list(RAW))
+def test_cfs_on_raw_attributes_with_missing_values_selects_weka_subset(weka, tmp_path, name,
+                                                                       search):
+    X, y, discrete, n_levels = RAW[name]()
+    assert np.isnan(X).any()
+    weka_search = {"best_first": "weka.attributeSelection.BestFirst",
+                   "greedy_stepwise": "weka.attributeSelection.GreedyStepwise"}[search]
+    expected = weka(X, y, discrete, weka_search, tmp_path, n_levels)
     ours = WekaSubsetSelector(evaluator="cfs", search=search, discrete_features=discrete).fit(X, y)
     assert list(map(int, ours.selected_)) == expected
     assert len(expected) > 0

@@ -7,6 +7,13 @@ Numeric columns are discretised by Fayyad–Irani MDL on the training data
 (:mod:`fsbook.baselines.mdl`), nominal ones (``discrete_features``) are used as given, the search
 runs, and the evaluator post-processes the result (CFS adds locally predictive attributes), as
 Weka's ``AttributeSelection`` does.
+
+Missing values (NaN) are accepted where Weka 3.9 accepts them with the same result: CFS (and the
+filtered evaluator, CFS on the same rows) spreads their counts over the observed values
+(``CfsSubsetEval``'s default ``missingSeparate = false``), as does the gain-ratio ranking of
+``rank_search``; numeric columns are discretised on their observed values.  The consistency
+evaluator refuses them (not implemented here), and so does a missing class (Weka would drop the
+row: drop it before fitting).
 """
 from __future__ import annotations
 
@@ -102,9 +109,12 @@ class WekaSubsetSelector(SelectorMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Search the subset on ``(X, y)``; ``X`` has no missing values."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        """Search the subset on ``(X, y)``; ``X`` may have missing values (NaN), ``y`` may not."""
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         check_classification_targets(y)
+        if self.evaluator == "consistency" and np.isnan(X).any():
+            raise ValueError("X has missing values (NaN): the consistency evaluator does not "
+                             "accept them here; use 'cfs' or 'filtered', or impute first")
         classes, y_codes = np.unique(y, return_inverse=True)
         if classes.size < 2:
             raise ValueError("y has one class: attribute selection needs at least two")
@@ -138,4 +148,5 @@ class WekaSubsetSelector(SelectorMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
+        tags.input_tags.allow_nan = True
         return tags
