@@ -3,9 +3,11 @@ feature-weighting SVM against independent solutions, scikit-learn conventions.""
 import numpy as np
 import pytest
 from scipy.optimize import linprog, minimize_scalar
+from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from fsbook.baselines import FeatureWeightingSVM, WekaSubsetSelector, ZeroNormSVM
+from fsbook.baselines import FeatureWeightingSVM, WekaLibSVM, WekaSubsetSelector, ZeroNormSVM
+from fsbook.baselines.weka_svm import weka_fill_values, weka_nominal_to_binary
 from fsbook.baselines.mdl import discretize, entropy_bits, mdl_cut_points
 from fsbook.baselines.subset_evaluators import (CfsEvaluator, ConsistencyEvaluator,
                                                 distribute_missing, gain_ratio, spread_subsample,
@@ -15,7 +17,7 @@ from fsbook.baselines.subset_search import (best_first, forward_search, greedy_s
                                             subset_size_forward_selection)
 
 
-@parametrize_with_checks([WekaSubsetSelector(), ZeroNormSVM(), FeatureWeightingSVM()])
+@parametrize_with_checks([WekaSubsetSelector(), ZeroNormSVM(), FeatureWeightingSVM(), WekaLibSVM()])
 def test_sklearn_conventions(estimator, check):
     check(estimator)
 
@@ -294,6 +296,31 @@ def test_selector_errors():
         WekaSubsetSelector().fit(np.array([[np.inf, 1.0], [0.0, 1.0]]), [0, 1])
     with pytest.raises(ValueError, match="discrete_features"):
         WekaSubsetSelector(discrete_features=np.array([True])).fit(X, [0, 1, 0, 1])
+
+
+# --- Weka's default LibSVM ---------------------------------------------------------------------
+
+def test_weka_libsvm_preprocessing_by_hand():
+    # col 0 nominal, 3 declared values (one never seen); col 1 numeric; col 2 nominal, 2 values
+    X = np.array([[0, 1.0, 1], [2, np.nan, 0], [np.nan, 3.0, np.nan], [2, 5.0, 1], [0, 0.0, 1]])
+    nominal = np.array([True, False, True])
+    fill = weka_fill_values(X, nominal)
+    assert fill.tolist() == [0.0, 9.0 / 4, 1.0]             # tie 0/2 -> 0; mean; mode
+    Z = weka_nominal_to_binary(np.where(np.isnan(X), fill, X), nominal, np.array([3, 0, 2]))
+    np.testing.assert_array_equal(Z, [[1, 0, 0, 1.0, 1], [0, 0, 1, 2.25, 0], [1, 0, 0, 3.0, 1],
+                                      [0, 0, 1, 5.0, 1], [1, 0, 0, 0.0, 1]])
+    y = np.array([0, 1, 0, 1, 0])
+    clf = WekaLibSVM(nominal=nominal, n_levels=[3, 0, 2]).fit(X, y)
+    assert clf.gamma_ == 1 / 5
+    ref = SVC(C=1.0, kernel="rbf", gamma=1 / 5, tol=1e-3).fit(Z, y)
+    np.testing.assert_allclose(clf.decision_function(X), ref.decision_function(Z), rtol=1e-12)
+    # LibSVM's max_index: trailing columns that are zero on every training example do not count
+    X2 = np.c_[X[:, :2], np.zeros(5)]
+    assert WekaLibSVM(nominal=np.array([True, False, True]), n_levels=[3, 0, 2]).fit(
+        X2, y).gamma_ == 1 / 4
+    assert WekaLibSVM(gamma=0.7).fit(np.nan_to_num(X), y).gamma_ == 0.7
+    with pytest.raises(ValueError, match="nominal codes"):
+        weka_nominal_to_binary(np.array([[3.0]]), np.array([True]), np.array([3]))
 
 
 # --- embedded SVMs --------------------------------------------------------------------------------

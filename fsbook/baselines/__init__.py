@@ -4,6 +4,7 @@
   and searches (best first, greedy stepwise, linear forward, rank search, subset-size forward).
 - :class:`ZeroNormSVM` -- zero-norm SVM by multiplicative rescaling (Weston et al. 2003).
 - :class:`FeatureWeightingSVM` -- convex feature-weighting (squared-L1) SVM.
+- :class:`WekaLibSVM` -- Weka's default LibSVM (mean/mode imputation, nominal to binary, RBF, C = 1).
 - :mod:`mdl`, :mod:`subset_evaluators`, :mod:`subset_search` -- the pieces.
 
 Baselines of the l1/linf chapter (Table 1 of Masaeli et al. 2010):
@@ -14,6 +15,7 @@ Baseline of the LP kernel-design chapter (Figure 3 of Fung et al. 2007): :class:
 """
 from .weighted_svm import FeatureWeightingSVM
 from .weka_selector import EVALUATORS, SEARCHES, WekaSubsetSelector
+from .weka_svm import WekaLibSVM
 from .zero_norm_svm import ZeroNormSVM
 from .fohsic import FOHSIC
 from .laplacian_score import LaplacianScore
@@ -21,5 +23,6 @@ from .relief import Relief
 from .svm_selectors import SVMRFE, L1SVMSelector
 from .mmc import MMC
 
-__all__ = ["WekaSubsetSelector", "EVALUATORS", "SEARCHES", "ZeroNormSVM", "FeatureWeightingSVM",
+__all__ = ["WekaSubsetSelector", "EVALUATORS", "SEARCHES", "WekaLibSVM", "ZeroNormSVM",
+           "FeatureWeightingSVM",
            "FOHSIC", "LaplacianScore", "Relief", "SVMRFE", "L1SVMSelector", "MMC"]
