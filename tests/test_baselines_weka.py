@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from fsbook.baselines import WekaSubsetSelector
+from fsbook.baselines.weka_svm import weka_fill_values, weka_nominal_to_binary
 from fsbook.booleanize import booleanize
 from fsbook.datasets import (load_breast_cancer, load_breast_cancer_wisconsin, load_hepatitis,
                              load_ionosphere, load_monks, load_tic_tac_toe, load_transfusion,
@@ -62,6 +63,14 @@ def weka():
         sel.select_attributes(data)
         return sorted(int(i) for i in sel.selected_attributes if i != X.shape[1])
 
+    def load(X, y, discrete, tmp_path, n_levels=None):
+        path = str(tmp_path / "data.arff")
+        _write_arff(path, X, y, discrete, n_levels)
+        data = Loader(classname="weka.core.converters.ArffLoader").load_file(path)
+        data.class_is_last()
+        return data
+
+    select.load = load
     yield select
     # the JVM cannot be restarted within a process; it ends with the test session
 
@@ -131,3 +140,26 @@ def test_cfs_on_raw_attributes_with_missing_values_selects_weka_subset(weka, tmp
     ours = WekaSubsetSelector(evaluator="cfs", search=search, discrete_features=discrete).fit(X, y)
     assert list(map(int, ours.selected_)) == expected
     assert len(expected) > 0
+
+
+@pytest.mark.parametrize("name", list(RAW))
+def test_libsvm_preprocessing_equals_weka_filters(weka, tmp_path, name):
+    """ReplaceMissingValues then NominalToBinary (Weka's LibSVM defaults), statistics from the
+    first two thirds of the rows, applied to all rows: our matrices equal Weka's."""
+    from weka.core.dataset import Instances
+    from weka.filters import Filter
+    X, y, discrete, n_levels = RAW[name]()
+    data = weka.load(X, y, discrete, tmp_path, n_levels)
+    n_train = 2 * X.shape[0] // 3
+    train = Instances.copy_instances(data, 0, n_train)
+    out = data
+    for cls in ("weka.filters.unsupervised.attribute.ReplaceMissingValues",
+                "weka.filters.unsupervised.attribute.NominalToBinary"):
+        flt = Filter(classname=cls)
+        flt.inputformat(train)
+        train, out = flt.filter([train, out])
+    expected = out.to_numpy(internal=True)[:, :-1]
+    fill = weka_fill_values(X[:n_train], discrete)
+    ours = weka_nominal_to_binary(np.where(np.isnan(X), fill, X), discrete, np.array(n_levels))
+    assert ours.shape == expected.shape
+    np.testing.assert_allclose(ours, expected, rtol=1e-12, atol=0)
