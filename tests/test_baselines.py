@@ -197,6 +197,17 @@ def test_locally_predictive_adds_an_attribute_less_correlated_with_the_subset_th
     assert 2 not in ev.post_process([0])                # noise: class correlation below its redundancy
 
 
+def test_consistency_counts_a_missing_value_as_a_value_of_its_own():
+    # x: 0, 0, ?, ?, 1 with classes 0, 0, 1, 1, 0 -> groups {0: 00}, {?: 11}, {1: 0}: consistent;
+    # merged with either observed value the two missing rows would make 2 of 5 inconsistent
+    X = np.array([[0.0], [0.0], [np.nan], [np.nan], [1.0]])
+    y = np.array([0, 0, 1, 1, 0])
+    codes, levels, _ = discretize(X, y, np.array([True]))
+    assert ConsistencyEvaluator(codes, levels, y, 2).merit([0]) == 1.0
+    assert ConsistencyEvaluator(codes, levels, y, 2).merits_add([], [0]).tolist() == [1.0]
+    assert ConsistencyEvaluator(codes, levels, y, 2).merits_prefix([0]).tolist() == [1.0]
+
+
 def test_consistency_by_hand():
     X = np.array([[0, 0], [0, 1], [1, 0], [1, 1], [1, 1]])
     y = np.array([0, 1, 1, 1, 0])
@@ -287,9 +298,6 @@ def test_selector_errors():
     X = np.zeros((4, 2))
     with pytest.raises(ValueError, match="one class"):
         WekaSubsetSelector().fit(X, [1, 1, 1, 1])
-    X_nan = np.array([[np.nan, 1.0], [0.0, 1.0], [1.0, 0.0], [0.0, 0.0]])
-    with pytest.raises(ValueError, match="consistency evaluator"):
-        WekaSubsetSelector("consistency").fit(X_nan, [0, 1, 0, 1])
     with pytest.raises(ValueError):                      # a missing class: drop the row first
         WekaSubsetSelector().fit(X, [0, 1, np.nan, 1])
     with pytest.raises(ValueError):

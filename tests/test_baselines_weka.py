@@ -189,3 +189,17 @@ def test_gain_ratio_ranking_with_missing_values_equals_weka_ranker(weka, tmp_pat
     np.testing.assert_allclose(merit[theirs], ranked[:, 1], rtol=1e-9, atol=1e-12)
     assert np.round(merit[ours], 9).tolist() == np.round(merit[theirs], 9).tolist()
     assert sorted(ours.tolist()) == sorted(theirs.tolist())
+
+
+def test_weka_sort_leaves_ties_as_weka_utils_sort_does(weka):
+    """``weka_sort`` (the ranking of LinearForwardSelection / SubsetSizeForwardSelection) against
+    Weka 3.9's own ``weka.core.Utils.sort`` on arrays with many ties and NaN."""
+    from jpype import JArray, JClass, JDouble
+    from fsbook.baselines.subset_search import weka_sort
+    utils = JClass("weka.core.Utils")
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        n = int(rng.integers(1, 80))
+        v = rng.integers(0, int(rng.integers(1, 6)), n).astype(float)
+        v[rng.random(n) < 0.05] = np.nan
+        assert weka_sort(v).tolist() == list(utils.sort(JArray(JDouble)(v.tolist())))

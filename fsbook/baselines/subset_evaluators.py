@@ -11,7 +11,7 @@ Each evaluator is built on discretised data (:func:`fsbook.baselines.mdl.discret
 Definitions follow Weka 3.9's ``CfsSubsetEval``, ``ConsistencySubsetEval`` and
 ``FilteredSubsetEval`` (Hall 1999; Liu and Setiono 1996).  Missing values are coded ``-1`` in the
 discretised codes; CFS distributes their counts as Weka does (:func:`distribute_missing`), the
-consistency evaluator does not accept them (it raises an error).
+consistency evaluator treats a missing value as a value of its own, as Weka does.
 """
 from __future__ import annotations
 
@@ -338,11 +338,17 @@ class ConsistencyEvaluator:
     The examples are grouped by their (discretised) values on the subset; the inconsistency count
     of a group is its size minus its majority-class count, and the merit is
     ``1 − Σ_groups inconsistency / m`` (1 minus the inconsistency rate), i.e. the fraction of
-    examples a lookup table on the subset classifies correctly.  The candidates of a forward step
-    are scored by one compiled pass over the examples each (numba: a hash-free group count).
+    examples a lookup table on the subset classifies correctly.  A missing value (code ``-1``) is
+    a value of its own.  The candidates of a forward step are scored by one compiled pass over
+    the examples each (numba: a hash-free group count).
     """
 
     def __init__(self, codes, levels, y, n_classes):
+        # Weka's ConsistencySubsetEval.evaluateSubset hashes a missing value as one more value
+        # (Double.MAX_VALUE): here the level ``L_j`` of its column
+        missing = codes < 0
+        if missing.any():
+            codes, levels = np.where(missing, levels[None, :], codes), levels + 1
         self.codes, self.levels, self.y, self.n_classes = codes, levels, y, n_classes
         self.n_features = codes.shape[1]
 

@@ -11,9 +11,9 @@ Weka's ``AttributeSelection`` does.
 Missing values (NaN) are accepted where Weka 3.9 accepts them with the same result: CFS (and the
 filtered evaluator, CFS on the same rows) spreads their counts over the observed values
 (``CfsSubsetEval``'s default ``missingSeparate = false``), as does the gain-ratio ranking of
-``rank_search``; numeric columns are discretised on their observed values.  The consistency
-evaluator refuses them (not implemented here), and so does a missing class (Weka would drop the
-row: drop it before fitting).
+``rank_search``; the consistency evaluator counts a missing value as a value of its own
+(``ConsistencySubsetEval``); numeric columns are discretised on their observed values.  A missing
+class is refused (Weka would drop the row: drop it before fitting).
 """
 from __future__ import annotations
 
@@ -52,7 +52,9 @@ class WekaSubsetSelector(SelectorMixin, BaseEstimator):
     ----------
     evaluator : {"cfs", "consistency", "filtered"}, default "cfs"
         ``CfsSubsetEval`` (locally predictive on), ``ConsistencySubsetEval``, or
-        ``FilteredSubsetEval`` (CFS on the rows kept by ``SpreadSubsample``, spread 0 = all).
+        ``FilteredSubsetEval`` (CFS on the rows kept by ``SpreadSubsample``, spread 0 = all;
+        Weka's ``FilteredSubsetEval`` does not forward ``postProcess``, so no locally predictive
+        attributes are added: the subset the search found).
     search : {"best_first", "greedy_stepwise", "linear_forward", "rank_search",
         "subset_size_forward"}, default "best_first"
     discrete_features : bool or array of bool (n_features,), default False
@@ -105,16 +107,16 @@ class WekaSubsetSelector(SelectorMixin, BaseEstimator):
         codes, levels, _ = discretize(X[rows], y[rows], discrete)
         if self.evaluator == "consistency":
             return ConsistencyEvaluator(codes, levels, y[rows], n_classes)
-        return CfsEvaluator(codes, levels, y[rows], n_classes)
+        # FilteredSubsetEval does not pass postProcess on to its evaluator (Weka's source, every
+        # stored version): no locally predictive attributes after the search
+        return CfsEvaluator(codes, levels, y[rows], n_classes,
+                            locally_predictive=self.evaluator == "cfs")
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Search the subset on ``(X, y)``; ``X`` may have missing values (NaN), ``y`` may not."""
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         check_classification_targets(y)
-        if self.evaluator == "consistency" and np.isnan(X).any():
-            raise ValueError("X has missing values (NaN): the consistency evaluator does not "
-                             "accept them here; use 'cfs' or 'filtered', or impute first")
         classes, y_codes = np.unique(y, return_inverse=True)
         if classes.size < 2:
             raise ValueError("y has one class: attribute selection needs at least two")
