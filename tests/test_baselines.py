@@ -132,6 +132,16 @@ def test_cfs_with_missing_values_uses_the_spread_tables():
         for b in range(a):                                 # Weka: larger index as the row
             r = symmetric_uncertainty(_spread_by_loops(table(a, b, levels[b])))
             assert ev.corr(a)[b] == ev.corr(b)[a] == pytest.approx(r, rel=1e-6)
+    # the lazy (sparse, column by column) path gives the same correlations as the dense one
+    import fsbook.baselines.subset_evaluators as se
+    limit, se._DENSE_LIMIT = se._DENSE_LIMIT, 0
+    try:
+        lazy = CfsEvaluator(codes, levels, y, 2)
+    finally:
+        se._DENSE_LIMIT = limit
+    assert lazy._full is None
+    for a in range(4):
+        np.testing.assert_array_equal(lazy.corr(a), ev.corr(a))
     # without any NaN the same evaluator takes the plain path and agrees with it
     full = X[:, [3]]
     c1, l1, _ = discretize(full, y, np.array([True]))
