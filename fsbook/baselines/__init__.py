@@ -15,6 +15,7 @@ Chapter 6, disjunctive-HKL experiments:
   and searches (best first, greedy stepwise, linear forward, rank search, subset-size forward).
 - :class:`ZeroNormSVM` -- zero-norm SVM by multiplicative rescaling (Weston et al. 2003).
 - :class:`FeatureWeightingSVM` -- convex feature-weighting (squared-L1) SVM.
+- :class:`WekaLibSVM` -- Weka's default LibSVM (mean/mode imputation, nominal to binary, RBF, C = 1).
 - :mod:`mdl`, :mod:`subset_evaluators`, :mod:`subset_search` -- the pieces.
 
 Chapter 7, benchmark: :class:`SVMRFE`, :class:`L1SVMSelector`, :class:`Relief` and CFS
@@ -22,6 +23,7 @@ Chapter 7, benchmark: :class:`SVMRFE`, :class:`L1SVMSelector`, :class:`Relief` a
 """
 from .weighted_svm import FeatureWeightingSVM
 from .weka_selector import EVALUATORS, SEARCHES, WekaSubsetSelector
+from .weka_svm import WekaLibSVM
 from .zero_norm_svm import ZeroNormSVM
 from .fohsic import FOHSIC
 from .laplacian_score import LaplacianScore
@@ -29,6 +31,6 @@ from .relief import Relief
 from .svm_selectors import SVMRFE, L1SVMSelector
 from .mmc import MMC, MMCSupervised
 
-__all__ = ["WekaSubsetSelector", "EVALUATORS", "SEARCHES", "ZeroNormSVM", "FeatureWeightingSVM",
-           "FOHSIC", "LaplacianScore", "Relief", "SVMRFE", "L1SVMSelector", "MMC",
-           "MMCSupervised"]
+__all__ = ["WekaSubsetSelector", "EVALUATORS", "SEARCHES", "WekaLibSVM", "ZeroNormSVM",
+           "FeatureWeightingSVM", "FOHSIC", "LaplacianScore", "Relief", "SVMRFE", "L1SVMSelector",
+           "MMC", "MMCSupervised"]

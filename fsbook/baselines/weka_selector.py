@@ -7,6 +7,13 @@ Numeric columns are discretised by Fayyad–Irani MDL on the training data
 (:mod:`fsbook.baselines.mdl`), nominal ones (``discrete_features``) are used as given, the search
 runs, and the evaluator post-processes the result (CFS adds locally predictive attributes), as
 Weka's ``AttributeSelection`` does.
+
+Missing values (NaN) are accepted where Weka 3.9 accepts them with the same result: CFS (and the
+filtered evaluator, CFS on the same rows) spreads their counts over the observed values
+(``CfsSubsetEval``'s default ``missingSeparate = false``), as does the gain-ratio ranking of
+``rank_search``; the consistency evaluator counts a missing value as a value of its own
+(``ConsistencySubsetEval``); numeric columns are discretised on their observed values.  A missing
+class is refused (Weka would drop the row: drop it before fitting).
 """
 from __future__ import annotations
 
@@ -45,7 +52,9 @@ class WekaSubsetSelector(SelectorMixin, BaseEstimator):
     ----------
     evaluator : {"cfs", "consistency", "filtered"}, default "cfs"
         ``CfsSubsetEval`` (locally predictive on), ``ConsistencySubsetEval``, or
-        ``FilteredSubsetEval`` (CFS on the rows kept by ``SpreadSubsample``, spread 0 = all).
+        ``FilteredSubsetEval`` (CFS on the rows kept by ``SpreadSubsample``, spread 0 = all;
+        Weka's ``FilteredSubsetEval`` does not forward ``postProcess``, so no locally predictive
+        attributes are added: the subset the search found).
     search : {"best_first", "greedy_stepwise", "linear_forward", "rank_search",
         "subset_size_forward"}, default "best_first"
     discrete_features : bool or array of bool (n_features,), default False
@@ -112,12 +121,15 @@ class WekaSubsetSelector(SelectorMixin, BaseEstimator):
         codes, levels, _ = discretize(X[rows], y[rows], discrete)
         if self.evaluator == "consistency":
             return ConsistencyEvaluator(codes, levels, y[rows], n_classes)
-        return CfsEvaluator(codes, levels, y[rows], n_classes)
+        # FilteredSubsetEval does not pass postProcess on to its evaluator (Weka's source, every
+        # stored version): no locally predictive attributes after the search
+        return CfsEvaluator(codes, levels, y[rows], n_classes,
+                            locally_predictive=self.evaluator == "cfs")
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Search the subset on ``(X, y)``; ``X`` has no missing values."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        """Search the subset on ``(X, y)``; ``X`` may have missing values (NaN), ``y`` may not."""
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         check_classification_targets(y)
         classes, y_codes = np.unique(y, return_inverse=True)
         if classes.size < 2:
@@ -152,4 +164,5 @@ class WekaSubsetSelector(SelectorMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
+        tags.input_tags.allow_nan = True
         return tags
