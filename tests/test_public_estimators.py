@@ -42,7 +42,7 @@ def _public_estimators():
 
 
 def test_public_estimators_are_the_known_ones():
-    assert len(_public_estimators()) == 22
+    assert len(_public_estimators()) == 23
     assert set(NOT_DEFAULT_CHECKED) <= set(_public_estimators())
 
 
