@@ -70,8 +70,10 @@ html: $(STAMP)
 
 book: execute html
 
+# unit tests, then the Examples sections of the package's docstrings (doctests)
 unit: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadscope tests -q
+	$(BIN)/python -m pytest -n $(JOBS) --doctest-modules fsbook -q
 
 nbval: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadscope --nbval --nbval-current-env $(NOTEBOOKS) \

@@ -3,18 +3,21 @@ feature-weighting SVM against independent solutions, scikit-learn conventions.""
 import numpy as np
 import pytest
 from scipy.optimize import linprog, minimize_scalar
+from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from fsbook.baselines import FeatureWeightingSVM, WekaSubsetSelector, ZeroNormSVM
+from fsbook.baselines import FeatureWeightingSVM, WekaLibSVM, WekaSubsetSelector, ZeroNormSVM
+from fsbook.baselines.weka_svm import weka_fill_values, weka_nominal_to_binary
 from fsbook.baselines.mdl import discretize, entropy_bits, mdl_cut_points
-from fsbook.baselines.subset_evaluators import (CfsEvaluator, ConsistencyEvaluator, gain_ratio,
-                                                spread_subsample, symmetric_uncertainty)
+from fsbook.baselines.subset_evaluators import (CfsEvaluator, ConsistencyEvaluator,
+                                                distribute_missing, gain_ratio, spread_subsample,
+                                                symmetric_uncertainty)
 from fsbook.baselines.subset_search import (best_first, forward_search, greedy_stepwise,
                                             linear_forward_selection, rank_search,
                                             subset_size_forward_selection)
 
 
-@parametrize_with_checks([WekaSubsetSelector(), ZeroNormSVM(), FeatureWeightingSVM()])
+@parametrize_with_checks([WekaSubsetSelector(), ZeroNormSVM(), FeatureWeightingSVM(), WekaLibSVM()])
 def test_sklearn_conventions(estimator, check):
     check(estimator)
 
@@ -51,6 +54,110 @@ def test_mdl_three_intervals():
     np.testing.assert_allclose(mdl_cut_points(x, y), [19.5, 39.5])
     # with 4 examples per block the first split gains 0.25 bit < (log2 11 + Δ) / 12: rejected
     assert mdl_cut_points(np.arange(12.0), np.repeat([0, 1, 0], 4)).size == 0
+
+
+def test_discretize_keeps_missing_values_and_cuts_on_the_observed_rows():
+    x = np.arange(8.0)
+    y = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    xm = np.r_[x, np.nan, np.nan]
+    ym = np.r_[y, 0, 1]
+    codes, levels, cuts = discretize(np.c_[xm, np.r_[x % 2, np.nan, 1]], ym,
+                                     np.array([False, True]))
+    np.testing.assert_allclose(cuts[0], mdl_cut_points(x, y))
+    np.testing.assert_array_equal(codes[:, 0], np.r_[(x > 3.5).astype(int), -1, -1])
+    np.testing.assert_array_equal(codes[:, 1], np.r_[x % 2, -1, 1])
+    assert list(levels) == [2, 2]
+
+
+# --- missing values: Weka's spread of the counts -------------------------------------------------
+
+def _spread_by_loops(t):
+    """Weka's missing-count spread (CfsSubsetEval, missingSeparate = false), cell by cell."""
+    t = np.array(t, dtype=float)
+    a, b = t.shape
+    m = t.sum()
+    ri, cj = t.sum(axis=1), t.sum(axis=0)
+    if not (ri[-1] < m and cj[-1] < m):
+        return t
+    out = t.copy()
+    miss = ri[-1] + cj[-1] - t[-1, -1]
+    for j in range(b - 1):
+        for i in range(a - 1):
+            out[i, j] += ri[i] / (m - ri[-1]) * t[-1, j]
+        out[-1, j] = 0.0
+    for i in range(a - 1):
+        for j in range(b - 1):
+            out[i, j] += cj[j] / (m - cj[-1]) * t[i, -1]
+        out[i, -1] = 0.0
+    if t[-1, -1] > 0 and miss != m:
+        for i in range(a - 1):
+            for j in range(b - 1):
+                out[i, j] += t[i, j] / (m - miss) * t[-1, -1]
+        out[-1, -1] = 0.0
+    return out
+
+
+def test_distribute_missing_matches_the_cell_by_cell_definition():
+    rng = np.random.default_rng(0)
+    tables = [rng.integers(0, 6, (4, 3)).astype(float) for _ in range(30)]
+    tables += [np.array([[0, 0, 2], [0, 0, 1], [3, 1, 4.0]]),   # no example with both observed
+               np.array([[0, 0, 0], [0, 0, 0], [3, 1, 2.0]]),   # row attribute always missing
+               np.array([[2, 1, 0], [0, 3, 0], [0, 0, 0.0]])]   # nothing missing
+    for t in tables:
+        np.testing.assert_allclose(distribute_missing(t), _spread_by_loops(t), rtol=1e-15)
+        assert distribute_missing(t).sum() == pytest.approx(t.sum())
+    stacked = np.stack(tables[:30])
+    np.testing.assert_allclose(distribute_missing(stacked),
+                               np.stack([_spread_by_loops(t) for t in tables[:30]]), rtol=1e-15)
+
+
+def test_cfs_with_missing_values_uses_the_spread_tables():
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 3, (80, 4)).astype(float)
+    y = (X[:, 0] + X[:, 1] > 2).astype(int)
+    X[rng.random(X.shape) < 0.15] = np.nan
+    X[:, 3] = rng.integers(0, 2, 80)                       # one attribute fully observed
+    codes, levels, _ = discretize(X, y, np.ones(4, dtype=bool))
+    ev = CfsEvaluator(codes, levels, y, 2)
+
+    def table(a, b, nb):                                   # a rows, b columns, missing last
+        t = np.zeros((levels[a] + 1, nb + 1))
+        np.add.at(t, (np.where(codes[:, a] < 0, levels[a], codes[:, a]),
+                      np.where(b < 0, y, np.where(codes[:, b] < 0, levels[b], codes[:, b]))), 1)
+        return t
+
+    for a in range(4):
+        want = symmetric_uncertainty(_spread_by_loops(table(a, -1, 2)))
+        assert ev.r_class[a] == np.float32(want)
+        for b in range(a):                                 # Weka: larger index as the row
+            r = symmetric_uncertainty(_spread_by_loops(table(a, b, levels[b])))
+            assert ev.corr(a)[b] == ev.corr(b)[a] == pytest.approx(r, rel=1e-6)
+    # the lazy (sparse, column by column) path gives the same correlations as the dense one
+    import fsbook.baselines.subset_evaluators as se
+    limit, se._DENSE_LIMIT = se._DENSE_LIMIT, 0
+    try:
+        lazy = CfsEvaluator(codes, levels, y, 2)
+    finally:
+        se._DENSE_LIMIT = limit
+    assert lazy._full is None
+    for a in range(4):
+        np.testing.assert_array_equal(lazy.corr(a), ev.corr(a))
+    # without any NaN the same evaluator takes the plain path and agrees with it
+    full = X[:, [3]]
+    c1, l1, _ = discretize(full, y, np.array([True]))
+    assert CfsEvaluator(c1, l1, y, 2).r_class[0] == ev.r_class[3]
+
+
+def test_missing_values_as_weka_spreads_them_are_not_a_separate_value():
+    # x is y on the observed rows; the 5 missing rows are all class 1.  Spread, they go half to
+    # x = 0 and half to x = 1 (10 : 10), class 1: the table [[10, 2.5], [0, 12.5]].
+    y = np.r_[np.zeros(10), np.ones(10), np.ones(5)].astype(int)
+    x = np.r_[np.zeros(10), np.ones(10), np.full(5, np.nan)]
+    codes, levels, _ = discretize(x[:, None], y, np.array([True]))
+    r = CfsEvaluator(codes, levels, y, 2).r_class[0]
+    assert r == np.float32(symmetric_uncertainty(np.array([[10.0, 2.5], [0.0, 12.5]])))
+    separate = symmetric_uncertainty(np.array([[10.0, 0.0], [0.0, 10.0], [0.0, 5.0]]))
+    assert abs(r - separate) > 0.05
 
 
 # --- evaluators ---------------------------------------------------------------------------------
@@ -98,6 +205,17 @@ def test_locally_predictive_adds_an_attribute_less_correlated_with_the_subset_th
     assert ev.corr(0)[1] < ev.r_class[1]
     assert list(ev.post_process([0])) == [0, 1]
     assert 2 not in ev.post_process([0])                # noise: class correlation below its redundancy
+
+
+def test_consistency_counts_a_missing_value_as_a_value_of_its_own():
+    # x: 0, 0, ?, ?, 1 with classes 0, 0, 1, 1, 0 -> groups {0: 00}, {?: 11}, {1: 0}: consistent;
+    # merged with either observed value the two missing rows would make 2 of 5 inconsistent
+    X = np.array([[0.0], [0.0], [np.nan], [np.nan], [1.0]])
+    y = np.array([0, 0, 1, 1, 0])
+    codes, levels, _ = discretize(X, y, np.array([True]))
+    assert ConsistencyEvaluator(codes, levels, y, 2).merit([0]) == 1.0
+    assert ConsistencyEvaluator(codes, levels, y, 2).merits_add([], [0]).tolist() == [1.0]
+    assert ConsistencyEvaluator(codes, levels, y, 2).merits_prefix([0]).tolist() == [1.0]
 
 
 def test_consistency_by_hand():
@@ -190,10 +308,37 @@ def test_selector_errors():
     X = np.zeros((4, 2))
     with pytest.raises(ValueError, match="one class"):
         WekaSubsetSelector().fit(X, [1, 1, 1, 1])
+    with pytest.raises(ValueError):                      # a missing class: drop the row first
+        WekaSubsetSelector().fit(X, [0, 1, np.nan, 1])
     with pytest.raises(ValueError):
-        WekaSubsetSelector().fit(np.array([[np.nan, 1.0], [0.0, 1.0]]), [0, 1])
+        WekaSubsetSelector().fit(np.array([[np.inf, 1.0], [0.0, 1.0]]), [0, 1])
     with pytest.raises(ValueError, match="discrete_features"):
         WekaSubsetSelector(discrete_features=np.array([True])).fit(X, [0, 1, 0, 1])
+
+
+# --- Weka's default LibSVM ---------------------------------------------------------------------
+
+def test_weka_libsvm_preprocessing_by_hand():
+    # col 0 nominal, 3 declared values (one never seen); col 1 numeric; col 2 nominal, 2 values
+    X = np.array([[0, 1.0, 1], [2, np.nan, 0], [np.nan, 3.0, np.nan], [2, 5.0, 1], [0, 0.0, 1]])
+    nominal = np.array([True, False, True])
+    fill = weka_fill_values(X, nominal)
+    assert fill.tolist() == [0.0, 9.0 / 4, 1.0]             # tie 0/2 -> 0; mean; mode
+    Z = weka_nominal_to_binary(np.where(np.isnan(X), fill, X), nominal, np.array([3, 0, 2]))
+    np.testing.assert_array_equal(Z, [[1, 0, 0, 1.0, 1], [0, 0, 1, 2.25, 0], [1, 0, 0, 3.0, 1],
+                                      [0, 0, 1, 5.0, 1], [1, 0, 0, 0.0, 1]])
+    y = np.array([0, 1, 0, 1, 0])
+    clf = WekaLibSVM(nominal=nominal, n_levels=[3, 0, 2]).fit(X, y)
+    assert clf.gamma_ == 1 / 5
+    ref = SVC(C=1.0, kernel="rbf", gamma=1 / 5, tol=1e-3).fit(Z, y)
+    np.testing.assert_allclose(clf.decision_function(X), ref.decision_function(Z), rtol=1e-12)
+    # LibSVM's max_index: trailing columns that are zero on every training example do not count
+    X2 = np.c_[X[:, :2], np.zeros(5)]
+    assert WekaLibSVM(nominal=np.array([True, False, True]), n_levels=[3, 0, 2]).fit(
+        X2, y).gamma_ == 1 / 4
+    assert WekaLibSVM(gamma=0.7).fit(np.nan_to_num(X), y).gamma_ == 0.7
+    with pytest.raises(ValueError, match="nominal codes"):
+        weka_nominal_to_binary(np.array([[3.0]]), np.array([True]), np.array([3]))
 
 
 # --- embedded SVMs --------------------------------------------------------------------------------

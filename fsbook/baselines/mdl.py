@@ -103,32 +103,46 @@ def mdl_cut_points(x, y, n_classes=None):
 def discretize(X, y, discrete):
     """Integer codes of every column: MDL intervals of numeric columns, ranks of nominal ones.
 
+    Missing values (NaN) stay missing, coded ``-1``: as Weka's supervised ``Discretize`` does, the
+    cut points of a numeric column are found on the rows where it is observed, and a nominal
+    column's levels are its observed values.
+
     Parameters
     ----------
-    X : array (m, n) of floats (no NaN)
+    X : array (m, n) of floats (NaN = missing)
     y : array (m,) of class codes
     discrete : bool array (n,) -- True for nominal columns (kept, values relabelled 0..L-1)
 
     Returns
     -------
-    codes : int64 array (m, n), levels : int64 array (n,) number of values of each column
-    (a numeric column without an accepted cut has one level, like Weka's ``'All'`` interval),
-    cuts : list of n arrays (None for nominal columns)
+    codes : int64 array (m, n), ``-1`` where ``X`` is NaN; levels : int64 array (n,) number of
+    observed values of each column (a numeric column without an accepted cut has one level, like
+    Weka's ``'All'`` interval; a column with no observed value has one level too), cuts : list of
+    n arrays (None for nominal columns)
+
+    Examples
+    --------
+    >>> codes, levels, _ = discretize(np.array([[1.0], [np.nan], [3.0]]), np.array([0, 1, 0]),
+    ...                               np.array([True]))
+    >>> codes.ravel().tolist(), levels.tolist()
+    ([0, -1, 1], [2])
     """
     m, n = X.shape
-    codes = np.empty((m, n), dtype=np.int64)
+    codes = np.full((m, n), -1, dtype=np.int64)
     levels = np.empty(n, dtype=np.int64)
     cuts = []
     n_classes = int(y.max()) + 1
     for j in range(n):
+        seen = ~np.isnan(X[:, j])
+        x = X[seen, j]
         if discrete[j]:
-            vals, inv = np.unique(X[:, j], return_inverse=True)
-            codes[:, j] = inv
-            levels[j] = vals.size
+            vals, inv = np.unique(x, return_inverse=True)
+            codes[seen, j] = inv.ravel()
+            levels[j] = max(vals.size, 1)
             cuts.append(None)
         else:
-            c = mdl_cut_points(X[:, j], y, n_classes)
-            codes[:, j] = np.searchsorted(c, X[:, j], side="left") if c.size else 0
+            c = mdl_cut_points(x, y[seen], n_classes)
+            codes[seen, j] = np.searchsorted(c, x, side="left") if c.size else 0
             levels[j] = c.size + 1
             cuts.append(c)
     return codes, levels, cuts

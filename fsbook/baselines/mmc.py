@@ -26,9 +26,10 @@ import numpy as np
 from scipy.optimize import minimize
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-__all__ = ["MMC", "mmc_objective"]
+__all__ = ["MMC", "MMCSupervised", "mmc_objective", "pairs_from_labels"]
 
 
 def mmc_objective(A, diff_dissimilar):
@@ -57,6 +58,30 @@ class MMC(TransformerMixin, BaseEstimator):
         ``L`` with ``LᵀL = A_``; ``transform(X) = X Lᵀ``.
     objective_ : float
     n_iter_ : int
+
+    See Also
+    --------
+    MMCSupervised : the same metric from ``(X, y)``, the pairs built from the class labels.
+
+    Examples
+    --------
+    Two classes that differ along the first coordinate only: the metric keeps that coordinate
+    and all but drops the second one.
+
+    >>> import numpy as np
+    >>> from fsbook.baselines import MMC
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 10)
+    >>> X = np.c_[y + 0.1 * rng.normal(size=20), rng.normal(size=20)]
+    >>> i, j = np.triu_indices(20, 1)
+    >>> pairs = np.stack([X[i], X[j]], axis=1)          # shape (190, 2, 2)
+    >>> similar = np.where(y[i] == y[j], 1, -1)
+    >>> mmc = MMC().fit(pairs, similar)
+    >>> A = mmc.get_mahalanobis_matrix()
+    >>> round(float(A[0, 0]), 2), bool(A[1, 1] < 1e-3 * A[0, 0])
+    (0.77, True)
+    >>> mmc.transform(X).shape
+    (20, 2)
     """
 
     _parameter_constraints = {
@@ -127,3 +152,79 @@ class MMC(TransformerMixin, BaseEstimator):
     def transform(self, X):
         check_is_fitted(self)
         return np.asarray(X, dtype=np.float64) @ self.components_.T
+
+
+def pairs_from_labels(y):
+    """Every pair ``i < j`` of samples, +1 when ``y_i = y_j`` (similar) and -1 otherwise.
+
+    Returns ``(i, j, similar)``: the index arrays and the labels in {+1, -1}.
+    """
+    y = np.asarray(y)
+    i, j = np.triu_indices(y.shape[0], 1)
+    return i, j, np.where(y[i] == y[j], 1, -1)
+
+
+class MMCSupervised(TransformerMixin, BaseEstimator):
+    """:class:`MMC` learnt from labelled points ``(X, y)``: pairs of one class are similar.
+
+    The supervised sibling of the pair learner, as metric-learn's ``MMC_Supervised``: ``fit(X, y)``
+    forms every pair of training points (:func:`pairs_from_labels`; metric-learn samples a
+    random subset instead, we keep them all so the result has no seed), similar when both points
+    have the same label, and fits :class:`MMC` on them; ``transform(X) = X Lᵀ``.
+
+    Parameters
+    ----------
+    max_iter, tol
+        As in :class:`MMC`.
+
+    Attributes
+    ----------
+    mmc_ : MMC
+        The fitted pair learner.
+    A_, components_ : ndarray (d, d)
+        Its Mahalanobis matrix and factor.
+    classes_ : ndarray
+    n_iter_ : int
+        L-BFGS iterations of the pair learner.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from fsbook.baselines import MMCSupervised
+    >>> X, y = load_iris(return_X_y=True)
+    >>> knn = make_pipeline(MMCSupervised(), KNeighborsClassifier(3)).fit(X[::2], y[::2])
+    >>> int((knn.predict(X[1::2]) == y[1::2]).sum()), len(X[1::2])    # correct test points
+    (73, 75)
+    """
+
+    _parameter_constraints = dict(MMC._parameter_constraints)
+
+    def __init__(self, max_iter=1000, tol=1e-9):
+        self.max_iter = max_iter
+        self.tol = tol
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Fit :class:`MMC` on every pair of rows of ``X``, similar when their labels agree."""
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        if self.classes_.size < 2:
+            raise ValueError(f"MMCSupervised needs at least two classes, got 1 class ({self.classes_[0]!r})")
+        i, j, similar = pairs_from_labels(y)
+        if not np.any(similar == 1):
+            raise ValueError("MMCSupervised needs two points of one class (a similar pair)")
+        self.mmc_ = MMC(max_iter=self.max_iter, tol=self.tol).fit(np.stack([X[i], X[j]], 1), similar)
+        self.A_ = self.mmc_.A_
+        self.components_ = self.mmc_.components_
+        self.n_iter_ = self.mmc_.n_iter_
+        return self
+
+    def transform(self, X):
+        """``X Lᵀ``: points in the learnt metric's Euclidean coordinates."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return X @ self.components_.T

@@ -75,6 +75,20 @@ class Relief(KSelector):
     ----------
     feature_importances_ : ndarray, the ReliefF weights
     support_ : boolean mask
+
+    Examples
+    --------
+    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 50)
+    >>> X = rng.normal(size=(100, 8))
+    >>> X[:, :2] += 2.0 * y[:, None]
+    >>> from fsbook.baselines import Relief
+    >>> sel = Relief(n_features_to_select=2).fit(X, y)
+    >>> sel.get_support(indices=True)
+    array([0, 1])
     """
 
     _parameter_constraints = {

@@ -9,8 +9,9 @@ Each evaluator is built on discretised data (:func:`fsbook.baselines.mdl.discret
   attributes).
 
 Definitions follow Weka 3.9's ``CfsSubsetEval``, ``ConsistencySubsetEval`` and
-``FilteredSubsetEval`` (Hall 1999; Liu and Setiono 1996).  Missing values are not supported (the
-booleanised inputs of this book have none): NaN raises an error.
+``FilteredSubsetEval`` (Hall 1999; Liu and Setiono 1996).  Missing values are coded ``-1`` in the
+discretised codes; CFS distributes their counts as Weka does (:func:`distribute_missing`), the
+consistency evaluator treats a missing value as a value of its own, as Weka does.
 """
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ import scipy.sparse as sp
 
 from fsbook.baselines.mdl import _xlogx
 
-__all__ = ["symmetric_uncertainty", "gain_ratio", "CfsEvaluator", "ConsistencyEvaluator",
-           "spread_subsample"]
+__all__ = ["symmetric_uncertainty", "gain_ratio", "distribute_missing", "CfsEvaluator",
+           "ConsistencyEvaluator", "spread_subsample"]
 
 _EQ = 1e-6            # Weka's Utils.eq tolerance
 _DENSE_LIMIT = 8000   # one-hot columns up to which CFS computes all correlations at once
@@ -63,8 +64,73 @@ def gain_ratio(joint):
         return np.where(ha > _EQ, (ha + hc - hac) / np.where(ha > _EQ, ha, 1.0), 0.0)
 
 
+def distribute_missing(joint):
+    """Spread the missing-value counts of contingency tables over the observed values (Weka).
+
+    Weka 3.9's ``CfsSubsetEval.symmUncertCorr`` with ``missingSeparate`` false (its default): the
+    last row and the last column of each table count the examples on which the row attribute,
+    respectively the column attribute, is missing.  Unless either attribute is missing on every
+    example (then the table is kept as it is: missing acts as a value of its own),
+
+    1. the count of "row missing, column value ``j``" is added to the cells ``(i, j)`` in
+       proportion to the row totals ``n_i· / (m − n_miss·)`` of the observed row values (totals
+       of the original table, over all columns, missing included);
+    2. likewise "column missing, row value ``i``" goes to ``(i, j)`` in proportion to the column
+       totals ``n_·j / (m − n_·miss)``;
+    3. the "both missing" count goes to ``(i, j)`` in proportion to the original cell counts
+       ``n_ij / (m − total missing)``, unless no example has both values (then it stays).
+
+    The three shares are added to each cell in this order, as Weka adds them, so that the
+    single-precision correlations are Weka's.  The row attribute is the one of larger index in
+    Weka's evaluator (``correlate(i, j)`` with ``i > j``); the spread is symmetric up to the
+    order of these additions.
+
+    Parameters
+    ----------
+    joint : array (..., L_x + 1, L_y + 1) of counts, last row and column = missing
+
+    Returns
+    -------
+    array of the same shape (float64): the missing row and column are zero unless kept as above
+
+    Examples
+    --------
+    >>> t = np.array([[3., 1., 0.], [1., 3., 0.], [2., 0., 0.]])  # two rows with x missing
+    >>> distribute_missing(t)[:2, :2].tolist()
+    [[4.0, 1.0], [2.0, 3.0]]
+    """
+    C0 = np.asarray(joint, dtype=np.float64)
+    m = C0.sum(axis=(-2, -1))
+    rows, cols = C0.sum(axis=-1), C0.sum(axis=-2)
+    row_miss, col_miss, both = rows[..., -1], cols[..., -1], C0[..., -1, -1]
+    spread = (row_miss < m) & (col_miss < m)
+    missing = row_miss + col_miss - both
+    share3 = spread & (both > 0) & (missing != m)
+
+    def ratio(num, den, ok):
+        return num / np.where(ok, den, 1.0)[..., None]
+
+    out = C0.copy()
+    obs = out[..., :-1, :-1]
+    t1 = ratio(rows[..., :-1], m - row_miss, spread)[..., :, None] * C0[..., -1, None, :-1]
+    t2 = ratio(cols[..., :-1], m - col_miss, spread)[..., None, :] * C0[..., :-1, -1, None]
+    t3 = (C0[..., :-1, :-1] / np.where(share3, m - missing, 1.0)[..., None, None]
+          * both[..., None, None])
+    s1, s3 = spread[..., None, None], share3[..., None, None]
+    obs[...] = np.where(s1, obs + t1, obs)
+    obs[...] = np.where(s1, obs + t2, obs)
+    obs[...] = np.where(s3, obs + t3, obs)
+    out[..., -1, :-1] = np.where(spread[..., None], 0.0, out[..., -1, :-1])
+    out[..., :-1, -1] = np.where(spread[..., None], 0.0, out[..., :-1, -1])
+    out[..., -1, -1] = np.where(share3, 0.0, out[..., -1, -1])
+    return out
+
+
 def _onehot(codes, levels):
-    """Sparse one-hot matrix (m, Σ L_j) of integer codes and the column offsets."""
+    """Sparse one-hot matrix (m, Σ L_j) of integer codes and the column offsets.
+
+    Missing codes (``-1``) must have been mapped to a level of their own by the caller.
+    """
     m, n = codes.shape
     offsets = np.concatenate([[0], np.cumsum(levels)])
     rows = np.repeat(np.arange(m), n)
@@ -74,11 +140,19 @@ def _onehot(codes, levels):
 
 
 def _class_tables(codes, levels, y, n_classes):
-    """Contingency tables attribute × class of every column, shape (n, max L, K)."""
+    """Contingency tables attribute × class of every column, shape (n, max L, K).
+
+    With missing values (codes ``-1``) the tables get a last "missing" row (and an empty
+    "missing class" column) whose counts are spread by :func:`distribute_missing`, as Weka's
+    ``CfsSubsetEval`` and ``GainRatioAttributeEval`` do by default.
+    """
     m, n = codes.shape
-    Lmax = int(levels.max())
+    missing = bool((codes < 0).any())
+    Lmax = int(levels.max()) + missing
+    codes = np.where(codes < 0, Lmax - 1, codes)
     idx = (np.arange(n)[None, :] * Lmax + codes) * n_classes + y[:, None]
-    return np.bincount(idx.ravel(), minlength=n * Lmax * n_classes).reshape(n, Lmax, n_classes)
+    tab = np.bincount(idx.ravel(), minlength=n * Lmax * n_classes).reshape(n, Lmax, n_classes)
+    return distribute_missing(np.pad(tab, ((0, 0), (0, 0), (0, 1)))) if missing else tab
 
 
 class CfsEvaluator:
@@ -88,8 +162,10 @@ class CfsEvaluator:
     ``M_S = Σ_{i∈S} r_ic / sqrt(k + 2 Σ_{i<j∈S} r_ij)`` with ``r`` the symmetric uncertainty of
     the discretised attributes, stored in single precision as Weka does.  A zero correlation
     between two attributes counts as 1 (Weka's convention: a constant attribute is maximally
-    redundant), with the class as 0.  Defaults as in Weka: missing values not separate, locally
-    predictive attributes added after the search (threshold 0).
+    redundant), with the class as 0.  Defaults as in Weka: missing values (codes ``-1``) not a
+    value of their own but their counts spread over the observed values
+    (:func:`distribute_missing`, Weka's ``CfsSubsetEval.symmUncertCorr``), locally predictive
+    attributes added after the search (threshold 0, Weka's ``addLocallyPredictive``).
 
     The correlations are computed lazily column by column (one sparse product of the one-hot
     matrix per attribute that enters a subset), or all at once by one product when the one-hot
@@ -107,36 +183,60 @@ class CfsEvaluator:
         self.codes, self.levels, self.y, self.n_classes = codes, levels, y, n_classes
         self.locally_predictive = locally_predictive
         self.n_features = codes.shape[1]
-        tables = _class_tables(codes, levels, y, n_classes)
-        r = symmetric_uncertainty(tables).astype(np.float32)
+        self._missing = bool((codes < 0).any())
+        # a missing value is one more level, the last of its attribute's one-hot block
+        self._Z, self._offsets = _onehot(np.where(codes < 0, levels[None, :], codes),
+                                         levels + self._missing)
+        r = symmetric_uncertainty(_class_tables(codes, levels, y, n_classes)).astype(np.float32)
         r[np.abs(r) < _EQ] = 0.0
         self.r_class = r
-        self._Z, self._offsets = _onehot(codes, levels)
         self._cols = {}
         self._full = None
         if self._Z.shape[1] <= _DENSE_LIMIT:
             Zd = self._Z.toarray()
             self._full = self._pairwise(np.arange(self.n_features), gram=Zd.T @ Zd)
 
+    def _tables(self, counts):
+        """Contingency tables (n, W_s, W) of one attribute ``s`` against every attribute.
+
+        ``counts`` are the co-occurrences (W_s, Σ W) of ``s``'s one-hot block with every block;
+        with missing values the last row and the last column (index ``max L``) are "missing".
+        """
+        off, L = self._offsets, self.levels
+        Lmax = int(L.max())
+        starts = off[:-1]
+        tab = np.zeros((self.n_features, counts.shape[0], Lmax + self._missing))
+        for lev in range(Lmax):
+            valid = L > lev
+            tab[valid, :, lev] = counts[:, starts[valid] + lev].T
+        if self._missing:
+            tab[:, :, Lmax] = counts[:, starts + L].T
+        return tab
+
+    def _su_pairs(self, s, tab):
+        """Symmetric uncertainties of the tables ``tab`` (attribute ``s`` × every attribute)."""
+        if not self._missing:
+            return symmetric_uncertainty(tab)
+        # Weka spreads the missing counts with the attribute of larger index as the row
+        su = np.empty(self.n_features)
+        su[:s + 1] = symmetric_uncertainty(distribute_missing(tab[:s + 1]))
+        if s + 1 < self.n_features:
+            su[s + 1:] = symmetric_uncertainty(distribute_missing(tab[s + 1:].swapaxes(-1, -2)))
+        return su
+
     def _pairwise(self, rows, gram=None):
         """Correlations (float32) between the attributes ``rows`` and every attribute.
 
         ``gram`` is the dense one-hot co-occurrence matrix ``ZᵀZ`` when it has been formed.
         """
-        Z, off, L = self._Z, self._offsets, self.levels
-        Lmax = int(L.max())
-        starts = off[:-1]
+        Z, off = self._Z, self._offsets
         out = np.empty((len(rows), self.n_features), dtype=np.float32)
         for t, s in enumerate(rows):
             if gram is not None:
-                counts = gram[off[s]:off[s + 1]]                            # (L_s, Σ L)
+                counts = gram[off[s]:off[s + 1]]                            # (W_s, Σ W)
             else:
                 counts = np.asarray((Z[:, off[s]:off[s + 1]].T @ Z).todense())
-            tab = np.zeros((self.n_features, counts.shape[0], Lmax))
-            for lev in range(Lmax):
-                valid = L > lev
-                tab[valid, :, lev] = counts[:, starts[valid] + lev].T
-            su = symmetric_uncertainty(tab).astype(np.float32)
+            su = self._su_pairs(s, self._tables(counts)).astype(np.float32)
             su[np.abs(su) < _EQ] = 1.0                                # Weka: zero -> 1 between attributes
             out[t] = su
         return out
@@ -238,11 +338,17 @@ class ConsistencyEvaluator:
     The examples are grouped by their (discretised) values on the subset; the inconsistency count
     of a group is its size minus its majority-class count, and the merit is
     ``1 − Σ_groups inconsistency / m`` (1 minus the inconsistency rate), i.e. the fraction of
-    examples a lookup table on the subset classifies correctly.  The candidates of a forward step
-    are scored by one compiled pass over the examples each (numba: a hash-free group count).
+    examples a lookup table on the subset classifies correctly.  A missing value (code ``-1``) is
+    a value of its own.  The candidates of a forward step are scored by one compiled pass over
+    the examples each (numba: a hash-free group count).
     """
 
     def __init__(self, codes, levels, y, n_classes):
+        # Weka's ConsistencySubsetEval.evaluateSubset hashes a missing value as one more value
+        # (Double.MAX_VALUE): here the level ``L_j`` of its column
+        missing = codes < 0
+        if missing.any():
+            codes, levels = np.where(missing, levels[None, :], codes), levels + 1
         self.codes, self.levels, self.y, self.n_classes = codes, levels, y, n_classes
         self.n_features = codes.shape[1]
 

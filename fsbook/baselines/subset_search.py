@@ -26,7 +26,7 @@ import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
 __all__ = ["best_first", "greedy_stepwise", "linear_forward_selection", "rank_search",
-           "subset_size_forward_selection", "rank_by_merit", "forward_search"]
+           "subset_size_forward_selection", "rank_by_merit", "forward_search", "weka_sort"]
 
 _IMPROVE = 1e-5   # Weka's improvement margin in BestFirst / LFSMethods
 
@@ -117,10 +117,75 @@ def greedy_stepwise(evaluator):
     return current
 
 
+def weka_sort(values):
+    """Positions of ``values`` in ascending order, equal values in the order Weka 3.9 leaves them.
+
+    Weka's ``Utils.sort(double[])`` (since 3.7.10) is not stable: a quicksort with the
+    median of the first, middle and last elements as pivot (moved next to the right end), a
+    partition that stops on elements equal to the pivot, and explicit sorts of ranges of at most
+    three elements.  Where attributes tie, the searches that rank them (``LFSMethods.rankAttributes``)
+    see them in this order, so it is reproduced here step by step; no library sort leaves ties
+    this way.  Checked against Weka's own ``Utils.sort`` in ``tests/test_baselines_weka.py``.
+
+    Examples
+    --------
+    >>> weka_sort([1.0, 0.0, 1.0, 0.0, 1.0]).tolist()
+    [1, 3, 0, 2, 4]
+    """
+    a = np.where(np.isnan(values), np.finfo(np.float64).max, np.asarray(values, dtype=np.float64))
+    index = list(range(a.size))
+
+    def cswap(i, j):
+        if a[index[i]] > a[index[j]]:
+            index[i], index[j] = index[j], index[i]
+
+    stack = [(0, a.size - 1)]
+    while stack:
+        left, right = stack.pop()
+        diff = right - left
+        if diff <= 0:
+            continue
+        if diff == 1:
+            cswap(left, right)
+            continue
+        if diff == 2:
+            cswap(left, left + 1)
+            cswap(left, right)
+            cswap(left + 1, right)
+            continue
+        c = (left + right) // 2
+        cswap(left, c)
+        cswap(left, right)
+        cswap(c, right)
+        index[c], index[right - 1] = index[right - 1], index[c]
+        pivot = a[index[right - 1]]
+        lo, hi = left, right - 1
+        while True:
+            lo += 1
+            while a[index[lo]] < pivot:
+                lo += 1
+            hi -= 1
+            while a[index[hi]] > pivot:
+                hi -= 1
+            if lo >= hi:
+                break
+            index[lo], index[hi] = index[hi], index[lo]
+        index[lo], index[right - 1] = index[right - 1], index[lo]
+        stack.append((lo + 1, right))      # the order of the two calls does not matter:
+        stack.append((left, lo - 1))       # they sort disjoint ranges
+    return np.array(index, dtype=np.int64)
+
+
 def rank_by_merit(evaluator):
-    """Attributes by decreasing single-attribute merit (``LFSMethods.rankAttributes``; ties by index)."""
+    """Attributes by decreasing single-attribute merit (``LFSMethods.rankAttributes``).
+
+    Weka sorts the negated merits with ``Utils.sort``, the class attribute (last) given
+    ``Double.MAX_VALUE``; ties therefore come in :func:`weka_sort`'s order.
+    """
     single = evaluator.merits_add(np.zeros(0, dtype=np.int64), np.arange(evaluator.n_features))
-    return np.argsort(-np.asarray(single, dtype=np.float64), kind="stable")
+    keys = np.r_[-np.asarray(single, dtype=np.float64), np.finfo(np.float64).max]
+    order = weka_sort(keys)
+    return order[order != evaluator.n_features]
 
 
 def linear_forward_selection(evaluator, n_used=50, max_stale=5, fixed_width=False):

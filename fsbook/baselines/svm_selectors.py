@@ -57,6 +57,20 @@ class L1SVMSelector(KSelector):
     exact_ : bool
     n_iter_ : int, liblinear iterations summed over the path
     support_ : boolean mask
+
+    Examples
+    --------
+    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 50)
+    >>> X = rng.normal(size=(100, 8))
+    >>> X[:, :2] += 2.0 * y[:, None]
+    >>> from fsbook.baselines import L1SVMSelector
+    >>> sel = L1SVMSelector(n_features_to_select=2, random_state=0).fit(X, y)
+    >>> sel.get_support(indices=True)
+    array([0, 1])
     """
 
     _parameter_constraints = {
@@ -143,6 +157,20 @@ class SVMRFE(KSelector):
     Attributes
     ----------
     ranking_ : RFE's ranking; support_ : boolean mask
+
+    Examples
+    --------
+    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 50)
+    >>> X = rng.normal(size=(100, 8))
+    >>> X[:, :2] += 2.0 * y[:, None]
+    >>> from fsbook.baselines import SVMRFE
+    >>> sel = SVMRFE(n_features_to_select=2, random_state=0).fit(X, y)
+    >>> sel.get_support(indices=True)
+    array([0, 1])
     """
 
     _parameter_constraints = {

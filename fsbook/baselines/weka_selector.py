@@ -7,6 +7,13 @@ Numeric columns are discretised by Fayyad–Irani MDL on the training data
 (:mod:`fsbook.baselines.mdl`), nominal ones (``discrete_features``) are used as given, the search
 runs, and the evaluator post-processes the result (CFS adds locally predictive attributes), as
 Weka's ``AttributeSelection`` does.
+
+Missing values (NaN) are accepted where Weka 3.9 accepts them with the same result: CFS (and the
+filtered evaluator, CFS on the same rows) spreads their counts over the observed values
+(``CfsSubsetEval``'s default ``missingSeparate = false``), as does the gain-ratio ranking of
+``rank_search``; the consistency evaluator counts a missing value as a value of its own
+(``ConsistencySubsetEval``); numeric columns are discretised on their observed values.  A missing
+class is refused (Weka would drop the row: drop it before fitting).
 """
 from __future__ import annotations
 
@@ -45,7 +52,9 @@ class WekaSubsetSelector(SelectorMixin, BaseEstimator):
     ----------
     evaluator : {"cfs", "consistency", "filtered"}, default "cfs"
         ``CfsSubsetEval`` (locally predictive on), ``ConsistencySubsetEval``, or
-        ``FilteredSubsetEval`` (CFS on the rows kept by ``SpreadSubsample``, spread 0 = all).
+        ``FilteredSubsetEval`` (CFS on the rows kept by ``SpreadSubsample``, spread 0 = all;
+        Weka's ``FilteredSubsetEval`` does not forward ``postProcess``, so no locally predictive
+        attributes are added: the subset the search found).
     search : {"best_first", "greedy_stepwise", "linear_forward", "rank_search",
         "subset_size_forward"}, default "best_first"
     discrete_features : bool or array of bool (n_features,), default False
@@ -63,6 +72,20 @@ class WekaSubsetSelector(SelectorMixin, BaseEstimator):
     selected_ : int array, indices of the selected attributes
     merit_ : float, evaluator merit of the searched subset (before post-processing)
     n_features_in_, feature_names_in_ (if given)
+
+    Examples
+    --------
+    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 50)
+    >>> X = rng.normal(size=(100, 8))
+    >>> X[:, :2] += 2.0 * y[:, None]
+    >>> from fsbook.baselines import WekaSubsetSelector
+    >>> sel = WekaSubsetSelector(evaluator="cfs", search="best_first").fit(X, y)
+    >>> sel.get_support(indices=True)
+    array([0, 1])
     """
 
     _parameter_constraints = {
@@ -98,12 +121,15 @@ class WekaSubsetSelector(SelectorMixin, BaseEstimator):
         codes, levels, _ = discretize(X[rows], y[rows], discrete)
         if self.evaluator == "consistency":
             return ConsistencyEvaluator(codes, levels, y[rows], n_classes)
-        return CfsEvaluator(codes, levels, y[rows], n_classes)
+        # FilteredSubsetEval does not pass postProcess on to its evaluator (Weka's source, every
+        # stored version): no locally predictive attributes after the search
+        return CfsEvaluator(codes, levels, y[rows], n_classes,
+                            locally_predictive=self.evaluator == "cfs")
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Search the subset on ``(X, y)``; ``X`` has no missing values."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        """Search the subset on ``(X, y)``; ``X`` may have missing values (NaN), ``y`` may not."""
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         check_classification_targets(y)
         classes, y_codes = np.unique(y, return_inverse=True)
         if classes.size < 2:
@@ -138,4 +164,5 @@ class WekaSubsetSelector(SelectorMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
+        tags.input_tags.allow_nan = True
         return tags

@@ -45,6 +45,7 @@ from typing import Callable, Mapping
 import pandas as pd
 
 import fsbook
+from fsbook._optional import require
 from fsbook.experiments._store import (Store, StoreError, atomic_write, canonical_json, key_of_canonical,
                                        machine_facts, make_record, normalise, task_key, to_jsonable)
 
@@ -182,7 +183,8 @@ def _parallel_results(protocol, todo, n_jobs, backend, scheduler):
     if backend == "loky":
         yield from Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(calls)
         return
-    from distributed import Client, LocalCluster
+    distributed = require("distributed", extra="cluster")
+    Client, LocalCluster = distributed.Client, distributed.LocalCluster
 
     cluster = None
     if scheduler is None:

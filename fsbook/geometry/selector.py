@@ -147,6 +147,25 @@ class GeometricFeatureSetSelector(GroupSupportMixin, BaseEstimator):
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Defined when ``X`` has string column names.
+
+    Examples
+    --------
+    Two groups of binary features (say unigrams and bigrams); the first tells class 0 from the others:
+
+    >>> import numpy as np
+    >>> from fsbook.geometry import GeometricFeatureSetSelector
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 3, 60)
+    >>> informative = rng.random((60, 10)) < np.where(y[:, None] == 0, 0.9, 0.1)
+    >>> noise = rng.random((60, 10)) < 0.3
+    >>> X = np.hstack([informative, noise]).astype(float)
+    >>> groups = [np.arange(0, 10), np.arange(10, 20)]
+    >>> sel = GeometricFeatureSetSelector(groups, group_names=["informative", "noise"]).fit(X, y)
+    >>> sel.recommended_               # the recommended union of groups of each binary classifier
+    {'{0} vs rest': ['informative+noise'], '{0,1} vs rest': ['informative'],
+     '{0,2} vs rest': ['informative']}
+    >>> sel.transform(X).shape
+    (60, 20)
     """
 
     _parameter_constraints = {

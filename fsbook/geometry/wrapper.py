@@ -57,6 +57,18 @@ class FeatureGroupSelector(GroupSupportMixin, BaseEstimator):
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Defined when ``X`` has string column names.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fsbook.geometry import FeatureGroupSelector
+    >>> X = np.arange(12.0).reshape(2, 6)
+    >>> sel = FeatureGroupSelector([[0, 1], [2, 3], [4, 5]], subset=(0, 2)).fit(X)
+    >>> sel.get_support(indices=True)
+    array([0, 1, 4, 5])
+    >>> sel.transform(X)
+    array([[ 0.,  1.,  4.,  5.],
+           [ 6.,  7., 10., 11.]])
     """
 
     _parameter_constraints = {"feature_groups": [None, list, tuple],

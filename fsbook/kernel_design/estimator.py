@@ -96,6 +96,28 @@ class KernelDesign(TransformerMixin, BaseEstimator):
         :math:`\\max_i \\sum_{j≠i}|K^α_{ij}| - K^α_{ii}` on ``S`` (``psd="dominance"``; NaN for
         ``psd="nonnegative"``, which does not form ``K^α`` on ``S``).
     n_features_in_ : int
+
+    Examples
+    --------
+    Triplets ``(i, j, k)``: ``i`` is more similar to ``j`` than to ``k`` (here: ``i, j`` share a
+    class, ``k`` does not); only the first two of five features carry the classes.
+
+    >>> import numpy as np
+    >>> from fsbook.kernel_design import KernelDesign, triplets_from_labels
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 20)
+    >>> X = rng.normal(size=(40, 5))
+    >>> X[:, :2] += 3.0 * y[:, None]
+    >>> T = triplets_from_labels(y, 400, random_state=0)          # index triplets into X
+    >>> kd = KernelDesign(psd="nonnegative", gamma1=10.0, preprocessor=X).fit(T)
+    >>> kd.selected_features_
+    array([0, 1])
+    >>> kd.score(triplets_from_labels(y, 200, random_state=1))   # fraction ordered right
+    0.945
+
+    Not an ``(X, y)`` estimator: it learns from relative comparisons, as metric-learn's triplet
+    learners do. :class:`~fsbook.kernel_design.WeakKernelSelector` is the ``(X, y)`` feature
+    selector built on the same weak-kernel LP, with the triplets drawn from the labels.
     """
 
     _parameter_constraints = {

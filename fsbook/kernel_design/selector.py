@@ -87,6 +87,20 @@ class WeakKernelSelector(SelectorMixin, BaseEstimator):
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         When ``X`` has string column names.
+
+    Examples
+    --------
+    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 50)
+    >>> X = rng.normal(size=(100, 8))
+    >>> X[:, :2] += 2.0 * y[:, None]
+    >>> from fsbook.kernel_design import WeakKernelSelector
+    >>> sel = WeakKernelSelector(n_features_to_select=2, n_triplets=300, random_state=0).fit(X, y)
+    >>> sel.get_support(indices=True)
+    array([0, 1])
     """
 
     _parameter_constraints = {

@@ -156,6 +156,22 @@ class LDFS(_L1LinfSelector):
     support_ : boolean mask; exact_ : whether ``W_`` itself has k non-zero rows
     feature_scores_ : ``||w_j||∞``
     scale_ : feature scales
+
+    Examples
+    --------
+    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 50)
+    >>> X = rng.normal(size=(100, 8))
+    >>> X[:, :2] += 2.0 * y[:, None]
+    >>> from fsbook.l1linf import LDFS
+    >>> sel = LDFS(n_features_to_select=2, random_state=0).fit(X, y)
+    >>> sel.get_support(indices=True)
+    array([0, 1])
+    >>> sel.transform(X).shape
+    (100, 2)
     """
 
     _parameter_constraints = {**_L1LinfSelector._parameter_constraints,
@@ -204,6 +220,20 @@ class HSFS(_L1LinfSelector):
     Attributes
     ----------
     As in :class:`LDFS`.
+
+    Examples
+    --------
+    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 50)
+    >>> X = rng.normal(size=(100, 8))
+    >>> X[:, :2] += 2.0 * y[:, None]
+    >>> from fsbook.l1linf import HSFS
+    >>> sel = HSFS(n_features_to_select=2, random_state=0).fit(X, y)
+    >>> sel.get_support(indices=True)
+    array([0, 1])
     """
 
     _parameter_constraints = {**_L1LinfSelector._parameter_constraints,

@@ -149,6 +149,17 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
     dual_coef_ : ndarray (k, m), ``λ_i y_i`` per one-vs-rest problem (k = 1 for two classes)
     coef_reduced_ : ndarray (k, d), ``v``
     intercept_ : ndarray (k,)
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_moons
+    >>> from fsbook.projection import ProjectionPenaltySVC
+    >>> X, y = make_moons(n_samples=200, noise=0.2, random_state=0)
+    >>> svc = ProjectionPenaltySVC(reduced_penalty=0.01, C=10.0).fit(X[:100], y[:100])
+    >>> svc.dual_coef_.shape, svc.coef_reduced_.shape      # one problem, kernel PCA to 2 dims
+    ((1, 100), (1, 2))
+    >>> svc.score(X[100:], y[100:])
+    0.84
     """
 
     _parameter_constraints: dict = {

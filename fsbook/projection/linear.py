@@ -220,6 +220,23 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
     coef_reduced_ : ndarray, ``v``
     coef_ : ndarray, ``w = w̃ + Pᵀv`` in the input space (only for an affine reducer)
     intercept_ : intercept in the input space (affine reducer) else of the augmented model
+
+    Examples
+    --------
+    Ridge regression pulled towards the span of the first three principal directions:
+
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.decomposition import PCA
+    >>> from sklearn.linear_model import Ridge
+    >>> from fsbook.projection import ProjectionPenalty
+    >>> X, y = load_diabetes(return_X_y=True)
+    >>> model = ProjectionPenalty(Ridge(alpha=1.0), PCA(n_components=3)).fit(X[:300], y[:300])
+    >>> model.coef_.shape, model.coef_reduced_.shape
+    ((10,), (3,))
+    >>> round(model.score(X[300:], y[300:]), 2)          # R² on the 142 held-out rows
+    0.48
+    >>> round(Ridge(alpha=1.0).fit(X[:300], y[:300]).score(X[300:], y[300:]), 2)   # plain ridge
+    0.44
     """
 
     _parameter_constraints: dict = {

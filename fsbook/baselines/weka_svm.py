@@ -1,0 +1,184 @@
+"""Weka's ``LibSVM`` classifier with its default settings, as a scikit-learn estimator.
+
+What Weka does to a data set before libsvm sees it (``weka.classifiers.functions.LibSVM``,
+``buildClassifier``, default options ``-S 0 -K 2 -D 3 -G 0.0 -C 1.0 -E 0.001``, no ``-Z``):
+
+1. ``ReplaceMissingValues`` (unsupervised): a missing value becomes the training mean of its
+   numeric attribute or the training mode of its nominal attribute (the first most frequent
+   value; an attribute with no observed value gets 0, respectively its first value);
+2. ``NominalToBinary`` (unsupervised, defaults): a nominal attribute with more than two declared
+   values becomes one 0/1 indicator per declared value, in place; one with at most two values
+   stays one column (its code, 0 or 1); numeric attributes are kept unscaled (no ``-Z``);
+3. libsvm's C-SVC with the RBF kernel ``exp(−γ‖u − v‖²)``, ``C = 1``, tolerance ``1e-3``,
+   shrinking on, and ``γ = 1 / max_index`` where ``max_index`` is the largest (1-based) column
+   holding a non-zero value in some training example (= the number of columns after step 2
+   unless the last columns are zero on every training example).
+
+scikit-learn's :class:`~sklearn.svm.SVC` wraps the same libsvm solver, so step 3 is ``SVC`` with
+these settings; steps 1–2 are written here (scikit-learn's ``SimpleImputer`` breaks mode ties
+the same way but has no "declared levels" for the one-hot step, and ``OneHotEncoder`` would give
+two columns to a two-valued attribute).  Checked against Weka's own filters in
+``tests/test_baselines_weka.py``.
+"""
+from __future__ import annotations
+
+from numbers import Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.svm import SVC
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+__all__ = ["WekaLibSVM", "weka_fill_values", "weka_nominal_to_binary"]
+
+
+def weka_fill_values(X, nominal):
+    """Values that Weka's ``ReplaceMissingValues`` puts in place of NaN, column by column.
+
+    Numeric columns: the mean of the observed values (0 if none).  Nominal columns (integer
+    codes): the most frequent observed code, the smallest one on ties (0 if none).
+
+    Examples
+    --------
+    >>> weka_fill_values(np.array([[1.0, 2.0], [np.nan, 0.0], [3.0, 0.0], [3.0, 2.0]]),
+    ...                  np.array([False, True])).tolist()
+    [2.3333333333333335, 0.0]
+    """
+    fill = np.zeros(X.shape[1])
+    for j in range(X.shape[1]):
+        seen = X[~np.isnan(X[:, j]), j]
+        if seen.size == 0:
+            continue
+        if nominal[j]:
+            fill[j] = np.bincount(seen.astype(np.int64)).argmax()   # first maximum
+        else:
+            fill[j] = seen.mean()
+    return fill
+
+
+def weka_nominal_to_binary(X, nominal, n_levels):
+    """Weka's unsupervised ``NominalToBinary`` (defaults) of a matrix without missing values.
+
+    Parameters
+    ----------
+    X : array (m, n); nominal columns hold codes ``0..n_levels[j]-1``
+    nominal : bool array (n,)
+    n_levels : int array (n,), the declared number of values of each nominal column
+
+    Returns
+    -------
+    array (m, n'): a nominal column with ``L > 2`` values becomes ``L`` indicator columns in
+    place; the other columns are copied
+
+    Examples
+    --------
+    >>> weka_nominal_to_binary(np.array([[2.0, 1.0, 0.5]]), np.array([True, True, False]),
+    ...                        np.array([3, 2, 0])).tolist()
+    [[0.0, 0.0, 1.0, 1.0, 0.5]]
+    """
+    blocks = []
+    for j in range(X.shape[1]):
+        col = X[:, j]
+        if nominal[j] and n_levels[j] > 2:
+            codes = col.astype(np.int64)
+            if np.any(codes != col) or codes.min() < 0 or codes.max() >= n_levels[j]:
+                raise ValueError(f"column {j}: nominal codes must be integers in "
+                                 f"0..{n_levels[j] - 1}")
+            blocks.append((codes[:, None] == np.arange(n_levels[j])[None, :]).astype(np.float64))
+        else:
+            blocks.append(col[:, None])
+    return np.hstack(blocks)
+
+
+class WekaLibSVM(ClassifierMixin, BaseEstimator):
+    """Weka's ``LibSVM`` with default options: impute, nominal to binary, RBF C-SVC (``C = 1``).
+
+    Parameters
+    ----------
+    nominal : bool array (n_features,) or None, default None
+        Nominal columns (integer codes); None = all numeric.
+    n_levels : int array (n_features,) or None, default None
+        Declared number of values of each nominal column (as in the ARFF header); None = one
+        more than the largest code seen in training.
+    C : float, default 1.0
+    gamma : float or None, default None
+        None = Weka's default ``1 / max_index`` (module docstring); a number fixes it (for a
+        tuned row).
+
+    Attributes
+    ----------
+    fill_ : float array (n_features,), the values that replace NaN
+    gamma_ : float, the RBF width used
+    svc_ : fitted :class:`~sklearn.svm.SVC`
+    classes_, n_features_in_
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 1.0], [1.0, np.nan], [0.0, 0.0], [1.0, 0.0]])
+    >>> clf = WekaLibSVM(nominal=np.array([True, False])).fit(X, [0, 1, 0, 1])
+    >>> clf.fill_.tolist(), clf.gamma_
+    ([0.0, 0.3333333333333333], 0.5)
+    """
+
+    _parameter_constraints = {
+        "nominal": ["array-like", None],
+        "n_levels": ["array-like", None],
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "gamma": [Interval(Real, 0, None, closed="neither"), None],
+    }
+
+    def __init__(self, nominal=None, n_levels=None, C=1.0, gamma=None):
+        self.nominal = nominal
+        self.n_levels = n_levels
+        self.C = C
+        self.gamma = gamma
+
+    def _transform(self, X):
+        X = np.where(np.isnan(X), self.fill_[None, :], X)
+        return weka_nominal_to_binary(X, self.nominal_, self.n_levels_)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Fit on ``(X, y)``; ``X`` may have missing values (NaN)."""
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
+        check_classification_targets(y)
+        n = X.shape[1]
+        nominal = np.zeros(n, dtype=bool) if self.nominal is None else np.asarray(self.nominal)
+        if nominal.dtype != bool or nominal.shape != (n,):
+            raise ValueError(f"nominal must be a boolean array of length {n}")
+        if self.n_levels is None:
+            top = np.max(np.where(np.isnan(X), -1.0, X), axis=0)
+            n_levels = np.where(nominal, top.astype(np.int64) + 1, 0)
+        else:
+            n_levels = np.asarray(self.n_levels, dtype=np.int64)
+            if n_levels.shape != (n,):
+                raise ValueError(f"n_levels must have length {n}")
+        self.nominal_, self.n_levels_ = nominal, n_levels
+        self.fill_ = weka_fill_values(X, nominal)
+        Z = self._transform(X)
+        if self.gamma is None:
+            nonzero = np.flatnonzero((Z != 0).any(axis=0))
+            self.gamma_ = 1.0 / (int(nonzero[-1]) + 1) if nonzero.size else 1.0
+        else:
+            self.gamma_ = float(self.gamma)
+        self.svc_ = SVC(C=self.C, kernel="rbf", gamma=self.gamma_, tol=1e-3, shrinking=True)
+        self.svc_.fit(Z, y)
+        self.classes_ = self.svc_.classes_
+        return self
+
+    def decision_function(self, X):
+        check_is_fitted(self, "svc_")
+        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False)
+        return self.svc_.decision_function(self._transform(X))
+
+    def predict(self, X):
+        check_is_fitted(self, "svc_")
+        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False)
+        return self.svc_.predict(self._transform(X))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags

@@ -1,0 +1,83 @@
+"""Every public estimator of fsbook: an Examples section, and scikit-learn's checks (issue 27).
+
+The public estimators are the :class:`~sklearn.base.BaseEstimator` subclasses exported by a
+subpackage's ``__all__``. Every one is checked by ``check_estimator`` default-constructed, unexcused,
+in its own test file or below, except those in NOT_DEFAULT_CHECKED, each with its reason (the pair
+and triplet learners, as metric-learn does for its weakly supervised learners).
+"""
+import importlib
+import re
+
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from fsbook.baselines import MMC, MMCSupervised
+from fsbook.baselines.mmc import pairs_from_labels
+from fsbook.projection import GeneralizedDiscriminantAnalysis, OrthogonalLaplacianfaces
+
+SUBPACKAGES = ["projection", "geometry", "hkl", "l1linf", "kernel_design", "baselines"]
+
+#: public estimators that check_estimator does not run on default-constructed, and why
+NOT_DEFAULT_CHECKED = {
+    "MMC": "fit(pairs, y) on pairs of points (metric-learn's pair learner); "
+           "MMCSupervised is its (X, y) sibling",
+    "KernelDesign": "fit(triplets) on relative comparisons (metric-learn's triplet learner); "
+                    "WeakKernelSelector is the (X, y) feature selector of the same weak-kernel LP",
+    "ProjectionPenalty": "a meta-estimator: its estimator and reducer have no default "
+                         "(checked with four of them in tests/test_projection_linear.py)",
+}
+
+
+def _public_estimators():
+    found = {}
+    for name in SUBPACKAGES:
+        module = importlib.import_module(f"fsbook.{name}")
+        for attr in module.__all__:
+            obj = getattr(module, attr)
+            if isinstance(obj, type) and issubclass(obj, BaseEstimator):
+                found[attr] = obj
+    return found
+
+
+def test_public_estimators_are_the_known_ones():
+    assert len(_public_estimators()) == 23
+    assert set(NOT_DEFAULT_CHECKED) <= set(_public_estimators())
+
+
+#: Examples sections written on another branch (the hkl helper's); remove once merged
+PENDING = {"DisjunctiveHKLCV"}
+
+
+@pytest.mark.parametrize("name", sorted(_public_estimators()))
+def test_docstring_has_an_examples_section(name):
+    if name in PENDING:
+        pytest.skip("its Examples section comes with the hkl branch")
+    doc = _public_estimators()[name].__doc__
+    assert re.search(r"\n\s*Examples\n\s*--------\n(.*\n)*?\s*>>> ", doc), f"{name} has no Examples section"
+
+
+@parametrize_with_checks([GeneralizedDiscriminantAnalysis(), OrthogonalLaplacianfaces(), MMCSupervised()])
+def test_default_constructed_estimators_pass_check_estimator(estimator, check):
+    check(estimator)
+
+
+def test_mmc_supervised_is_mmc_on_the_label_pairs():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(30, 3))
+    y = rng.integers(0, 3, 30)
+    sup = MMCSupervised().fit(X, y)
+    i, j = np.triu_indices(30, 1)
+    pair = MMC().fit(np.stack([X[i], X[j]], 1), np.where(y[i] == y[j], 1, -1))
+    np.testing.assert_array_equal(sup.A_, pair.A_)
+    np.testing.assert_allclose(sup.transform(X), X @ pair.components_.T)
+    _, _, similar = pairs_from_labels([0, 0, 1])
+    np.testing.assert_array_equal(similar, [1, -1, -1])
+
+
+def test_mmc_supervised_bad_labels():
+    with pytest.raises(ValueError, match="two classes"):
+        MMCSupervised().fit(np.eye(3), [1, 1, 1])
+    with pytest.raises(ValueError, match="similar pair"):
+        MMCSupervised().fit(np.eye(3), [0, 1, 2])
