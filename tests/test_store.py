@@ -176,6 +176,8 @@ def test_verify_stays_within_a_small_budget(tmp_path):
     run_protocol(EXAMPLE, full=True, out=tmp_path / EXAMPLE.name, progress=False)
     code, text = _verify(tmp_path, budget=0.05)
     assert code == 0 and f"recomputing {N_FULL}" not in text
+    code, text = _verify(tmp_path, budget=1e-6)
+    assert code == 0 and "recomputing 0" in text and "no stored task fits the share" in text
 
 
 def test_verify_and_pack_subcommands(tmp_path, capsys):

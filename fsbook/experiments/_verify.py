@@ -209,6 +209,10 @@ def verify_store(protocol, folder, budget_seconds: float, seed: int, echo=print)
     echo(f"{protocol.name} v{protocol.version}: {len(records)} tasks stored ({n_full} of the "
          f"{len(full_keys)} --full tasks); recomputing {len(sample)} (recorded cost "
          f"{sum(r['seconds'] for r in sample):.1f} s of a {budget_seconds:.1f} s share)")
+    if records and not sample:
+        costs = [r["seconds"] for r in records.values() if r["seconds"] is not None]
+        echo(f"  no stored task fits the share (cheapest: {min(costs):.1f} s); raise --budget-seconds"
+             if costs else "  no stored task has a recorded cost")
     start = time.perf_counter()
     for rec in sample:
         if time.perf_counter() - start > budget_seconds:
