@@ -23,13 +23,14 @@ export PYTHONHASHSEED := 0
 # MPLBACKEND is left unset: notebooks need the inline backend (figures), headless tests fall back to Agg.
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book execute chapter html test unit nbval nbval-generic check-html data benchmarks clean
+.PHONY: help venv book execute chapter html test unit nbval nbval-generic verify-results check-html data benchmarks clean
 
 help:
 	@echo "make book        create .venv, re-execute every notebook in place, build the HTML book"
 	@echo "make chapter NAME=05_disjunctive_hkl  re-execute one notebook in place, rebuild the HTML"
 	@echo "make test        unit tests + pytest --nbval on every notebook"
 	@echo "make nbval-generic  pytest --nbval again on a second numerical path (NumPy baseline SIMD, generic numba)"
+	@echo "make verify-results  recompute a rotating, cost-weighted sample of every store in results/ and compare (5 min)"
 	@echo "make check-html  build the HTML from committed outputs and check every page in headless Chromium"
 	@echo "make data        rebuild data/ from $(SHARED_DATA)"
 	@echo "make benchmarks  run the performance benchmarks (slow, on demand)"
@@ -94,6 +95,12 @@ nbval-generic: $(STAMP)
 	NPY_DISABLE_CPU_FEATURES="$$features" NUMBA_CPU_NAME=generic NUMBA_CACHE_DIR=$(CURDIR)/.numba_cache_generic \
 	  $(BIN)/python -m pytest -n $(JOBS) --dist loadscope --nbval --nbval-current-env $(NOTEBOOKS) \
 	    --nbval-sanitize-with nbval_sanitize.cfg --nbval-cell-timeout=1800 -q
+
+# Recompute a rotating sample of the stored full-protocol tasks (results/<name>/) within a budget
+# and compare field by field (format and rule: results/README.md).
+VERIFY_BUDGET ?= 300
+verify-results: $(STAMP)
+	$(BIN)/python -m fsbook.experiments verify --budget-seconds $(VERIFY_BUDGET)
 
 check-html: html
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
