@@ -11,14 +11,13 @@
 from fsbook.geometry.candidates import (binary_splits, feature_subsets, group_columns,
                                         split_label, subset_label)
 from fsbook.geometry.ratios import (RATIO_NAMES, geometric_ratios, gram_geometric_ratios,
-                                    naive_geometric_ratios,
-                                    point_matrix)
+                                    naive_geometric_ratios, point_matrix)
 from fsbook.geometry.models import GeometricModel, fit_models, paper_model
 from fsbook.geometry.selector import GeometricFeatureSetSelector, standardize_within
 from fsbook.geometry.wrapper import FeatureGroupSelector, all_subsets_wrapper
 
 __all__ = ["RATIO_NAMES", "point_matrix", "geometric_ratios", "gram_geometric_ratios",
-           "naive_geometric_ratios",
-           "GeometricModel", "fit_models", "paper_model", "GeometricFeatureSetSelector",
-           "standardize_within", "FeatureGroupSelector", "all_subsets_wrapper",
-           "binary_splits", "feature_subsets", "group_columns", "split_label", "subset_label"]
+           "naive_geometric_ratios", "GeometricModel", "fit_models", "paper_model",
+           "GeometricFeatureSetSelector", "standardize_within", "FeatureGroupSelector",
+           "all_subsets_wrapper", "binary_splits", "feature_subsets", "group_columns",
+           "split_label", "subset_label"]

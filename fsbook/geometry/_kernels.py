@@ -1,9 +1,11 @@
 """numba kernels behind the geometric ratios f1-f6 (chapter "Geometric ratios").
 
-Everything here works on the **Gram matrix** ``G = P Pᵀ`` of the samples (the
+The Gram path works on the **Gram matrix** ``G = P Pᵀ`` of the samples (the
 rows of ``P``, as given or binarised), never on the ``m × n`` data matrix
 itself, so that sparse input is never densified: ``G`` is ``m × m`` and, for
-integer data, holds exact integers.
+integer data, holds exact integers.  The sparse path (``peel_csr``,
+``peeled_residuals``, used through :mod:`fsbook.geometry.hull`) avoids even
+``G`` for sparse data with many private columns.
 
 Affine dimension (Section 3 of the paper).
     For a cloud ``P = {x_0, …, x_k}`` the paper writes

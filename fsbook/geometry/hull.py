@@ -45,7 +45,8 @@ class SparseHull:
     core : ndarray of int64
         Rows without a private column.
     V, lam : ndarray
-        Kept eigenvectors and eigenvalues of ``P_R P_Rᵀ + c²`` (``R`` = core).
+        Kept eigenvectors (``None`` if computed with ``basis=False``) and
+        eigenvalues of ``P_R P_Rᵀ + c²`` (``R`` = core).
     ones : float
         The scale ``c`` of the ones column.
     dim : int
@@ -106,7 +107,7 @@ def sparse_hull(P, rows, rtol, *, ones=None, basis=True):
     rows = np.asarray(rows, dtype=np.int64)
     prow, pcol, pval, core = K.peel_csr(P.indptr.astype(np.int64), P.indices.astype(np.int64),
                                         P.data, rows, P.shape[1])
-    V, lam = np.zeros((core.size, 0)), np.zeros(0)
+    V, lam = (np.zeros((core.size, 0)) if basis else None), np.zeros(0)
     if core.size:
         R = P[core]
         A = (R @ R.T).toarray() + c * c
@@ -151,7 +152,7 @@ def count_in_sparse_hull(P, hull, samples, outside, mtol, *, chunk=1024):
     count : int
     member : ndarray of bool
     """
-    if hull.V.shape[1] != hull.lam.size:
+    if hull.V is None:
         raise ValueError("the hull was computed with basis=False")
     if not sp.isspmatrix_csr(P):
         raise ValueError("P must be a CSR matrix")

@@ -51,8 +51,8 @@ from sklearn.utils.validation import check_array, check_X_y
 from fsbook.geometry import _kernels as K
 from fsbook.geometry.hull import count_in_sparse_hull, ones_scale, sparse_hull
 
-__all__ = ["geometric_ratios", "gram_geometric_ratios", "naive_geometric_ratios", "point_matrix", "RATIO_NAMES",
-           "ratios_from_gram"]
+__all__ = ["geometric_ratios", "gram_geometric_ratios", "naive_geometric_ratios", "point_matrix",
+           "RATIO_NAMES", "ratios_from_gram"]
 
 RATIO_NAMES = ("f1", "f2", "f3", "f4", "f5", "f6")
 #: default tolerances, see :mod:`fsbook.geometry._kernels`
