@@ -127,3 +127,31 @@ def test_scale_invariance_and_errors():
     with pytest.raises(ValueError, match="CSR"):
         count_in_sparse_hull(P.tocsc(), sparse_hull(P, np.arange(20), 1e-10), np.arange(50),
                              np.zeros(50), 1e-8)
+
+
+@pytest.mark.parametrize("extra_row", [False, True])
+def test_full_rank_core_by_cholesky_and_deficient_core_by_eigenvalues(extra_row):
+    """A core of full rank is factorised by Cholesky, a deficient one by eigenvalues; both
+    give the dense rank and the dense membership."""
+    rng = np.random.default_rng(5)
+    tri = np.array([[1, 1, 0, 0], [0, 1, 1, 0], [1, 0, 1, 0]], dtype=float)  # no private column
+    tri = tri * rng.integers(1, 3, tri.shape)
+    base = np.vstack([tri, tri[0]]) if extra_row else tri    # a repeated row: deficient core
+    samples = np.vstack([base, 0.5 * base[0] + 0.5 * base[1], 2 * base[0], [0, 1, 1, 0],
+                         [0, 0, 0, 1]])
+    X = np.vstack([base, samples])
+    P = point_matrix(X)
+    hull = np.arange(base.shape[0], dtype=np.int64)
+    h = sparse_hull(P, hull, 1e-10)
+    assert h.prow.size == 0 and h.core.size == base.shape[0]
+    A = np.hstack([base, np.ones((base.shape[0], 1))])
+    r0 = np.linalg.matrix_rank(A)
+    assert (h.L is not None) == (not extra_row) and r0 == 3
+    assert h.dim == r0 - 1
+    idx = np.arange(X.shape[0], dtype=np.int64)
+    sup = K.nonzero_columns_csr(P.indptr, P.indices, hull, P.shape[1])
+    out = K.outside_support_csr(P.indptr, P.indices, sup)
+    _, member = count_in_sparse_hull(P, h, idx, out, 1e-8)
+    dense = [np.linalg.matrix_rank(np.vstack([A, np.r_[x, 1.0]])) == r0 for x in X]
+    np.testing.assert_array_equal(member, dense)
+    assert member[:base.shape[0] + 1].all() and not member[-1]

@@ -13,7 +13,9 @@ that gives the rank exactly and almost for free:
   the span of the others: ``rank = 1 + rank(the others)``.  Removing such
   rows one by one (*peeling*, :func:`fsbook.geometry._kernels.peel_csr`)
   costs ``O(nnz)``.  The remaining *core* (rows without a private column) is
-  handled as in the Gram path, on the Gram matrix of the core only.
+  handled as in the Gram path, on the Gram matrix of the core only; a core of
+  full rank (the usual case) is certified and factorised by Cholesky instead
+  of an eigen-decomposition (:func:`_full_rank`).
 
 Everything is exact except the rank and membership tests on the core, which
 use the documented tolerances ``rtol`` and ``mtol`` (relative to the largest
@@ -27,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.linalg as la
 import scipy.sparse as sp
 
 from fsbook.geometry import _kernels as K
@@ -44,9 +47,13 @@ class SparseHull:
         Peeled rows, pivot columns and pivot values (elimination order).
     core : ndarray of int64
         Rows without a private column.
-    V, lam : ndarray
-        Kept eigenvectors (``None`` if computed with ``basis=False``) and
-        eigenvalues of ``P_R P_Rᵀ + c²`` (``R`` = core).
+    V, lam : ndarray or None
+        Kept eigenvectors (``None`` with ``basis=False``) and eigenvalues of
+        ``A = P_R P_Rᵀ + c²`` (``R`` = core); both ``None`` when the core was
+        certified of full rank by Cholesky (then ``L`` is set).
+    L : ndarray or None
+        Lower Cholesky factor of ``A`` when the core has full rank (``None``
+        with ``basis=False`` or when the eigen-decomposition was used).
     ones : float
         The scale ``c`` of the ones column.
     dim : int
@@ -57,10 +64,12 @@ class SparseHull:
     pcol: np.ndarray
     pval: np.ndarray
     core: np.ndarray
-    V: np.ndarray
-    lam: np.ndarray
+    V: np.ndarray | None
+    lam: np.ndarray | None
+    L: np.ndarray | None
     ones: float
     dim: int
+    basis: bool
 
 
 def ones_scale(P):
@@ -107,20 +116,44 @@ def sparse_hull(P, rows, rtol, *, ones=None, basis=True):
     rows = np.asarray(rows, dtype=np.int64)
     prow, pcol, pval, core = K.peel_csr(P.indptr.astype(np.int64), P.indices.astype(np.int64),
                                         P.data, rows, P.shape[1])
-    V, lam = (np.zeros((core.size, 0)) if basis else None), np.zeros(0)
+    V, lam, L, rank_core = (np.zeros((0, 0)) if basis else None), np.zeros(0), None, 0
     if core.size:
         R = P[core]
         A = (R @ R.T).toarray() + c * c
-        if basis:
-            w, U = np.linalg.eigh(A)
+        if _full_rank(A, rtol):
+            rank_core, V, lam = core.size, None, None
+            if basis:
+                L = la.cholesky(A, lower=True, overwrite_a=True, check_finite=False)
         else:
-            w, U = np.linalg.eigvalsh(A), None
-        keep = w > rtol * w[-1]
-        lam = w[keep]
-        if basis:
-            V = np.ascontiguousarray(U[:, keep])
-    rank = prow.size + lam.size
-    return SparseHull(prow, pcol, pval, core, V, lam, c, rank - 1)
+            if basis:
+                w, U = np.linalg.eigh(A)
+            else:
+                w, U = np.linalg.eigvalsh(A), None
+            keep = w > rtol * w[-1]
+            lam = w[keep]
+            rank_core = lam.size
+            if basis:
+                V = np.ascontiguousarray(U[:, keep])
+    rank = prow.size + rank_core
+    return SparseHull(prow, pcol, pval, core, V, lam, L, c, rank - 1, basis)
+
+
+def _full_rank(A, rtol):
+    """Certificate that every eigenvalue of the PSD matrix ``A`` exceeds ``rtol · λ_max``.
+
+    With ``τ = rtol · max_i Σ_j |A_ij|`` (Gershgorin: ``≥ rtol · λ_max``), a
+    successful Cholesky factorisation of ``A − τ I`` proves ``λ_min > τ``, so
+    the eigenvalue threshold keeps all ``len(A)`` eigenvalues.  ``O(k³/3)``
+    (level-3 BLAS), several times cheaper than the eigenvalues; when it fails
+    the caller computes them.
+    """
+    tau = rtol * np.abs(A).sum(axis=1).max()
+    S = A - tau * np.eye(A.shape[0])
+    try:
+        la.cholesky(S, lower=True, overwrite_a=True, check_finite=False)
+    except la.LinAlgError:
+        return False
+    return True
 
 
 def count_in_sparse_hull(P, hull, samples, outside, mtol, *, chunk=1024):
@@ -130,7 +163,8 @@ def count_in_sparse_hull(P, hull, samples, outside, mtol, *, chunk=1024):
     exact pre-filter, the peeled rows are eliminated by forward substitution
     (:func:`fsbook.geometry._kernels.peeled_residuals`) and the residual
     ``z`` is projected on the row space of the core, whose orthonormal basis
-    is ``[P_R | c·1]ᵀ V Λ^{-1/2}``; a sample is a member when
+    is ``[P_R | c·1]ᵀ V Λ^{-1/2}`` (``[P_R | c·1]ᵀ L⁻ᵀ`` for a full-rank core);
+    a sample is a member when
     ``‖z‖² − ‖Λ^{-1/2} Vᵀ [P_R | c·1] z‖² ≤ mtol · (‖x‖² + c²)``.
 
     Parameters
@@ -152,7 +186,7 @@ def count_in_sparse_hull(P, hull, samples, outside, mtol, *, chunk=1024):
     count : int
     member : ndarray of bool
     """
-    if hull.V is None:
+    if not hull.basis:
         raise ValueError("the hull was computed with basis=False")
     if not sp.isspmatrix_csr(P):
         raise ValueError("P must be a CSR matrix")
@@ -165,7 +199,10 @@ def count_in_sparse_hull(P, hull, samples, outside, mtol, *, chunk=1024):
         res, scale, B = K.peeled_residuals(indptr, indices, P.data, P.shape[1], hull.prow,
                                            hull.pcol, hull.pval, hull.core, hull.ones,
                                            samples[c])
-        if hull.lam.size:
+        if hull.L is not None:                    # ‖A^{-1/2} b‖² = ‖L^{-1} b‖²
+            W = la.solve_triangular(hull.L, B, lower=True, check_finite=False)
+            res = res - (W * W).sum(axis=0)
+        elif hull.lam.size:
             W = hull.V.T @ B
             res = res - (W * W / hull.lam[:, None]).sum(axis=0)
         member[c] = res <= mtol * scale
