@@ -1,7 +1,8 @@
 """Benchmark of the geometric ratios (run on demand: ``python benchmarks/geometry.py``).
 
 0. Scaling (issue 26): :func:`fsbook.geometry.geometric_ratios` on sparse 0/1
-   problems with 40 non-zeros per row (:func:`scaled_problem`) at the paper's
+   text-like problems with 40 non-zeros per row (:func:`scaled_problem`; and
+   :func:`block_problem`, a hard case for peeling) at the paper's
    scale, 1500 × 10 000 (60 000 non-zeros), and at ten times it, 15 000 ×
    100 000 (600 000 non-zeros): samples × non-zeros grow 100×, the target is
    time(10×) ≤ 100 · time(1×) and peak memory ≤ 8 GB.  Each scale runs in its
@@ -87,6 +88,26 @@ def scaled_problem(m, n, nnz_per_row=40, seed=0, classes=5):
     return X, y
 
 
+def block_problem(m, n, nnz_per_row=40, width=400, seed=0, classes=5):
+    """Hard case for peeling: rows fall into ``n / width`` blocks of ``width`` columns.
+
+    Each row takes ``nnz_per_row`` random columns of one random block; at 10×
+    a block holds ~60 rows over 400 columns, dense enough that thousands of
+    rows of the full cloud own no private column (a large core).
+    """
+    rng = np.random.default_rng(seed)
+    y = np.repeat(np.arange(classes), m // classes)
+    blocks = n // width
+    cols = np.sort(np.argsort(rng.random((m, width)), axis=1)[:, :nnz_per_row], axis=1)
+    cols = cols + width * rng.integers(0, blocks, (m, 1))
+    X = sp.csr_matrix((np.ones(cols.size), cols.ravel(),
+                       np.arange(0, cols.size + 1, nnz_per_row)), shape=(m, n))
+    return X, y
+
+
+PROBLEMS = {"text": scaled_problem, "block": block_problem}
+
+
 def peel_certificate(X, rows):
     """Independent check of a peeled cloud: its triangular block has a non-zero diagonal.
 
@@ -100,9 +121,9 @@ def peel_certificate(X, rows):
     return h.prow.size, h.core.size
 
 
-def child(m, n, reference, repeats=3):
+def child(kind, m, n, reference, repeats=3):
     """One scale in this process: prints JSON with times (best of ``repeats``), ratios, peak RSS."""
-    X, y5 = scaled_problem(m, n)
+    X, y5 = PROBLEMS[kind](m, n)
     y = (y5 == 0).astype(int)
     geometric_ratios(X[:50], np.r_[0, 1, y[2:50]])           # numba JIT / cache load
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -131,18 +152,21 @@ def child(m, n, reference, repeats=3):
     print(json.dumps(out))
 
 
-def run_child(m, n, reference):
+def run_child(kind, m, n, reference):
     """Run :func:`child` in a subprocess; returns its JSON."""
-    cmd = [sys.executable, __file__, "--child", str(m), str(n)] + (["--reference"] * reference)
+    cmd = ([sys.executable, __file__, "--child", kind, str(m), str(n)]
+           + (["--reference"] * reference))
     res = subprocess.run(cmd, capture_output=True, text=True, check=True)
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
-def scaling(check_rows):
+def scaling(kind, check_rows):
     """Section 0: the 1× and 10× runs side by side, with their quality checks."""
-    one = run_child(1500, 10_000, True)          # smallest first: the runs do not overlap
-    mid = run_child(check_rows, round(check_rows * 20 / 3), True) if check_rows else None
-    ten = run_child(15_000, 100_000, False)
+    print(f"-- {kind} problem ({PROBLEMS[kind].__name__})")
+    one = run_child(kind, 1500, 10_000, True)    # one after the other: the runs do not overlap
+    mid = (run_child(kind, check_rows, round(check_rows * 20 / 3), True) if check_rows
+           else None)
+    ten = run_child(kind, 15_000, 100_000, False)
     for r in (one, mid, ten):
         if r is None:
             continue
@@ -183,16 +207,18 @@ def naive_time(X, y, n_rows):
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--naive-rows", type=int, default=10)
-    ap.add_argument("--check-rows", type=int, default=5000,
+    ap.add_argument("--check-rows", type=int, default=3000,
                     help="rows of the intermediate problem checked against the Gram reference "
                          "(0: skip)")
     ap.add_argument("--only-scaling", action="store_true")
-    ap.add_argument("--child", type=int, nargs=2, metavar=("M", "N"), help=argparse.SUPPRESS)
+    ap.add_argument("--problems", nargs="+", default=["text", "block"], choices=list(PROBLEMS))
+    ap.add_argument("--child", nargs=3, metavar=("KIND", "M", "N"), help=argparse.SUPPRESS)
     ap.add_argument("--reference", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
-        return child(*args.child, args.reference)
-    scaling(args.check_rows)
+        return child(args.child[0], int(args.child[1]), int(args.child[2]), args.reference)
+    for kind in args.problems:
+        scaling(kind, args.check_rows)
     if args.only_scaling:
         return
     X, y5 = sparse_problem()
