@@ -148,7 +148,8 @@ def _full_rank(A, rtol):
     the caller computes them.
     """
     tau = rtol * np.abs(A).sum(axis=1).max()
-    S = A - tau * np.eye(A.shape[0])
+    S = A.copy()
+    S[np.diag_indices_from(S)] -= tau
     try:
         la.cholesky(S, lower=True, overwrite_a=True, check_finite=False)
     except la.LinAlgError:
