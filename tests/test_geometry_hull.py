@@ -155,3 +155,34 @@ def test_full_rank_core_by_cholesky_and_deficient_core_by_eigenvalues(extra_row)
     dense = [np.linalg.matrix_rank(np.vstack([A, np.r_[x, 1.0]])) == r0 for x in X]
     np.testing.assert_array_equal(member, dense)
     assert member[:base.shape[0] + 1].all() and not member[-1]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rank_by_core_components(seed):
+    """Block-structured clouds (cores of several components): the rank from the components
+    equals the dense rank of [P | 1], and the ratios equal the Gram reference.  Rows with a
+    fixed number of non-zeros put the ones column in every block's column space (no extra
+    dimension); varying counts and values do not."""
+    rng = np.random.default_rng(seed)
+    blocks, width, per_row, m = 5, 10, 4, 70
+    X = np.zeros((m, blocks * width))
+    for i in range(m):
+        b = rng.integers(blocks)
+        k = per_row if seed % 2 == 0 else int(rng.integers(2, 7))
+        X[i, b * width + rng.choice(width, k, replace=False)] = 1.0
+    if seed >= 4:
+        X *= rng.integers(1, 4, X.shape)
+    if seed >= 4:
+        X[0] = 0.0                                            # a zero row: its own component
+    y = rng.integers(0, 2, m)
+    y[:2] = [0, 1]
+    P = point_matrix(X)
+    h = sparse_hull(P, np.arange(m, dtype=np.int64), 1e-10, basis=False)
+    assert h.core.size > 2 * width                            # several blocks left in the core
+    absR = abs(P[h.core])
+    from scipy.sparse.csgraph import connected_components
+    assert connected_components(absR @ absR.T, directed=False)[0] > 2
+    assert h.dim == np.linalg.matrix_rank(np.hstack([X, np.ones((m, 1))])) - 1
+    for f6 in ("text", "table"):
+        np.testing.assert_array_equal(geometric_ratios(X, y, f6=f6),
+                                      gram_geometric_ratios(X, y, f6=f6))

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 
 from fsbook.geometry import _kernels as K
 
@@ -93,7 +94,8 @@ def sparse_hull(P, rows, rtol, *, ones=None, basis=True):
         Scale of the ones column (default :func:`ones_scale` of ``P``).
     basis : bool, default=True
         Keep the eigenvectors (needed by :func:`count_in_sparse_hull`);
-        ``False`` computes the eigenvalues only.
+        ``False`` computes the rank only, block by block over the connected
+        components of the core (:func:`_core_rank`).
 
     Returns
     -------
@@ -117,7 +119,9 @@ def sparse_hull(P, rows, rtol, *, ones=None, basis=True):
     prow, pcol, pval, core = K.peel_csr(P.indptr.astype(np.int64), P.indices.astype(np.int64),
                                         P.data, rows, P.shape[1])
     V, lam, L, rank_core = (np.zeros((0, 0)) if basis else None), np.zeros(0), None, 0
-    if core.size:
+    if core.size and not basis:
+        rank_core, lam = _core_rank(P[core], c, rtol), None
+    elif core.size:
         R = P[core]
         A = (R @ R.T).toarray() + c * c
         if _full_rank(A, rtol):
@@ -136,6 +140,42 @@ def sparse_hull(P, rows, rtol, *, ones=None, basis=True):
                 V = np.ascontiguousarray(U[:, keep])
     rank = prow.size + rank_core
     return SparseHull(prow, pcol, pval, core, V, lam, L, c, rank - 1, basis)
+
+
+def _rank(A, rtol):
+    """Eigenvalues of the PSD matrix ``A`` above ``rtol · λ_max`` (Cholesky certificate first)."""
+    if _full_rank(A, rtol):
+        return A.shape[0]
+    w = np.linalg.eigvalsh(A)
+    return int((w > rtol * w[-1]).sum()) if w[-1] > 0 else 0
+
+
+def _core_rank(R, c, rtol):
+    """``rank([R | c·1])`` from the connected components of the rows of ``R``.
+
+    Rows sharing no column (transitively) form components ``R_i`` with
+    disjoint supports.  With ``B_i = R_i R_iᵀ`` and ``A_i = B_i + c²``,
+    ``rank([R | c·1]) = Σ_i rank B_i + max_i (rank A_i − rank B_i)``: the
+    ones column adds one dimension unless it lies in the column space of
+    every block (``rank([R_i | c·1]) = rank R_i``).  Each rank is counted as
+    in the single-block case (eigenvalues above ``rtol · λ_max`` of that
+    matrix), so the cost is ``Σ_i |R_i|³`` instead of ``|R|³``.
+    """
+    G = (R @ R.T).tocsr()
+    absR = abs(R)
+    n_comp, label = connected_components(absR @ absR.T, directed=False)
+    if n_comp == 1:
+        return _rank(G.toarray() + c * c, rtol)
+    order = np.argsort(label, kind="stable")
+    bounds = np.r_[0, np.cumsum(np.bincount(label, minlength=n_comp))]
+    total, extra = 0, 0
+    for i in range(n_comp):
+        idx = order[bounds[i]:bounds[i + 1]]
+        B = G[idx][:, idx].toarray()
+        rb = _rank(B, rtol) if B.any() else 0
+        total += rb
+        extra = max(extra, _rank(B + c * c, rtol) - rb)
+    return total + extra
 
 
 def _full_rank(A, rtol):
