@@ -1,9 +1,11 @@
 """numba kernels behind the geometric ratios f1-f6 (chapter "Geometric ratios").
 
-Everything here works on the **Gram matrix** ``G = P Pᵀ`` of the samples (the
+The Gram path works on the **Gram matrix** ``G = P Pᵀ`` of the samples (the
 rows of ``P``, as given or binarised), never on the ``m × n`` data matrix
 itself, so that sparse input is never densified: ``G`` is ``m × m`` and, for
-integer data, holds exact integers.
+integer data, holds exact integers.  The sparse path (``peel_csr``,
+``peeled_residuals``, used through :mod:`fsbook.geometry.hull`) avoids even
+``G`` for sparse data with many private columns.
 
 Affine dimension (Section 3 of the paper).
     For a cloud ``P = {x_0, …, x_k}`` the paper writes
@@ -36,7 +38,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["based_gram", "affine_rank", "hull_basis", "count_in_hull", "nonzero_columns_csr",
-           "outside_support_csr"]
+           "outside_support_csr", "peel_csr", "peeled_residuals"]
 
 
 @njit(cache=True, nogil=True)
@@ -188,3 +190,180 @@ def outside_support_csr(indptr, indices, support):
                 c += 1
         out[i] = c
     return out
+
+
+# ----------------------------------------------------------------------------- sparse path
+# The kernels below never form the m × m Gram matrix.  They peel the cloud: a row with a
+# non-zero in a column where every other remaining row is zero (a "singleton column", its
+# pivot) is independent of the others, so rank([P | c·1]) = 1 + rank of the remaining rows.
+# Repeating this until no singleton column is left leaves a (usually small, often empty)
+# core whose rank is computed densely; see :mod:`fsbook.geometry.hull`.
+
+
+@njit(cache=True, nogil=True)
+def peel_csr(indptr, indices, data, rows, n_cols):
+    """Exact elimination of the rows of a CSR cloud that own a singleton column.
+
+    Columns with one remaining non-zero are taken first-in first-out, starting
+    from the singleton columns in increasing index order (deterministic).
+
+    Parameters
+    ----------
+    indptr, indices, data : CSR arrays of the points (sorted, no duplicates or
+        explicit zeros).
+    rows : ndarray int64, the rows of the cloud.
+    n_cols : int
+
+    Returns
+    -------
+    prow, pcol : ndarray int64 (t,)
+        Peeled rows in elimination order and their pivot columns: ``pcol[k]`` is
+        zero in every row peeled after step ``k`` and in every core row.
+    pval : ndarray (t,)
+        Pivot values ``P[prow[k], pcol[k]]``.
+    core : ndarray int64
+        The rows left (sorted as in ``rows``).
+    """
+    k = rows.shape[0]
+    cnt = np.zeros(n_cols, dtype=np.int64)
+    for a in range(k):
+        i = rows[a]
+        for p in range(indptr[i], indptr[i + 1]):
+            cnt[indices[p]] += 1
+    cptr = np.zeros(n_cols + 1, dtype=np.int64)
+    for c in range(n_cols):
+        cptr[c + 1] = cptr[c] + cnt[c]
+    fill = cptr[:-1].copy()
+    crow = np.empty(cptr[n_cols], dtype=np.int64)      # local row ids per column
+    for a in range(k):
+        i = rows[a]
+        for p in range(indptr[i], indptr[i + 1]):
+            c = indices[p]
+            crow[fill[c]] = a
+            fill[c] += 1
+    alive = np.ones(k, dtype=np.bool_)
+    queue = np.empty(n_cols, dtype=np.int64)
+    tail = 0
+    for c in range(n_cols):
+        if cnt[c] == 1:
+            queue[tail] = c
+            tail += 1
+    prow = np.empty(k, dtype=np.int64)
+    pcol = np.empty(k, dtype=np.int64)
+    pval = np.empty(k)
+    t = 0
+    head = 0
+    while head < tail:
+        j = queue[head]
+        head += 1
+        if cnt[j] != 1:
+            continue
+        a = -1
+        for q in range(cptr[j], cptr[j + 1]):
+            if alive[crow[q]]:
+                a = crow[q]
+                break
+        alive[a] = False
+        i = rows[a]
+        prow[t] = i
+        pcol[t] = j
+        for p in range(indptr[i], indptr[i + 1]):
+            c = indices[p]
+            if c == j:
+                pval[t] = data[p]
+            cnt[c] -= 1
+            if cnt[c] == 1:
+                queue[tail] = c
+                tail += 1
+        t += 1
+    nc = 0
+    core = np.empty(k - t, dtype=np.int64)
+    for a in range(k):
+        if alive[a]:
+            core[nc] = rows[a]
+            nc += 1
+    return prow[:t].copy(), pcol[:t].copy(), pval[:t].copy(), core
+
+
+@njit(cache=True, nogil=True)
+def peeled_residuals(indptr, indices, data, n_cols, prow, pcol, pval, core, ones, samples):
+    """Residuals of ``samples`` after elimination of the peeled rows (membership, part 1).
+
+    ``x ∈ aff(P)`` iff ``[x, c] ∈ rowspace([P | c·1])`` (affine combinations are
+    the linear ones whose coefficients sum to one; ``c = ones`` is any non-zero
+    scale).  The coefficients of the peeled rows follow by forward
+    substitution on their pivot columns (exact integers for 0/1 data: every
+    pivot is 1).  What is left, ``z = [r, c·(1 − Σ coef)]``, must lie in the
+    row space of the core ``[P_R | c·1]``; this kernel returns ``‖z‖²`` and
+    the products ``[P_R | c·1] z`` for the projection (part 2, in
+    :func:`fsbook.geometry.hull.count_in_sparse_hull`).
+
+    Parameters
+    ----------
+    indptr, indices, data : CSR arrays of all points; n_cols : int
+    prow, pcol, pval, core : output of :func:`peel_csr` for the cloud.
+    ones : float
+        The scale ``c`` of the ones column.
+    samples : ndarray int64, rows to test.
+
+    Returns
+    -------
+    res : ndarray (len(samples),)
+        ``‖z‖²``.
+    scale : ndarray (len(samples),)
+        ``‖x‖² + c²`` (the membership tolerance is relative to it).
+    B : ndarray (len(core), len(samples))
+        ``[P_R | c·1] z`` per sample.
+    """
+    t = prow.shape[0]
+    nr = core.shape[0]
+    r = np.zeros(n_cols)
+    mark = np.zeros(n_cols, dtype=np.bool_)
+    touched = np.empty(n_cols, dtype=np.int64)
+    ns = samples.shape[0]
+    res = np.empty(ns)
+    scale = np.empty(ns)
+    B = np.empty((nr, ns))
+    for s in range(ns):
+        x = samples[s]
+        nt = 0
+        sc = ones * ones
+        for p in range(indptr[x], indptr[x + 1]):
+            c = indices[p]
+            r[c] = data[p]
+            mark[c] = True
+            touched[nt] = c
+            nt += 1
+            sc += data[p] * data[p]
+        csum = 0.0
+        for k in range(t):
+            v = r[pcol[k]]
+            if v == 0.0:
+                continue
+            coef = v / pval[k]
+            csum += coef
+            i = prow[k]
+            for p in range(indptr[i], indptr[i + 1]):
+                c = indices[p]
+                if not mark[c]:
+                    mark[c] = True
+                    touched[nt] = c
+                    nt += 1
+                r[c] -= coef * data[p]
+            r[pcol[k]] = 0.0
+        tail = ones * (1.0 - csum)
+        acc = tail * tail
+        for q in range(nt):
+            acc += r[touched[q]] * r[touched[q]]
+        res[s] = acc
+        scale[s] = sc
+        for a in range(nr):
+            i = core[a]
+            acc = ones * tail
+            for p in range(indptr[i], indptr[i + 1]):
+                acc += data[p] * r[indices[p]]
+            B[a, s] = acc
+        for q in range(nt):
+            r[touched[q]] = 0.0
+            mark[touched[q]] = False
+    return res, scale, B

@@ -49,9 +49,10 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_array, check_X_y
 
 from fsbook.geometry import _kernels as K
+from fsbook.geometry.hull import count_in_sparse_hull, ones_scale, sparse_hull
 
-__all__ = ["geometric_ratios", "naive_geometric_ratios", "point_matrix", "RATIO_NAMES",
-           "ratios_from_gram"]
+__all__ = ["geometric_ratios", "gram_geometric_ratios", "naive_geometric_ratios", "point_matrix",
+           "RATIO_NAMES", "ratios_from_gram"]
 
 RATIO_NAMES = ("f1", "f2", "f3", "f4", "f5", "f6")
 #: default tolerances, see :mod:`fsbook.geometry._kernels`
@@ -81,6 +82,7 @@ def point_matrix(X, binarize=None):
         P = sp.csr_matrix(X, dtype=np.float64, copy=True)
     else:
         P = sp.csr_matrix(X > binarize, dtype=np.float64)
+    P.sum_duplicates()
     P.eliminate_zeros()
     P.sort_indices()
     return P
@@ -145,7 +147,11 @@ def ratios_from_gram(G, pos_idx, neg_idx, amb_p, amb_n, amb_f, out_p, out_n, *,
         inter = pos_idx.size + c_neg_in_p
     else:
         raise ValueError(f"f6 must be 'text' or 'table', got {f6!r}")
+    return _ratio_vector(dp, dn, df, amb_p, amb_n, amb_f, inter, m)
 
+
+def _ratio_vector(dp, dn, df, amb_p, amb_n, amb_f, inter, m):
+    """``[f1, …, f6]`` from the dimensions and counts (a zero denominator gives 0)."""
     def ratio(a, b):
         return a / b if b > 0 else 0.0
 
@@ -153,21 +159,46 @@ def ratios_from_gram(G, pos_idx, neg_idx, amb_p, amb_n, amb_f, out_p, out_n, *,
                      ratio(df, amb_f), inter / m])
 
 
-@validate_params(
-    {"X": ["array-like", "sparse matrix"], "y": ["array-like"], "positive": [None, "array-like",
-                                                                            Real, str],
-     "binarize": [None, Real], "f6": [StrOptions({"text", "table"})],
-     "rtol": [Interval(Real, 0, 1, closed="neither")],
-     "mtol": [Interval(Real, 0, 1, closed="neither")]},
-    prefer_skip_nested_validation=True)
+def _prepare(X, y, positive, binarize):
+    """Validated points, class rows, supports and the exact membership pre-filters."""
+    X, y = check_X_y(X, y, accept_sparse="csr", dtype="numeric", ensure_all_finite=True)
+    type_of_target(y)
+    pos = _split_masks(y, positive)
+    P = point_matrix(X, binarize)
+    pos_idx = np.flatnonzero(pos).astype(np.int64)
+    neg_idx = np.flatnonzero(~pos).astype(np.int64)
+    n = P.shape[1]
+    sup_p = K.nonzero_columns_csr(P.indptr, P.indices, pos_idx, n)
+    sup_n = K.nonzero_columns_csr(P.indptr, P.indices, neg_idx, n)
+    out_p = K.outside_support_csr(P.indptr, P.indices, sup_p)
+    out_n = K.outside_support_csr(P.indptr, P.indices, sup_n)
+    amb = (int(sup_p.sum()), int(sup_n.sum()), int((sup_p | sup_n).sum()))
+    return P, pos_idx, neg_idx, amb, out_p, out_n
+
+
+_PARAMS = {"X": ["array-like", "sparse matrix"], "y": ["array-like"],
+           "positive": [None, "array-like", Real, str], "binarize": [None, Real],
+           "f6": [StrOptions({"text", "table"})],
+           "rtol": [Interval(Real, 0, 1, closed="neither")],
+           "mtol": [Interval(Real, 0, 1, closed="neither")]}
+
+
+@validate_params(_PARAMS, prefer_skip_nested_validation=True)
 def geometric_ratios(X, y, *, positive=None, binarize=None, f6="text", rtol=RTOL, mtol=MTOL):
     """Geometric ratios f1-f6 of Table 1 for a binary problem.
+
+    Sparse path (:mod:`fsbook.geometry.hull`): each cloud is peeled (rows
+    owning a column where the rest of the cloud is zero are independent, an
+    exact ``O(nnz)`` step) and only the Gram matrix of what is left is formed;
+    membership (f6) is a forward substitution on the peeled rows plus a
+    projection on the core.  On text-like data the core is small or empty, so
+    time and memory grow with ``m · nnz`` instead of ``m³`` and ``m²``.
+    :func:`gram_geometric_ratios` is the Gram-matrix reference (same ratios).
 
     Parameters
     ----------
     X : array-like or sparse matrix of shape (m, n)
-        The points (rows).  CSR input is never densified: only the ``m × m``
-        Gram matrix is formed.
+        The points (rows).  CSR input is never densified.
     y : array-like of shape (m,)
         Labels.  With two classes the larger label is positive; otherwise pass
         ``positive`` (a label or list of labels forming the positive class).
@@ -180,7 +211,7 @@ def geometric_ratios(X, y, *, positive=None, binarize=None, f6="text", rtol=RTOL
     f6 : {"text", "table"}, default="text"
         Which reading of f6 to use (see the module docstring).
     rtol, mtol : float
-        Rank and membership tolerances (:mod:`fsbook.geometry._kernels`).
+        Rank and membership tolerances (:mod:`fsbook.geometry.hull`).
 
     Returns
     -------
@@ -202,20 +233,40 @@ def geometric_ratios(X, y, *, positive=None, binarize=None, f6="text", rtol=RTOL
     >>> geometric_ratios(X, [1, 1, 1, 0, 0]).round(3).tolist()
     [0.5, 1.0, 0.333, 0.333, 0.667, 0.2]
     """
-    X, y = check_X_y(X, y, accept_sparse="csr", dtype="numeric", ensure_all_finite=True)
-    type_of_target(y)
-    pos = _split_masks(y, positive)
-    P = point_matrix(X, binarize)
+    P, pos_idx, neg_idx, amb, out_p, out_n = _prepare(X, y, positive, binarize)
+    c = ones_scale(P)
+    hp = sparse_hull(P, pos_idx, rtol, ones=c)
+    hn = sparse_hull(P, neg_idx, rtol, ones=c, basis=f6 == "text")
+    hf = sparse_hull(P, np.arange(P.shape[0], dtype=np.int64), rtol, ones=c, basis=False)
+    inter, _ = count_in_sparse_hull(P, hp, neg_idx, out_p, mtol)
+    if f6 == "text":
+        inter += count_in_sparse_hull(P, hn, pos_idx, out_n, mtol)[0]
+    else:
+        inter += pos_idx.size
+    return _ratio_vector(hp.dim, hn.dim, hf.dim, *amb, inter, P.shape[0])
+
+
+@validate_params(_PARAMS, prefer_skip_nested_validation=True)
+def gram_geometric_ratios(X, y, *, positive=None, binarize=None, f6="text", rtol=RTOL,
+                          mtol=MTOL):
+    """f1-f6 by the Gram-matrix path: the slow reference of :func:`geometric_ratios`.
+
+    Forms the dense ``m × m`` Gram matrix and eigen-decomposes the based Gram
+    matrix of each cloud (:mod:`fsbook.geometry._kernels`): ``O(m²)`` memory
+    and ``O(m³)`` time, independent of the sparsity.  Same parameters and
+    result as :func:`geometric_ratios`; the tests compare the two.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0, 0, 0], [1, 2, 0], [2, 4, 0], [0, 0, 3], [0, 0, 5]])
+    >>> gram_geometric_ratios(X, [1, 1, 1, 0, 0]).round(3).tolist()
+    [0.5, 1.0, 0.333, 0.333, 0.667, 0.2]
+    """
+    P, pos_idx, neg_idx, amb, out_p, out_n = _prepare(X, y, positive, binarize)
     G = (P @ P.T).toarray()
-    pos_idx = np.flatnonzero(pos).astype(np.int64)
-    neg_idx = np.flatnonzero(~pos).astype(np.int64)
-    n = P.shape[1]
-    sup_p = K.nonzero_columns_csr(P.indptr, P.indices, pos_idx, n)
-    sup_n = K.nonzero_columns_csr(P.indptr, P.indices, neg_idx, n)
-    out_p = K.outside_support_csr(P.indptr, P.indices, sup_p)
-    out_n = K.outside_support_csr(P.indptr, P.indices, sup_n)
-    return ratios_from_gram(G, pos_idx, neg_idx, int(sup_p.sum()), int(sup_n.sum()),
-                            int((sup_p | sup_n).sum()), out_p, out_n, f6=f6, rtol=rtol, mtol=mtol)
+    return ratios_from_gram(G, pos_idx, neg_idx, *amb, out_p, out_n, f6=f6, rtol=rtol,
+                            mtol=mtol)
 
 
 def svd_affine_dim(P):
@@ -271,5 +322,4 @@ def naive_geometric_ratios(X, y, *, positive=None, binarize=None, f6="text"):
         inter = Pp.shape[0] + sum(in_hull(Pp, dp, x) for x in Pn)
     else:
         raise ValueError(f"f6 must be 'text' or 'table', got {f6!r}")
-    r = lambda a, b: a / b if b > 0 else 0.0  # noqa: E731
-    return np.array([r(dp, ap), r(dn, an), r(dp, af), r(dn, af), r(df, af), inter / B.shape[0]])
+    return _ratio_vector(dp, dn, df, ap, an, af, inter, B.shape[0])
