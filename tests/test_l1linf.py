@@ -182,7 +182,8 @@ def test_path_returns_exactly_k_and_records_it():
         res = select_k_path(crit, W0, k)
         assert res.exact and res.support.sum() == k
         assert (np.abs(res.W).max(1) > 0).sum() == k
-        assert list(res.path.columns) == ["lambda", "n_selected", "criterion", "objective", "n_iter", "stage"]
+        assert list(res.path.columns) == ["lambda", "n_selected", "criterion", "objective", "n_iter", "converged",
+                                            "stage"]
         assert res.path["stage"].iloc[0] == "start" and res.path["lambda"].iloc[0] > 0
         assert res.lam in set(res.path["lambda"])
         # the strongest feature (0) is the last one dropped

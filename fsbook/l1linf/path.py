@@ -19,14 +19,51 @@ import numpy as np
 import pandas as pd
 
 from fsbook.l1linf.prox import linf_penalty
-from fsbook.l1linf.solvers import accelerated_proximal_gradient
+from fsbook.l1linf.solvers import accelerated_proximal_gradient, active_set_proximal_gradient
 
-__all__ = ["PathResult", "select_k_path", "row_support"]
+__all__ = ["PathResult", "select_k_path", "row_support", "top_k_rows", "ZERO_RTOL", "TIE_RTOL"]
+
+#: a row with ``||w_j||∞ ≤ ZERO_RTOL · max_l ||w_l||∞`` counts as zero (a prox whose input
+#: row has ℓ1 norm λ/L up to the last bit leaves a row of size ~1e-17 instead of 0)
+ZERO_RTOL = 1e-9
+#: row norms within ``TIE_RTOL · max_l ||w_l||∞`` of the k-th largest are tied
+TIE_RTOL = 1e-9
 
 
-def row_support(W, threshold=0.0):
-    """Rows of ``W`` with ``||w_j||∞ > threshold``."""
-    return np.abs(W).max(axis=1) > threshold
+def row_support(W, threshold=None):
+    """Rows of ``W`` with ``||w_j||∞ > threshold``; default ``ZERO_RTOL · max_l ||w_l||∞``."""
+    norms = np.abs(W).max(axis=1) if W.size else np.zeros(W.shape[0])
+    if threshold is None:
+        threshold = ZERO_RTOL * float(norms.max(initial=0.0))
+    return norms > threshold
+
+
+def top_k_rows(norms, k, rtol=TIE_RTOL):
+    """Mask of the ``k`` largest ``norms``, ties broken by the smaller feature index.
+
+    Let ``t`` be the k-th largest norm and ``τ = rtol · max norms``.  Every feature with
+    a norm ``> t + τ`` is kept; the features with ``|norm − t| ≤ τ`` are tied and the
+    smallest indices among them fill the remaining places.  A rounding difference far
+    below ``τ`` therefore cannot change the mask unless a norm sits ``τ`` away from ``t``.
+
+    Examples
+    --------
+    >>> top_k_rows(np.array([1.0, 3.0, 2.0, 3.0 - 1e-14]), 1).nonzero()[0].tolist()
+    [1]
+    >>> top_k_rows(np.array([1.0, 3.0 - 1e-14, 2.0, 3.0]), 1).nonzero()[0].tolist()
+    [1]
+    """
+    norms = np.asarray(norms, dtype=float)
+    d = norms.shape[0]
+    mask = np.ones(d, dtype=bool)
+    if k >= d:
+        return mask
+    tau = rtol * float(norms.max(initial=0.0))
+    t = float(np.partition(norms, d - k)[d - k])
+    mask = norms > t + tau
+    tied = np.flatnonzero(np.abs(norms - t) <= tau)
+    mask[tied[:k - int(mask.sum())]] = True
+    return mask
 
 
 @dataclass
@@ -36,10 +73,14 @@ class PathResult:
     support: np.ndarray           # boolean (d,), exactly k True
     exact: bool                   # True iff W itself has exactly k non-zero rows
     n_iter: int                   # solver iterations over the whole path
-    path: pd.DataFrame = field(repr=False)   # lambda, n_selected, criterion, objective, n_iter, stage
+    path: pd.DataFrame = field(repr=False)   # lambda, n_selected, criterion, objective, n_iter, converged, stage
 
 
-def select_k_path(criterion, W0, k, *, factor=2.0, max_steps=60, max_bisect=12, solver_options=None):
+SOLVERS = {"fista": accelerated_proximal_gradient, "active-set": active_set_proximal_gradient}
+
+
+def select_k_path(criterion, W0, k, *, factor=2.0, max_steps=60, max_bisect=12, solver="fista",
+                  start=1e-3, path_tol=None, solver_options=None):
     """Find λ with exactly ``k`` non-zero rows (see module docstring).
 
     Parameters
@@ -49,23 +90,30 @@ def select_k_path(criterion, W0, k, *, factor=2.0, max_steps=60, max_bisect=12, 
     k : int, 1 ≤ k ≤ d
     factor : float > 1, growth of λ along the path
     max_steps, max_bisect : int
-    solver_options : dict, passed to :func:`accelerated_proximal_gradient`
+    solver : {"fista", "active-set"}
+        :func:`accelerated_proximal_gradient` on all rows (the reference) or
+        :func:`active_set_proximal_gradient` (needs ``criterion.restrict``).
+    solver_options : dict, passed to the solver
 
     Returns
     -------
     PathResult
     """
     opts = dict(solver_options or {})
+    if solver not in SOLVERS:
+        raise ValueError(f"solver must be one of {sorted(SOLVERS)}; got {solver!r}")
+    optimise = SOLVERS[solver]
     d = W0.shape[0]
     rows, total = [], 0
 
     def solve(W_start, lam, stage):
         nonlocal total
-        r = accelerated_proximal_gradient(criterion, W_start, lam, **opts)
+        stage_opts = opts if path_tol is None or stage == "bisect" else {**opts, "tol": path_tol}
+        r = optimise(criterion, W_start, lam, **stage_opts)
         total += r.n_iter
         count = int(row_support(r.W).sum())
         rows.append({"lambda": lam, "n_selected": count, "criterion": r.criterion, "objective": r.objective,
-                     "n_iter": r.n_iter, "stage": stage})
+                     "n_iter": r.n_iter, "converged": r.converged, "stage": stage})
         return r.W, count
 
     if k >= d:
@@ -74,7 +122,7 @@ def select_k_path(criterion, W0, k, *, factor=2.0, max_steps=60, max_bisect=12, 
     # first λ: a thousandth of the largest row norm ||∇_j J(W₀)||₁ (the prox zeroes row j at a
     # stationary point iff λ ≥ ||∇_j J||₁); λ = 0 itself is not solved (for LDA it has no minimiser)
     _, g = criterion(W0)
-    lam = 1e-3 * float(np.abs(g).sum(axis=1).max()) or 1e-6
+    lam = start * float(np.abs(g).sum(axis=1).max()) or 1e-6
     W, count = solve(W0, lam, "start")
     if count == k:
         return _finish(W, lam, k, count, total, rows)
@@ -122,10 +170,5 @@ def select_k_path(criterion, W0, k, *, factor=2.0, max_steps=60, max_bisect=12, 
 
 
 def _finish(W, lam, k, count, total, rows):
-    norms = np.abs(W).max(axis=1)
-    if count == k:
-        support = norms > 0
-    else:
-        support = np.zeros(W.shape[0], dtype=bool)
-        support[np.argsort(-norms, kind="stable")[:k]] = True
+    support = row_support(W) if count == k else top_k_rows(np.abs(W).max(axis=1), k)
     return PathResult(W, float(lam), support, count == k, total, pd.DataFrame(rows))
