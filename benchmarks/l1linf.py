@@ -74,9 +74,11 @@ def _cpu_time(fn):
     return time.perf_counter() - t, time.process_time() - c, out
 
 
-def selection_times(reference=True, profile=False):
+def selection_times(reference=True, profile=False, datasets=("arcene", "dexter")):
     rows = []
     for name, loader, k in (("arcene", load_arcene, 10), ("dexter", load_dexter, 20)):
+        if name not in datasets:
+            continue
         b = loader()
         X = b.data.astype(np.float64)
         FOHSIC(2).fit(X[:20], b.target[:20])          # numba compilation outside the timing
@@ -148,8 +150,9 @@ if __name__ == "__main__":
     parser.add_argument("--skip-gradient", action="store_true")
     parser.add_argument("--skip-reference", action="store_true", help="skip the slow reference HSFS")
     parser.add_argument("--profile", action="store_true", help="λ path and cProfile of the default HSFS")
+    parser.add_argument("--datasets", nargs="+", default=["arcene", "dexter"], choices=["arcene", "dexter"])
     args = parser.parse_args()
     if not args.skip_gradient:
         gradient_times(args.naive_rows)
     if not args.skip_selection:
-        selection_times(reference=not args.skip_reference, profile=args.profile)
+        selection_times(reference=not args.skip_reference, profile=args.profile, datasets=args.datasets)

@@ -2,14 +2,21 @@
 
 The paper raises λ until all but ``k`` rows of ``W`` have ``max_l |w_jl| <
 0.01``.  Here the proximal solver returns exact zero rows, so a feature is
-selected iff its row is non-zero.  Starting from ``W₀`` at a small λ, λ is
-multiplied by ``factor``, each solve warm-started at the previous solution,
-until at most ``k`` rows survive (or divided, from ``W₀``, while fewer survive); if the count jumped past ``k``, λ is bisected (geometrically)
-between the last λ with more than ``k`` rows and the first with fewer, warm-
-started from the former.  If no λ gives exactly ``k`` within ``max_bisect``
-steps (the count may jump by two at a tie), the ``k`` rows of largest
-``||w_j||∞`` at the last λ with more than ``k`` rows are returned and
-``exact`` is False.  Every solve is recorded.
+selected iff its row is non-zero (``||w_j||∞ > ZERO_RTOL · max_l ||w_l||∞``, so
+that a prox left-over of the order of the last bit is zero).  Starting from
+``W₀`` at ``λ = start · max_j ||∇_j J(W₀)||₁``, λ is multiplied by ``factor``,
+each solve warm-started at the previous solution, until at most ``k`` rows
+survive (or divided, from ``W₀``, while fewer survive); if the count jumped past
+``k``, λ is bisected (geometrically) between the last λ with more than ``k``
+rows and the first with fewer, warm-started from the former.  The solves before
+the bisection only provide warm starts and may use a looser tolerance
+``path_tol``; the bisection's solves, which decide the selection, use the
+solver's ``tol``.  If no λ gives exactly ``k`` within ``max_bisect`` steps (the
+count may jump by two at a tie, or to zero: ``W = 0`` is a local minimiser for
+every λ > 0), the ``k`` rows of largest ``||w_j||∞`` at the last λ with more
+than ``k`` rows are returned (:func:`top_k_rows`: norms within ``TIE_RTOL`` of
+the k-th largest are ties, broken by the smaller feature index) and ``exact``
+is False.  Every solve is recorded, with whether it converged.
 """
 from __future__ import annotations
 

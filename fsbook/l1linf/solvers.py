@@ -5,6 +5,10 @@
   :mod:`fsbook.l1linf.prox`, and a restart whenever the objective would rise
   (the criteria are non-convex, so plain FISTA is not monotone).  Discarded
   features come out as exact zero rows.
+- :func:`active_set_proximal_gradient` -- the same FISTA restricted to a working set of
+  rows that can be non-zero, checked against the optimality condition of the zero rows
+  on the full gradient (HSFS's default; issue 26: most of the ``d`` rows are zero along
+  the path, and a restricted iteration never touches them).
 - :func:`bound_constrained_lbfgsb` -- the paper's route (Section 3): a smooth
   problem with bound constraints solved by quasi-Newton.  Eq. (3) has the
   linear constraints ``−s_j ≤ w_jk ≤ s_j``; we write ``W = diag(s) U`` with
@@ -12,7 +16,7 @@
   for SciPy's L-BFGS-B.  Every ``W`` is reached (``s_j = ||w_j||∞``) and the
   penalty is then exactly ``Σ s_j``.  Rows are only approximately zero.
 
-Both return an :class:`OptimResult`; they are tested against each other.
+All return an :class:`OptimResult`; they are tested against each other.
 """
 from __future__ import annotations
 
