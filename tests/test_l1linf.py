@@ -377,4 +377,6 @@ def test_hsic_numba_kernel_matches_the_numpy_matrices(sparse):
     v, G = crit(W)
     v_ref, G_ref = crit.reference(W)
     assert v == pytest.approx(v_ref, rel=1e-12)
+    assert crit.value(W) == v                      # the line search's value: same bits
+    assert crit.restrict(np.arange(5)).value(W[:5]) == crit.restrict(np.arange(5))(W[:5])[0]
     np.testing.assert_allclose(G, G_ref, rtol=1e-10, atol=1e-15 * np.abs(G_ref).max())

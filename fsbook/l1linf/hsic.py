@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from fsbook.l1linf._kernels_hsic import hsic_value_and_daz
+from fsbook.l1linf._kernels_hsic import hsic_value, hsic_value_and_daz
 
 __all__ = ["HSICCriterion", "centred_label_kernel", "gaussian_kernel_from_scores"]
 
@@ -77,6 +77,12 @@ class HSICCriterion:
         n2 = float(self.n) ** 2
         grad = np.asarray(self.X.T @ DAZ) * (2.0 / (n2 * self.sigma ** 2))
         return -total / n2, grad
+
+    def value(self, W):
+        """``J(W)`` alone (no ``Xᵀ`` product, no ``(D − A)Z``): the proximal-gradient
+        line search needs only values at its trial points.  Bitwise equal to ``self(W)[0]``."""
+        Z = np.ascontiguousarray(self.X @ W, dtype=float)
+        return -hsic_value(Z, self.Gamma, 1.0 / (2.0 * self.sigma ** 2)) / float(self.n) ** 2
 
     def reference(self, W):
         """``(J(W), ∇J(W))`` with the ``n × n`` matrices in NumPy (checks the numba kernel)."""

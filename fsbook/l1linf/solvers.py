@@ -46,7 +46,8 @@ def accelerated_proximal_gradient(criterion, W0, lam, *, max_iter=500, tol=1e-6,
 
     Parameters
     ----------
-    criterion : callable ``W -> (J(W), ∇J(W))``
+    criterion : callable ``W -> (J(W), ∇J(W))``, optionally with a method ``value(W)``
+        returning ``J(W)`` alone (used at the line search's trial points)
     W0 : ndarray (d, q), start
     lam : float ≥ 0
     max_iter : int
@@ -62,6 +63,9 @@ def accelerated_proximal_gradient(criterion, W0, lam, *, max_iter=500, tol=1e-6,
     """
     W = prox_rows_linf(np.array(W0, dtype=float), 0.0)
     f, g = criterion(W)
+    # trial points need J only; a criterion with a cheaper ``value`` method is asked for that,
+    # and for the gradient at the accepted point only if a restart needs it
+    value = getattr(criterion, "value", None)
     F = f + lam * linf_penalty(W)
     if step0 is None:
         gn = np.linalg.norm(g)
@@ -73,13 +77,15 @@ def accelerated_proximal_gradient(criterion, W0, lam, *, max_iter=500, tol=1e-6,
     for it in range(1, max_iter + 1):
         while True:
             Wn = prox_rows_linf(Y - gy / L, lam / L)
-            fn, gn_ = criterion(Wn)
+            fn, gn_ = (value(Wn), None) if value is not None else criterion(Wn)
             diff = Wn - Y
             if fn <= fy + float(np.sum(gy * diff)) + 0.5 * L * float(np.sum(diff * diff)) + 1e-12 * abs(fy):
                 break
             L *= 2.0
         Fn = fn + lam * linf_penalty(Wn)
         if Fn > F and Y is not W:          # momentum overshot: restart from W
+            if g is None:
+                f, g = criterion(W)
             Y, fy, gy, t = W, f, g, 1.0
             continue
         step = np.linalg.norm(Wn - W)
