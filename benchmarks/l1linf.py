@@ -1,16 +1,26 @@
 """Benchmark of HSFS (run on demand: ``python benchmarks/l1linf.py``).
 
-1. Wall time of HSFS and of FOHSIC selecting the same number of features on ARCENE
-   (200 × 10 000, k = 10) and DEXTER (300 × 20 000 sparse, k = 20), measured side by side in
-   one run, and their ratio.  The paper claims O(d²q²) per quasi-Newton iteration for HSFS
-   against O(d³n²) for FOHSIC; our FOHSIC scores a candidate in O(nnz_j²) (see
-   :mod:`fsbook.baselines.fohsic`), so the comparison is against a fast greedy search.
+1. Wall time of HSFS (default: active-set solver, λ path from a tenth of the largest gradient
+   row, loose tolerance before the bisection, numba pair kernel), of today's HSFS (fsbook before
+   issue 26: FISTA on every row, ``lambda_start=1e-3, path_tol=None`` and the NumPy criterion,
+   :class:`TodaysHSFS`) and of
+   FOHSIC selecting the same number of features on ARCENE (200 × 10 000, k = 10) and DEXTER
+   (300 × 20 000 sparse, k = 20), measured side by side in one run, with the ratios HSFS/FOHSIC
+   (target ≤ 10) and today's/HSFS (floor ≥ 20) and, beside them, the quality of each
+   selection: 5-fold linear-SVM accuracy on the selected features (standardised, seeded
+   folds; floor 0.88 on DEXTER) and the overlap of the two HSFS selections.  The paper claims
+   O(d²q²) per quasi-Newton iteration for HSFS against O(d³n²) for FOHSIC; our FOHSIC scores a
+   candidate in O(nnz_j²) (see :mod:`fsbook.baselines.fohsic`), so the comparison is against a
+   fast greedy search.  ``--profile`` adds the λ path (λ, rows, iterations per λ) and a
+   cProfile summary of the default HSFS fit: what bounds its time.
 2. One HSFS objective + gradient on DEXTER (q = 10): the matrix form Xᵀ(D − A)XW with X
    sparse, the same product with X densified, and the straightforward per-pair form of
    eq. (11), Σ_ij A_ij (x_i − x_j)(x_i − x_j)ᵀW, in NumPy one sample i at a time (timed on
    ``--naive-rows`` samples and extrapolated linearly: its cost is exactly linear in them).
 """
 import argparse
+import cProfile
+import pstats
 import time
 
 import numpy as np
@@ -30,17 +40,89 @@ def _time(fn, repeat=1):
     return best, out
 
 
-def selection_times():
+REFERENCE = {"solver": "fista", "lambda_start": 1e-3, "path_tol": None}
+
+
+class _NumPyHSIC:
+    """The HSIC criterion as it was before issue 26: ``n × n`` NumPy matrices, no ``value``."""
+
+    def __init__(self, crit):
+        self.crit = crit
+
+    def __call__(self, W):
+        return self.crit.reference(W)
+
+
+class TodaysHSFS(HSFS):
+    """HSFS before issue 26: FISTA on every row, λ from 1e-3 of the largest gradient row, one
+    tolerance everywhere (``REFERENCE``) and the NumPy criterion."""
+
+    def __init__(self, n_features_to_select=None, *, random_state=None):
+        super().__init__(n_features_to_select, random_state=random_state, **REFERENCE)
+
+    def _criterion(self, X, y):
+        return _NumPyHSIC(super()._criterion(X, y))
+
+
+def svm_accuracy(X, y, support):
+    """5-fold (stratified, seeded) accuracy of a linear SVM on the standardised selected columns."""
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import LinearSVC
+
+    Xk = X[:, np.flatnonzero(support)]
+    Xk = Xk.toarray() if sp.issparse(Xk) else Xk
+    model = make_pipeline(StandardScaler(), LinearSVC(random_state=0))
+    return float(cross_val_score(model, Xk, y, cv=StratifiedKFold(5, shuffle=True, random_state=0)).mean())
+
+
+def profile_fit(X, y, k):
+    """The λ path and a cProfile summary (internal time) of one default HSFS fit."""
+    import pandas as pd
+
+    prof = cProfile.Profile()
+    h = prof.runcall(lambda: HSFS(k, random_state=0).fit(X, y))
+    with pd.option_context("display.width", 160, "display.max_rows", 100):
+        print(h.path_.to_string(), flush=True)
+    pstats.Stats(prof).sort_stats("tottime").print_stats(12)
+
+
+def _cpu_time(fn):
+    """(wall seconds, CPU seconds of this process, result): single-threaded fits (the
+    ``*_NUM_THREADS=1`` settings) on a shared machine are compared by CPU time."""
+    t, c = time.perf_counter(), time.process_time()
+    out = fn()
+    return time.perf_counter() - t, time.process_time() - c, out
+
+
+def selection_times(reference=True, profile=False, datasets=("arcene", "dexter")):
     rows = []
     for name, loader, k in (("arcene", load_arcene, 10), ("dexter", load_dexter, 20)):
+        if name not in datasets:
+            continue
         b = loader()
         X = b.data.astype(np.float64)
         FOHSIC(2).fit(X[:20], b.target[:20])          # numba compilation outside the timing
-        t_h, h = _time(lambda: HSFS(k, random_state=0).fit(X, b.target))
-        t_f, _ = _time(lambda: FOHSIC(k).fit(X, b.target))
-        rows.append((name, k, t_h, t_f, h.n_iter_, len(h.path_)))
-        print(f"{name:7s} k={k:2d}  HSFS {t_h:8.2f} s ({h.n_iter_} iterations, {len(h.path_)} λ)   "
-              f"FOHSIC {t_f:8.2f} s   HSFS/FOHSIC = {t_h / t_f:6.2f}", flush=True)
+        HSFS(2).fit(X[:20, :50], b.target[:20])
+        w_h, t_h, h = _cpu_time(lambda: HSFS(k, random_state=0).fit(X, b.target))
+        w_f, t_f, f = _cpu_time(lambda: FOHSIC(k).fit(X, b.target))
+        acc_h, acc_f = svm_accuracy(X, b.target, h.support_), svm_accuracy(X, b.target, f.support_)
+        print(f"{name:7s} k={k:2d}  HSFS {t_h:8.2f} s CPU ({w_h:.2f} s wall; {h.n_iter_} iterations, "
+              f"{len(h.path_)} λ, SVM accuracy {acc_h:.3f})   FOHSIC {t_f:8.2f} s CPU ({w_f:.2f} s wall; "
+              f"SVM accuracy {acc_f:.3f})   HSFS/FOHSIC = {t_h / t_f:6.2f} CPU, {w_h / w_f:6.2f} wall", flush=True)
+        row = {"dataset": name, "k": k, "hsfs": t_h, "fohsic": t_f, "acc_hsfs": acc_h, "acc_fohsic": acc_f}
+        if reference:
+            w_r, t_r, r = _cpu_time(lambda: TodaysHSFS(k, random_state=0).fit(X, b.target))
+            acc_r = svm_accuracy(X, b.target, r.support_)
+            same = int((r.support_ & h.support_).sum())
+            print(f"{name:7s} k={k:2d}  today's HSFS {t_r:8.2f} s CPU ({w_r:.2f} s wall; {r.n_iter_} iterations, "
+                  f"{len(r.path_)} λ, SVM accuracy {acc_r:.3f})   today's/HSFS = {t_r / t_h:6.1f} CPU, "
+                  f"{w_r / w_h:6.1f} wall   features in common {same}/{k}", flush=True)
+            row.update(reference=t_r, acc_reference=acc_r, common=same)
+        if profile:
+            profile_fit(X, b.target, k)
+        rows.append(row)
     return rows
 
 
@@ -87,7 +169,12 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--naive-rows", type=int, default=30)
     parser.add_argument("--skip-selection", action="store_true")
+    parser.add_argument("--skip-gradient", action="store_true")
+    parser.add_argument("--skip-reference", action="store_true", help="skip today's (slow) HSFS")
+    parser.add_argument("--profile", action="store_true", help="λ path and cProfile of the default HSFS")
+    parser.add_argument("--datasets", nargs="+", default=["arcene", "dexter"], choices=["arcene", "dexter"])
     args = parser.parse_args()
-    gradient_times(args.naive_rows)
+    if not args.skip_gradient:
+        gradient_times(args.naive_rows)
     if not args.skip_selection:
-        selection_times()
+        selection_times(reference=not args.skip_reference, profile=args.profile, datasets=args.datasets)

@@ -9,8 +9,9 @@ from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from fsbook.l1linf import (HSFS, LDFS, HSICCriterion, LDACriterion, accelerated_proximal_gradient,
-                           bound_constrained_lbfgsb, centred_label_kernel, linearly_constrained_slsqp, linf_penalty,
-                           project_rows_l1_ball, prox_rows_linf, select_k_path)
+                           active_set_proximal_gradient, bound_constrained_lbfgsb, centred_label_kernel, feature_scales,
+                           linearly_constrained_slsqp, linf_penalty, project_rows_l1_ball, prox_rows_linf, row_support,
+                           select_k_path, top_k_rows)
 
 
 def _toy(n=40, d=6, seed=0, classes=3, sparse=False):
@@ -182,7 +183,8 @@ def test_path_returns_exactly_k_and_records_it():
         res = select_k_path(crit, W0, k)
         assert res.exact and res.support.sum() == k
         assert (np.abs(res.W).max(1) > 0).sum() == k
-        assert list(res.path.columns) == ["lambda", "n_selected", "criterion", "objective", "n_iter", "stage"]
+        assert list(res.path.columns) == ["lambda", "n_selected", "criterion", "objective", "n_iter", "converged",
+                                            "stage"]
         assert res.path["stage"].iloc[0] == "start" and res.path["lambda"].iloc[0] > 0
         assert res.lam in set(res.path["lambda"])
         # the strongest feature (0) is the last one dropped
@@ -242,3 +244,139 @@ def test_clear_errors():
 @parametrize_with_checks([LDFS(), HSFS()])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+# ---- issue 26: the active-set solver, the fast path and the tie rule against the references ----
+
+def _wide(n=40, d=30, seed=11, sparse=False):
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % 3
+    X = rng.standard_normal((n, d))
+    X[:, 3] += 2.0 * y
+    X[:, 17] += np.where(y == 1, 1.5, 0.0)
+    X[:, 25] += np.where(y == 2, 1.0, 0.0)
+    if sparse:
+        X = np.where(rng.random((n, d)) < 0.7, 0.0, np.abs(X) + y[:, None])
+        return sp.csr_matrix(X), y
+    return X, y
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("kind", ["lda", "hsic"])
+def test_restricted_criterion_is_the_criterion_with_zero_rows(kind, sparse):
+    X, y = _wide(sparse=sparse)
+    crit = LDACriterion(X, y, ridge=0.7) if kind == "lda" else HSICCriterion(X, y, sigma=1.3)
+    rows = np.array([0, 3, 17, 29])
+    W = np.zeros((X.shape[1], 2))
+    W[rows] = np.random.default_rng(12).standard_normal((4, 2)) * 0.3
+    f, G = crit(W)
+    fs, Gs = crit.restrict(rows)(W[rows])
+    assert fs == pytest.approx(f, rel=1e-12)
+    np.testing.assert_allclose(Gs, G[rows], rtol=1e-10, atol=1e-15)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("kind", ["lda", "hsic"])
+def test_active_set_solver_reaches_the_fista_fixed_point(kind, sparse):
+    X, y = _wide(sparse=sparse)
+    Xs = X @ sp.diags(1.0 / feature_scales(X)) if sparse else X / X.std(0)
+    crit = LDACriterion(Xs, y, ridge=1.0) if kind == "lda" else HSICCriterion(Xs, y, sigma=1.0)
+    W0 = np.random.default_rng(13).standard_normal((X.shape[1], 2)) * 0.1
+    _, g = crit(W0)
+    n_zero = []
+    for frac in ((0.5, 1.0) if kind == "lda" else (0.3, 0.6)):
+        lam = frac * np.abs(g).sum(1).max()
+        a = accelerated_proximal_gradient(crit, W0, lam, max_iter=20000, tol=1e-9)
+        b = active_set_proximal_gradient(crit, W0, lam, max_iter=20000, tol=1e-9, round_iter=7)
+        assert a.converged and b.converged
+        assert b.objective == pytest.approx(a.objective, rel=1e-8)
+        np.testing.assert_allclose(b.W, a.W, atol=2e-6)
+        np.testing.assert_array_equal(np.abs(b.W).max(1) > 0, np.abs(a.W).max(1) > 0)
+        # KKT of the zero rows: ||∇_j J||₁ ≤ λ
+        zero = np.abs(b.W).max(1) == 0
+        assert np.all(np.abs(crit(b.W)[1][zero]).sum(1) <= lam * (1 + 1e-6))
+        n_zero.append(int(zero.sum()))
+    assert max(n_zero) > 0
+
+
+def test_active_set_solver_adds_rows_that_violate():
+    """From W₀ = 0 except one row, the working set must grow to the rows the optimum needs."""
+    X, y = _wide()
+    crit = HSICCriterion(X / X.std(0), y)
+    W0 = np.zeros((X.shape[1], 2))
+    W0[3] = [0.3, -0.2]
+    lam = 0.02 * np.abs(crit(np.random.default_rng(0).standard_normal(W0.shape) * 0.1)[1]).sum(1).max()
+    a = accelerated_proximal_gradient(crit, W0, lam, max_iter=20000, tol=1e-9)
+    b = active_set_proximal_gradient(crit, W0, lam, max_iter=20000, tol=1e-9)
+    assert b.converged and (np.abs(b.W).max(1) > 0).sum() > 1
+    np.testing.assert_allclose(b.W, a.W, atol=1e-6)
+
+
+@pytest.mark.parametrize("seed, lambda_start", [(0, 0.1), (1, 0.1), (2, 0.1), (0, 1e-3)])
+def test_hsfs_active_set_selects_what_the_reference_selects(seed, lambda_start):
+    """Same path (λ values, counts), same W and features at a tight tolerance everywhere."""
+    X, y = _wide(seed=20 + seed, sparse=seed == 2)
+    tight = {"tol": 1e-8, "max_iter": 5000, "path_tol": None, "lambda_start": lambda_start}
+    for k in (2, 5):
+        fast = HSFS(k, random_state=seed, solver="active-set", **tight).fit(X, y)
+        ref = HSFS(k, random_state=seed, solver="fista", **tight).fit(X, y)
+        np.testing.assert_array_equal(fast.get_support(), ref.get_support())
+        assert fast.lambda_ == pytest.approx(ref.lambda_, rel=1e-12)
+        np.testing.assert_allclose(fast.W_, ref.W_, atol=1e-5)
+        np.testing.assert_array_equal(fast.path_["n_selected"], ref.path_["n_selected"])
+
+
+def test_ldfs_active_set_selects_what_the_reference_selects():
+    X, y = _wide(seed=30)
+    tight = {"tol": 1e-9, "max_iter": 5000}
+    fast = LDFS(3, random_state=0, solver="active-set", **tight).fit(X, y)
+    ref = LDFS(3, random_state=0, **tight).fit(X, y)
+    np.testing.assert_array_equal(fast.get_support(), ref.get_support())
+
+
+def test_top_k_tie_rule_keeps_the_smaller_index_within_the_tolerance():
+    base = np.array([0.5, 2.0, 1.0, 2.0, 0.1, 1.0])
+    # exact ties at the cut: the smaller indices win
+    assert np.flatnonzero(top_k_rows(base, 1)).tolist() == [1]
+    assert np.flatnonzero(top_k_rows(base, 3)).tolist() == [1, 2, 3]
+    # last-bit perturbations of the tied values do not flip the choice, in either direction
+    for eps in (1e-15, -1e-15, 4e-13, -4e-13):
+        v = base.copy()
+        v[3] += eps
+        assert np.flatnonzero(top_k_rows(v, 1)).tolist() == [1]
+        v = base.copy()
+        v[5] += eps
+        assert np.flatnonzero(top_k_rows(v, 3)).tolist() == [1, 2, 3]
+    # a difference above the tolerance (1e-9 of the largest norm) is not a tie
+    v = base.copy()
+    v[3] += 1e-6
+    assert np.flatnonzero(top_k_rows(v, 1)).tolist() == [3]
+    assert top_k_rows(base, 6).all() and top_k_rows(base, 10).all()
+    # zero rows: relative threshold, so a prox left-over of 1e-17 is zero
+    W = np.array([[1.0, 0.0], [1e-17, 0.0], [0.0, 0.0], [0.0, 0.3]])
+    assert row_support(W).tolist() == [True, False, False, True]
+    assert row_support(W, 0.0).tolist() == [True, True, False, True]
+
+
+def test_path_decides_on_converged_solves_and_rejects_unknown_solvers():
+    X, y = _wide(seed=40)
+    s = HSFS(3, random_state=0, tol=1e-8, max_iter=5000).fit(X, y)
+    assert s.path_.loc[s.path_.stage == "bisect", "converged"].all()
+    crit = HSICCriterion(X, y)
+    with pytest.raises(ValueError, match="solver must be one of"):
+        select_k_path(crit, np.ones((X.shape[1], 2)), 2, solver="newton")
+    with pytest.raises(ValueError, match="solver"):
+        HSFS(2, solver="newton").fit(X, y)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_hsic_numba_kernel_matches_the_numpy_matrices(sparse):
+    X, y = _wide(sparse=sparse)
+    crit = HSICCriterion(X, y, sigma=1.3)
+    W = np.random.default_rng(14).standard_normal((X.shape[1], 3)) * 0.2
+    v, G = crit(W)
+    v_ref, G_ref = crit.reference(W)
+    assert v == pytest.approx(v_ref, rel=1e-12)
+    assert crit.value(W) == v                      # the line search's value: same bits
+    assert crit.restrict(np.arange(5)).value(W[:5]) == crit.restrict(np.arange(5))(W[:5])[0]
+    np.testing.assert_allclose(G, G_ref, rtol=1e-10, atol=1e-15 * np.abs(G_ref).max())

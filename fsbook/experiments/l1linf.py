@@ -185,7 +185,7 @@ def reduce(params_list, results_list):
             "supports": supports}
 
 
-PROTOCOL = Protocol(name="l1linf", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version="2",
+PROTOCOL = Protocol(name="l1linf", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version="3",
                     description="l1/linf feature selection: Table 1 and Figures 1-5 of Masaeli et al. 2010")
 
 

@@ -58,6 +58,9 @@ class _L1LinfSelector(SelectorMixin, BaseEstimator):
         "max_bisect": [Interval(Integral, 0, None, closed="left")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="neither")],
+        "solver": [StrOptions({"active-set", "fista"})],
+        "lambda_start": [Interval(Real, 0, None, closed="neither")],
+        "path_tol": [Interval(Real, 0, None, closed="neither"), None],
         "random_state": ["random_state"],
     }
 
@@ -97,8 +100,8 @@ class _L1LinfSelector(SelectorMixin, BaseEstimator):
         Xs = X @ sp.diags(1.0 / self.scale_) if sp.issparse(X) else X / self.scale_
         W0 = initial_transformation(d, q, self._start_scale(), self.random_state)
         res = select_k_path(self._criterion(Xs, y_codes), W0, k, factor=self.lambda_factor,
-                            max_bisect=self.max_bisect,
-                            solver_options={"max_iter": self.max_iter, "tol": self.tol})
+                            max_bisect=self.max_bisect, solver=self.solver, start=self.lambda_start,
+                            path_tol=self.path_tol, solver_options={"max_iter": self.max_iter, "tol": self.tol})
         self.n_features_to_select_ = k
         self.n_components_ = q
         self.W_ = res.W
@@ -144,6 +147,15 @@ class LDFS(_L1LinfSelector):
     max_iter : int, default 300
         Iterations of each proximal-gradient solve.
     tol : float, default 1e-5
+        Stopping tolerance of the solves that decide the selection (the bisection).
+    solver : {"fista", "active-set"}, default "fista"
+        :func:`~fsbook.l1linf.solvers.accelerated_proximal_gradient` on every row, or
+        :func:`~fsbook.l1linf.solvers.active_set_proximal_gradient` on the rows that can be
+        non-zero (same fixed points, much cheaper when ``d`` is large).
+    lambda_start : float, default 1e-3
+        First λ as a fraction of ``max_j ||∇_j J(W₀)||₁``.
+    path_tol : float or None, default None
+        Tolerance of the solves before the bisection (they only warm-start it); None uses ``tol``.
     random_state : int, RandomState or None
         Seed of the start ``W₀``.
 
@@ -151,7 +163,7 @@ class LDFS(_L1LinfSelector):
     ----------
     W_ : ndarray (n_features_in_, n_components_)
     lambda_ : float
-    path_ : DataFrame (lambda, n_selected, criterion, objective, n_iter, stage)
+    path_ : DataFrame (lambda, n_selected, criterion, objective, n_iter, converged, stage)
     n_iter_ : int, proximal-gradient iterations over the path
     support_ : boolean mask; exact_ : whether ``W_`` itself has k non-zero rows
     feature_scores_ : ``||w_j||∞``
@@ -178,7 +190,8 @@ class LDFS(_L1LinfSelector):
                               "ridge": [Interval(Real, 0, None, closed="neither")]}
 
     def __init__(self, n_features_to_select=None, *, n_components=None, ridge=1.0, scale=True,
-                 lambda_factor=2.0, max_bisect=12, max_iter=300, tol=1e-5, random_state=None):
+                 lambda_factor=2.0, max_bisect=12, max_iter=300, tol=1e-5, solver="fista", lambda_start=1e-3,
+                 path_tol=None, random_state=None):
         self.n_features_to_select = n_features_to_select
         self.n_components = n_components
         self.ridge = ridge
@@ -187,6 +200,9 @@ class LDFS(_L1LinfSelector):
         self.max_bisect = max_bisect
         self.max_iter = max_iter
         self.tol = tol
+        self.solver = solver
+        self.lambda_start = lambda_start
+        self.path_tol = path_tol
         self.random_state = random_state
 
     def _criterion(self, X, y):
@@ -216,6 +232,15 @@ class HSFS(_L1LinfSelector):
         Width of the Gaussian kernel on ``XW``.
     scale, lambda_factor, max_bisect, max_iter, tol, random_state
         As in :class:`LDFS`.
+    solver : {"active-set", "fista"}, default "active-set"
+        As in :class:`LDFS`; ``"fista"`` with ``lambda_start=1e-3, path_tol=None`` is the
+        path of fsbook before issue 26 (the reference of the tests and the benchmark).
+    lambda_start : float, default 0.1
+        As in :class:`LDFS`.  The λ below a tenth of the largest gradient row at ``W₀`` only
+        move ``W`` among thousands of non-zero rows on DEXTER and ARCENE.
+    path_tol : float or None, default 1e-2
+        As in :class:`LDFS`: the grow stages only warm-start the bisection, whose solves use
+        ``tol``.
 
     Attributes
     ----------
@@ -240,7 +265,8 @@ class HSFS(_L1LinfSelector):
                               "sigma": [Interval(Real, 0, None, closed="neither")]}
 
     def __init__(self, n_features_to_select=None, *, n_components=None, sigma=1.0, scale=True,
-                 lambda_factor=2.0, max_bisect=12, max_iter=300, tol=1e-5, random_state=None):
+                 lambda_factor=2.0, max_bisect=12, max_iter=300, tol=1e-5, solver="active-set", lambda_start=0.1,
+                 path_tol=1e-2, random_state=None):
         self.n_features_to_select = n_features_to_select
         self.n_components = n_components
         self.sigma = sigma
@@ -249,6 +275,9 @@ class HSFS(_L1LinfSelector):
         self.max_bisect = max_bisect
         self.max_iter = max_iter
         self.tol = tol
+        self.solver = solver
+        self.lambda_start = lambda_start
+        self.path_tol = path_tol
         self.random_state = random_state
 
     def _criterion(self, X, y):

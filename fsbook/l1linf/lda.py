@@ -50,6 +50,17 @@ class LDACriterion:
         self.n = n
         self.ridge = float(ridge)
 
+    def restrict(self, rows):
+        """The criterion of ``W_S ↦ J(W)`` with the rows outside ``S = rows`` fixed at zero:
+        the same criterion on the columns ``X_S`` (``M`` and ``X_b`` restricted alike)."""
+        rows = np.asarray(rows, dtype=np.intp)
+        sub = object.__new__(LDACriterion)
+        sub.__dict__.update(self.__dict__)
+        Xs = (self.X.tocsc() if sp.issparse(self.X) else self.X)[:, rows]
+        sub.X = Xs.tocsr() if sp.issparse(Xs) else np.ascontiguousarray(Xs)
+        sub.M, sub.Xb = self.M[:, rows], self.Xb[:, rows]
+        return sub
+
     def within_scores(self, W):
         """``X_w W / √n`` (n × q), the centred-within-class projections."""
         return (self.X @ W - self.Z @ (self.M @ W)) / np.sqrt(self.n)
