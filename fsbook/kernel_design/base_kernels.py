@@ -21,7 +21,7 @@ import numpy as np
 from scipy.spatial.distance import cdist
 
 __all__ = ["KernelSpec", "full_kernel_specs", "weak_kernel_specs", "kernel_stack", "kernel_groups",
-           "kernel_diagonal", "kernel_pairs"]
+           "kernel_diagonal", "kernel_pairs", "kernel_pair_differences"]
 
 
 @dataclass(frozen=True)
@@ -151,4 +151,24 @@ def kernel_pairs(specs, A, B, index=None):
             if "dot" not in cache:
                 cache["dot"] = np.sum(A * B, axis=1)
             out[row] = (cache["dot"] + 1.0) ** s.param if s.kind == "polynomial" else cache["dot"]
+    return out
+
+
+def kernel_pair_differences(specs, A, B, C, chunk=256):
+    """``[p, t] = K_p(a_t, b_t) - K_p(a_t, c_t)``, the triplet differences ``D`` of the LP, for
+    triplets of points ``(a_t, b_t, c_t)`` (rows of ``A``, ``B``, ``C``); evaluated ``chunk``
+    kernels at a time, so the only large array is the ``(m, T)`` result.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> specs = weak_kernel_specs(1, mu=(1.0,))
+    >>> kernel_pair_differences(specs, [[0.0]], [[1.0]], [[3.0]]).round(4)
+    array([[0.3678]])
+    """
+    A = np.asarray(A, dtype=np.float64)
+    out = np.empty((len(specs), A.shape[0]))
+    for lo in range(0, len(specs), chunk):
+        idx = range(lo, min(lo + chunk, len(specs)))
+        out[lo:idx.stop] = kernel_pairs(specs, A, B, index=idx) - kernel_pairs(specs, A, C, index=idx)
     return out

@@ -16,8 +16,9 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .base_kernels import (full_kernel_specs, kernel_diagonal, kernel_groups, kernel_pairs,
-                           kernel_stack, weak_kernel_specs)
+from .base_kernels import (full_kernel_specs, kernel_diagonal, kernel_groups, kernel_pair_differences,
+                           kernel_pairs, kernel_stack, weak_kernel_specs)
+from .colgen import solve_nonnegative_colgen
 from .lp import (PSD_OPTIONS, dominance_violation, solve_cutting_plane, solve_full_lp,
                  solve_nonnegative_lp)
 from .triplets import TripletError, check_triplets
@@ -48,6 +49,21 @@ def _points_of(triplets, preprocessor):
     return T
 
 
+#: solvers of each ``psd`` option; the first is ``solver="auto"``'s choice
+SOLVERS = {"dominance": ("cutting_plane", "full_lp"),
+           "nonnegative": ("column_generation", "full_lp")}
+
+
+def _check_solver(solver, psd):
+    """The solver to run: ``"auto"`` resolved, a solver of the other ``psd`` option refused."""
+    if solver == "auto":
+        return SOLVERS[psd][0]
+    if solver not in SOLVERS[psd]:
+        raise ValueError(f"solver={solver!r} does not solve psd={psd!r}; use one of "
+                         f"{('auto',) + SOLVERS[psd]}")
+    return solver
+
+
 class KernelDesign(TransformerMixin, BaseEstimator):
     """Kernel :math:`K^α = \\sum_p α_p K_p` learnt from relative comparisons by an LP.
 
@@ -65,9 +81,14 @@ class KernelDesign(TransformerMixin, BaseEstimator):
         Gaussian widths μ in :math:`\\exp(-μ\\,\\|x-y\\|^2)`.
     degree : int, default=2
         Degree of the polynomial full kernel.
-    solver : {"cutting_plane", "full_lp"}, default="cutting_plane"
-        Constraint generation on the dominance rows, or the full LP with the ``r_ij``
-        (``psd="dominance"`` only; the ``α ≥ 0`` LP is always solved at once).
+    solver : {"auto", "cutting_plane", "column_generation", "full_lp"}, default="auto"
+        ``"full_lp"``: one LP (with the ``r_ij`` for ``psd="dominance"``, the ``α ≥ 0`` LP of
+        :func:`~fsbook.kernel_design.lp.solve_nonnegative_lp` for ``psd="nonnegative"``).
+        ``"cutting_plane"``: constraint generation on the dominance rows (``psd="dominance"``
+        only).  ``"column_generation"``: the ``α ≥ 0`` LP over a working set of kernels
+        grown by pricing (``psd="nonnegative"`` only,
+        :func:`~fsbook.kernel_design.colgen.solve_nonnegative_colgen`).  ``"auto"``: the
+        generation method of ``psd``.  All reach the same LP optimum.
     psd : {"dominance", "nonnegative"}, default="dominance"
         How :math:`K^α` is kept positive semidefinite: the paper's diagonal dominance on ``S``
         (α of any sign), or ``α ≥ 0`` (our departure from the paper; PSD by construction since
@@ -105,14 +126,14 @@ class KernelDesign(TransformerMixin, BaseEstimator):
         "full_mu": ["array-like"],
         "weak_mu": ["array-like"],
         "degree": [Interval(Integral, 1, None, closed="left"), None],
-        "solver": [StrOptions({"cutting_plane", "full_lp"})],
+        "solver": [StrOptions({"auto", "cutting_plane", "column_generation", "full_lp"})],
         "threshold": [Interval(Real, 0, None, closed="left")],
         "preprocessor": ["array-like", None],
         "psd": [StrOptions(set(PSD_OPTIONS))],
     }
 
     def __init__(self, variant="weak", gamma1=1e-2, gamma2=1e-2, full_mu=(0.1, 1.0, 10.0, 100.0),
-                 weak_mu=(1.0, 10.0, 100.0), degree=2, solver="cutting_plane", threshold=0.01,
+                 weak_mu=(1.0, 10.0, 100.0), degree=2, solver="auto", threshold=0.01,
                  preprocessor=None, psd="dominance"):
         self.variant = variant
         self.gamma1 = gamma1
@@ -146,15 +167,17 @@ class KernelDesign(TransformerMixin, BaseEstimator):
             raise TripletError(f"{int(same.sum())} triplet(s) hold the same point twice")
         specs = self._specs(d)
         groups, group_features = kernel_groups(specs)
+        solver = _check_solver(self.solver, self.psd)
         if self.psd == "nonnegative":
-            D = (kernel_pairs(specs, S[loc[:, 0]], S[loc[:, 1]])
-                 - kernel_pairs(specs, S[loc[:, 0]], S[loc[:, 2]]))
-            self.lp_ = solve_nonnegative_lp(D, kernel_diagonal(specs, S).sum(axis=1), groups,
-                                            self.gamma1, self.gamma2)
+            D = kernel_pair_differences(specs, S[loc[:, 0]], S[loc[:, 1]], S[loc[:, 2]])
+            solve = solve_nonnegative_colgen if solver == "column_generation" else solve_nonnegative_lp
+            self.lp_ = solve(D, kernel_diagonal(specs, S).sum(axis=1), groups, self.gamma1,
+                             self.gamma2)
+            del D
             self.dominance_violation_ = float("nan")
         else:
             K = kernel_stack(specs, S)
-            solve = solve_cutting_plane if self.solver == "cutting_plane" else solve_full_lp
+            solve = solve_cutting_plane if solver == "cutting_plane" else solve_full_lp
             self.lp_ = solve(K, loc, groups, self.gamma1, self.gamma2)
             self.dominance_violation_ = float(np.max(dominance_violation(
                 np.tensordot(self.lp_.alpha, K, 1))))

@@ -71,6 +71,11 @@ class WeakKernelSelector(SelectorMixin, BaseEstimator):
         (standardise first) suit the default.
     tol : float, default=1e-6
         Score threshold for ``n_features_to_select=None``.
+    solver : {"auto", "column_generation", "cutting_plane", "full_lp"}, default="auto"
+        How the LP is solved (:class:`~fsbook.kernel_design.KernelDesign`'s ``solver``):
+        ``"auto"`` is column generation over the kernels for ``psd="nonnegative"`` (the LP over
+        a working set of kernels, the others priced with the triplet duals) and cutting
+        planes for ``psd="dominance"``; ``"full_lp"`` the one LP (the reference).
     random_state : int, RandomState instance or None, default=None
         Seeds the draw of the triplets.
 
@@ -97,12 +102,13 @@ class WeakKernelSelector(SelectorMixin, BaseEstimator):
         "gamma2": [Interval(Real, 0, None, closed="left")],
         "weak_mu": ["array-like"],
         "tol": [Interval(Real, 0, None, closed="left")],
+        "solver": [StrOptions({"auto", "column_generation", "cutting_plane", "full_lp"})],
         "random_state": ["random_state"],
     }
 
     def __init__(self, n_features_to_select=None, *, n_triplets=1000, psd="nonnegative",
                  gamma1=1e-4, gamma2=1e-4, weak_mu=(1.0, 10.0, 100.0), tol=1e-6,
-                 random_state=None):
+                 solver="auto", random_state=None):
         self.n_features_to_select = n_features_to_select
         self.n_triplets = n_triplets
         self.psd = psd
@@ -110,6 +116,7 @@ class WeakKernelSelector(SelectorMixin, BaseEstimator):
         self.gamma2 = gamma2
         self.weak_mu = weak_mu
         self.tol = tol
+        self.solver = solver
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -140,7 +147,7 @@ class WeakKernelSelector(SelectorMixin, BaseEstimator):
                              "rows of X); no triplet to learn from")
         self.kernel_design_ = KernelDesign(
             variant="weak", gamma1=self.gamma1, gamma2=self.gamma2, weak_mu=tuple(self.weak_mu),
-            threshold=self.tol, preprocessor=X, psd=self.psd).fit(t)
+            threshold=self.tol, preprocessor=X, psd=self.psd, solver=self.solver).fit(t)
         groups = self.kernel_design_.groups_
         scores = np.zeros(d)
         np.maximum.at(scores, groups, np.abs(self.kernel_design_.alpha_))
