@@ -106,3 +106,15 @@ def test_bad_working_set_sizes():
         solve_nonnegative_colgen([[0.5]], [1.0], [0], 0.1, 0.1, n_start=0)
     with pytest.raises(ValueError, match="NaN"):
         solve_nonnegative_colgen([[np.nan]], [1.0], [0], 0.1, 0.1)
+
+
+def test_one_round_is_the_direct_solve_bit_for_bit():
+    """m <= n_start: the working set is every kernel and the one LP is the direct solve's (same
+    HiGHS method), so small problems (the protocol's datasets) keep their vertex exactly."""
+    X, t, specs, D, tr, groups = _problem(3)
+    for g1, g2 in [(1e-4, 1e-4), (1e-2, 1e-3)]:
+        ref = solve_nonnegative_lp(D, tr, groups, g1, g2)
+        cg = solve_nonnegative_colgen(D, tr, groups, g1, g2)
+        assert cg.n_iter == 1 and cg.objective == ref.objective
+        np.testing.assert_array_equal(cg.alpha, ref.alpha)
+        np.testing.assert_array_equal(cg.s, ref.s)

@@ -35,11 +35,14 @@ it is the full LP's optimum.  A feature with :math:`π_g > 0` has at least one s
 outside the set (the kernels in the set satisfy their dual rows), so every round adds a column
 and the working set only grows: the method ends after at most ``m`` additions.
 
-Each restricted LP is solved from scratch by HiGHS's interior-point method with crossover
-(:func:`scipy.optimize.linprog`, ``method="highs-ipm"``, which returns the row duals): we tried
-warm-started simplex (``highspy``, columns and rows added to the previous basis) and it was far
-slower on these LPs (dense, degenerate triplet rows: tens of thousands of pivots per round on
-ARCENE 100 × 3 000).  Written by hand because no library does column generation for an LP
+Each restricted LP is solved from scratch by HiGHS as the direct solve does
+(:func:`~fsbook.kernel_design.lp.solve_nonnegative_lp`: its interior-point method with
+crossover above :data:`~fsbook.kernel_design.lp.DENSE_NNZ` non-zeros, its default choice
+below; :func:`scipy.optimize.linprog` returns the row duals), so when the first working set
+holds every kernel (``m ≤ n_start``) the one LP solved is the direct solve's, vertex included.
+We tried warm-started simplex (``highspy``, columns and rows added to the previous basis): it
+was far slower on these LPs (dense, degenerate triplet rows: tens of thousands of pivots per
+round on ARCENE 100 × 3 000).  Written by hand because no library does column generation for an LP
 given as a dense matrix.
 """
 from __future__ import annotations
@@ -47,9 +50,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from scipy.optimize import linprog
-
-from .lp import HIGHS_OPTIONS, LPResult, _check_nonnegative_inputs, build_nonnegative_lp
+from .lp import LPResult, _check_nonnegative_inputs, build_nonnegative_lp, nonnegative_methods, _linprog
 
 __all__ = ["kernel_prices", "feature_prices", "solve_nonnegative_colgen"]
 
@@ -71,10 +72,7 @@ def _solve_restricted(D, trace, groups, P, gamma1, gamma2):
     """The LP over the kernels ``P`` (groups renumbered); returns ``(res, features)``."""
     features, local = np.unique(groups[P], return_inverse=True)
     c, A, b, bounds, sizes = build_nonnegative_lp(D[P], trace[P], local, gamma1, gamma2)
-    res = linprog(c, A_ub=A, b_ub=b, bounds=bounds, method="highs-ipm", options=HIGHS_OPTIONS)
-    if res.status != 0:
-        raise RuntimeError(f"HiGHS failed on a restricted LP: {res.message}")
-    return res, features, sizes
+    return _linprog(c, A, b, bounds, nonnegative_methods(A.nnz)), features, sizes
 
 
 def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_add=600,
