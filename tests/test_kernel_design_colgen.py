@@ -72,8 +72,8 @@ def test_prices_match_the_zero_condition():
 def test_kernel_pair_differences_match_stack():
     X, t, specs, D, tr, groups = _problem(1)
     for chunk in (1, 7, 1000):
-        np.testing.assert_allclose(kernel_pair_differences(specs, X[t[:, 0]], X[t[:, 1]], X[t[:, 2]],
-                                                           chunk=chunk), D, rtol=0, atol=1e-15)
+        np.testing.assert_allclose(kernel_pair_differences(specs, X, t, chunk=chunk), D,
+                                   rtol=0, atol=1e-15)
 
 
 def test_estimator_and_selector_solvers_agree():

@@ -154,21 +154,22 @@ def kernel_pairs(specs, A, B, index=None):
     return out
 
 
-def kernel_pair_differences(specs, A, B, C, chunk=256):
-    """``[p, t] = K_p(a_t, b_t) - K_p(a_t, c_t)``, the triplet differences ``D`` of the LP, for
-    triplets of points ``(a_t, b_t, c_t)`` (rows of ``A``, ``B``, ``C``); evaluated ``chunk``
-    kernels at a time, so the only large array is the ``(m, T)`` result.
+def kernel_pair_differences(specs, S, triplets, chunk=128):
+    """``[p, t] = K_p(s_i, s_j) - K_p(s_i, s_k)`` for each index triplet ``t = (i, j, k)`` into
+    the rows of ``S``: the triplet differences ``D`` of the LP, evaluated ``chunk`` triplets at
+    a time, so the only large array is the ``(m, T)`` result.
 
     Examples
     --------
     >>> import numpy as np
     >>> specs = weak_kernel_specs(1, mu=(1.0,))
-    >>> kernel_pair_differences(specs, [[0.0]], [[1.0]], [[3.0]]).round(4)
+    >>> kernel_pair_differences(specs, [[0.0], [1.0], [3.0]], [[0, 1, 2]]).round(4)
     array([[0.3678]])
     """
-    A = np.asarray(A, dtype=np.float64)
-    out = np.empty((len(specs), A.shape[0]))
-    for lo in range(0, len(specs), chunk):
-        idx = range(lo, min(lo + chunk, len(specs)))
-        out[lo:idx.stop] = kernel_pairs(specs, A, B, index=idx) - kernel_pairs(specs, A, C, index=idx)
+    S = np.asarray(S, dtype=np.float64)
+    t = np.asarray(triplets)
+    out = np.empty((len(specs), t.shape[0]))
+    for lo in range(0, t.shape[0], chunk):
+        i, j, k = S[t[lo:lo + chunk, 0]], S[t[lo:lo + chunk, 1]], S[t[lo:lo + chunk, 2]]
+        out[:, lo:lo + chunk] = kernel_pairs(specs, i, j) - kernel_pairs(specs, i, k)
     return out

@@ -26,14 +26,19 @@ from .triplets import TripletError, check_triplets
 __all__ = ["KernelDesign"]
 
 
+def _checked_preprocessor(preprocessor):
+    X = np.asarray(preprocessor, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"preprocessor must be a 2-D array of points, got shape {X.shape}")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("preprocessor contains NaN or infinity")
+    return X
+
+
 def _points_of(triplets, preprocessor):
     """Triplets as points ``(n, 3, d)`` (validated), from points or from indices."""
     if preprocessor is not None:
-        X = np.asarray(preprocessor, dtype=np.float64)
-        if X.ndim != 2:
-            raise ValueError(f"preprocessor must be a 2-D array of points, got shape {X.shape}")
-        if not np.all(np.isfinite(X)):
-            raise ValueError("preprocessor contains NaN or infinity")
+        X = _checked_preprocessor(preprocessor)
         idx = check_triplets(triplets, X.shape[0])
         return X[idx]
     T = np.asarray(triplets)
@@ -62,6 +67,22 @@ def _check_solver(solver, psd):
         raise ValueError(f"solver={solver!r} does not solve psd={psd!r}; use one of "
                          f"{('auto',) + SOLVERS[psd]}")
     return solver
+
+
+def _distinct_points(triplets, preprocessor):
+    """``(S, loc)``: the distinct points of the triplets (rows sorted as ``np.unique`` sorts
+    them) and the triplets as indices into ``S``.  With a ``preprocessor`` the rows are
+    deduplicated from the distinct indices first, without forming the ``(n, 3, d)`` points."""
+    if preprocessor is None:
+        pts = _points_of(triplets, None)
+        n, _, d = pts.shape
+        S, inv = np.unique(pts.reshape(-1, d), axis=0, return_inverse=True)
+        return S, inv.reshape(n, 3)
+    X = _checked_preprocessor(preprocessor)
+    idx = check_triplets(triplets, X.shape[0])
+    used = np.unique(idx)
+    S, inv = np.unique(X[used], axis=0, return_inverse=True)
+    return S, inv.reshape(-1)[np.searchsorted(used, idx)]
 
 
 class KernelDesign(TransformerMixin, BaseEstimator):
@@ -158,10 +179,8 @@ class KernelDesign(TransformerMixin, BaseEstimator):
         ``S`` is the set of distinct points of the triplets; a triplet whose points coincide
         (by value) raises :class:`~fsbook.kernel_design.triplets.TripletError`.
         """
-        pts = _points_of(triplets, self.preprocessor)
-        n, _, d = pts.shape
-        S, inv = np.unique(pts.reshape(-1, d), axis=0, return_inverse=True)
-        loc = inv.reshape(n, 3)
+        S, loc = _distinct_points(triplets, self.preprocessor)
+        d = S.shape[1]
         same = (loc[:, 0] == loc[:, 1]) | (loc[:, 0] == loc[:, 2]) | (loc[:, 1] == loc[:, 2])
         if same.any():
             raise TripletError(f"{int(same.sum())} triplet(s) hold the same point twice")
@@ -169,7 +188,7 @@ class KernelDesign(TransformerMixin, BaseEstimator):
         groups, group_features = kernel_groups(specs)
         solver = _check_solver(self.solver, self.psd)
         if self.psd == "nonnegative":
-            D = kernel_pair_differences(specs, S[loc[:, 0]], S[loc[:, 1]], S[loc[:, 2]])
+            D = kernel_pair_differences(specs, S, loc)
             solve = solve_nonnegative_colgen if solver == "column_generation" else solve_nonnegative_lp
             self.lp_ = solve(D, kernel_diagonal(specs, S).sum(axis=1), groups, self.gamma1,
                              self.gamma2)
