@@ -44,6 +44,13 @@ We tried warm-started simplex (``highspy``, columns and rows added to the previo
 was far slower on these LPs (dense, degenerate triplet rows: tens of thousands of pivots per
 round on ARCENE 100 × 3 000).  Written by hand because no library does column generation for an LP
 given as a dense matrix.
+
+Measured (``benchmarks/kernel_design.py --arcene``, 100 ARCENE samples, 1 000 triplets, three
+widths): at 3 000 features column generation took 47 s of CPU against 72 s for the direct
+solve (1.5×; 7 restricted LPs, same optimum to 5e-15, same 397 features); at 10 000 features
+75 s of CPU and 0.9 GB peak (the direct solve: about 530 s and 3.1 GB).  The gain is bounded
+because a restricted LP costs HiGHS about as much per non-zero as the full one, and the
+working set ends near 1 500 kernels for about 480 non-zero weights, after 5–8 rounds.
 """
 from __future__ import annotations
 
