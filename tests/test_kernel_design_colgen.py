@@ -45,7 +45,7 @@ def test_same_optimum_as_direct_solve(seed, g1, g2, n_start, n_add):
 
 def test_rounds_grow_the_working_set_and_certificate_holds():
     X, t, specs, D, tr, groups = _problem(5, d=20, T=80)
-    cg = solve_nonnegative_colgen(D, tr, groups, 1e-3, 1e-3, n_start=1, n_add=1)
+    cg = solve_nonnegative_colgen(D, tr, groups, 1e-3, 1e-3, n_start=1, n_add=1, drop=None)
     assert cg.n_iter > 2
     sizes = [h["kernels"] for h in cg.history]
     assert sizes == sorted(sizes) and len(set(sizes)) == len(sizes)
@@ -53,6 +53,17 @@ def test_rounds_grow_the_working_set_and_certificate_holds():
     assert all(b <= a + 1e-9 * abs(a) for a, b in zip(objs, objs[1:]))   # a growing restriction
     ref = solve_nonnegative_lp(D, tr, groups, 1e-3, 1e-3)
     assert cg.objective == pytest.approx(ref.objective, rel=1e-9)
+
+
+@pytest.mark.parametrize("drop", [0.0, 1e-3, 1e-2, None])
+def test_dropping_kernels_keeps_the_optimum(drop):
+    X, t, specs, D, tr, groups = _problem(6, d=20, T=80)
+    ref = solve_nonnegative_lp(D, tr, groups, 1e-3, 1e-3)
+    cg = solve_nonnegative_colgen(D, tr, groups, 1e-3, 1e-3, n_start=10, n_add=10, drop=drop)
+    assert cg.objective == pytest.approx(ref.objective, rel=1e-9)
+    np.testing.assert_allclose(cg.alpha, ref.alpha, atol=1e-7)
+    if drop == 0.0:                                 # some kernel did leave the working set
+        assert any(b["kernels"] < a["kernels"] for a, b in zip(cg.history, cg.history[1:]))
 
 
 def test_prices_match_the_zero_condition():

@@ -33,7 +33,7 @@ re-solves until no feature prices out.  The restricted optimum is then primal fe
 full LP (the missing ``α_p`` are zero) and its duals are dual feasible with the same objective:
 it is the full LP's optimum.  A feature with :math:`π_g > 0` has at least one such kernel
 outside the set (the kernels in the set satisfy their dual rows), so every round adds a column
-and the working set only grows: the method ends after at most ``m`` additions.
+and, as a kernel is dropped from the set at most once (``drop``), the method ends.
 
 Each restricted LP is solved from scratch by HiGHS as the direct solve does
 (:func:`~fsbook.kernel_design.lp.solve_nonnegative_lp`: its interior-point method with
@@ -83,7 +83,7 @@ def _solve_restricted(D, trace, groups, P, gamma1, gamma2):
 
 
 def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_add=600,
-                             tol=1e-9, max_iter=500):
+                             drop=1e-2, tol=1e-9, max_iter=500):
     """Solve the ``α ≥ 0`` LP (:func:`~fsbook.kernel_design.lp.solve_nonnegative_lp`) by
     column generation over its kernels (see module docstring).
 
@@ -97,6 +97,10 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
     n_add : int, default=600
         At most this many kernels enter per round: those of largest price among the
         candidates (ties to the smaller index).
+    drop : float or None, default=1e-2
+        After a round that adds kernels, a kernel of the working set with ``α_p = 0`` and
+        reduced cost above ``drop`` leaves it (keeps the restricted LPs small); each kernel
+        leaves at most once, so the method still ends.  ``None``: the set only grows.
     tol : float, default=1e-9
         A feature prices out when :math:`π_g > \\text{tol}\\cdot\\max(1, γ_1)`.
     max_iter : int, default=500
@@ -127,6 +131,7 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
     m, T = D.shape
     G = int(g.max()) + 1
     inset = np.zeros(m, dtype=bool)
+    left = np.zeros(m, dtype=bool)                         # kernels dropped once
     r = kernel_prices(D, np.ones(T), trace, gamma2)
     inset[np.argsort(-r, kind="stable")[:n_start]] = True
     history = []
@@ -142,6 +147,10 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
         if cand.size == 0:
             break
         inset[cand[np.argsort(-r[cand], kind="stable")[:n_add]]] = True
+        if drop is not None:
+            out_now = P[(res.x[:P.size] == 0) & (res.lower.marginals[:P.size] > drop) & ~left[P]]
+            inset[out_now] = False
+            left[out_now] = True
     else:
         raise RuntimeError(f"column generation did not converge in {max_iter} LPs")
     alpha = np.zeros(m)
