@@ -46,11 +46,13 @@ round on ARCENE 100 × 3 000).  Written by hand because no library does column g
 given as a dense matrix.
 
 Measured (``benchmarks/kernel_design.py --arcene``, 100 ARCENE samples, 1 000 triplets, three
-widths): at 3 000 features column generation took 47 s of CPU against 72 s for the direct
-solve (1.5×; 7 restricted LPs, same optimum to 5e-15, same 397 features); at 10 000 features
-75 s of CPU and 0.9 GB peak (the direct solve: about 530 s and 3.1 GB).  The gain is bounded
-because a restricted LP costs HiGHS about as much per non-zero as the full one, and the
-working set ends near 1 500 kernels for about 480 non-zero weights, after 5–8 rounds.
+widths): at 3 000 features column generation took 26 s of CPU against 70 s for the direct
+solve (2.7×; 9 restricted LPs, same optimum to 8e-15, α to 1e-11, same 397 features); at
+10 000 features 49 s of CPU and 0.8 GB peak for the whole process (the direct solve: about
+530 s and 3.1 GB).  The gain is bounded because a restricted LP costs HiGHS about as much per
+non-zero as the full one, the optimum itself has about 480 non-zero weights on 1 000 dense
+triplet rows, and 5–9 rounds are needed (the gain at ``y = 1`` ranks the optimum's features
+poorly, so the first working set misses most of them).
 """
 from __future__ import annotations
 
