@@ -21,7 +21,7 @@ import numpy as np
 from scipy.spatial.distance import cdist
 
 __all__ = ["KernelSpec", "full_kernel_specs", "weak_kernel_specs", "kernel_stack", "kernel_groups",
-           "kernel_diagonal", "kernel_pairs"]
+           "kernel_diagonal", "kernel_pairs", "kernel_pair_differences"]
 
 
 @dataclass(frozen=True)
@@ -151,4 +151,25 @@ def kernel_pairs(specs, A, B, index=None):
             if "dot" not in cache:
                 cache["dot"] = np.sum(A * B, axis=1)
             out[row] = (cache["dot"] + 1.0) ** s.param if s.kind == "polynomial" else cache["dot"]
+    return out
+
+
+def kernel_pair_differences(specs, S, triplets, chunk=128):
+    """``[p, t] = K_p(s_i, s_j) - K_p(s_i, s_k)`` for each index triplet ``t = (i, j, k)`` into
+    the rows of ``S``: the triplet differences ``D`` of the LP, evaluated ``chunk`` triplets at
+    a time, so the only large array is the ``(m, T)`` result.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> specs = weak_kernel_specs(1, mu=(1.0,))
+    >>> kernel_pair_differences(specs, [[0.0], [1.0], [3.0]], [[0, 1, 2]]).round(4)
+    array([[0.3678]])
+    """
+    S = np.asarray(S, dtype=np.float64)
+    t = np.asarray(triplets)
+    out = np.empty((len(specs), t.shape[0]))
+    for lo in range(0, t.shape[0], chunk):
+        i, j, k = S[t[lo:lo + chunk, 0]], S[t[lo:lo + chunk, 1]], S[t[lo:lo + chunk, 2]]
+        out[:, lo:lo + chunk] = kernel_pairs(specs, i, j) - kernel_pairs(specs, i, k)
     return out

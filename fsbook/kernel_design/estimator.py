@@ -16,8 +16,9 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .base_kernels import (full_kernel_specs, kernel_diagonal, kernel_groups, kernel_pairs,
-                           kernel_stack, weak_kernel_specs)
+from .base_kernels import (full_kernel_specs, kernel_diagonal, kernel_groups, kernel_pair_differences,
+                           kernel_pairs, kernel_stack, weak_kernel_specs)
+from .colgen import solve_nonnegative_colgen
 from .lp import (PSD_OPTIONS, dominance_violation, solve_cutting_plane, solve_full_lp,
                  solve_nonnegative_lp)
 from .triplets import TripletError, check_triplets
@@ -25,14 +26,19 @@ from .triplets import TripletError, check_triplets
 __all__ = ["KernelDesign"]
 
 
+def _checked_preprocessor(preprocessor):
+    X = np.asarray(preprocessor, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"preprocessor must be a 2-D array of points, got shape {X.shape}")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("preprocessor contains NaN or infinity")
+    return X
+
+
 def _points_of(triplets, preprocessor):
     """Triplets as points ``(n, 3, d)`` (validated), from points or from indices."""
     if preprocessor is not None:
-        X = np.asarray(preprocessor, dtype=np.float64)
-        if X.ndim != 2:
-            raise ValueError(f"preprocessor must be a 2-D array of points, got shape {X.shape}")
-        if not np.all(np.isfinite(X)):
-            raise ValueError("preprocessor contains NaN or infinity")
+        X = _checked_preprocessor(preprocessor)
         idx = check_triplets(triplets, X.shape[0])
         return X[idx]
     T = np.asarray(triplets)
@@ -46,6 +52,37 @@ def _points_of(triplets, preprocessor):
     if not np.all(np.isfinite(T)):
         raise ValueError("triplets contain NaN or infinity")
     return T
+
+
+#: solvers of each ``psd`` option; the first is ``solver="auto"``'s choice
+SOLVERS = {"dominance": ("cutting_plane", "full_lp"),
+           "nonnegative": ("column_generation", "full_lp")}
+
+
+def _check_solver(solver, psd):
+    """The solver to run: ``"auto"`` resolved, a solver of the other ``psd`` option refused."""
+    if solver == "auto":
+        return SOLVERS[psd][0]
+    if solver not in SOLVERS[psd]:
+        raise ValueError(f"solver={solver!r} does not solve psd={psd!r}; use one of "
+                         f"{('auto',) + SOLVERS[psd]}")
+    return solver
+
+
+def _distinct_points(triplets, preprocessor):
+    """``(S, loc)``: the distinct points of the triplets (rows sorted as ``np.unique`` sorts
+    them) and the triplets as indices into ``S``.  With a ``preprocessor`` the rows are
+    deduplicated from the distinct indices first, without forming the ``(n, 3, d)`` points."""
+    if preprocessor is None:
+        pts = _points_of(triplets, None)
+        n, _, d = pts.shape
+        S, inv = np.unique(pts.reshape(-1, d), axis=0, return_inverse=True)
+        return S, inv.reshape(n, 3)
+    X = _checked_preprocessor(preprocessor)
+    idx = check_triplets(triplets, X.shape[0])
+    used = np.unique(idx)
+    S, inv = np.unique(X[used], axis=0, return_inverse=True)
+    return S, inv.reshape(-1)[np.searchsorted(used, idx)]
 
 
 class KernelDesign(TransformerMixin, BaseEstimator):
@@ -65,9 +102,14 @@ class KernelDesign(TransformerMixin, BaseEstimator):
         Gaussian widths μ in :math:`\\exp(-μ\\,\\|x-y\\|^2)`.
     degree : int, default=2
         Degree of the polynomial full kernel.
-    solver : {"cutting_plane", "full_lp"}, default="cutting_plane"
-        Constraint generation on the dominance rows, or the full LP with the ``r_ij``
-        (``psd="dominance"`` only; the ``α ≥ 0`` LP is always solved at once).
+    solver : {"auto", "cutting_plane", "column_generation", "full_lp"}, default="auto"
+        ``"full_lp"``: one LP (with the ``r_ij`` for ``psd="dominance"``, the ``α ≥ 0`` LP of
+        :func:`~fsbook.kernel_design.lp.solve_nonnegative_lp` for ``psd="nonnegative"``).
+        ``"cutting_plane"``: constraint generation on the dominance rows (``psd="dominance"``
+        only).  ``"column_generation"``: the ``α ≥ 0`` LP over a working set of kernels
+        grown by pricing (``psd="nonnegative"`` only,
+        :func:`~fsbook.kernel_design.colgen.solve_nonnegative_colgen`).  ``"auto"``: the
+        generation method of ``psd``.  All reach the same LP optimum.
     psd : {"dominance", "nonnegative"}, default="dominance"
         How :math:`K^α` is kept positive semidefinite: the paper's diagonal dominance on ``S``
         (α of any sign), or ``α ≥ 0`` (our departure from the paper; PSD by construction since
@@ -127,14 +169,14 @@ class KernelDesign(TransformerMixin, BaseEstimator):
         "full_mu": ["array-like"],
         "weak_mu": ["array-like"],
         "degree": [Interval(Integral, 1, None, closed="left"), None],
-        "solver": [StrOptions({"cutting_plane", "full_lp"})],
+        "solver": [StrOptions({"auto", "cutting_plane", "column_generation", "full_lp"})],
         "threshold": [Interval(Real, 0, None, closed="left")],
         "preprocessor": ["array-like", None],
         "psd": [StrOptions(set(PSD_OPTIONS))],
     }
 
     def __init__(self, variant="weak", gamma1=1e-2, gamma2=1e-2, full_mu=(0.1, 1.0, 10.0, 100.0),
-                 weak_mu=(1.0, 10.0, 100.0), degree=2, solver="cutting_plane", threshold=0.01,
+                 weak_mu=(1.0, 10.0, 100.0), degree=2, solver="auto", threshold=0.01,
                  preprocessor=None, psd="dominance"):
         self.variant = variant
         self.gamma1 = gamma1
@@ -159,24 +201,24 @@ class KernelDesign(TransformerMixin, BaseEstimator):
         ``S`` is the set of distinct points of the triplets; a triplet whose points coincide
         (by value) raises :class:`~fsbook.kernel_design.triplets.TripletError`.
         """
-        pts = _points_of(triplets, self.preprocessor)
-        n, _, d = pts.shape
-        S, inv = np.unique(pts.reshape(-1, d), axis=0, return_inverse=True)
-        loc = inv.reshape(n, 3)
+        S, loc = _distinct_points(triplets, self.preprocessor)
+        d = S.shape[1]
         same = (loc[:, 0] == loc[:, 1]) | (loc[:, 0] == loc[:, 2]) | (loc[:, 1] == loc[:, 2])
         if same.any():
             raise TripletError(f"{int(same.sum())} triplet(s) hold the same point twice")
         specs = self._specs(d)
         groups, group_features = kernel_groups(specs)
+        solver = _check_solver(self.solver, self.psd)
         if self.psd == "nonnegative":
-            D = (kernel_pairs(specs, S[loc[:, 0]], S[loc[:, 1]])
-                 - kernel_pairs(specs, S[loc[:, 0]], S[loc[:, 2]]))
-            self.lp_ = solve_nonnegative_lp(D, kernel_diagonal(specs, S).sum(axis=1), groups,
-                                            self.gamma1, self.gamma2)
+            D = kernel_pair_differences(specs, S, loc)
+            solve = solve_nonnegative_colgen if solver == "column_generation" else solve_nonnegative_lp
+            self.lp_ = solve(D, kernel_diagonal(specs, S).sum(axis=1), groups, self.gamma1,
+                             self.gamma2)
+            del D
             self.dominance_violation_ = float("nan")
         else:
             K = kernel_stack(specs, S)
-            solve = solve_cutting_plane if self.solver == "cutting_plane" else solve_full_lp
+            solve = solve_cutting_plane if solver == "cutting_plane" else solve_full_lp
             self.lp_ = solve(K, loc, groups, self.gamma1, self.gamma2)
             self.dominance_violation_ = float(np.max(dominance_violation(
                 np.tensordot(self.lp_.alpha, K, 1))))

@@ -202,8 +202,7 @@ def solve_nonnegative_lp(D, trace, groups, gamma1, gamma2):
     features × widths × triplets."""
     start = time.perf_counter()
     c, A, b, bounds, sizes = build_nonnegative_lp(D, trace, groups, gamma1, gamma2)
-    res = _linprog(c, A, b, bounds, ("highs-ipm", "highs", "highs-ds") if A.nnz > DENSE_NNZ
-                   else ("highs", "highs-ipm", "highs-ds"))
+    res = _linprog(c, A, b, bounds, nonnegative_methods(A.nnz))
     m, T = np.shape(D)
     x = res.x
     return LPResult(alpha=x[:m], eps=x[m:m + T], s=x[m + T:], objective=float(res.fun),
@@ -277,6 +276,12 @@ def lp_sizes(n_points, n_kernels, n_triplets, n_groups):
 #: 1 000 triplets, 9·10^5 non-zeros) the interior-point method with crossover took 3.5 s
 #: against 51 s for dual simplex and 79 s for HiGHS's default choice, same optimum
 DENSE_NNZ = 250_000
+
+
+def nonnegative_methods(nnz):
+    """HiGHS methods tried in turn on an ``α ≥ 0`` LP with ``nnz`` non-zeros: interior point
+    first above :data:`DENSE_NNZ`, HiGHS's default choice first below."""
+    return ("highs-ipm", "highs", "highs-ds") if nnz > DENSE_NNZ else ("highs", "highs-ipm", "highs-ds")
 
 
 def _linprog(c, A, b, bounds, methods=("highs", "highs-ipm", "highs-ds")):

@@ -1,0 +1,131 @@
+"""Column generation for the ``α ≥ 0`` weak-kernel LP against the direct solve (the reference)."""
+import numpy as np
+import pytest
+
+from fsbook.kernel_design import (KernelDesign, WeakKernelSelector, kernel_groups, kernel_pair_differences,
+                                  kernel_stack, solve_nonnegative_colgen, solve_nonnegative_lp,
+                                  triplet_differences, triplets_from_labels, weak_kernel_specs)
+from fsbook.kernel_design.colgen import feature_prices, kernel_prices
+
+
+def _problem(seed, n=30, d=12, T=60):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = (X[:, 0] - X[:, 3] + 0.5 * rng.standard_normal(n) > 0).astype(int)
+    y[:2] = [0, 1]
+    t = triplets_from_labels(y, T, random_state=seed)
+    specs = weak_kernel_specs(d, mu=(0.3, 1.0, 3.0))
+    groups, _ = kernel_groups(specs)
+    K = kernel_stack(specs, X)
+    return X, t, specs, triplet_differences(K, t), np.einsum("pii->p", K), groups
+
+
+@pytest.mark.parametrize("seed, g1, g2, n_start, n_add", [
+    (0, 1e-3, 1e-3, 1, 1), (1, 1e-2, 1e-3, 3, 2), (2, 0.5, 1e-2, 5, 50), (3, 1e-4, 1e-4, 2, 4),
+    (4, 2.0, 0.1, 1, 3)])
+def test_same_optimum_as_direct_solve(seed, g1, g2, n_start, n_add):
+    X, t, specs, D, tr, groups = _problem(seed)
+    ref = solve_nonnegative_lp(D, tr, groups, g1, g2)
+    cg = solve_nonnegative_colgen(D, tr, groups, g1, g2, n_start=n_start, n_add=n_add)
+    assert cg.objective == pytest.approx(ref.objective, rel=1e-9, abs=1e-12)
+    # the same vertex (these optima are unique: checked by the direct solve's α)
+    np.testing.assert_allclose(cg.alpha, ref.alpha, atol=1e-7)
+    np.testing.assert_array_equal(cg.s > 1e-6, ref.s > 1e-6)
+    # the returned point is feasible for the full LP and has the reported objective
+    assert np.all(cg.alpha >= 0) and np.all(cg.eps >= 0)
+    assert np.all(D.T @ cg.alpha + cg.eps >= 1 - 1e-7)
+    smax = np.zeros(cg.s.size)
+    np.maximum.at(smax, groups, cg.alpha)
+    assert np.all(cg.s >= smax - 1e-9)
+    obj = cg.eps.sum() + g1 * cg.s.sum() + g2 * tr @ cg.alpha
+    assert obj == pytest.approx(cg.objective, rel=1e-8, abs=1e-10)
+    assert [h["iter"] for h in cg.history] == list(range(1, cg.n_iter + 1))
+    assert cg.history[-1]["features_priced_out"] == 0
+
+
+def test_rounds_grow_the_working_set_and_certificate_holds():
+    X, t, specs, D, tr, groups = _problem(5, d=20, T=80)
+    cg = solve_nonnegative_colgen(D, tr, groups, 1e-3, 1e-3, n_start=1, n_add=1, drop=None)
+    assert cg.n_iter > 2
+    sizes = [h["kernels"] for h in cg.history]
+    assert sizes == sorted(sizes) and len(set(sizes)) == len(sizes)
+    objs = [h["objective"] for h in cg.history]
+    assert all(b <= a + 1e-9 * abs(a) for a, b in zip(objs, objs[1:]))   # a growing restriction
+    ref = solve_nonnegative_lp(D, tr, groups, 1e-3, 1e-3)
+    assert cg.objective == pytest.approx(ref.objective, rel=1e-9)
+
+
+@pytest.mark.parametrize("drop", [0.0, 1e-3, 1e-2, None])
+def test_dropping_kernels_keeps_the_optimum(drop):
+    X, t, specs, D, tr, groups = _problem(6, d=20, T=80)
+    ref = solve_nonnegative_lp(D, tr, groups, 1e-3, 1e-3)
+    cg = solve_nonnegative_colgen(D, tr, groups, 1e-3, 1e-3, n_start=10, n_add=10, drop=drop)
+    assert cg.objective == pytest.approx(ref.objective, rel=1e-9)
+    np.testing.assert_allclose(cg.alpha, ref.alpha, atol=1e-7)
+    if drop == 0.0:                                 # some kernel did leave the working set
+        assert any(b["kernels"] < a["kernels"] for a, b in zip(cg.history, cg.history[1:]))
+
+
+def test_prices_match_the_zero_condition():
+    X, t, specs, D, tr, groups = _problem(0)
+    G = groups.max() + 1
+    r = kernel_prices(D, np.ones(D.shape[1]), tr, 1e-3)
+    np.testing.assert_allclose(r, D.sum(axis=1) - 1e-3 * tr)
+    pi = feature_prices(r, groups, G, 0.5)
+    by_hand = np.array([np.maximum(r[groups == g], 0).sum() - 0.5 for g in range(G)])
+    np.testing.assert_allclose(pi, by_hand)
+    # γ1 above every feature's gain at y = 1: no feature prices out and α = 0 is optimal
+    g1 = float(np.max(pi + 0.5)) * 1.01
+    cg = solve_nonnegative_colgen(D, tr, groups, g1, 1e-3, n_start=1, n_add=1)
+    assert cg.alpha.max() <= 1e-9 and cg.objective == pytest.approx(D.shape[1])
+
+
+def test_kernel_pair_differences_match_stack():
+    X, t, specs, D, tr, groups = _problem(1)
+    for chunk in (1, 7, 1000):
+        np.testing.assert_allclose(kernel_pair_differences(specs, X, t, chunk=chunk), D,
+                                   rtol=0, atol=1e-15)
+
+
+def test_estimator_and_selector_solvers_agree():
+    X, t, specs, D, tr, groups = _problem(2)
+    kw = dict(variant="weak", weak_mu=(0.3, 1.0, 3.0), gamma1=1e-2, gamma2=1e-3, psd="nonnegative",
+              preprocessor=X)
+    auto = KernelDesign(**kw).fit(t)
+    direct = KernelDesign(solver="full_lp", **kw).fit(t)
+    assert auto.lp_.n_iter >= 1 and auto.lp_.history          # the column-generation path ran
+    assert auto.lp_.objective == pytest.approx(direct.lp_.objective, rel=1e-9)
+    np.testing.assert_allclose(auto.alpha_, direct.alpha_, atol=1e-7)
+    np.testing.assert_array_equal(auto.selected_features_, direct.selected_features_)
+    y = (X[:, 0] - X[:, 3] > 0).astype(int)
+    a = WeakKernelSelector(n_triplets=80, random_state=0).fit(X, y)
+    b = WeakKernelSelector(n_triplets=80, random_state=0, solver="full_lp").fit(X, y)
+    np.testing.assert_allclose(a.scores_, b.scores_, atol=1e-7)
+    np.testing.assert_array_equal(a.get_support(), b.get_support())
+
+
+@pytest.mark.parametrize("psd, solver", [("nonnegative", "cutting_plane"),
+                                         ("dominance", "column_generation")])
+def test_solver_of_the_other_psd_option_is_refused(psd, solver):
+    X, t, *_ = _problem(0, n=10, T=5)
+    with pytest.raises(ValueError, match="does not solve psd"):
+        KernelDesign(psd=psd, solver=solver, preprocessor=X).fit(t)
+
+
+def test_bad_working_set_sizes():
+    with pytest.raises(ValueError, match="at least 1"):
+        solve_nonnegative_colgen([[0.5]], [1.0], [0], 0.1, 0.1, n_start=0)
+    with pytest.raises(ValueError, match="NaN"):
+        solve_nonnegative_colgen([[np.nan]], [1.0], [0], 0.1, 0.1)
+
+
+def test_one_round_is_the_direct_solve_bit_for_bit():
+    """m <= n_start: the working set is every kernel and the one LP is the direct solve's (same
+    HiGHS method), so small problems (the protocol's datasets) keep their vertex exactly."""
+    X, t, specs, D, tr, groups = _problem(3)
+    for g1, g2 in [(1e-4, 1e-4), (1e-2, 1e-3)]:
+        ref = solve_nonnegative_lp(D, tr, groups, g1, g2)
+        cg = solve_nonnegative_colgen(D, tr, groups, g1, g2)
+        assert cg.n_iter == 1 and cg.objective == ref.objective
+        np.testing.assert_array_equal(cg.alpha, ref.alpha)
+        np.testing.assert_array_equal(cg.s, ref.s)
