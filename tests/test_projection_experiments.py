@@ -197,3 +197,38 @@ def test_full_rank_proj_pcr_is_ridge_with_rescaled_alpha():
     proj = ProjectionPenalty(Ridge(alpha=a), PCA(5), reduced_penalty=lam).fit(X, y)
     ridge = Ridge(alpha=a * lam / (1 + lam)).fit(X, y)
     np.testing.assert_allclose(proj.predict(X), ridge.predict(X), atol=1e-8)
+
+
+def test_pls_with_an_exhausted_krylov_space_is_least_squares():
+    from sklearn.linear_model import LinearRegression
+    from sklearn.preprocessing import StandardScaler
+    X, y = ex._boston()
+    for seed in (40, 0):          # run 40: scikit-learn's PLS(13) breaks down, run 0 does not
+        perm = np.random.default_rng(seed).permutation(len(y))
+        tr, te = perm[:50], perm[50:]
+        sc = StandardScaler().fit(X[tr])
+        Xtr, Xte = sc.transform(X[tr]), sc.transform(X[te])
+        ols = LinearRegression().fit(Xtr, y[tr]).predict(Xte)
+        pred = ex.pls_predict(Xtr, y[tr], Xte, 13)
+        np.testing.assert_allclose(pred, ols, rtol=1e-8, atol=1e-8)   # d = p: PLS is OLS either way
+        assert np.allclose(ex.pls_predict(Xtr, y[tr], Xte, 2),
+                           ex.PLSRegression(2, scale=False).fit(Xtr, y[tr]).predict(Xte).ravel())
+
+
+def test_lgr_at_the_largest_alpha_is_at_its_flat_optimum():
+    """The line-search notices hidden in _lgr_cv occur only where w is zero to rounding."""
+    import warnings
+
+    from sklearn.linear_model import LogisticRegression
+    rng = np.random.default_rng(0)
+    X = rng.poisson(0.3, size=(40, 60)).astype(float)
+    y = (X[:, :5].sum(1) > 1).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf = LogisticRegression(C=1 / (2 * ex.GRID[-1]), **ex.LGR_SOLVER).fit(X, y)
+    assert ex.GRID[-1] == 1e10 and np.abs(clf.coef_).max() < 1e-8
+    # and a real fit through the grid search raises no warning to the caller
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        err = ex._lgr_cv(X, y, X, y, ex.GRID, seed=0)
+    assert 0.0 <= err <= 1.0

@@ -26,6 +26,7 @@ import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.cross_decomposition import PLSRegression
 from sklearn.decomposition import PCA, KernelPCA, LatentDirichletAllocation
+from scipy.optimize._linesearch import LineSearchWarning
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
 from sklearn.metrics import r2_score
@@ -126,6 +127,22 @@ def _proj_ridge_path_cv(X, y, reducer, alphas, lam, seed):
     return errs
 
 
+def pls_predict(X_train, y_train, X_test, d):
+    """Predictions of PLS regression with ``d`` components (no scaling).
+
+    When the Krylov space of ``(XᵀX, Xᵀy)`` is exhausted before ``d`` components (the last
+    component's x-scores vanish: norm below ``1e-10`` of the first's), PLS has already reached
+    the least-squares fit, and that is what is returned.  scikit-learn's ``PLSRegression`` keeps
+    deflating there and divides rounding noise by rounding noise (test R² of -1e30 % in 2 of 100
+    Boston runs at d = 13, a value that differs from machine to machine).
+    """
+    pls = PLSRegression(d, scale=False).fit(X_train, y_train)
+    norms = np.linalg.norm(pls.x_scores_, axis=0)
+    if norms[-1] <= 1e-10 * norms.max():
+        return LinearRegression().fit(X_train, y_train).predict(X_test)
+    return pls.predict(X_test).ravel()
+
+
 def boston_run(seed, X, y, d_values=range(1, 14), n_train=50, grids=None,
                reduced_penalty=BOSTON_REDUCED_PENALTY):
     """One random run of Table 1: test R² of every method and every ``d``.
@@ -160,7 +177,7 @@ def boston_run(seed, X, y, d_values=range(1, 14), n_train=50, grids=None,
     for d in d_values:
         pca = PCA(d).fit(Xtr)
         out["PCR"][d] = r2_score(yte, LinearRegression().fit(pca.transform(Xtr), ytr).predict(pca.transform(Xte)))
-        out["PLS"][d] = r2_score(yte, PLSRegression(d, scale=False).fit(Xtr, ytr).predict(Xte).ravel())
+        out["PLS"][d] = r2_score(yte, pls_predict(Xtr, ytr, Xte, d))
         for name, red in (("Proj-PCR", PCA(d)), ("Proj-PLS", PLSRegression(d, scale=False))):
             errs = _proj_ridge_path_cv(Xtr, ytr, red, alphas, reduced_penalty, seed)
             for g, a in best(errs).items():
@@ -232,6 +249,12 @@ def _lgr_cv(A_tr, y_tr, A_te, y_te, grid, seed):
     Cs = np.sort(1.0 / (2 * np.asarray(grid)))                 # smallest C (largest α) first
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)   # a fit at the iteration cap is a bug
+        # At the grid's largest α (1e10, C = 5e-11) the optimum is w ≈ 0 (|w| < 1e-9) and the
+        # objective is flat to rounding: Newton-CG's line search then stops on rounding before its
+        # gradient test and says so, in runs that differ between machines.  The fit is at its
+        # optimum (tests/test_projection_experiments.py checks |w|); the notice is not shown.
+        warnings.filterwarnings("ignore", category=LineSearchWarning)
+        warnings.filterwarnings("ignore", message="Line Search failed", category=UserWarning)
         search = GridSearchCV(LogisticRegression(**LGR_SOLVER), {"C": list(Cs)}, refit=tie_refit(),
                               error_score="raise", cv=StratifiedKFold(n_folds, shuffle=True, random_state=seed)).fit(A_tr, y_tr)
     return float(np.mean(search.predict(A_te) != y_te))
