@@ -85,3 +85,5 @@ def test_triple_respected_only_by_a_margin():
     assert respected(s, t) == 1.0
     d = 1.0 - sim                                 # the same rule for distances
     assert respected(d, t, distance=True) == 0.0
+    tiny = np.array([[1.0, 1e-20, 1e-22], [1e-20, 1.0, 1e-23], [1e-22, 1e-23, 1.0]])
+    assert respected(tiny, t) == 1.0              # small but distinct similarities keep their order

@@ -108,12 +108,17 @@ def respected(sim, t, distance=False):
     similarity matrix ``sim`` (or the distance matrix, ``distance=True``).
 
     "Respected" is strict: ``a`` must be more similar to ``b`` than to ``c`` (and ``b`` than ``c``)
-    by more than :data:`fsbook.decisions.RTOL` times the largest ``|sim|``.  Mathematically equal
-    similarities (duplicate or tied points, a kernel that is zero on the features that differ)
-    are ties, not respected, on every machine; without the margin their last bits decided."""
+    by more than :data:`fsbook.decisions.RTOL` relative to the larger of the two values compared.
+    Mathematically equal similarities (duplicate or tied points, a kernel that is zero on the
+    features that differ) are ties, not respected, on every machine; without the margin their
+    last bits decided.  The margin is relative to each pair of values, so the tiny but distinct
+    similarities of a narrow Gaussian kernel keep their order."""
     ab, ac, bc = sim[t[:, 0], t[:, 1]], sim[t[:, 0], t[:, 2]], sim[t[:, 1], t[:, 2]]
-    tol = RTOL * float(np.max(np.abs(sim))) if sim.size else 0.0
-    ok = (ab < ac - tol) & (ab < bc - tol) if distance else (ab > ac + tol) & (ab > bc + tol)
+
+    def before(u, v):                 # u < v by more than RTOL relative to the pair
+        return v - u > RTOL * np.maximum(np.abs(u), np.abs(v))
+
+    ok = before(ab, ac) & before(ab, bc) if distance else before(ac, ab) & before(bc, ab)
     return float(np.mean(ok))
 
 
