@@ -445,6 +445,6 @@ def statistics(accuracy_at_k, decimals=1):
     return pd.DataFrame(rows)
 
 
-PROTOCOL = Protocol(name="benchmark", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version="5",
+PROTOCOL = Protocol(name="benchmark", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version="6",
                     description="Benchmark chapter: the book's selectors and the usual baselines on shared data "
                                 "(same folds, linear and RBF SVM accuracy vs k, fit time, Kuncheva stability)")

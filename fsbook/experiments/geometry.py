@@ -688,7 +688,7 @@ def reduce(params_list, results_list):
 
 
 PROTOCOL = Protocol(name="geometry", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
-                    version="2",
+                    version="3",
                     description="Geometric-ratio feature selection: training suite, Tables 2-6, "
                                 "random columns, Figure 3")
 

@@ -360,6 +360,6 @@ def reduce(params_list, results_list):
 
 
 PROTOCOL = Protocol(name="kernel_design", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
-                    version="2", description="Fung, Rosales & Rao (2007): Figures 1-3 "
+                    version="3", description="Fung, Rosales & Rao (2007): Figures 1-3 "
                     "(relative-similarity triples, LP kernel mixtures incl. alpha >= 0, MMC, NCA) "
                     "and a feature-selection check")
