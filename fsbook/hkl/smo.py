@@ -250,13 +250,46 @@ def ipm_svm(Psi, sigma, y, C, tol=1e-9, max_iter=100):
                     ).toarray()) * y[:, None]
     k = G.shape[1]
     a = np.full(m, 0.5 * C)
+    t = np.full(m, 0.5 * C)          # C − α, carried as a variable (no cancellation near α = C)
     z = np.ones(m)
     v = np.ones(m)
     nu = 0.0
     ok = False
     eye = np.eye(k)
 
-    def newton(Dinv, L, r1, r2):
+    err = np.inf
+    for _ in range(max_iter):
+        try:
+            with np.errstate(divide="raise", over="raise", invalid="raise", under="ignore"):
+                a, t, z, v, nu, err, done = _ipm_step(G, y, C, a, t, z, v, nu, tol, m, eye)
+        except (np.linalg.LinAlgError, FloatingPointError, ValueError):
+            # lost to rounding near the end (``D`` spans 20 decades): accept the point if it
+            # is as accurate as SMO's stopping rule, else the caller falls back to Clarabel
+            ok = err <= 1e-6
+            break
+        if done:
+            ok = True
+            break
+    return _feasible_start(a, y, C), float(nu), ok
+
+
+def _ipm_step(G, y, C, a, t, z, v, nu, tol, m, eye):
+    """One Mehrotra predictor-corrector step of :func:`ipm_svm`; returns the new point, the
+    relative error of the old one and whether the old one met ``tol`` (then unchanged)."""
+    Qa = G @ (G.T @ a)
+    rd = Qa - 1.0 + nu * y - z + v
+    rp = float(y @ a)
+    gap = float(a @ z + t @ v)
+    obj = 0.5 * float(a @ Qa) - a.sum()
+    err = max(np.abs(rd).max() / (1.0 + np.abs(Qa).max()), abs(rp) / (1.0 + a.sum()),
+              gap / (1.0 + abs(obj)))
+    if err <= tol:
+        return a, t, z, v, nu, err, True
+    Dinv = 1.0 / (z / a + v / t)
+    B = (G.T * Dinv) @ G
+    L = np.linalg.cholesky(eye + 0.5 * (B + B.T))
+
+    def newton(r1, r2):
         # (D + GGᵀ) x + y dν = r1, yᵀx = r2, with (D + GGᵀ)⁻¹ by Woodbury
         def solve(r):
             u = Dinv * r
@@ -265,49 +298,26 @@ def ipm_svm(Psi, sigma, y, C, tol=1e-9, max_iter=100):
         dnu = (y @ Mr - r2) / (y @ My)
         return Mr - dnu * My, dnu
 
-    for _ in range(max_iter):
-        t = C - a
-        Qa = G @ (G.T @ a)
-        rd = Qa - 1.0 + nu * y - z + v
-        rp = float(y @ a)
-        gap = float(a @ z + t @ v)
-        obj = 0.5 * float(a @ Qa) - a.sum()
-        err = max(np.abs(rd).max() / (1.0 + np.abs(Qa).max()), abs(rp) / (1.0 + a.sum()),
-                  gap / (1.0 + abs(obj)))
-        if err <= tol:
-            ok = True
-            break
-        D = z / a + v / t
-        Dinv = 1.0 / D
-        B = (G.T * Dinv) @ G
-        try:
-            L = np.linalg.cholesky(eye + 0.5 * (B + B.T))
-        except np.linalg.LinAlgError:
-            # lost to rounding near the end (``D`` spans 20 decades): accept the point if it is as
-            # accurate as SMO's stopping rule, else the caller falls back to Clarabel
-            ok = err <= 1e-6
-            break
-        mu = gap / (2 * m)
-        # predictor (affine scaling)
-        rz, rv = -a * z, -t * v
-        da, dnu = newton(Dinv, L, -rd + rz / a - rv / t, -rp)
-        dz = (rz - z * da) / a
-        dv = (rv + v * da) / t
-        step = _max_step(a, da, t, -da, z, dz, v, dv)
-        mu_aff = float((a + step * da) @ (z + step * dz) + (t - step * da) @ (v + step * dv)) / (2 * m)
-        cen = (mu_aff / mu) ** 3
-        # corrector
-        rz = -a * z + cen * mu - da * dz
-        rv = -t * v + cen * mu + da * dv
-        da, dnu = newton(Dinv, L, -rd + rz / a - rv / t, -rp)
-        dz = (rz - z * da) / a
-        dv = (rv + v * da) / t
-        step = 0.99 * _max_step(a, da, t, -da, z, dz, v, dv)
-        a = a + step * da
-        z = z + step * dz
-        v = v + step * dv
-        nu += step * dnu
-    return _feasible_start(a, y, C), float(nu), ok
+    mu = gap / (2 * m)
+    # predictor (affine scaling)
+    rz, rv = -a * z, -t * v
+    da, dnu = newton(-rd + rz / a - rv / t, -rp)
+    dz = (rz - z * da) / a
+    dv = (rv + v * da) / t
+    step = _max_step(a, da, t, -da, z, dz, v, dv)
+    mu_aff = float((a + step * da) @ (z + step * dz) + (t - step * da) @ (v + step * dv)) / (2 * m)
+    cen = (mu_aff / mu) ** 3
+    # corrector
+    rz = -a * z + cen * mu - da * dz
+    rv = -t * v + cen * mu + da * dv
+    da, dnu = newton(-rd + rz / a - rv / t, -rp)
+    dz = (rz - z * da) / a
+    dv = (rv + v * da) / t
+    step = 0.99 * _max_step(a, da, t, -da, z, dz, v, dv)
+    new = (a + step * da, t - step * da, z + step * dz, v + step * dv, nu + step * dnu)
+    if not all(np.all(np.isfinite(x)) for x in new):
+        raise FloatingPointError("non-finite interior point step")
+    return (*new, err, False)
 
 
 def _chol_solve(L, r):
