@@ -163,7 +163,8 @@ def fold(f):
 
 t0 = time.perf_counter()
 rows = Parallel(n_jobs=int(sys.argv[1]))(delayed(fold)(f) for f in range(4))
-print(json.dumps(dict(wall=time.perf_counter() - t0, folds=rows)))
+import fsbook
+print(json.dumps(dict(wall=time.perf_counter() - t0, folds=rows, package=fsbook.__file__)))
 """
 
 
@@ -176,14 +177,17 @@ def _run_large_c(root, n_jobs, timeout):
     env = dict(os.environ, PYTHONPATH=root, FSBOOK_DATA_DIR=str(data_dir()))
     t0 = time.perf_counter()
     try:
+        # cwd=root: ``python -c`` puts the working directory first on sys.path, before PYTHONPATH
         out = subprocess.run([sys.executable, "-c", _LARGE_C_SCRIPT, str(n_jobs)], env=env,
-                             capture_output=True, text=True, timeout=timeout)
+                             cwd=root, capture_output=True, text=True, timeout=timeout)
         if out.returncode:
             raise RuntimeError(out.stderr[-3000:])
     except subprocess.TimeoutExpired:
         return time.perf_counter() - t0, None
-    return json.loads(out.stdout.strip().splitlines()[-1])["wall"], \
-        json.loads(out.stdout.strip().splitlines()[-1])["folds"]
+    res = json.loads(out.stdout.strip().splitlines()[-1])
+    if not res["package"].startswith(root):
+        raise RuntimeError(f"the subprocess imported {res['package']}, not the package in {root}")
+    return res["wall"], res["folds"]
 
 
 def bench_large_c(n_jobs, old_timeout, base="76f3d01"):
