@@ -176,15 +176,21 @@ def _run_large_c(root, n_jobs, timeout):
     from fsbook.datasets._store import data_dir
     env = dict(os.environ, PYTHONPATH=root, FSBOOK_DATA_DIR=str(data_dir()))
     t0 = time.perf_counter()
+    import signal
+    # cwd=root: ``python -c`` puts the working directory first on sys.path, before PYTHONPATH;
+    # a session of its own, so that a timeout also stops its joblib workers
+    proc = subprocess.Popen([sys.executable, "-c", _LARGE_C_SCRIPT, str(n_jobs)], env=env,
+                            cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
     try:
-        # cwd=root: ``python -c`` puts the working directory first on sys.path, before PYTHONPATH
-        out = subprocess.run([sys.executable, "-c", _LARGE_C_SCRIPT, str(n_jobs)], env=env,
-                             cwd=root, capture_output=True, text=True, timeout=timeout)
-        if out.returncode:
-            raise RuntimeError(out.stderr[-3000:])
+        stdout, stderr = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
         return time.perf_counter() - t0, None
-    res = json.loads(out.stdout.strip().splitlines()[-1])
+    if proc.returncode:
+        raise RuntimeError(stderr[-3000:])
+    res = json.loads(stdout.strip().splitlines()[-1])
     if not res["package"].startswith(root):
         raise RuntimeError(f"the subprocess imported {res['package']}, not the package in {root}")
     return res["wall"], res["folds"]
