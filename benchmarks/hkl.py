@@ -142,6 +142,97 @@ def bench_dense(hkl_settings, k=2000, n_jobs=2):
               f"{r['seconds']:.0f} s{extra}")
 
 
+_LARGE_C_SCRIPT = r"""
+import json, sys, time, warnings
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.exceptions import ConvergenceWarning
+
+def fold(f):
+    from fsbook.experiments.hkl import _folds, load_table1
+    from fsbook.hkl import DisjunctiveHKLCV
+    X, y, _, _ = load_table1("tic-tac-toe")
+    tr, te = _folds(y, None)[f]
+    t0 = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        m = DisjunctiveHKLCV(Cs=[0.1, 1.0, 10.0, 100.0, 1000.0], cv=3,
+                             random_state=1000 * f + 7).fit(X[tr], y[tr])
+    return dict(fold=f, C=m.C_, accuracy=float(np.mean(m.predict(X[te]) == y[te])),
+                gap=float(m.duality_gap_), seconds=time.perf_counter() - t0)
+
+t0 = time.perf_counter()
+rows = Parallel(n_jobs=int(sys.argv[1]))(delayed(fold)(f) for f in range(4))
+import fsbook
+print(json.dumps(dict(wall=time.perf_counter() - t0, folds=rows, package=fsbook.__file__)))
+"""
+
+
+def _run_large_c(root, n_jobs, timeout):
+    """The tic-tac-toe CV of section 5 with the package at ``root``; (wall seconds, folds or None)."""
+    import os
+    import subprocess
+    import sys
+    from fsbook.datasets._store import data_dir
+    env = dict(os.environ, PYTHONPATH=root, FSBOOK_DATA_DIR=str(data_dir()))
+    t0 = time.perf_counter()
+    import signal
+    # cwd=root: ``python -c`` puts the working directory first on sys.path, before PYTHONPATH;
+    # a session of its own, so that a timeout also stops its joblib workers
+    proc = subprocess.Popen([sys.executable, "-c", _LARGE_C_SCRIPT, str(n_jobs)], env=env,
+                            cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return time.perf_counter() - t0, None
+    if proc.returncode:
+        raise RuntimeError(stderr[-3000:])
+    res = json.loads(stdout.strip().splitlines()[-1])
+    if not res["package"].startswith(root):
+        raise RuntimeError(f"the subprocess imported {res['package']}, not the package in {root}")
+    return res["wall"], res["folds"]
+
+
+def bench_large_c(n_jobs, old_timeout, base="76f3d01"):
+    import os
+    import subprocess
+    import tempfile
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    t_new, new = _run_large_c(here, n_jobs, None)
+    with tempfile.TemporaryDirectory() as old_root:
+        subprocess.run(f"git -C {here} archive {base} fsbook | tar -x -C {old_root}", shell=True,
+                       check=True)
+        t_old, old = _run_large_c(old_root, n_jobs, old_timeout)
+    print(f"\nlarge C: tic-tac-toe 4-fold CV, DisjunctiveHKLCV(Cs=[0.1, 1, 10, 100, 1000], cv=3), "
+          f"{n_jobs} processes")
+    gaps = [float(f"{r['gap']:.1e}") for r in new]
+    print(f"  this code: {t_new:.0f} s; accuracy {np.mean([r['accuracy'] for r in new]):.4f}, "
+          f"folds {[round(r['accuracy'], 4) for r in new]}, C {[r['C'] for r in new]}, "
+          f"gaps {gaps}")
+    if old is None:
+        print(f"  main at {base}: not finished after {t_old:.0f} s (stopped); "
+              f"ratio >= {t_old / t_new:.1f}x (lower bound)")
+    else:
+        print(f"  main at {base}: {t_old:.0f} s; accuracy "
+              f"{np.mean([r['accuracy'] for r in old]):.4f}; ratio {t_old / t_new:.1f}x")
+
+
+def bench_monks():
+    from fsbook.experiments.hkl import load_table1
+    from fsbook.hkl import DisjunctiveHKLCV
+    print("\ndata-driven C rule, default DisjunctiveHKLCV() on MONK's problems (test split):")
+    for k, target in ((1, 99.0), (2, 80.0), (3, 97.0)):
+        X, y, _, (tr, te) = load_table1(f"monk-{k}")
+        t0 = time.perf_counter()
+        m = DisjunctiveHKLCV().fit(X[tr], y[tr])
+        acc = 100 * np.mean(m.predict(X[te]) == y[te])
+        print(f"  MONK-{k}: test accuracy {acc:.2f} % (target >= {target:g} %), C = {m.C_:g} of "
+              f"{m.Cs_.tolist()}, certified {m.certified_}, {time.perf_counter() - t0:.0f} s")
+
+
 def _time(f):
     t0 = time.perf_counter()
     f()
@@ -150,7 +241,10 @@ def _time(f):
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
-    ap.add_argument("--skip", nargs="*", default=[], choices=["inner", "sufficiency", "target", "dense"])
+    ap.add_argument("--skip", nargs="*", default=[],
+                    choices=["inner", "sufficiency", "target", "dense", "large_c", "monks"])
+    ap.add_argument("--old-timeout", type=float, default=600.0,
+                    help="seconds after which the large-C run of the old code is stopped")
     ap.add_argument("--inner-k", type=int, default=1000)
     ap.add_argument("--top-k", type=int, default=None, help="vocabulary cap (default: all 12 511)")
     ap.add_argument("--Cs", type=float, nargs="+", default=[0.03, 0.1, 0.3, 1.0])
@@ -162,6 +256,10 @@ if __name__ == "__main__":
     ap.add_argument("--out", default=None, help="JSON file for the per-fold results")
     a = ap.parse_args()
     betas = [b if b == "auto" else float(b) for b in a.betas]
+    if "large_c" not in a.skip:
+        bench_large_c(a.n_jobs, a.old_timeout)
+    if "monks" not in a.skip:
+        bench_monks()
     if "sufficiency" not in a.skip:
         bench_sufficiency()
     if "inner" not in a.skip:

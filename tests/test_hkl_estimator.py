@@ -6,7 +6,7 @@ import scipy.sparse as sp
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from fsbook.hkl import DisjunctiveHKL, DisjunctiveHKLCV
+from fsbook.hkl import C_LADDER, DisjunctiveHKL, DisjunctiveHKLCV, c_start, disjunctive_hkl_path
 
 
 def _data(seed=0, m=60, n=6):
@@ -125,7 +125,9 @@ def test_cv_chooses_on_the_path_and_refits():
     assert res.loc[(res.C == cvm.C_) & (res.beta == cvm.beta_), "mean_accuracy"].item() == best
     # the refitted model is the plain estimator at the chosen values
     ref = DisjunctiveHKL(C=cvm.C_, beta=cvm.beta_).fit(X, y)
-    assert cvm.objective_ == pytest.approx(ref.objective_, rel=2e-3)
+    assert isinstance(cvm.estimator_, DisjunctiveHKL) and not isinstance(cvm, DisjunctiveHKL)
+    assert cvm.objective_ == pytest.approx(ref.objective_, rel=1e-12)
+    assert cvm.disjunctions_ == ref.disjunctions_ and cvm.certified_
     assert np.mean(cvm.predict(X) == y) > 0.85
     with pytest.raises(ValueError, match="Cs"):
         DisjunctiveHKLCV(Cs=[-1.0]).fit(X, y)
@@ -138,10 +140,71 @@ def test_gridsearchcv_support():
     assert gs.best_params_["C"] in (0.1, 10.0)
 
 
-@parametrize_with_checks([DisjunctiveHKL(), DisjunctiveHKLCV(Cs=[0.1, 10.0])],
-                         expected_failed_checks=lambda est: {
-                             "check_transformer_preserve_dtypes":
-                                 "transform returns the boolean disjunctions by design"})
+def test_cv_accepts_splitters_and_split_lists():
+    from sklearn.model_selection import StratifiedKFold
+    X, y = _data(4, m=90)
+    cv = StratifiedKFold(3, shuffle=True, random_state=0)
+    a = DisjunctiveHKLCV(Cs=[0.1, 10.0], cv=cv).fit(X, y)
+    b = DisjunctiveHKLCV(Cs=[0.1, 10.0], cv=list(cv.split(X, y))).fit(X, y)
+    c = DisjunctiveHKLCV(Cs=[0.1, 10.0], cv=3, random_state=0).fit(X, y)
+    for m in (b, c):
+        pd.testing.assert_frame_equal(a.cv_results_, m.cv_results_)
+
+
+def test_warm_path_matches_cold_fits():
+    """Each point of the warm-started path: same objective as a cold fit (within the
+    certified tolerance) and the same selected disjunctions."""
+    X, y = _data(6, m=80)
+    ys = np.where(y == "yes", 1.0, -1.0)
+    Cs = [0.1, 1.0, 10.0, 100.0]
+    for C, res in disjunctive_hkl_path(X, ys, Cs, beta=2.0, tol=1e-5):
+        cold = DisjunctiveHKL(C=C, beta=2.0, tol=1e-5).fit(X, y)
+        assert res["converged"] and cold.certified_
+        assert res["primal"] == pytest.approx(cold.objective_, rel=3e-5)
+        w = np.abs(res["w"])
+        warm_sel = {v for v, wv in zip(res["nodes"], w) if v and wv > 1e-2 * w.max()}
+        cold_sel = {v for v, wv in zip(cold.disjunctions_, np.abs(cold.coef_))
+                    if wv > 1e-2 * np.abs(cold.coef_).max()}
+        assert warm_sel == cold_sel
+
+
+def test_data_driven_c_rule():
+    """The rule: the start is c_start snapped down to the ladder (independent recomputation),
+    the path climbs the ladder, stops `patience` steps after the last improvement by more than
+    1/(2m), and ties go to the smaller C."""
+    from fsbook.hkl import estimator as E
+    from fsbook.hkl.solver import HKLProblem, source_scores
+    X, y = _data(7, m=60)
+    ys = np.where(y == "yes", 1.0, -1.0)
+    beta = 2.0
+    # start: 1ᵀa / max_t Q(t) at the empty model's dual point, snapped down to the ladder
+    pos = ys > 0
+    a = np.where(pos, 1.0, pos.sum() / (~pos).sum()) if pos.sum() <= (~pos).sum() else \
+        np.where(pos, (~pos).sum() / pos.sum(), 1.0)
+    prob = HKLProblem(X, ys, omega=np.full(X.shape[1], beta), delta_top=1.0, delta_node=1 / beta)
+    q = np.exp(source_scores(prob, a * ys, [(i,) for i in range(X.shape[1])])).max()
+    kappa = a.sum() / q
+    c0 = c_start(X, ys, beta)
+    assert c0 in C_LADDER and c0 <= kappa < C_LADDER[C_LADDER.index(c0) + 1]
+    # stopping: improvements by more than tie_tol = 1/(2m) reset the count
+    m = 60
+    tie = 0.5 / m
+    scores = [0.5, 0.6, 0.6 + 0.4 / m, 0.6, 0.9]
+    assert [E._path_stops(scores[:k], tie, 2) for k in range(1, 6)] == \
+        [False, False, False, True, False]
+    assert E._path_stops([0.5, 0.5 + 1.0 / m, 0.5 + 2.0 / m], tie, 1) is False
+    # the estimator: ties within 1/(2m) go to the smaller C; the path respects patience
+    est = DisjunctiveHKLCV(betas=[beta], patience=2, max_Cs=6).fit(X, y)
+    res = est.cv_results_
+    assert est.Cs_.tolist() == [c for c in C_LADDER if c >= c0][: len(est.Cs_)]
+    assert len(est.Cs_) == 6 or E._path_stops(res.mean_accuracy.tolist(), 0.5 / len(y), 2)
+    assert not any(E._path_stops(res.mean_accuracy.tolist()[:k], 0.5 / len(y), 2)
+                   for k in range(1, len(res)))
+    top = res.mean_accuracy.max()
+    assert est.C_ == res.C[res.mean_accuracy >= top - 0.5 / len(y)].min()
+
+
+@parametrize_with_checks([DisjunctiveHKL(), DisjunctiveHKLCV()])
 def test_sklearn_check_estimator(estimator, check):
     """A default-constructed estimator passes scikit-learn's checks (binarize=0.0 by default)."""
     check(estimator)

@@ -132,7 +132,8 @@ def test_capped_inner_svm_keeps_the_certificate_valid():
     beta = np.sqrt(5)
     om = np.full(5, beta)
     val, *_ = nv.brute_force_primal(X, y, 10.0, 2.0, om, 1 / beta)
-    prob = HKLProblem(X, y, C=10.0, p=2.0, omega=om, delta_top=1 / beta, svm_max_iter=3)
+    prob = HKLProblem(X, y, C=10.0, p=2.0, omega=om, delta_top=1 / beta, svm_max_iter=3,
+                      inner="smo")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         r = solve_active_set(prob, tol=1e-4, max_add=3, max_iter=8, md_max_iter=20)
@@ -217,3 +218,51 @@ def test_warm_started_path_reaches_the_cold_optimum():
     assert warm["primal"] == pytest.approx(cold["primal"], rel=3e-4)
     with pytest.raises(ValueError, match="hull-closed"):
         solve_active_set(prob, nodes=[(), (0, 1)])
+
+
+@pytest.mark.parametrize("C", [0.01, 1.0, 100.0, 1e4])
+def test_ipm_svm_matches_clarabel_and_smo(C):
+    """The low-rank interior point SVM against Clarabel's sparse QP and SMO: same dual
+    objective, same intercept (where the SVM has free support vectors), feasible α."""
+    import scipy.sparse as sp
+
+    from fsbook.hkl.smo import clarabel_svm, ipm_svm, smo_svm
+    rng = np.random.default_rng(1)
+    m, k = 120, 15
+    Psi = sp.csr_matrix((rng.random((m, k)) < 0.3).astype(float))
+    sigma = np.exp(rng.uniform(np.log(1e-5), 0.0, k))
+    y = np.where(Psi[:, :2].sum(axis=1).A.ravel() + 0.3 * rng.normal(size=m) > 0.5, 1.0, -1.0)
+    K = (Psi.multiply(sigma[None, :]) @ Psi.T).toarray()
+
+    def dual(a):
+        return a.sum() - 0.5 * (a * y) @ K @ (a * y)
+
+    a1, b1, ok1 = ipm_svm(Psi, sigma, y, C)
+    a2, b2, ok2 = clarabel_svm(Psi, sigma, y, C)
+    a3, b3, _, ok3 = smo_svm(K, y, C)
+    assert ok1 and ok2 and ok3
+    for a in (a1, a2):
+        assert a.min() >= 0 and a.max() <= C and abs(y @ a) <= 1e-9 * C * m
+    assert dual(a1) == pytest.approx(dual(a3), rel=1e-7, abs=1e-9)
+    assert dual(a2) == pytest.approx(dual(a3), rel=1e-7, abs=1e-9)
+    free = (a3 > 1e-6 * C) & (a3 < C * (1 - 1e-6))
+    if free.any():
+        assert b1 == pytest.approx(b3, abs=1e-4 * max(1.0, abs(b3)))
+
+
+@pytest.mark.parametrize("C", [1.0, 300.0])
+def test_auto_inner_solver_matches_smo(C):
+    """``inner="auto"`` (SMO within a budget, then the interior point method) reaches the
+    objective of the SMO-only solver and the brute-force optimum, with a certified gap."""
+    X, y = _data(3, n=5)
+    beta = np.sqrt(5)
+    om = np.full(5, beta)
+    val, *_ = nv.brute_force_primal(X, y, C, 2.0, om, 1 / beta)
+    res = {}
+    for inner in ("auto", "smo"):
+        prob = HKLProblem(X, y, C=C, p=2.0, omega=om, delta_top=1 / beta, inner=inner,
+                          smo_budget=5)
+        res[inner] = solve_active_set(prob, tol=1e-5)
+        assert res[inner]["converged"]
+        assert res[inner]["primal"] == pytest.approx(val, rel=2e-5)
+    assert res["auto"]["n_ipm"] > 0 and res["smo"]["n_ipm"] == 0

@@ -86,7 +86,7 @@ def _svm_fold(Xtr, ytr, Xte, yte, penalty, seed):
                 n_features=int(np.count_nonzero(gs.best_estimator_.coef_)))
 
 
-def run_fold(fold, min_df=2, top_k=None, Cs=(0.03, 0.1, 0.3, 1.0), betas=("auto",), mu=0.3,
+def run_fold(fold, min_df=2, top_k=None, Cs=None, betas=("auto",), mu=0.3,
              max_active=300, max_add=50, seed=0):
     """One outer fold of the 20 Newsgroups protocol: tuned L2-SVM, L1-SVM and DisjunctiveHKLCV.
 

@@ -13,10 +13,10 @@
 from . import lattice
 from ._kernels import descendant_kernel, union_matrix
 from .brute_force import node_weights, solve_brute_force
-from .estimator import DisjunctiveHKL, DisjunctiveHKLCV
+from .estimator import C_LADDER, DisjunctiveHKL, DisjunctiveHKLCV, c_start, disjunctive_hkl_path
 from .smo import smo_svm
 from .solver import HKLProblem, RestrictedProblem, solve_active_set, source_scores
 
 __all__ = ["lattice", "HKLProblem", "RestrictedProblem", "solve_active_set", "source_scores",
-           "DisjunctiveHKL", "DisjunctiveHKLCV", "smo_svm", "descendant_kernel", "union_matrix",
+           "DisjunctiveHKL", "DisjunctiveHKLCV", "disjunctive_hkl_path", "c_start", "C_LADDER", "smo_svm", "descendant_kernel", "union_matrix",
            "solve_brute_force", "node_weights"]

@@ -15,15 +15,20 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, _fit_context
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
 from . import lattice
-from .solver import HKLProblem, solve_active_set
+from .solver import HKLProblem, solve_active_set, source_scores
 
-__all__ = ["DisjunctiveHKL", "DisjunctiveHKLCV"]
+__all__ = ["DisjunctiveHKL", "DisjunctiveHKLCV", "disjunctive_hkl_path", "c_start",
+           "C_LADDER"]
+
+#: the C values of the data-driven path: 1 and 3 times the powers of ten from 10⁻⁴ to 10⁵,
+#: parsed from decimal literals (the same floats on every CPU)
+C_LADDER = tuple(float(f"{d}e{e}") for e in range(-4, 6) for d in (1, 3))
 
 
 def _booleanize(X, binarize):
@@ -49,7 +54,213 @@ def _resolve_beta(beta, n):
     return max(2.0, float(np.sqrt(n))) if beta == "auto" else float(beta)
 
 
-class DisjunctiveHKL(ClassifierMixin, TransformerMixin, BaseEstimator):
+def _make_problem(X, ys, om, beta, C, mu, p):
+    """``HKLProblem`` with ``δ_∅ = 1``, ``δ_v = μ β^{|v|−1} ∏ ω_i`` (eq. (hkl-delta))."""
+    return HKLProblem(X, ys, C=C, p=p, omega=beta * om, delta_top=1.0, delta_node=mu / beta)
+
+
+def disjunctive_hkl_path(X, ys, Cs, beta, mu=1.0, p=2.0, feature_weights=None, tol=1e-3,
+                         max_active=200, max_add=20, max_iter=100):
+    """Warm-started regularisation path of problem (1): yields one solution per ``C``.
+
+    A generator (the ``Cs`` may be any iterable, consumed lazily, so callers can stop the path
+    on a rule of their own): each solve starts from the previous active set, its ``η`` and the
+    inner SVM's dual point (kept by the one :class:`HKLProblem` of the path), as
+    ``sklearn.linear_model.enet_path`` serves ``LassoCV``.
+
+    Parameters
+    ----------
+    X : {ndarray, sparse matrix} of shape (m, n), 0/1
+    ys : ndarray of shape (m,), ±1
+    Cs : iterable of float
+    beta, mu, p, feature_weights, tol, max_active, max_add, max_iter
+        As in :class:`DisjunctiveHKL` (``beta`` a number).
+
+    Yields
+    ------
+    C : float
+    result : dict
+        The result of :func:`fsbook.hkl.solve_active_set` at ``C``.
+    """
+    om = np.ones(X.shape[1]) if feature_weights is None else np.asarray(feature_weights, float)
+    prob = warm = None
+    for C in Cs:
+        if prob is None:
+            prob = _make_problem(X, ys, om, beta, C, mu, p)
+        prob.C = float(C)
+        res = solve_active_set(prob, tol=tol, max_active=max_active, max_add=max_add,
+                               max_iter=max_iter, **({} if warm is None else warm))
+        warm = dict(nodes=res["nodes"], eta=res["eta"])
+        yield float(C), res
+
+
+def c_start(X, ys, beta, mu=1.0, p=2.0, feature_weights=None):
+    """First ``C`` of the data-driven path, read off the empty model.
+
+    The empty model (active set ``{∅}``, ``ψ_∅ = 0``) has the dual solution ``α = C a`` at the
+    box: ``a_i = 1`` on the smaller class and ``n_small/n_large`` on the larger one
+    (``yᵀa = 0``).  With ``Q* = max_t Q(t)`` over the single-feature sources (the sufficiency
+    bound of :func:`fsbook.hkl.source_scores`, ``Ω*(s(a))² ≤ Q*``), the dual of (1) at the
+    feasible ``κ a`` is at least ``κ 1ᵀa − ½ κ² Q*``, which grows with ``κ`` up to
+    ``κ* = 1ᵀa / Q*``: below ``κ*`` every sample stays at the bound, i.e. the model is still
+    the empty one scaled.  The path starts at the largest value of :data:`C_LADDER` at most
+    ``κ*`` (snapped down to the ladder: the start is a decimal literal, so a last-bit
+    difference in ``κ*`` can only change it when ``κ*`` lies within rounding of a ladder
+    value).
+
+    Returns
+    -------
+    float
+    """
+    n = X.shape[1]
+    om = np.ones(n) if feature_weights is None else np.asarray(feature_weights, float)
+    prob = _make_problem(X, ys, om, beta, 1.0, mu, p)
+    pos = ys > 0
+    n_pos, n_neg = int(pos.sum()), int((~pos).sum())
+    a = np.where(pos, 1.0, n_pos / n_neg) if n_pos <= n_neg else np.where(pos, n_neg / n_pos, 1.0)
+    logq = source_scores(prob, a * ys, [(i,) for i in range(n)])
+    kappa = float(a.sum() * np.exp(-np.max(logq)))
+    below = [c for c in C_LADDER if c <= kappa]
+    return below[-1] if below else C_LADDER[0]
+
+
+def _path_stops(scores, tie_tol, patience):
+    """Whether the data-driven path stops after the last of ``scores``: none of the last
+    ``patience`` scores is more than ``tie_tol`` above the best score before it."""
+    best, since = -np.inf, 0
+    for sc in scores:
+        if sc > best + tie_tol:
+            best, since = sc, 0
+        else:
+            since += 1
+    return since >= patience
+
+
+class _DisjunctiveHKLBase(ClassifierMixin, TransformerMixin, BaseEstimator):
+    """Shared input checks, prediction and transform of the two estimators."""
+
+    def _check_fit_input(self, X, y):
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64,
+                             ensure_all_finite=True)
+        # the labels first: a wrong target is reported as such even when X is not boolean
+        check_classification_targets(y)
+        classes = np.unique(y)
+        if classes.size == 1:
+            raise ValueError("DisjunctiveHKL needs two classes; y has only 1 class")
+        if classes.size > 2:
+            raise ValueError(f"Only binary classification is supported: y has {classes.size} "
+                             "classes (wrap in sklearn.multiclass.OneVsRestClassifier)")
+        self.classes_ = classes
+        X = _booleanize(X, self.binarize)
+        n = X.shape[1]
+        om = np.ones(n) if self.feature_weights is None else \
+            np.asarray(self.feature_weights, dtype=float)
+        if om.shape != (n,) or not np.all(om > 0):
+            raise ValueError("feature_weights must be positive, one per feature")
+        return X, np.where(y == classes[1], 1.0, -1.0), om
+
+    def _store(self, res):
+        nodes, w = res["nodes"], res["w"]
+        scale = max(np.abs(w).max(), 1e-300)
+        keep = [k for k in np.argsort(-np.abs(w), kind="stable")
+                if nodes[k] and abs(w[k]) > 1e-4 * scale]
+        self.active_set_ = nodes[1:]
+        self.eta_ = res["eta"]
+        self.disjunctions_ = [nodes[k] for k in keep]
+        self.coef_ = w[keep]
+        self.nodes_, self.weights_ = nodes, w
+        self.intercept_ = res["b"]
+        names = getattr(self, "feature_names_in_", None)
+        names = [f"x{i}" for i in range(self.n_features_in_)] if names is None else list(names)
+        self.disjunction_names_ = [tuple(names[i] for i in v) for v in self.disjunctions_]
+        self.n_iter_ = res["n_iter"]
+        self.duality_gap_ = res["gap"]
+        self.converged_ = res["converged"]
+        self.certified_ = bool(res["converged"])
+        self.objective_ = res["primal"]
+        self.history_ = pd.DataFrame(res["history"])
+        self.times_ = res["times"]
+
+    # ------------------------------------------------------------------ prediction
+    def _transform_input(self, X):
+        X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64,
+                          ensure_all_finite=True)
+        return _booleanize(X, self.binarize)
+
+    def decision_function(self, X):
+        """``Σ_v w_v ψ_v(x) + b`` (eq. (hkl-primal); positive for ``classes_[1]``).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        X = self._transform_input(X)
+        return np.asarray(lattice.node_indicator(X, self.nodes_, sparse=True) @ self.weights_
+                          ).ravel() + self.intercept_
+
+    def predict(self, X):
+        """``classes_[1]`` where the decision function is positive, else ``classes_[0]``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def transform(self, X):
+        """The selected disjunctions ``ψ_v(x)`` (eq. (hkl-psi)), the reduced representation.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of bool, shape (n_samples, len(disjunctions_))
+        """
+        check_is_fitted(self)
+        X = self._transform_input(X)
+        return lattice.node_indicator(X, self.disjunctions_).astype(bool)
+
+    def get_feature_names_out(self, input_features=None):
+        """Names of the selected disjunctions, ``"a OR b"``.
+
+        Parameters
+        ----------
+        input_features : array-like of str or None
+            Input feature names; default ``feature_names_in_`` or ``x0, x1, …``.
+
+        Returns
+        -------
+        ndarray of str (object)
+        """
+        check_is_fitted(self)
+        names = _check_feature_names_in(self, input_features)
+        return np.array([" OR ".join(str(names[i]) for i in v) for v in self.disjunctions_],
+                        dtype=object)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.classifier_tags.multi_class = False
+        # transform returns booleans (the disjunctions), whatever the input dtype
+        tags.transformer_tags.preserves_dtype = []
+        if self.binarize is None:
+            tags.input_tags.positive_only = True
+        return tags
+
+
+class DisjunctiveHKL(_DisjunctiveHKLBase):
     """Max-margin dimension reduction with disjunctive features learnt by HKL.
 
     Solves problem (1) of the paper (chapter 5, eq. (hkl-primal)),
@@ -128,8 +339,10 @@ class DisjunctiveHKL(ClassifierMixin, TransformerMixin, BaseEstimator):
     >>> X = (rng.random((80, 5)) < 0.3).astype(float)
     >>> y = (X[:, 0] + X[:, 1] > 0).astype(int)
     >>> est = DisjunctiveHKL(C=10.0, beta=2.0).fit(X, y)
-    >>> est.get_feature_names_out()[0]
-    'x0 OR x1'
+    >>> sorted(est.get_feature_names_out().tolist())      # the two features and their OR
+    ['x0', 'x0 OR x1', 'x1']
+    >>> est.certified_, est.score(X, y)
+    (True, 1.0)
     """
 
     _parameter_constraints: dict = {
@@ -158,31 +371,8 @@ class DisjunctiveHKL(ClassifierMixin, TransformerMixin, BaseEstimator):
         self.max_iter = max_iter
         self.feature_weights = feature_weights
 
-    # ------------------------------------------------------------------ fitting
-    def _check_fit_input(self, X, y):
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64,
-                             ensure_all_finite=True)
-        # the labels first: a wrong target is reported as such even when X is not boolean
-        check_classification_targets(y)
-        classes = np.unique(y)
-        if classes.size == 1:
-            raise ValueError("DisjunctiveHKL needs two classes; y has only 1 class")
-        if classes.size > 2:
-            raise ValueError(f"Only binary classification is supported: y has {classes.size} "
-                             "classes (wrap in sklearn.multiclass.OneVsRestClassifier)")
-        self.classes_ = classes
-        X = _booleanize(X, self.binarize)
-        n = X.shape[1]
-        om = np.ones(n) if self.feature_weights is None else \
-            np.asarray(self.feature_weights, dtype=float)
-        if om.shape != (n,) or not np.all(om > 0):
-            raise ValueError("feature_weights must be positive, one per feature")
-        return X, np.where(y == classes[1], 1.0, -1.0), om
-
     def _problem(self, X, ys, om, beta, C):
-        """``HKLProblem`` with ``δ_∅ = 1``, ``δ_v = μ β^{|v|−1} ∏ ω_i`` (eq. (hkl-delta))."""
-        return HKLProblem(X, ys, C=C, p=self.p, omega=beta * om, delta_top=1.0,
-                          delta_node=self.mu / beta)
+        return _make_problem(X, ys, om, beta, C, self.mu, self.p)
 
     def _solve(self, prob, warm=None):
         res = solve_active_set(prob, tol=self.tol, max_active=self.max_active,
@@ -190,27 +380,6 @@ class DisjunctiveHKL(ClassifierMixin, TransformerMixin, BaseEstimator):
                                **({} if warm is None else warm))
         self._store(res)
         return res
-
-    def _store(self, res):
-        nodes, w = res["nodes"], res["w"]
-        scale = max(np.abs(w).max(), 1e-300)
-        keep = [k for k in np.argsort(-np.abs(w), kind="stable")
-                if nodes[k] and abs(w[k]) > 1e-4 * scale]
-        self.active_set_ = nodes[1:]
-        self.eta_ = res["eta"]
-        self.disjunctions_ = [nodes[k] for k in keep]
-        self.coef_ = w[keep]
-        self.nodes_, self.weights_ = nodes, w
-        self.intercept_ = res["b"]
-        names = getattr(self, "feature_names_in_", None)
-        names = [f"x{i}" for i in range(self.n_features_in_)] if names is None else list(names)
-        self.disjunction_names_ = [tuple(names[i] for i in v) for v in self.disjunctions_]
-        self.n_iter_ = res["n_iter"]
-        self.duality_gap_ = res["gap"]
-        self.converged_ = res["converged"]
-        self.objective_ = res["primal"]
-        self.history_ = pd.DataFrame(res["history"])
-        self.times_ = res["times"]
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
@@ -230,101 +399,40 @@ class DisjunctiveHKL(ClassifierMixin, TransformerMixin, BaseEstimator):
         self._solve(self._problem(X, ys, om, self.beta_, self.C))
         return self
 
-    # ------------------------------------------------------------------ prediction
-    def _transform_input(self, X):
-        X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64,
-                          ensure_all_finite=True)
-        return _booleanize(X, self.binarize)
 
-    def decision_function(self, X):
-        """``Σ_v w_v ψ_v(x) + b`` (eq. (hkl-primal); positive for ``classes_[1]``).
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        X = self._transform_input(X)
-        return np.asarray(lattice.node_indicator(X, self.nodes_, sparse=True) @ self.weights_
-                          ).ravel() + self.intercept_
-
-    def predict(self, X):
-        """``classes_[1]`` where the decision function is positive, else ``classes_[0]``.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
-    def transform(self, X):
-        """The selected disjunctions ``ψ_v(x)`` (eq. (hkl-psi)), the reduced representation.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of bool, shape (n_samples, len(disjunctions_))
-        """
-        check_is_fitted(self)
-        X = self._transform_input(X)
-        return lattice.node_indicator(X, self.disjunctions_).astype(bool)
-
-    def get_feature_names_out(self, input_features=None):
-        """Names of the selected disjunctions, ``"a OR b"``.
-
-        Parameters
-        ----------
-        input_features : array-like of str or None
-            Input feature names; default ``feature_names_in_`` or ``x0, x1, …``.
-
-        Returns
-        -------
-        ndarray of str (object)
-        """
-        check_is_fitted(self)
-        names = _check_feature_names_in(self, input_features)
-        return np.array([" OR ".join(str(names[i]) for i in v) for v in self.disjunctions_],
-                        dtype=object)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.classifier_tags.multi_class = False
-        if self.binarize is None:
-            tags.input_tags.positive_only = True
-        return tags
-
-
-class DisjunctiveHKLCV(DisjunctiveHKL):
+class DisjunctiveHKLCV(_DisjunctiveHKLBase):
     """Disjunctive HKL with ``C`` (and ``β``) chosen by cross-validated accuracy.
 
-    For every ``β`` in ``betas`` and every inner fold, the ``Cs`` are solved in increasing
-    order along a regularisation path: each solve starts from the previous active set, its
-    ``η`` and the inner SVM's dual variables (the warm-started SMO of :mod:`fsbook.hkl.smo`).
-    The pair with the best mean validation accuracy (ties: smaller ``C``, then larger ``β``,
-    i.e. the sparser model) is refitted on all data, again along the path up to the chosen
-    ``C``.
+    A sibling of :class:`DisjunctiveHKL`, as ``LassoCV`` stands beside ``Lasso``: on every
+    fold the ``C`` values are solved in increasing order by the warm-started path function
+    :func:`disjunctive_hkl_path`, and one :class:`DisjunctiveHKL` (``estimator_``) is refitted
+    on all data at the chosen ``(C, β)``.
+
+    The ``C`` values (``Cs=None``, the default) are read off the data: the path starts at
+    :func:`c_start` (the largest value of :data:`C_LADDER`, ``1, 3, 10, 30, …`` times a power of
+    ten, below the ``C`` up to which the empty model stays optimal) and climbs the ladder, a
+    factor ≈ 3 per step, until the cross-validated accuracy has not improved for ``patience``
+    steps (default 4: two decades) or ``max_Cs`` values (default 12: six decades) have been
+    tried.  Scores within ``tie_tol = 1/(2m)`` (``m``
+    training samples) are ties: one more correctly classified sample raises the mean fold
+    accuracy by about ``1/m``, rounding differences by ``10⁻¹⁶``, so half a sample separates
+    the two; "improved" means more than ``tie_tol`` above the best so far.  Ties are broken
+    toward the simpler model: the smaller ``C``, then the larger ``β``.  Cost: at most
+    ``max_Cs`` warm-started fits per fold and ``β``, plus the refit; typically the path stops
+    ``patience`` steps after the best ``C``.
 
     Parameters
     ----------
-    Cs : array-like of float, default=(0.01, 0.1, 1.0, 10.0)
-        Candidate ``C``.
+    Cs : array-like of float or None, default=None
+        Candidate ``C`` (solved in increasing order); ``None``: the data-driven rule above.
     betas : array-like of (float or "auto"), default=("auto",)
         Candidate ``β``.
-    cv : int, default=3
-        Number of stratified folds (shuffled with ``random_state``).
+    patience : int, default=4
+        Steps without improvement after which the data-driven path stops (two decades).
+    max_Cs : int, default=12
+        Cap on the values of the data-driven path (six decades).
+    cv : int, cross-validation generator or iterable of (train, test) splits, default=3
+        An int is the number of stratified folds, shuffled with ``random_state``.
     random_state : int, default=0
     mu, p, binarize, tol, max_active, max_add, max_iter, feature_weights
         As in :class:`DisjunctiveHKL`.
@@ -333,24 +441,45 @@ class DisjunctiveHKLCV(DisjunctiveHKL):
     ----------
     C_, beta_ : float
         The chosen values.
+    Cs_ : ndarray
+        The ``C`` values tried (for the first ``β``).
     cv_results_ : pandas.DataFrame
         One row per ``(β, C)``: mean and per-fold validation accuracy, mean number of
-        selected disjunctions and of multi-feature ones.
-    All attributes of :class:`DisjunctiveHKL` for the refitted model.
+        selected disjunctions and of multi-feature ones, whether every fold's fit was certified.
+    estimator_ : DisjunctiveHKL
+        The model refitted at ``(C_, β_)``; its fitted attributes (``disjunctions_``,
+        ``coef_``, ``duality_gap_``, ``certified_``, …) are also set on this estimator.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fsbook.hkl import DisjunctiveHKLCV
+    >>> rng = np.random.default_rng(0)
+    >>> X = (rng.random((120, 5)) < 0.3).astype(float)
+    >>> y = ((X[:, 0] + X[:, 1] > 0) ^ (X[:, 2] * X[:, 3] > 0)).astype(int)
+    >>> est = DisjunctiveHKLCV().fit(X, y)
+    >>> est.Cs_.tolist()          # from c_start up the ladder, capped at max_Cs = 12 values
+    [0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0, 3000.0, 10000.0]
+    >>> est.C_
+    1000.0
+    >>> "x0 OR x1" in est.get_feature_names_out(), est.certified_
+    (True, True)
     """
 
     _parameter_constraints: dict = {
         **{k: v for k, v in DisjunctiveHKL._parameter_constraints.items()
            if k not in ("C", "beta")},
-        "Cs": ["array-like"],
+        "Cs": ["array-like", None],
         "betas": ["array-like"],
-        "cv": [Interval(Integral, 2, None, closed="left")],
+        "patience": [Interval(Integral, 1, None, closed="left")],
+        "max_Cs": [Interval(Integral, 1, None, closed="left")],
+        "cv": ["cv_object"],
         "random_state": ["random_state"],
     }
 
-    def __init__(self, Cs=(0.01, 0.1, 1.0, 10.0), betas=("auto",), mu=1.0, p=2.0, binarize=0.0,
-                 tol=1e-3, max_active=200, max_add=20, max_iter=100, feature_weights=None,
-                 cv=3, random_state=0):
+    def __init__(self, Cs=None, betas=("auto",), mu=1.0, p=2.0, binarize=0.0, tol=1e-3,
+                 max_active=200, max_add=20, max_iter=100, feature_weights=None, patience=4,
+                 max_Cs=12, cv=3, random_state=0):
         self.Cs = Cs
         self.betas = betas
         self.mu = mu
@@ -361,24 +490,60 @@ class DisjunctiveHKLCV(DisjunctiveHKL):
         self.max_add = max_add
         self.max_iter = max_iter
         self.feature_weights = feature_weights
+        self.patience = patience
+        self.max_Cs = max_Cs
         self.cv = cv
         self.random_state = random_state
 
-    def _path(self, X, ys, om, beta, Cs, on_fit):
-        """Solve the ``Cs`` in increasing order with warm starts; ``on_fit(C)`` after each."""
-        prob = None
-        warm = None
+    def _folds(self, ys):
+        if isinstance(self.cv, Integral):
+            cv = StratifiedKFold(self.cv, shuffle=True, random_state=self.random_state)
+        else:
+            cv = check_cv(self.cv, ys, classifier=True)
+        return list(cv.split(np.zeros((len(ys), 1)), ys))
+
+    def _candidates(self, X, ys, beta):
+        """The ``C`` values: the given ``Cs`` sorted, or the ladder from :func:`c_start`."""
+        if self.Cs is not None:
+            Cs = np.sort(np.asarray(self.Cs, dtype=float))
+            if Cs.size == 0 or not np.all(Cs > 0):
+                raise ValueError("Cs must be a non-empty list of positive numbers")
+            return list(Cs), False
+        c0 = c_start(X, ys, beta, self.mu, self.p, self.feature_weights)
+        return [c for c in C_LADDER if c >= c0][: self.max_Cs], True
+
+    def _cv_path(self, X, ys, beta, folds, tie_tol):
+        """Advance every fold's path in lock-step; returns one row per ``C`` tried."""
+        Cs, adaptive = self._candidates(X, ys, beta)
+        kw = dict(beta=beta, mu=self.mu, p=self.p, feature_weights=self.feature_weights,
+                  tol=self.tol, max_active=self.max_active, max_add=self.max_add,
+                  max_iter=self.max_iter)
+        paths = [disjunctive_hkl_path(X[tr], ys[tr], iter(Cs), **kw) for tr, _ in folds]
+        rows = []
         for C in Cs:
-            if prob is None:
-                prob = self._problem(X, ys, om, beta, C)
-            prob.C = float(C)
-            res = self._solve(prob, warm)
-            warm = dict(nodes=res["nodes"], eta=res["eta"])
-            on_fit(C)
+            acc, ndis, nmulti, cert = [], [], [], []
+            for path, (_, va) in zip(paths, folds):
+                _, res = next(path)
+                f = np.asarray(lattice.node_indicator(X[va], res["nodes"], sparse=True)
+                               @ res["w"]).ravel() + res["b"]
+                acc.append(float(np.mean((f > 0) == (ys[va] > 0))))
+                w = np.abs(res["w"])
+                sel = [v for v, wv in zip(res["nodes"], w) if v and wv > 1e-4 * max(w.max(), 1e-300)]
+                ndis.append(len(sel))
+                nmulti.append(sum(len(v) > 1 for v in sel))
+                cert.append(bool(res["converged"]))
+            rows.append(dict(beta=beta, C=C, mean_accuracy=float(np.mean(acc)),
+                             **{f"fold{k}_accuracy": a for k, a in enumerate(acc)},
+                             mean_disjunctions=float(np.mean(ndis)),
+                             mean_multi_feature=float(np.mean(nmulti)), certified=all(cert)))
+            if adaptive and _path_stops([r["mean_accuracy"] for r in rows], tie_tol,
+                                        self.patience):
+                break
+        return rows
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Choose ``(C, β)`` by cross-validation, then refit on all of ``X, y``.
+        """Choose ``(C, β)`` by cross-validation, then refit one :class:`DisjunctiveHKL`.
 
         Parameters
         ----------
@@ -392,41 +557,31 @@ class DisjunctiveHKLCV(DisjunctiveHKL):
         import warnings
 
         from sklearn.exceptions import ConvergenceWarning
-        X, ys, om = self._check_fit_input(X, y)
-        Cs = np.sort(np.asarray(self.Cs, dtype=float))
-        if Cs.size == 0 or not np.all(Cs > 0):
-            raise ValueError("Cs must be a non-empty list of positive numbers")
+        X_in, y_in = X, y
+        X, ys, _ = self._check_fit_input(X, y)
         betas = [_resolve_beta(b, X.shape[1]) if b == "auto" else float(b) for b in self.betas]
         if not betas or not all(b > 0 for b in betas):
             raise ValueError("betas must be a non-empty list of positive numbers or 'auto'")
-        folds = list(StratifiedKFold(self.cv, shuffle=True, random_state=self.random_state)
-                     .split(np.zeros(len(ys)), ys))
+        folds = self._folds(ys)
         X = sp.csr_matrix(X)
+        tie_tol = 0.5 / len(ys)
         rows = []
-        for beta in betas:
-            acc = {C: [] for C in Cs}
-            ndis = {C: [] for C in Cs}
-            nmulti = {C: [] for C in Cs}
-            for tr, va in folds:
-                def score(C, va=va):
-                    f = np.asarray(lattice.node_indicator(X[va], self.nodes_, sparse=True)
-                                   @ self.weights_).ravel() + self.intercept_
-                    acc[C].append(float(np.mean((f > 0) == (ys[va] > 0))))
-                    ndis[C].append(len(self.disjunctions_))
-                    nmulti[C].append(sum(len(v) > 1 for v in self.disjunctions_))
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", ConvergenceWarning)
-                    self._path(X[tr], ys[tr], om, beta, Cs, score)
-            for C in Cs:
-                rows.append(dict(beta=beta, C=C, mean_accuracy=float(np.mean(acc[C])),
-                                 **{f"fold{k}_accuracy": a for k, a in enumerate(acc[C])},
-                                 mean_disjunctions=float(np.mean(ndis[C])),
-                                 mean_multi_feature=float(np.mean(nmulti[C]))))
+        with warnings.catch_warnings():
+            # fold fits that stop uncertified are recorded in cv_results_["certified"]
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            for beta in betas:
+                rows += self._cv_path(X, ys, beta, folds, tie_tol)
         res = pd.DataFrame(rows)
-        order = res.assign(_nb=-res.beta).sort_values(["mean_accuracy", "C", "_nb"],
-                                                      ascending=[False, True, True], kind="stable")
-        best = order.iloc[0]
+        top = res.mean_accuracy.max()
+        tied = res[res.mean_accuracy >= top - tie_tol]
+        best = tied.assign(_nb=-tied.beta).sort_values(["C", "_nb"], kind="stable").iloc[0]
         self.cv_results_ = res
+        self.Cs_ = res.C[res.beta == betas[0]].to_numpy()
         self.C_, self.beta_ = float(best.C), float(best.beta)
-        self._path(X, ys, om, self.beta_, Cs[Cs <= self.C_], lambda C: None)
+        params = {k: getattr(self, k) for k in ("mu", "p", "binarize", "tol", "max_active",
+                                                 "max_add", "max_iter", "feature_weights")}
+        self.estimator_ = DisjunctiveHKL(C=self.C_, beta=self.beta_, **params).fit(X_in, y_in)
+        for k, v in vars(self.estimator_).items():
+            if k.endswith("_") and not k.startswith("_") and k not in ("beta_",):
+                setattr(self, k, v)
         return self

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["smo_svm"]
+__all__ = ["smo_svm", "ipm_svm", "clarabel_svm"]
 
 _TAU = 1e-12
 
@@ -205,3 +205,157 @@ def smo_svm(K, y, C, alpha0=None, tol=1e-7, max_iter=10_000_000):
     a = np.zeros(y.shape[0]) if alpha0 is None else _feasible_start(alpha0, y, float(C))
     alpha, b, it, status = _smo(Q, y, float(C), a, float(tol), int(max_iter))
     return alpha, float(b), int(it), status == 0
+
+
+
+def ipm_svm(Psi, sigma, y, C, tol=1e-9, max_iter=100):
+    """Solve the same SVM by a primal-dual interior point method on the low-rank kernel.
+
+    The kernel ``Σ_u σ_u K_u`` is ``Φ Φᵀ`` with ``Φ = Ψ diag(√σ)`` of rank at most ``k`` (the
+    active nodes).  Mehrotra's predictor-corrector method for the dual
+    ``min ½ αᵀQα − 1ᵀα`` over ``τ(y, C)`` (``Q = GGᵀ``, ``G = diag(y) Φ``) solves each Newton
+    system ``(D + GGᵀ) Δα + y Δν = r`` with the Sherman-Morrison-Woodbury identity, one ``k × k``
+    Cholesky factorisation (``O(m k²)``), the method of Fine and Scheinberg (2001) for SVMs
+    with low-rank kernels.  It needs a few dozen steps whatever ``C`` and the conditioning of
+    the kernel; SMO, whose steps move two ``α`` at a time, needs millions on the nearly
+    separable, low-rank kernels of large ``C`` (tic-tac-toe at ``C = 100``: 9·10⁶ steps for
+    one SVM).  Hand-written because the generic QP solvers available (Clarabel, OSQP) do not
+    exploit the low rank (Clarabel: five times slower on ``m = 718``, ``k = 154``); checked
+    against Clarabel and SMO in ``tests/test_hkl_solver.py``.
+
+    Parameters
+    ----------
+    Psi : scipy.sparse matrix of shape (m, k)
+        Node indicators ``ψ_u(x_i)``.
+    sigma : ndarray of shape (k,), positive
+        Kernel weights.
+    y : ndarray of shape (m,), ±1
+    C : float
+    tol : float
+        Relative tolerance on the residuals and the complementarity gap (``1e-6`` is accepted
+        when the ``k × k`` factorisation fails to rounding before ``tol`` is reached).
+    max_iter : int
+
+    Returns
+    -------
+    alpha : ndarray of shape (m,), in ``τ(y, C)`` (clipped and repaired as a warm start is)
+    b : float
+        The multiplier of ``yᵀα = 0`` (the intercept).
+    converged : bool
+    """
+    y = np.asarray(y, dtype=np.float64)
+    m = y.shape[0]
+    C = float(C)
+    G = np.asarray((Psi.multiply(np.sqrt(np.asarray(sigma, dtype=np.float64))[None, :])
+                    ).toarray()) * y[:, None]
+    k = G.shape[1]
+    a = np.full(m, 0.5 * C)
+    t = np.full(m, 0.5 * C)          # C − α, carried as a variable (no cancellation near α = C)
+    z = np.ones(m)
+    v = np.ones(m)
+    nu = 0.0
+    ok = False
+    eye = np.eye(k)
+
+    err = np.inf
+    for _ in range(max_iter):
+        try:
+            with np.errstate(divide="raise", over="raise", invalid="raise", under="ignore"):
+                a, t, z, v, nu, err, done = _ipm_step(G, y, C, a, t, z, v, nu, tol, m, eye)
+        except (np.linalg.LinAlgError, FloatingPointError, ValueError):
+            # lost to rounding near the end (``D`` spans 20 decades): accept the point if it
+            # is as accurate as SMO's stopping rule, else the caller falls back to Clarabel
+            ok = err <= 1e-6
+            break
+        if done:
+            ok = True
+            break
+    return _feasible_start(a, y, C), float(nu), ok
+
+
+def _ipm_step(G, y, C, a, t, z, v, nu, tol, m, eye):
+    """One Mehrotra predictor-corrector step of :func:`ipm_svm`; returns the new point, the
+    relative error of the old one and whether the old one met ``tol`` (then unchanged)."""
+    Qa = G @ (G.T @ a)
+    rd = Qa - 1.0 + nu * y - z + v
+    rp = float(y @ a)
+    gap = float(a @ z + t @ v)
+    obj = 0.5 * float(a @ Qa) - a.sum()
+    err = max(np.abs(rd).max() / (1.0 + np.abs(Qa).max()), abs(rp) / (1.0 + a.sum()),
+              gap / (1.0 + abs(obj)))
+    if err <= tol:
+        return a, t, z, v, nu, err, True
+    Dinv = 1.0 / (z / a + v / t)
+    B = (G.T * Dinv) @ G
+    L = np.linalg.cholesky(eye + 0.5 * (B + B.T))
+
+    def newton(r1, r2):
+        # (D + GGᵀ) x + y dν = r1, yᵀx = r2, with (D + GGᵀ)⁻¹ by Woodbury
+        def solve(r):
+            u = Dinv * r
+            return u - Dinv * (G @ _chol_solve(L, G.T @ u))
+        Mr, My = solve(r1), solve(y)
+        dnu = (y @ Mr - r2) / (y @ My)
+        return Mr - dnu * My, dnu
+
+    mu = gap / (2 * m)
+    # predictor (affine scaling)
+    rz, rv = -a * z, -t * v
+    da, dnu = newton(-rd + rz / a - rv / t, -rp)
+    dz = (rz - z * da) / a
+    dv = (rv + v * da) / t
+    step = _max_step(a, da, t, -da, z, dz, v, dv)
+    mu_aff = float((a + step * da) @ (z + step * dz) + (t - step * da) @ (v + step * dv)) / (2 * m)
+    cen = (mu_aff / mu) ** 3
+    # corrector
+    rz = -a * z + cen * mu - da * dz
+    rv = -t * v + cen * mu + da * dv
+    da, dnu = newton(-rd + rz / a - rv / t, -rp)
+    dz = (rz - z * da) / a
+    dv = (rv + v * da) / t
+    step = 0.99 * _max_step(a, da, t, -da, z, dz, v, dv)
+    new = (a + step * da, t - step * da, z + step * dz, v + step * dv, nu + step * dnu)
+    if not all(np.all(np.isfinite(x)) for x in new):
+        raise FloatingPointError("non-finite interior point step")
+    return (*new, err, False)
+
+
+def _chol_solve(L, r):
+    from scipy.linalg import solve_triangular
+    return solve_triangular(L.T, solve_triangular(L, r, lower=True), lower=False)
+
+
+def _max_step(*pairs):
+    """Largest step in (0, 1] keeping every ``x + step dx`` of the pairs ``(x, dx)`` positive."""
+    step = 1.0
+    for x, dx in zip(pairs[0::2], pairs[1::2]):
+        neg = dx < 0
+        if np.any(neg):
+            step = min(step, float(np.min(-x[neg] / dx[neg])))
+    return step
+
+
+def clarabel_svm(Psi, sigma, y, C, tol=1e-9):
+    """The SVM of :func:`ipm_svm` as a sparse QP in the primal ``(w, b, ξ)`` solved by Clarabel
+    (reference for the tests): ``min ½ Σ_u w_u²/σ_u + C 1ᵀξ`` s.t. ``y_i(Ψ_i w + b) ≥ 1 − ξ_i``,
+    ``ξ ≥ 0``; the multipliers of the margin constraints are ``α``.  Returns ``(α, b, solved)``.
+    """
+    import clarabel
+    import scipy.sparse as sp
+    m, k = Psi.shape
+    y = np.asarray(y, dtype=np.float64)
+    P = sp.block_diag([sp.diags(1.0 / np.asarray(sigma, dtype=np.float64)),
+                       sp.csc_matrix((1 + m, 1 + m))], format="csc")
+    q = np.r_[np.zeros(k + 1), np.full(m, float(C))]
+    eye = sp.identity(m, format="csc")
+    A = sp.vstack([sp.hstack([-sp.diags(y) @ sp.csr_matrix(Psi), -y[:, None], -eye]),
+                   sp.hstack([sp.csc_matrix((m, k + 1)), -eye])], format="csc")
+    rhs = np.r_[-np.ones(m), np.zeros(m)]
+    s = clarabel.DefaultSettings()
+    s.verbose = False
+    s.tol_gap_abs = s.tol_gap_rel = s.tol_feas = float(tol)
+    s.max_iter = 200
+    sol = clarabel.DefaultSolver(P, q, A, rhs, [clarabel.NonnegativeConeT(2 * m)], s)
+    res = sol.solve()
+    alpha = _feasible_start(np.asarray(res.z)[:m], y, float(C))
+    return alpha, float(np.asarray(res.x)[k]), str(res.status) == "Solved"
