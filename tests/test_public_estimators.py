@@ -46,14 +46,8 @@ def test_public_estimators_are_the_known_ones():
     assert set(NOT_DEFAULT_CHECKED) <= set(_public_estimators())
 
 
-#: Examples sections written on another branch (the hkl helper's); remove once merged
-PENDING = {"DisjunctiveHKLCV"}
-
-
 @pytest.mark.parametrize("name", sorted(_public_estimators()))
 def test_docstring_has_an_examples_section(name):
-    if name in PENDING:
-        pytest.skip("its Examples section comes with the hkl branch")
     doc = _public_estimators()[name].__doc__
     assert re.search(r"\n\s*Examples\n\s*--------\n(.*\n)*?\s*>>> ", doc), f"{name} has no Examples section"
 

@@ -45,6 +45,7 @@ from sklearn.svm import SVC, LinearSVC
 
 from fsbook.baselines import EVALUATORS, SEARCHES, FeatureWeightingSVM, WekaSubsetSelector, ZeroNormSVM
 from fsbook.booleanize import booleanize
+from fsbook.decisions import tie_refit
 from fsbook.experiments._runner import Protocol
 from fsbook.experiments.hkl_20ng import interaction_svm_fold, load_atheism_religion, most_frequent_words
 
@@ -199,9 +200,10 @@ def _svms():
 def _tuned_svms(seed):
     cv = StratifiedKFold(3, shuffle=True, random_state=seed)
     grid = {"C": SVM_C_GRID}
-    return {"L2": GridSearchCV(LinearSVC(C=1.0, max_iter=10000, random_state=0), grid, cv=cv),
+    return {"L2": GridSearchCV(LinearSVC(C=1.0, max_iter=10000, random_state=0), grid, cv=cv,
+                               refit=tie_refit()),
             "L1": GridSearchCV(LinearSVC(penalty="l1", dual=False, max_iter=10000, random_state=0),
-                               grid, cv=cv)}
+                               grid, cv=cv, refit=tie_refit())}
 
 
 def _hkl(c_grid, seed):
@@ -376,7 +378,7 @@ def _run_table5(p):
         # Wisconsin's 16 missing values: the median of the training posts of each (inner) fold
         model = GridSearchCV(make_pipeline(SimpleImputer(strategy="median"), StandardScaler(),
                                            FeatureWeightingSVM()), grid,
-                             cv=StratifiedKFold(3, shuffle=True, random_state=seed))
+                             cv=StratifiedKFold(3, shuffle=True, random_state=seed), refit=tie_refit())
         model.fit(X[train], y[train])
         k = int(model.best_estimator_[-1].support_.sum())
         return {"accuracy": _acc(model, X[test], y[test]), "fraction_used": k / X.shape[1],

@@ -11,6 +11,7 @@ import functools
 import numpy as np
 
 from fsbook.datasets import load_20newsgroups
+from fsbook.decisions import SCORE_ATOL, argbest, tie_refit
 
 __all__ = ["PAIR", "load_atheism_religion", "most_frequent_words", "outer_folds",
            "interaction_kernel", "interaction_svm_fold", "INTERACTION_GAMMAS"]
@@ -80,7 +81,7 @@ def _svm_fold(Xtr, ytr, Xte, yte, penalty, seed):
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
     from sklearn.svm import LinearSVC
     svm = LinearSVC(penalty=penalty, dual=(penalty == "l2"), max_iter=20_000, random_state=seed)
-    gs = GridSearchCV(svm, {"C": list(SVM_CS)}, n_jobs=1,
+    gs = GridSearchCV(svm, {"C": list(SVM_CS)}, n_jobs=1, refit=tie_refit(),
                       cv=StratifiedKFold(3, shuffle=True, random_state=seed)).fit(Xtr, ytr)
     return dict(accuracy=float(np.mean(gs.predict(Xte) == yte)), C=float(gs.best_params_["C"]),
                 n_features=int(np.count_nonzero(gs.best_estimator_.coef_)))
@@ -204,13 +205,13 @@ def interaction_svm_fold(fold, gammas=INTERACTION_GAMMAS, Cs=SVM_CS, seed=0, min
     fits = []
     for g in sorted(gammas):
         K = interaction_kernel(G, g, degree)
-        gs = GridSearchCV(SVC(kernel="precomputed"), {"C": list(Cs)}, cv=cv)
+        gs = GridSearchCV(SVC(kernel="precomputed"), {"C": list(Cs)}, cv=cv, refit=tie_refit())
         gs.fit(K[np.ix_(tr, tr)], y[tr])
         fits.append(dict(gamma=float(g), C=float(gs.best_params_["C"]),
-                         inner=float(gs.best_score_),
+                         inner=float(gs.cv_results_["mean_test_score"][gs.best_index_]),
                          accuracy=float(np.mean(gs.predict(K[np.ix_(te, tr)]) == y[te]))))
     linear = next((f for f in fits if f["gamma"] == 0.0), None)
-    best = max(fits, key=lambda f: f["inner"])          # first maximum: the smallest γ
+    best = fits[argbest([f["inner"] for f in fits], atol=SCORE_ATOL)]   # ties: the smallest γ
     out = dict(fold=int(fold), degree=int(degree), interactions=best)
     if linear is not None:
         out["linear"] = {k: v for k, v in linear.items() if k != "gamma"}
