@@ -87,3 +87,28 @@ def test_triple_respected_only_by_a_margin():
     assert respected(d, t, distance=True) == 0.0
     tiny = np.array([[1.0, 1e-20, 1e-22], [1e-20, 1.0, 1e-23], [1e-22, 1e-23, 1.0]])
     assert respected(tiny, t) == 1.0              # small but distinct similarities keep their order
+
+
+def test_mmc_refuses_an_unbounded_problem():
+    """Features constant within every similar pair but not across dissimilar ones: no optimum,
+    so a solver's stopping point (different on every BLAS kernel) would decide the metric."""
+    from fsbook.baselines import MMC, UnboundedMetricError
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=(30, 3))
+    b = a + 0.1 * rng.normal(size=(30, 3))
+    b[:, 2] = a[:, 2]                                   # similar pairs never differ in feature 2
+    c = rng.normal(size=(30, 3))
+    pairs = np.concatenate([np.stack([a, b], 1), np.stack([a, c], 1)])
+    lab = np.r_[np.ones(30), -np.ones(30)]
+    with pytest.raises(UnboundedMetricError, match="unbounded"):
+        MMC().fit(pairs, lab)
+    b[:, 2] += 0.1 * rng.normal(size=30)                # now bounded: fits
+    MMC().fit(np.concatenate([np.stack([a, b], 1), np.stack([a, c], 1)]), lab)
+
+
+def test_unbounded_mmc_is_undefined_in_the_kernel_design_protocol():
+    from fsbook.experiments import kernel_design as K
+    out = K.run_task({"dataset": "soybean_small", "split": 0, "method": "mmc", "n_train": 300,
+                      "n_test": 1000})
+    assert out["score"] is None and "unbounded" in out["undefined"]
+    assert K._pm([0.5, np.nan]) == "undefined"

@@ -29,8 +29,8 @@ from .fohsic import FOHSIC
 from .laplacian_score import LaplacianScore
 from .relief import Relief
 from .svm_selectors import SVMRFE, L1SVMSelector
-from .mmc import MMC, MMCSupervised
+from .mmc import MMC, MMCSupervised, UnboundedMetricError
 
 __all__ = ["WekaSubsetSelector", "EVALUATORS", "SEARCHES", "WekaLibSVM", "ZeroNormSVM",
            "FeatureWeightingSVM", "FOHSIC", "LaplacianScore", "Relief", "SVMRFE", "L1SVMSelector",
-           "MMC", "MMCSupervised"]
+           "MMC", "MMCSupervised", "UnboundedMetricError"]

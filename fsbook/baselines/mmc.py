@@ -29,7 +29,41 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-__all__ = ["MMC", "MMCSupervised", "mmc_objective", "pairs_from_labels"]
+__all__ = ["MMC", "MMCSupervised", "UnboundedMetricError", "mmc_objective", "pairs_from_labels"]
+
+#: eigenvalues of the similar pairs' scatter below this fraction of the largest are zero
+NULL_RTOL = 1e-10
+
+
+class UnboundedMetricError(ValueError):
+    """Xing et al.'s problem has no solution: its objective is unbounded on these pairs."""
+
+
+def check_bounded(diff_similar, diff_dissimilar):
+    """Raise :class:`UnboundedMetricError` when Xing et al.'s problem is unbounded.
+
+    With ``C = Σ_S d dᵀ``, a direction ``v`` with ``Cv = 0`` but ``vᵀd ≠ 0`` for a dissimilar
+    pair lets ``A = t vvᵀ`` satisfy the constraint for every ``t`` while the objective grows
+    like ``√t``: there is no optimum, and an iterative solver stops wherever its tolerance
+    falls, a different metric on every machine.  Happens when features are constant within
+    every similar pair but differ between dissimilar ones (Soybean Small).  ``C``'s null space is
+    its eigenvalues below :data:`NULL_RTOL` times the largest (a clean gap: ~1e-16 against
+    ≥ 1e-6 on the book's data sets); a dissimilar difference is in it when its component there
+    exceeds ``1e-8`` of its norm.
+    """
+    C = diff_similar.T @ diff_similar
+    w, V = np.linalg.eigh(C)
+    null = V[:, w <= NULL_RTOL * w.max()]
+    if null.shape[1] == 0:
+        return
+    part = np.linalg.norm(diff_dissimilar @ null, axis=1)
+    full = np.linalg.norm(diff_dissimilar, axis=1)
+    bad = part > 1e-8 * np.maximum(full, 1e-300)
+    if bad.any():
+        raise UnboundedMetricError(
+            f"MMC's problem is unbounded: the similar pairs do not vary along {null.shape[1]} "
+            f"direction(s) in which {int(bad.sum())} of {len(full)} dissimilar pairs differ, so "
+            "the metric can grow there without limit (Xing et al.'s problem has no optimum)")
 
 
 def mmc_objective(A, diff_dissimilar):
@@ -111,6 +145,7 @@ class MMC(TransformerMixin, BaseEstimator):
         if np.trace(C) <= 0:
             raise ValueError("all similar pairs are identical points")
         d = diff.shape[1]
+        check_bounded(dS, dD)
 
         def neg_ratio(flat):
             L = flat.reshape(d, d)

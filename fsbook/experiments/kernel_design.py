@@ -48,7 +48,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 
 from fsbook import datasets
-from fsbook.baselines.mmc import MMC
+from fsbook.baselines.mmc import MMC, UnboundedMetricError
 from fsbook.experiments._runner import Protocol, task_seed
 from fsbook.decisions import RTOL, SCORE_ATOL, argbest, tie_refit
 from fsbook.kernel_design import (KernelDesign, WeakKernelSelector, dominance_violation,
@@ -204,7 +204,11 @@ def run_task(params):
         pairs = np.concatenate([np.stack([Xtr[t_tr[:, 0]], Xtr[t_tr[:, 1]]], 1),
                                 np.stack([Xtr[t_tr[:, 0]], Xtr[t_tr[:, 2]]], 1)])
         lab = np.concatenate([np.ones(t_tr.shape[0]), -np.ones(t_tr.shape[0])])
-        m = MMC().fit(pairs, lab)
+        try:
+            m = MMC().fit(pairs, lab)
+        except UnboundedMetricError as err:     # no optimum (Soybean Small): undefined, not 0
+            out["score"], out["undefined"] = None, str(err)
+            return out
         out["score"] = respected_after_map(m.transform(Xte), t_te)
         return out
     if method == "nca":
@@ -277,7 +281,10 @@ def make_tasks(full):
 
 
 def _pm(values, decimals=3):
+    """``mean ± std``; ``undefined`` when a run has no value (an unbounded MMC problem)."""
     v = np.asarray(values, dtype=float)
+    if np.isnan(v).any():
+        return "undefined"
     return f"{format_value(v.mean(), decimals)} ± {format_value(v.std(ddof=0), decimals)}"
 
 
