@@ -10,7 +10,7 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from fsbook import decisions
+from fsbook.decisions import top_k_mask
 
 N_FEATURES_CONSTRAINT = [Interval(Integral, 1, None, closed="left"), Interval(Real, 0, 1, closed="right"), None]
 
@@ -27,13 +27,6 @@ def n_to_select(n_features_to_select, d):
     return int(k)
 
 
-def top_k_mask(scores, k):
-    """Boolean mask of the ``k`` largest ``scores``; scores within a relative
-    :data:`fsbook.decisions.RTOL` are ties, kept by the earlier feature first
-    (:func:`fsbook.decisions.top_k_mask`)."""
-    return decisions.top_k_mask(scores, k)
-
-
 class KSelector(SelectorMixin, BaseEstimator):
     """Base of a supervised selector keeping ``n_features_to_select`` features in ``support_``."""
 
@@ -47,7 +40,8 @@ class KSelector(SelectorMixin, BaseEstimator):
         return X, codes, n_to_select(self.n_features_to_select, X.shape[1])
 
     def _keep_top(self, scores, k):
-        """``support_`` = the ``k`` largest ``scores`` (:func:`top_k_mask`)."""
+        """``support_`` = the ``k`` largest ``scores`` (:func:`fsbook.decisions.top_k_mask`: scores
+        within a relative :data:`fsbook.decisions.RTOL` are ties, kept by the earlier feature)."""
         self.support_ = top_k_mask(scores, k)
 
     def _get_support_mask(self):

@@ -39,11 +39,11 @@ class UnboundedMetricError(ValueError):
     """Xing et al.'s problem has no solution: its objective is unbounded on these pairs."""
 
 
-def check_bounded(diff_similar, diff_dissimilar):
+def check_bounded(C, diff_dissimilar):
     """Raise :class:`UnboundedMetricError` when Xing et al.'s problem is unbounded.
 
-    With ``C = Σ_S d dᵀ``, a direction ``v`` with ``Cv = 0`` but ``vᵀd ≠ 0`` for a dissimilar
-    pair lets ``A = t vvᵀ`` satisfy the constraint for every ``t`` while the objective grows
+    ``C = Σ_S d dᵀ`` is the similar pairs' scatter (computed once by :meth:`MMC.fit`).  A
+    direction ``v`` with ``Cv = 0`` but ``vᵀd ≠ 0`` for a dissimilar pair lets ``A = t vvᵀ`` satisfy the constraint for every ``t`` while the objective grows
     like ``√t``: there is no optimum, and an iterative solver stops wherever its tolerance
     falls, a different metric on every machine.  Happens when features are constant within
     every similar pair but differ between dissimilar ones (Soybean Small).  ``C``'s null space is
@@ -51,7 +51,6 @@ def check_bounded(diff_similar, diff_dissimilar):
     ≥ 1e-6 on the book's data sets); a dissimilar difference is in it when its component there
     exceeds ``1e-8`` of its norm.
     """
-    C = diff_similar.T @ diff_similar
     w, V = np.linalg.eigh(C)
     null = V[:, w <= NULL_RTOL * w.max()]
     if null.shape[1] == 0:
@@ -145,7 +144,7 @@ class MMC(TransformerMixin, BaseEstimator):
         if np.trace(C) <= 0:
             raise ValueError("all similar pairs are identical points")
         d = diff.shape[1]
-        check_bounded(dS, dD)
+        check_bounded(C, dD)
 
         def neg_ratio(flat):
             L = flat.reshape(d, d)
