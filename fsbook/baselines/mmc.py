@@ -44,8 +44,9 @@ def check_bounded(C, diff_dissimilar):
 
     ``C = Σ_S d dᵀ`` is the similar pairs' scatter (computed once by :meth:`MMC.fit`).  A
     direction ``v`` with ``Cv = 0`` but ``vᵀd ≠ 0`` for a dissimilar pair lets ``A = t vvᵀ``
-    satisfy the constraint for every ``t`` while the objective grows like ``√t``: there is no optimum, and an iterative solver stops wherever its tolerance
-    falls, a different metric on every machine.  Happens when features are constant within
+    satisfy the constraint for every ``t`` while the objective grows like ``√t``: there is no
+    optimum, and an iterative solver stops wherever its tolerance falls, a different metric on
+    every machine.  Happens when features are constant within
     every similar pair but differ between dissimilar ones (Soybean Small).  ``C``'s null space is
     its eigenvalues below :data:`NULL_RTOL` times the largest (a clean gap: ~1e-16 against
     ≥ 1e-6 on the book's data sets); a dissimilar difference is in it when its component there
