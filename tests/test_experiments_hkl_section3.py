@@ -13,26 +13,27 @@ def test_tasks_cover_the_tables():
     sub = proto.make_tasks(False)
     assert {t["table"] for t in full} == {1, 3, 4, 5, "disjunctions"}
     t1 = [t for t in full if t["table"] == 1]
-    # 15 configurations + all features + HKL, 4 folds (1 split for each MONK's problem)
-    assert len(t1) == 17 * (7 * 4 + 3)
+    # 15 configurations + 5 CFS on raw attributes + all features (booleanised, raw, raw tuned)
+    # + HKL, 4 folds (1 split for each MONK's problem)
+    assert len(t1) == 24 * (7 * 4 + 3)
     assert {t["dataset"] for t in sub if t["table"] == 1} == set(proto.SMALL_DATASETS)
     assert len({tuple(sorted(t.items())) for t in full}) == len(full)
     # the subsample's Table 4: both microarray sets, three fractions and HKL, each a full-protocol task
     t4 = [t for t in sub if t["table"] == 4]
     assert {t["dataset"] for t in t4} == {"colon", "lymphoma"} and len(t4) == 2 * 4 * (3 + 1)
     assert all(t in full for t in t4)
-    assert proto.PAPER_TABLE1.shape == (33, 10)
-    assert proto.PAPER_TABLE1.loc[("hkl", "HKL"), "20ng"] == 94.55
+    assert proto.PAPER_TABLE1.shape == (47, 10)
+    assert proto.PAPER_TABLE1.loc[("hkl", "HKL"), "20newsgroups"] == 94.55
 
 
 def test_monk_uses_the_uci_split_and_a_wrapper_task_runs():
-    X, y, names, split = proto.load_table1("monk-1")
+    X, y, names, split = proto.load_table1("monks1")
     assert split[0].size == 124 and split[1].size == 432 and X.shape[1] == 17
-    r = proto.run_task({"table": 1, "dataset": "monk-1", "fold": 0, "method": "cfs/best_first"})
+    r = proto.run_task({"table": 1, "dataset": "monks1", "fold": 0, "method": "cfs/best_first"})
     assert set(r) == {"n_selected", "L2", "L1"} and 0 <= r["L2"] <= 1 and r["n_selected"] >= 1
-    r_all = proto.run_task({"table": 1, "dataset": "monk-1", "fold": 0, "method": "all"})
+    r_all = proto.run_task({"table": 1, "dataset": "monks1", "fold": 0, "method": "all"})
     assert set(r_all) == {"L2", "L1"}
-    assert r == proto.run_task({"table": 1, "dataset": "monk-1", "fold": 0, "method": "cfs/best_first"})
+    assert r == proto.run_task({"table": 1, "dataset": "monks1", "fold": 0, "method": "cfs/best_first"})
 
 
 def test_table4_zero_norm_task_keeps_the_fraction():
@@ -44,7 +45,7 @@ def test_table4_zero_norm_task_keeps_the_fraction():
 def test_reduce_builds_tables_and_wilcoxon():
     rng = np.random.default_rng(0)
     params, results = [], []
-    datasets = ["breast-cancer", "vote", "monk-1", "monk-2", "monk-3", "wisconsin"]
+    datasets = ["breast_cancer", "vote", "monks1", "monks2", "monks3", "breast_cancer_wisconsin"]
     for d in datasets:
         for m in proto.CONFIGS + ["all", "hkl"]:
             params.append({"table": 1, "dataset": d, "fold": 0, "method": m})
@@ -67,7 +68,7 @@ def test_reduce_builds_tables_and_wilcoxon():
 def _table1_with_20ng():
     """Task lists of a fake full run: Table 1 on vote and 20ng, one tuned-SVM Table 3 task."""
     params, results = [], []
-    for d in ["vote", "20ng"]:
+    for d in ["vote", "20newsgroups"]:
         for m in proto.CONFIGS + ["all", "hkl"]:
             params.append({"table": 1, "dataset": d, "fold": 0, "method": m})
             results.append({"HKL": 0.9, "C": 1.0, "n_disjunctions": 3, "n_features_used": 4}
@@ -161,9 +162,61 @@ def test_reduce_gives_the_interaction_table():
 def test_wisconsin_missing_values_are_imputed_inside_the_fold():
     """``_load_numeric`` keeps Wisconsin's NaNs (no imputation over all rows); the weighted-SVM
     task marks its rule and runs (the imputer is the first step of the pipeline it tunes)."""
-    X, _ = proto._load_numeric("wisconsin")
+    X, _ = proto._load_numeric("breast_cancer_wisconsin")
     assert int(np.isnan(X).sum()) == 16
     t5 = [t for t in proto.make_tasks(False) if t["table"] == 5 and t["method"] == "weighted_svm"]
     assert t5 and all(t["impute"] == "train-median" for t in t5)
     r = proto.run_task(t5[0])
     assert 0.9 <= r["accuracy"] <= 1 and 0 < r["fraction_used"] <= 1
+
+
+def test_raw_attributes_are_weka_s_and_keep_missing_values():
+    X, y, nominal, n_levels, split = proto.load_raw("breast_cancer")
+    assert split is None and X.shape == (286, 9) and nominal.all()
+    assert int(np.isnan(X).sum()) == 9                       # the ARFF file's nine "?"
+    seen = np.where(np.isnan(X), 0, X)
+    assert (seen < n_levels[None, :]).all() and (seen == np.round(seen)).all()
+    Xm, ym, nom_m, lev_m, (tr, te) = proto.load_raw("monks2")
+    assert tr.size == 169 and te.size == 432 and lev_m.tolist() == [3, 3, 2, 3, 4, 2]
+
+
+def test_weka_default_svm_on_raw_tic_tac_toe_equals_the_booleanised_all_row():
+    """Tic-tac-toe: nine three-valued attributes, no missing value, so Weka's NominalToBinary of
+    the raw codes is the one-hot matrix of ``booleanize`` and γ = 1/27 both ways: the
+    ``all (raw)`` L2-SVM (WekaLibSVM) must equal the booleanised ``all`` row fold by fold."""
+    raw = proto.run_task({"table": 1, "dataset": "tic_tac_toe", "fold": 1, "method": proto.RAW_ALL})
+    boo = proto.run_task({"table": 1, "dataset": "tic_tac_toe", "fold": 1, "method": "all"})
+    assert raw["L2"] == boo["L2"] and raw["L1"] == pytest.approx(boo["L1"], abs=0.02)
+
+
+def test_raw_cfs_and_tuned_rows_run():
+    r = proto.run_task({"table": 1, "dataset": "vote", "fold": 0, "method": "cfs/best_first (raw)"})
+    X, y, nominal, _, _ = proto.load_raw("vote")
+    train, _ = proto._folds(y, None)[0]
+    from fsbook.baselines import WekaSubsetSelector
+    sel = WekaSubsetSelector(evaluator="cfs", search="best_first", discrete_features=nominal)
+    assert r["n_selected"] == sel.fit(X[train], y[train]).selected_.size >= 1
+    t = proto.run_task({"table": 1, "dataset": "vote", "fold": 0, "method": proto.RAW_TUNED})
+    assert t["L2_C"] in proto.RBF_C_GRID and t["L2_gamma"] in proto.RBF_GAMMA_GRID
+    assert t["L1_C"] in proto.SVM_C_GRID and 0.8 <= t["L2"] <= 1
+
+
+def test_every_uncertified_hkl_fit_is_marked_with_its_gap():
+    params, results = _table1_with_20ng()
+    for r in results:
+        if "HKL" in r:
+            r.update(certified=True, duality_gap=1e-4)
+    params.append({"table": 1, "dataset": "20newsgroups", "fold": 1, "method": "hkl"})
+    results.append({"HKL": 0.8, "C": 1.0, "n_disjunctions": 3, "n_features_used": 4,
+                    "certified": False, "duality_gap": 0.98})
+    for f, (cert, gap) in enumerate([(True, 1e-4), (False, 0.23), (False, 0.05)]):
+        params.append({"table": 4, "dataset": "colon", "fold": f, "method": "hkl"})
+        results.append({"accuracy": 0.8, "fraction_used": 0.01, "certified": cert, "duality_gap": gap})
+    params.append({"table": 4, "dataset": "colon", "fold": 0, "method": "zero_norm", "fraction": 0.5})
+    results.append({"accuracy": 0.8, "fraction_used": 0.5})
+    tables = proto.reduce(params, results)
+    assert tables["table3"].loc["HKL", "HKL fit"] == "1 of 2 fits uncertified (max gap 0.98)"
+    assert tables["table1_details"].loc["vote", "HKL fit"] == "certified"
+    t4 = tables["table4"].set_index("method")
+    assert t4.loc["hkl", "HKL fit"] == "2 of 3 fits uncertified (max gap 0.23)"
+    assert t4.loc["zero_norm", "HKL fit"] == "—"
