@@ -16,6 +16,13 @@
    accuracy on the inner validation posts, active nodes, multi-word disjunctions, certified gap
    and the number of sources violating the sufficiency condition at the last iteration.  The
    outer test posts are not used.
+5. Large C (``large_c``): tic-tac-toe, 4-fold CV of ``DisjunctiveHKLCV(Cs=[0.1, 1, 10, 100,
+   1000], cv=3)`` with this code and with the package at the commit when the issue was filed
+   (``76f3d01``, unpacked by ``git archive``), each in one single-threaded child process; the
+   ratio of their CPU seconds (``/proc`` while running, ``wait4`` if stopped), so that other
+   load on the machine does not count.  The old run is stopped after ``--old-timeout`` CPU
+   seconds (default 12 × this code's), and the ratio is then a lower bound.
+6. MONK's problems (``monks``): the default ``DisjunctiveHKLCV()`` on the UCI test splits.
 """
 import argparse
 import json
