@@ -23,12 +23,13 @@ export PYTHONHASHSEED := 0
 # MPLBACKEND is left unset: notebooks need the inline backend (figures), headless tests fall back to Agg.
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book execute chapter html test unit nbval nbval-generic verify-results check-html data benchmarks clean
+.PHONY: help venv book execute chapter html test lint unit nbval nbval-generic verify-results check-html data benchmarks clean
 
 help:
 	@echo "make book        create .venv, re-execute every notebook in place, build the HTML book"
 	@echo "make chapter NAME=05_disjunctive_hkl  re-execute one notebook in place, rebuild the HTML"
 	@echo "make test        unit tests + pytest --nbval on every notebook"
+	@echo "make lint        ruff check (rules in pyproject.toml [tool.ruff])"
 	@echo "make nbval-generic  pytest --nbval again on a second numerical path (NumPy baseline SIMD, generic numba)"
 	@echo "make verify-results  recompute a rotating, cost-weighted sample of every store in results/ and compare (5 min)"
 	@echo "make check-html  build the HTML from committed outputs and check every page in headless Chromium"
@@ -75,6 +76,10 @@ book: execute html
 unit: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadscope tests -q
 	$(BIN)/python -m pytest -n $(JOBS) --doctest-modules fsbook -q
+
+# style, imports and bug-prone patterns (pyproject.toml [tool.ruff]); the notebooks are checked by nbval
+lint: $(STAMP)
+	$(BIN)/ruff check .
 
 nbval: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadscope --nbval --nbval-current-env $(NOTEBOOKS) \
