@@ -28,7 +28,13 @@ import scipy.sparse as sp
 
 from fsbook.baselines import FOHSIC
 from fsbook.datasets import load_arcene, load_dexter
-from fsbook.l1linf import HSFS, HSICCriterion, feature_scales, gaussian_kernel_from_scores, initial_transformation
+from fsbook.l1linf import (
+    HSFS,
+    HSICCriterion,
+    feature_scales,
+    gaussian_kernel_from_scores,
+    initial_transformation,
+)
 
 
 def _time(fn, repeat=1):
@@ -105,15 +111,15 @@ def selection_times(reference=True, profile=False, datasets=("arcene", "dexter")
         X = b.data.astype(np.float64)
         FOHSIC(2).fit(X[:20], b.target[:20])          # numba compilation outside the timing
         HSFS(2).fit(X[:20, :50], b.target[:20])
-        w_h, t_h, h = _cpu_time(lambda: HSFS(k, random_state=0).fit(X, b.target))
-        w_f, t_f, f = _cpu_time(lambda: FOHSIC(k).fit(X, b.target))
+        w_h, t_h, h = _cpu_time(lambda: HSFS(k, random_state=0).fit(X, b.target))  # noqa: B023 (called at once)
+        w_f, t_f, f = _cpu_time(lambda: FOHSIC(k).fit(X, b.target))  # noqa: B023 (called at once)
         acc_h, acc_f = svm_accuracy(X, b.target, h.support_), svm_accuracy(X, b.target, f.support_)
         print(f"{name:7s} k={k:2d}  HSFS {t_h:8.2f} s CPU ({w_h:.2f} s wall; {h.n_iter_} iterations, "
               f"{len(h.path_)} λ, SVM accuracy {acc_h:.3f})   FOHSIC {t_f:8.2f} s CPU ({w_f:.2f} s wall; "
               f"SVM accuracy {acc_f:.3f})   HSFS/FOHSIC = {t_h / t_f:6.2f} CPU, {w_h / w_f:6.2f} wall", flush=True)
         row = {"dataset": name, "k": k, "hsfs": t_h, "fohsic": t_f, "acc_hsfs": acc_h, "acc_fohsic": acc_f}
         if reference:
-            w_r, t_r, r = _cpu_time(lambda: TodaysHSFS(k, random_state=0).fit(X, b.target))
+            w_r, t_r, r = _cpu_time(lambda: TodaysHSFS(k, random_state=0).fit(X, b.target))  # noqa: B023
             acc_r = svm_accuracy(X, b.target, r.support_)
             same = int((r.support_ & h.support_).sum())
             print(f"{name:7s} k={k:2d}  today's HSFS {t_r:8.2f} s CPU ({w_r:.2f} s wall; {r.n_iter_} iterations, "

@@ -156,7 +156,7 @@ def test_nonlinear_reducer_section_2_5():
     m = ProjectionPenalty(LogisticRegression(), lda, reduced_penalty=1e-2).fit(X, y)
     assert m.linear_map_ is None
     with pytest.raises(AttributeError):
-        m.coef_
+        _ = m.coef_
     assert m.predict(X).shape == (40,)
     assert m.coef_reduced_.shape == (1, 3)
 

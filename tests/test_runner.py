@@ -12,10 +12,9 @@ import pandas as pd
 import pytest
 
 import fsbook
-from fsbook.experiments import Protocol, read_results, run_protocol, task_seed
+from fsbook.experiments import StoreError, read_results, run_protocol, task_seed
 from fsbook.experiments import __main__ as cli
 from fsbook.experiments._example import PROTOCOL as EXAMPLE
-from fsbook.experiments import StoreError
 from fsbook.experiments._runner import canonical_json, task_key, to_jsonable
 from fsbook.experiments._store import Store, key_of_canonical, make_record, record_checksum
 
@@ -46,7 +45,7 @@ def test_task_key_depends_on_params_protocol_and_version_not_on_the_package_vers
     assert k != task_key(dataclasses.replace(EXAMPLE, version="3"), p)
     assert k != task_key(dataclasses.replace(EXAMPLE, name="other"), p)
     # SHA-256 of the canonical {"params", "protocol", "version"}, first 32 hex digits
-    text = '{"params":{"noise":0.5,"rep":0},"protocol":"_example","version":"%s"}' % EXAMPLE.version
+    text = f'{{"params":{{"noise":0.5,"rep":0}},"protocol":"_example","version":"{EXAMPLE.version}"}}'
     assert k == hashlib.sha256(text.encode()).hexdigest()[:32]
     assert key_of_canonical(EXAMPLE, [canonical_json(p), canonical_json({"rep": 1})]) == \
         [k, task_key(EXAMPLE, {"rep": 1})]

@@ -148,7 +148,7 @@ def _smooth_objective(kind, A, Y, n_pen, C, fit_intercept):
             G = -2.0 * Y * s
         Wp = W[:, :n_pen]
         f = 0.5 * np.sum(Wp ** 2) + C * loss
-        gW = C * np.asarray((A.T @ G)).T
+        gW = C * np.asarray(A.T @ G).T
         gW[:, :n_pen] += Wp
         grad = [gW.ravel()]
         if fit_intercept:
@@ -184,7 +184,7 @@ def _exact_classifier(estimator, X, Z, y, classes, W0, b0):
     if grad_norm > 1e-6 * max(1.0, abs(res.fun)):
         warnings.warn(f"ProjectionPenalty: exact solver stopped ({res.message}); with "
                       "reduced_penalty=0 the reduced coefficients are unpenalised and may "
-                      "diverge on separable data", ConvergenceWarning)
+                      "diverge on separable data", ConvergenceWarning, stacklevel=3)
     return unpack(res.x)
 
 
