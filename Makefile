@@ -28,7 +28,7 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 help:
 	@echo "make book        create .venv, re-execute every notebook in place, build the HTML book"
 	@echo "make chapter NAME=05_disjunctive_hkl  re-execute one notebook in place, rebuild the HTML"
-	@echo "make test        unit tests + pytest --nbval on every notebook"
+	@echo "make test        lint, unit tests + docstring examples, pytest --nbval on every notebook"
 	@echo "make lint        ruff check (rules in pyproject.toml [tool.ruff])"
 	@echo "make nbval-generic  pytest --nbval again on a second numerical path (NumPy baseline SIMD, generic numba)"
 	@echo "make verify-results  recompute a rotating, cost-weighted sample of every store in results/ and compare (5 min)"
@@ -85,7 +85,7 @@ nbval: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadscope --nbval --nbval-current-env $(NOTEBOOKS) \
 	  --nbval-sanitize-with nbval_sanitize.cfg --nbval-cell-timeout=1800 -q
 
-test: unit nbval
+test: lint unit nbval
 
 # The same notebooks on a second numerical path: NumPy limited to its baseline instructions (every
 # SIMD feature it would dispatch to on this CPU disabled) and numba compiled for a generic x86-64
