@@ -1,9 +1,15 @@
 """Open every page of the built book in headless Chromium and check it.
 
-For each page: MathJax has typeset every formula (no raw TeX is left in the
-visible text), every image has loaded, and no notebook output shows an
-execution error.  A screenshot of each page is saved under
-``_build/screenshots/``.  Exit status 1 lists every failure.
+For each page, at a 1280-pixel window: MathJax has typeset every formula (no raw TeX and no
+inline math left as ``$…$`` text in the visible text), every image has loaded, no notebook output
+shows an execution error, every output table has a caption and fits the text column, and no output
+shows a raw Python repr (``dtype: …``, ``<… object at 0x…>``, a bare ``NaN`` or ``<NA>`` cell where
+the page means "undefined").  A screenshot of each page is saved under ``_build/screenshots/``.
+Exit status 1 lists every failure.
+
+The decisions are pure functions of what the browser measured (:func:`table_problems`,
+:func:`raw_inline_math`, :func:`raw_reprs`), unit-tested without a browser
+(``tests/test_check_html.py``).
 
 Usage: ``python scripts/check_html.py _build/html``
 """
@@ -22,6 +28,15 @@ from selenium.webdriver.chrome.service import Service
 
 #: TeX that MathJax would have replaced had it run
 RAW_TEX = re.compile(r"(\$\$|\\begin\{|\\frac|\\mathbb|\\sum_|\\lVert|\\operatorname|\\\(|\\\[)")
+#: inline math MathJax did not typeset: ``$x$`` or ``$a+b$`` left in the text (a price such as
+#: "$5 and $6" has a space after the first ``$`` or a digit right after it, and is not matched)
+RAW_INLINE = re.compile(r"(?<![\\$\w])\$(?=[^\s$\d])[^$\n]{1,200}?(?<=\S)\$(?![\w$])")
+#: raw reprs of pandas / Python objects in an output
+RAW_REPR = re.compile(r"(\bdtype: \w+|\bobject at 0x[0-9a-fA-F]+|<NA>)")
+#: a table cell whose whole text is a missing-value marker (the page should say what it means)
+BARE_MISSING = {"NaN", "nan", "<NA>", "None", "NaT"}
+#: pixels a table may exceed the text column by (sub-pixel layout)
+WIDTH_SLACK = 1.0
 SKIP = {"search.html", "genindex.html", "py-modindex.html"}
 
 WAIT_FOR_MATHJAX = """
@@ -45,9 +60,81 @@ const clone = main.cloneNode(true);
 clone.querySelectorAll('mjx-container, script, style, pre, code, .highlight').forEach(e => e.remove());
 const errors = Array.from(document.querySelectorAll('.output.traceback, .output.error, .cell_output .ansi-red-fg'))
                     .map(e => e.innerText.slice(0, 200));
+const column = document.querySelector('article.bd-article') || main;
+const columnWidth = column.getBoundingClientRect().width;
+const tables = Array.from(main.querySelectorAll('.cell_output table')).map((t, i) => {
+  const cap = t.querySelector('caption');
+  const head = t.querySelector('th, td');
+  return {index: i, width: t.getBoundingClientRect().width,
+          caption: cap ? cap.innerText.trim() : '',
+          label: (cap ? cap.innerText : (head ? head.innerText : '')).trim().slice(0, 60),
+          cells: Array.from(t.querySelectorAll('td, th')).map(c => c.innerText.trim())};
+});
+const outputs = Array.from(main.querySelectorAll('.cell_output')).map(o => {
+  const c = o.cloneNode(true);
+  c.querySelectorAll('style, script').forEach(e => e.remove());
+  return c.innerText;
+});
 return {images: imgs, text: clone.innerText, math: document.querySelectorAll('mjx-container').length,
-        errors: errors, tracebacks: main.innerText.includes('Traceback (most recent call last)')};
+        errors: errors, tracebacks: main.innerText.includes('Traceback (most recent call last)'),
+        columnWidth: columnWidth, tables: tables, outputs: outputs};
 """
+
+
+def table_problems(tables: list[dict], column_width: float) -> list[str]:
+    """Output tables wider than the text column, without a caption, or with bare missing values.
+
+    Parameters
+    ----------
+    tables : list of dict
+        One per output table: ``width`` (pixels), ``caption`` (its text, ``""`` if none),
+        ``label`` (caption or first cell, for the message) and ``cells`` (the cells' texts).
+    column_width : float
+        Width of the text column in pixels.
+
+    Returns
+    -------
+    list of str
+        One message per problem.
+
+    Examples
+    --------
+    >>> table_problems([{"width": 900, "caption": "", "label": "x", "cells": ["1", "NaN"]}], 700)
+    ['output table 1 (x) is 900 px wide, the text column 700 px', 'output table 1 (x) has no caption', "output table 1 (x) shows a bare missing value: ['NaN']"]
+    """
+    out = []
+    for i, t in enumerate(tables, 1):
+        name = f"output table {i} ({t['label']})"
+        if t["width"] > column_width + WIDTH_SLACK:
+            out.append(f"{name} is {t['width']:.0f} px wide, the text column {column_width:.0f} px")
+        if not t["caption"]:
+            out.append(f"{name} has no caption")
+        bare = sorted({c for c in t["cells"] if c in BARE_MISSING})
+        if bare:
+            out.append(f"{name} shows a bare missing value: {bare}")
+    return out
+
+
+def raw_inline_math(text: str) -> list[str]:
+    """Inline math left as ``$…$`` in the visible text (MathJax did not typeset it).
+
+    Examples
+    --------
+    >>> raw_inline_math("the merit $M_S$ of a subset, $5 and $6 per item")
+    ['$M_S$']
+    """
+    return sorted(set(RAW_INLINE.findall(text)))
+
+
+def raw_reprs(outputs: list[str]) -> list[str]:
+    """Raw Python or pandas reprs in notebook outputs.
+
+    Examples
+    --------
+    >>> raw_reprs(["Name: x, dtype: object", "<Foo object at 0x7f3a>", "fine"])
+    ['dtype: object', 'object at 0x7f3a']
+    """
+    return sorted({m for text in outputs for m in RAW_REPR.findall(text)})
 
 
 def serve(root: Path):
@@ -84,6 +171,13 @@ def check_page(driver, url: str, shot: Path) -> list[str]:
     raw = RAW_TEX.findall(facts["text"])
     if raw:
         problems.append(f"raw TeX left on the page: {sorted(set(raw))}")
+    inline = raw_inline_math(facts["text"])
+    if inline:
+        problems.append(f"inline math left as text: {inline[:5]}")
+    problems += table_problems(facts["tables"], facts["columnWidth"])
+    reprs = raw_reprs(facts["outputs"])
+    if reprs:
+        problems.append(f"raw Python repr in an output: {reprs[:5]}")
     broken = [i["src"] for i in facts["images"] if not i["ok"]]
     if broken:
         problems.append(f"images that did not load: {broken}")
