@@ -64,11 +64,11 @@ const column = document.querySelector('article.bd-article') || main;
 const columnWidth = column.getBoundingClientRect().width;
 const tables = Array.from(main.querySelectorAll('.cell_output table')).map((t, i) => {
   const cap = t.querySelector('caption');
-  const head = t.querySelector('th, td');
+  const cells = Array.from(t.querySelectorAll('th, td')).map(c => c.innerText.trim());
   return {index: i, width: t.getBoundingClientRect().width,
           caption: cap ? cap.innerText.trim() : '',
-          label: (cap ? cap.innerText : (head ? head.innerText : '')).trim().slice(0, 60),
-          cells: Array.from(t.querySelectorAll('td, th')).map(c => c.innerText.trim())};
+          label: (cap ? cap.innerText.trim() : (cells.find(x => x) || '')).slice(0, 60),
+          cells: cells};
 });
 const outputs = Array.from(main.querySelectorAll('.cell_output')).map(o => {
   const c = o.cloneNode(true);
