@@ -75,9 +75,9 @@ def test_run_task_is_deterministic():
     np.random.seed(2)
     l1b = B.run_task(_task("l1-SVM", ks=(5,), dataset="breast_cancer"))
     assert _stable(l1a) == _stable(l1b)
-    if B.weak_kernel_available():  # the LP's triplets are drawn with the task's seed
-        w1, w2 = B.run_task(_task("WK-LP", ks=(5,))), B.run_task(_task("WK-LP", ks=(5,)))
-        assert _stable(w1) == _stable(w2) and w1["n_selected"] == [5]
+    # the LP's triplets are drawn with the task's seed
+    w1, w2 = B.run_task(_task("WK-LP", ks=(5,))), B.run_task(_task("WK-LP", ks=(5,)))
+    assert _stable(w1) == _stable(w2) and w1["n_selected"] == [5]
     none = B.run_task(_task("none", ks=(0,)))
     assert none["n_selected"] == [13] and none["support"] == [list(range(13))]
 

@@ -11,7 +11,8 @@ import functools
 import numpy as np
 
 from fsbook.datasets import load_20newsgroups
-from fsbook.decisions import SCORE_ATOL, argbest, tie_refit
+from fsbook.decisions import SCORE_ATOL, argbest
+from fsbook.experiments._protocol_helpers import tuned_svm
 
 __all__ = ["PAIR", "load_atheism_religion", "most_frequent_words", "outer_folds",
            "interaction_kernel", "interaction_svm_fold", "INTERACTION_GAMMAS"]
@@ -78,11 +79,9 @@ SVM_CS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 
 
 def _svm_fold(Xtr, ytr, Xte, yte, penalty, seed):
-    from sklearn.model_selection import GridSearchCV, StratifiedKFold
     from sklearn.svm import LinearSVC
     svm = LinearSVC(penalty=penalty, dual=(penalty == "l2"), max_iter=20_000, random_state=seed)
-    gs = GridSearchCV(svm, {"C": list(SVM_CS)}, n_jobs=1, refit=tie_refit(),
-                      cv=StratifiedKFold(3, shuffle=True, random_state=seed)).fit(Xtr, ytr)
+    gs = tuned_svm(svm, {"C": SVM_CS}, seed).fit(Xtr, ytr)
     return dict(accuracy=float(np.mean(gs.predict(Xte) == yte)), C=float(gs.best_params_["C"]),
                 n_features=int(np.count_nonzero(gs.best_estimator_.coef_)))
 
@@ -195,17 +194,16 @@ def interaction_svm_fold(fold, gammas=INTERACTION_GAMMAS, Cs=SVM_CS, seed=0, min
         ``linear`` and ``interactions``: test accuracy (fraction), chosen ``C`` (and ``gamma``),
         inner-CV accuracy of the chosen setting (``inner``).
     """
-    from sklearn.model_selection import GridSearchCV, StratifiedKFold
     from sklearn.svm import SVC
 
     X, y, _ = load_atheism_religion(min_df)
     tr, te = outer_folds(y, seed=seed)[fold]
     G = (X @ X.T).toarray()
-    cv = StratifiedKFold(3, shuffle=True, random_state=seed if inner_seed is None else inner_seed)
+    inner = seed if inner_seed is None else inner_seed
     fits = []
     for g in sorted(gammas):
         K = interaction_kernel(G, g, degree)
-        gs = GridSearchCV(SVC(kernel="precomputed"), {"C": list(Cs)}, cv=cv, refit=tie_refit())
+        gs = tuned_svm(SVC(kernel="precomputed"), {"C": Cs}, inner)
         gs.fit(K[np.ix_(tr, tr)], y[tr])
         fits.append(dict(gamma=float(g), C=float(gs.best_params_["C"]),
                          inner=float(gs.cv_results_["mean_test_score"][gs.best_index_]),
