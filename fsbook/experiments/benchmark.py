@@ -39,11 +39,11 @@ Data: the book's subsample (:data:`BOOK_DATASETS`) is wine, ionosphere, Wisconsi
 (WDBC) and breast cancer (Ljubljana, booleanised: one indicator per nominal level, missing = all
 zeros, as in the datasets chapter), ``ks`` = :data:`BOOK_KS`, one repeat of 3 folds.  The full
 protocol adds ARCENE, MADELON, colon and the 20 Newsgroups pair alt.atheism / talk.religion.misc
-(``20ng``: all 1 427 posts, word presence ``x > 0``), more ``k`` (:data:`FULL_KS`) and 5 repeats
+(``20newsgroups``: all 1 427 posts, word presence ``x > 0``), more ``k`` (:data:`FULL_KS`) and 5 repeats
 of 2 folds (5 × 2 CV).  The text set's vocabulary is chosen inside each training fold
 (:func:`vocabulary`): the :data:`VOCABULARY` words with the largest document frequency among the
 training posts, so no method (and no classifier) sees the test posts' words, and every method of
-a fold sees the same columns.  The kept sets of ``20ng`` are stored as indices into the pair's
+a fold sees the same columns.  The kept sets of ``20newsgroups`` are stored as indices into the pair's
 12 511-word list (words in at least two posts), so sets from different folds are comparable.
 """
 from __future__ import annotations
@@ -72,9 +72,9 @@ OWN_SIZE = {"none", "CFS"}
 #: methods whose scores do not depend on k: fitted once per task, cut at every k (:func:`support_at`)
 RANKERS = {"MI", "ReliefF", "WK-LP"}
 BOOK_DATASETS = ("wine", "ionosphere", "wdbc", "breast_cancer")
-FULL_DATASETS = BOOK_DATASETS + ("colon", "madelon", "arcene", "20ng")
+FULL_DATASETS = BOOK_DATASETS + ("colon", "madelon", "arcene", "20newsgroups")
 #: text data sets: a vocabulary is chosen in each training fold (:func:`vocabulary`)
-TEXT_DATASETS = {"20ng"}
+TEXT_DATASETS = {"20newsgroups"}
 #: words kept per training fold on a text set (largest document frequency)
 VOCABULARY = 2000
 BOOK_KS = (2, 5, 10)
@@ -105,7 +105,7 @@ def load(dataset):
     """``(X, y, feature_names, boolean)`` of a data set of this benchmark (float64 X)."""
     from fsbook import datasets as D
 
-    if dataset == "20ng":
+    if dataset == "20newsgroups":
         X, y, words = load_atheism_religion(min_df=2)     # sparse 0/1, 1 427 × 12 511
         return X, y, tuple(str(w) for w in words), True
     if dataset == "breast_cancer":
