@@ -58,7 +58,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
 
-from fsbook.experiments.hkl_20ng import load_atheism_religion, most_frequent_words
+from fsbook.datasets import load_atheism_religion, most_frequent_words
 from fsbook.experiments._protocol_helpers import make_selector as registry_selector
 from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments._runner import Protocol, task_seed
@@ -127,7 +127,7 @@ def load(dataset):
 
 def vocabulary(X_train, size=VOCABULARY):
     """Columns of the ``size`` words in the most training posts (sorted; the pair module's
-    :func:`~fsbook.experiments.hkl_20ng.most_frequent_words`, the rule of chapter 6's Weka runs)."""
+    :func:`~fsbook.datasets.most_frequent_words`, the rule of chapter 6's Weka runs)."""
     return most_frequent_words(X_train, size)
 
 

@@ -37,7 +37,7 @@ Tasks (``params["table"]``):
   (``method="svm_tuned"``, full protocol); and (``method="interactions"``, ``degree`` 2 and 3,
   also in the subsample) libsvm with the linear kernel against the kernel of the words and
   their products of up to ``degree`` words, whose span contains every disjunction of up to
-  ``degree`` words (:func:`fsbook.experiments.hkl_20ng.interaction_svm_fold`): a reference for
+  ``degree`` words (:func:`fsbook.experiments._hkl_newsgroups.interaction_svm_fold`): a reference for
   what such disjunctions can add to a linear model of the words.
 * ``"disjunctions"`` -- tuned HKL fit on the pair's bydate training posts; its disjunctions with
   their coverage (fraction of test posts where the disjunction is true) and the coverage of the
@@ -72,9 +72,10 @@ from sklearn.svm import SVC, LinearSVC
 from fsbook.baselines import EVALUATORS, SEARCHES, FeatureWeightingSVM, WekaSubsetSelector, ZeroNormSVM
 from fsbook.baselines.weka_svm import WekaLibSVM, weka_fill_values, weka_nominal_to_binary
 from fsbook.booleanize import booleanize
+from fsbook.datasets import load_atheism_religion, most_frequent_words
+from fsbook.experiments._hkl_newsgroups import interaction_svm_fold
 from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments._runner import Protocol
-from fsbook.experiments.hkl_20ng import interaction_svm_fold, load_atheism_religion, most_frequent_words
 
 __all__ = ["PROTOCOL", "make_tasks", "run_task", "reduce", "load_table1", "CONFIGS",
            "TABLE1_DATASETS", "PAPER_TABLE1", "PAPER_TABLE2", "PAPER_TABLE3", "PAPER_DISJUNCTIONS",
