@@ -6,8 +6,8 @@ import pytest
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from fsbook.experiments import run_protocol
 from fsbook.experiments import benchmark as B
+from fsbook.experiments import run_protocol
 
 
 def _task(method="ReliefF", ks=(2,), fold=0, dataset="wine", repeat=0):

@@ -19,7 +19,6 @@ from pathlib import Path
 
 import fsbook.experiments as _pkg
 
-
 #: subcommands that are not protocols, and their entry points in :mod:`._verify`
 SUBCOMMANDS = {"verify": "main", "pack": "pack_main"}
 

@@ -670,7 +670,7 @@ def reduce(params_list, results_list):
             h20 = h[h.dataset == "20newsgroups"]
             tables["table3"]["HKL fit"] = "—"
             tables["table3"].loc["HKL", "HKL fit"] = _certificate_mark(h20["certified"], h20["duality_gap"])
-        for d, label in _DEGREE_LABEL.items():
+        for label in _DEGREE_LABEL.values():
             col = f"{label}: accuracy (%)"
             if "interactions" in tables and col in tables["interactions"]:
                 tables["table3"].loc[f"SVM, {label} (tuned γ, C)"] = tables["interactions"].loc["mean", col]

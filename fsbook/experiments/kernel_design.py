@@ -49,12 +49,18 @@ from sklearn.svm import LinearSVC
 
 from fsbook import datasets
 from fsbook.baselines.mmc import MMC, UnboundedMetricError
+from fsbook.decisions import RTOL, SCORE_ATOL, argbest
 from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments._runner import Protocol, task_seed
-from fsbook.decisions import RTOL, SCORE_ATOL, argbest
-from fsbook.kernel_design import (KernelDesign, WeakKernelSelector, dominance_violation,
-                                  full_kernel_specs, kernel_stack, paper_test_triples,
-                                  triplets_from_labels)
+from fsbook.kernel_design import (
+    KernelDesign,
+    WeakKernelSelector,
+    dominance_violation,
+    full_kernel_specs,
+    kernel_stack,
+    paper_test_triples,
+    triplets_from_labels,
+)
 from fsbook.report import format_significant, format_value
 
 #: Table 1 of the paper, in its order; Protein (8) is not available, glass stands in for it
@@ -80,7 +86,7 @@ SELECTION_DATASETS = ["ionosphere", "wdbc", "wine"]
 SVM_C = [0.01, 0.1, 1.0, 10.0]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load(name):
     """``(X, y)`` of a Table 1 dataset; Boston's class is ``MEDV > 25`` (the paper's footnote)."""
     b = getattr(datasets, f"load_{name}")()

@@ -23,10 +23,10 @@ import warnings
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
+from scipy.optimize._linesearch import LineSearchWarning
 from sklearn.base import clone
 from sklearn.cross_decomposition import PLSRegression
 from sklearn.decomposition import PCA, KernelPCA, LatentDirichletAllocation
-from scipy.optimize._linesearch import LineSearchWarning
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
 from sklearn.metrics import r2_score
@@ -37,8 +37,12 @@ from sklearn.svm import SVC
 
 from fsbook.decisions import RTOL, SCORE_ATOL, argbest, log_grid, tie_refit
 from fsbook.experiments._runner import Protocol
-from fsbook.projection import (GeneralizedDiscriminantAnalysis, OrthogonalLaplacianfaces,
-                               ProjectionPenalty, augment_features)
+from fsbook.projection import (
+    GeneralizedDiscriminantAnalysis,
+    OrthogonalLaplacianfaces,
+    ProjectionPenalty,
+    augment_features,
+)
 
 #: the paper's regularisation grid 10^-8, 10^-6, ..., 10^10 (exact decimal literals)
 GRID = log_grid(-8, 10)[::2]
