@@ -36,6 +36,7 @@ from sklearn.preprocessing import StandardScaler, normalize
 from sklearn.svm import SVC
 
 from fsbook.decisions import RTOL, SCORE_ATOL, argbest, log_grid, tie_refit
+from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments._runner import Protocol
 from fsbook.projection import (
     GeneralizedDiscriminantAnalysis,
@@ -292,15 +293,14 @@ YALE_RHOS = log_grid(-5, 3)
 
 def _svc_cv_fit(G, y, tr, te, grid, seed):
     """SVM on a precomputed Gram matrix ``G`` (all points), C by stratified CV (≤ 5 folds,
-    :class:`GridSearchCV`; CV accuracies within :data:`fsbook.decisions.SCORE_ATOL` are ties,
-    which go to the smallest C).
+    :func:`~fsbook.experiments._protocol_helpers.tuned_svm`; CV accuracies within
+    :data:`fsbook.decisions.SCORE_ATOL` are ties, which go to the smallest C).
 
     Returns ``(mean cv accuracy of the chosen C, test error)``.
     """
     ytr = y[tr]
     n_folds = int(min(5, np.bincount(ytr).min()))
-    search = GridSearchCV(SVC(kernel="precomputed"), {"C": list(grid)}, refit=tie_refit(),
-                          cv=StratifiedKFold(n_folds, shuffle=True, random_state=seed))
+    search = tuned_svm(SVC(kernel="precomputed"), {"C": grid}, seed, n_splits=n_folds)
     search.fit(G[np.ix_(tr, tr)], ytr)
     score = search.cv_results_["mean_test_score"][search.best_index_]
     return float(score), float(np.mean(search.predict(G[np.ix_(te, tr)]) != y[te]))
