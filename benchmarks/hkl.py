@@ -32,8 +32,8 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from fsbook.experiments.hkl_20ng import (SVM_CS, load_atheism_religion, most_frequent_words,
-                                         outer_folds, run_fold)
+from fsbook.datasets import load_atheism_religion, most_frequent_words, outer_folds
+from fsbook.experiments._hkl_newsgroups import SVM_CS, run_fold
 from fsbook.hkl import HKLProblem, solve_active_set, union_matrix
 from fsbook.hkl._kernels import source_quadforms, source_quadforms_numpy
 

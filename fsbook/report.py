@@ -9,6 +9,8 @@ compares) does not change with the last bits of a floating-point sum.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
 from collections.abc import Mapping
 
@@ -16,7 +18,8 @@ import numpy as np
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-__all__ = ["paper_vs_ours", "format_value", "format_significant", "rank_order", "compare_rankings", "captioned", "Table"]
+__all__ = ["paper_vs_ours", "format_value", "format_significant", "rank_order", "compare_rankings", "captioned",
+           "styled_table", "Table"]
 
 #: shown where the paper reports no value
 MISSING = "–"
@@ -316,3 +319,62 @@ def captioned(table: pd.DataFrame, caption: str, *, decimals: int = 2, missing: 
               .set_table_styles([{"selector": "caption",
                                   "props": "caption-side: top; text-align: left; font-weight: bold;"}]))
     return styler if index else styler.hide(axis="index")
+
+
+def styled_table(df, caption, *, decimals=3, percent=(), sci=(), uuid=None):
+    """A table for a chapter: caption, no index, integers as integers, "—" for missing.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Integer columns (also nullable ``Int64``) and Python ints print as integers, floats
+        with ``decimals`` decimals, missing values as "—", booleans as yes/no; a string may
+        wrap after "+" (long feature-set labels).
+    caption : str
+    decimals : int
+    percent : sequence of str
+        Columns printed with one decimal.
+    sci : sequence of str
+        Columns printed in scientific notation (p-values).
+    uuid : str, optional
+        HTML id; default derived from the caption (stable output).
+
+    Returns
+    -------
+    Table
+        A Styler with a stable plain-text form.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = styled_table(pd.DataFrame({"set": ["a+b"], "n": [3], "p": [0.0012], "ok": [True]}),
+    ...                  "Example", sci=("p",))
+    >>> t
+    <table: Example>
+    >>> "1.2e-03" in t.to_html() and "yes" in t.to_html()
+    True
+    """
+    def fmt(v, col):
+        if v is None or v is pd.NA or (isinstance(v, float) and np.isnan(v)):
+            return "—"
+        if isinstance(v, (bool, np.bool_)):
+            return "yes" if v else "no"
+        if isinstance(v, (int, np.integer)):
+            return str(int(v))
+        if isinstance(v, (float, np.floating)):
+            if col in sci:
+                return f"{v:.1e}"
+            text = f"{v:.{1 if col in percent else decimals}f}"
+            return text.lstrip("-") if float(text) == 0 else text
+        return str(v).replace("+", "+\u200b")   # set labels may wrap after "+"
+
+    shown = df.reset_index(drop=True)
+    styler = Table(shown).format({c: functools.partial(fmt, col=c) for c in shown.columns})
+    styler = styler.hide(axis="index").set_caption(caption)
+    styler = styler.set_table_styles([
+        {"selector": "", "props": "font-size: 0.85em; border-collapse: collapse;"},
+        {"selector": "caption", "props": "caption-side: top; text-align: left; "
+                                         "font-weight: bold; padding-bottom: 0.3em;"},
+        {"selector": "th, td", "props": "padding: 0.15em 0.5em; text-align: right;"}])
+    key = uuid or "t" + hashlib.sha256(caption.encode()).hexdigest()[:10]
+    return styler.set_uuid(key)

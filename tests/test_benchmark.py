@@ -6,8 +6,8 @@ import pytest
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from fsbook.experiments import run_protocol
 from fsbook.experiments import benchmark as B
+from fsbook.experiments import run_protocol
 
 
 def _task(method="ReliefF", ks=(2,), fold=0, dataset="wine", repeat=0):
@@ -38,7 +38,7 @@ def test_full_protocol_asks_only_for_k_below_each_datasets_width():
     refuses them), while the wide sets get every k of FULL_KS."""
     tasks = B.make_tasks(True)
     widths = {name: B.width(name) for name in B.FULL_DATASETS}
-    assert widths["20ng"] == B.VOCABULARY and widths["wine"] == 13
+    assert widths["20newsgroups"] == B.VOCABULARY and widths["wine"] == 13
     assert {t["dataset"] for t in tasks} == set(B.FULL_DATASETS)
     assert len(tasks) == len(B.FULL_DATASETS) * 5 * 2 * len(B.all_methods())
     for t in tasks:
@@ -75,9 +75,9 @@ def test_run_task_is_deterministic():
     np.random.seed(2)
     l1b = B.run_task(_task("l1-SVM", ks=(5,), dataset="breast_cancer"))
     assert _stable(l1a) == _stable(l1b)
-    if B.weak_kernel_available():  # the LP's triplets are drawn with the task's seed
-        w1, w2 = B.run_task(_task("WK-LP", ks=(5,))), B.run_task(_task("WK-LP", ks=(5,)))
-        assert _stable(w1) == _stable(w2) and w1["n_selected"] == [5]
+    # the LP's triplets are drawn with the task's seed
+    w1, w2 = B.run_task(_task("WK-LP", ks=(5,))), B.run_task(_task("WK-LP", ks=(5,)))
+    assert _stable(w1) == _stable(w2) and w1["n_selected"] == [5]
     none = B.run_task(_task("none", ks=(0,)))
     assert none["n_selected"] == [13] and none["support"] == [list(range(13))]
 
@@ -131,17 +131,17 @@ def test_vocabulary_keeps_the_most_frequent_words_of_the_training_posts_ties_to_
 
 
 def test_text_fold_sees_only_its_training_vocabulary_and_sets_index_the_word_list():
-    """20ng: the vocabulary comes from the training posts only, every method of a fold sees the
+    """20newsgroups: the vocabulary comes from the training posts only, every method of a fold sees the
     same columns, and kept sets are indices into the pair's word list (comparable across folds)."""
-    X, y, words, boolean = B.load("20ng")
+    X, y, words, boolean = B.load("20newsgroups")
     assert boolean and X.shape == (1427, 12511) and len(words) == 12511
-    train, test = B.folds("20ng", 0, 2, y)[0]
-    X_train, X_test, columns = B.fold_data("20ng", train, test)
+    train, test = B.folds("20newsgroups", 0, 2, y)[0]
+    X_train, X_test, columns = B.fold_data("20newsgroups", train, test)
     assert X_train.shape == (train.size, B.VOCABULARY) and X_test.shape == (test.size, B.VOCABULARY)
     df_train = np.asarray((X[train] != 0).sum(axis=0)).ravel()
     assert df_train[columns].min() >= np.delete(df_train, columns).max()    # the most frequent in training
     assert np.array_equal(X_train, X[train][:, columns].toarray())
-    tasks = [{"dataset": "20ng", "repeat": 0, "fold": f, "n_folds": 2, "method": "l1-SVM", "ks": [5]} for f in (0, 1)]
+    tasks = [{"dataset": "20newsgroups", "repeat": 0, "fold": f, "n_folds": 2, "method": "l1-SVM", "ks": [5]} for f in (0, 1)]
     res = run_protocol(B.PROTOCOL, tasks=tasks, out=None, progress=False)
     r = res.results[0]
     assert r["n_selected"] == [5] and set(r["support"][0]) <= set(columns.tolist())

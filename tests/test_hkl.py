@@ -81,7 +81,7 @@ def test_full_lattice_kernel_sum_n10():
 
 
 def test_newsgroups_pair_with_the_papers_vocabulary_rule():
-    from fsbook.experiments.hkl_20ng import load_atheism_religion, outer_folds
+    from fsbook.datasets import load_atheism_religion, outer_folds
     X, y, words = load_atheism_religion(2)
     assert X.shape == (1427, 12511) and len(words) == 12511          # the paper's 12 511 words
     assert set(np.unique(X.data)) == {1.0} and set(np.unique(y)) == {0, 1}

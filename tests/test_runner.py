@@ -298,7 +298,7 @@ def test_cli_lists_and_dispatches_protocols(monkeypatch, capsys):
     assert "projection" in capsys.readouterr().out
     assert cli.main(["_example"]) == 2                       # private modules are not protocols
     assert cli.main(["nope"]) == 2
-    # a module with PROTOCOL runs through the runner; one with only main(argv) gets its argv
+    # a module with PROTOCOL runs through the runner; one without is refused (no main fallback)
     calls = []
     legacy = types.ModuleType("fsbook.experiments.legacy")
     legacy.main = lambda argv: calls.append(argv) or 0
@@ -307,7 +307,8 @@ def test_cli_lists_and_dispatches_protocols(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "fsbook.experiments.legacy", legacy)
     monkeypatch.setitem(sys.modules, "fsbook.experiments.ported", ported)
     monkeypatch.setattr(cli, "available_protocols", lambda: ["legacy", "ported"])
-    assert cli.main(["legacy", "--full", "--x"]) == 0 and calls == [["--full", "--x"]]
+    assert cli.main(["legacy", "--full", "--x"]) == 2 and calls == []
+    assert "defines no PROTOCOL" in capsys.readouterr().err
     with pytest.raises(SystemExit) as info:
         cli.main(["ported", "--help"])
     assert info.value.code == 0 and "--scheduler" in capsys.readouterr().out

@@ -8,19 +8,44 @@ synthetic data.  The data directory is ``$FSBOOK_DATA_DIR`` if set, else
 ``<repository root>/data``.
 """
 
-from ._loaders import (load_20newsgroups, load_arcene, load_balance_scale, load_boston,
-                       load_breast_cancer, load_breast_cancer_wisconsin, load_colon, load_dexter, load_glass,
-                       load_hepatitis, load_ionosphere, load_iris, load_leukemia, load_lymphoma,
-                       load_lymphoma62, load_madelon, load_monks, load_movie_reviews, load_pima,
-                       load_soybean_small, load_tic_tac_toe, load_transfusion, load_vote, load_wdbc,
-                       load_webtext, load_wine, load_yale)
-from ._catalog import list_datasets, load_by_name, paper_names, rule_consistency
-from ._registry import BYDATE_PUBLISHED_COUNTS
-from ._store import REBUILD_COMMAND, DatasetError, data_dir, data_size_mb
+from fsbook.datasets._catalog import list_datasets, load_by_name, paper_names, rule_consistency
+from fsbook.datasets._loaders import (
+                       load_20newsgroups,
+                       load_arcene,
+                       load_balance_scale,
+                       load_boston,
+                       load_breast_cancer,
+                       load_breast_cancer_wisconsin,
+                       load_colon,
+                       load_dexter,
+                       load_glass,
+                       load_hepatitis,
+                       load_ionosphere,
+                       load_iris,
+                       load_leukemia,
+                       load_lymphoma,
+                       load_lymphoma62,
+                       load_madelon,
+                       load_monks,
+                       load_movie_reviews,
+                       load_pima,
+                       load_soybean_small,
+                       load_tic_tac_toe,
+                       load_transfusion,
+                       load_vote,
+                       load_wdbc,
+                       load_webtext,
+                       load_wine,
+                       load_yale,
+)
+from fsbook.datasets._newsgroups import PAIR, load_atheism_religion, most_frequent_words, outer_folds
+from fsbook.datasets._registry import BYDATE_PUBLISHED_COUNTS
+from fsbook.datasets._store import REBUILD_COMMAND, DatasetError, data_dir, data_size_mb
 
 __all__ = [
     "load_20newsgroups",
     "load_arcene",
+    "load_atheism_religion",
     "load_balance_scale",
     "load_boston",
     "load_breast_cancer",
@@ -47,6 +72,9 @@ __all__ = [
     "load_wine",
     "load_yale",
     "list_datasets",
+    "most_frequent_words",
+    "outer_folds",
+    "PAIR",
     "load_by_name",
     "paper_names",
     "rule_consistency",

@@ -6,8 +6,8 @@
 :func:`fsbook.experiments.run_protocol` into its store (default ``results/<name>``).
 ``python -m fsbook.experiments verify [--budget-seconds S] [--seed N]`` recomputes a sample of
 every store's tasks (:mod:`fsbook.experiments._verify`); ``python -m fsbook.experiments pack``
-merges journals left by interrupted runs into the packs.  A module that still has only its own ``main(argv)``
-receives the remaining arguments unchanged.
+merges journals left by interrupted runs into the packs.  Every protocol module defines
+``PROTOCOL``; a public module without one is refused.
 """
 
 import argparse
@@ -18,7 +18,6 @@ import sys
 from pathlib import Path
 
 import fsbook.experiments as _pkg
-
 
 #: subcommands that are not protocols, and their entry points in :mod:`._verify`
 SUBCOMMANDS = {"verify": "main", "pack": "pack_main"}
@@ -100,12 +99,10 @@ def main(argv=None):
         print(f"unknown protocol {name!r}; choose one of {available_protocols()}", file=sys.stderr)
         return 2
     module = importlib.import_module(f"fsbook.experiments.{name}")
-    if hasattr(module, "PROTOCOL"):
-        return run(module.PROTOCOL, rest)
-    if hasattr(module, "main"):          # a protocol not yet ported to the runner
-        return module.main(rest)
-    print(f"fsbook.experiments.{name} defines neither PROTOCOL nor main", file=sys.stderr)
-    return 2
+    if not hasattr(module, "PROTOCOL"):
+        print(f"fsbook.experiments.{name} defines no PROTOCOL", file=sys.stderr)
+        return 2
+    return run(module.PROTOCOL, rest)
 
 
 if __name__ == "__main__":

@@ -19,11 +19,11 @@ they are fitted once per task and cut at every ``k`` (:func:`support_at`, the sa
 at each ``k``), and their fit time is that one fit's at every ``k``.
 
 Methods (:func:`make_selector`): ``none`` (all features, one point), ``MI`` (``SelectKBest`` with
-``mutual_info_classif``, seeded), ``RFE`` (SVM-RFE, linear SVM, 10 % of the features per step),
+``mutual_info_classif``, seeded), ``SVM-RFE`` (linear SVM, 10 % of the features per step),
 ``l1-SVM`` (ℓ1-penalised linear SVM with C bisected to k features), ``ReliefF`` (10 neighbours),
 ``CFS`` (Weka's CfsSubsetEval + BestFirst: it picks its own number of features, one point), and
-the book's ``LDFS`` and ``HSFS`` (ℓ1/ℓ∞ path, fast settings :data:`L1LINF_FAST`) and, when
-:mod:`fsbook.kernel_design` provides ``WeakKernelSelector``, the weak-kernel LP (``WK-LP``: its
+the book's ``LDFS`` and ``HSFS`` (ℓ1/ℓ∞ path, fast settings :data:`L1LINF_FAST`) and
+the weak-kernel LP (``WK-LP``: its
 defaults, 1 000 triplets drawn from the labels with the task's seed, α ≥ 0, the k features of
 largest group weight).
 
@@ -39,11 +39,11 @@ Data: the book's subsample (:data:`BOOK_DATASETS`) is wine, ionosphere, Wisconsi
 (WDBC) and breast cancer (Ljubljana, booleanised: one indicator per nominal level, missing = all
 zeros, as in the datasets chapter), ``ks`` = :data:`BOOK_KS`, one repeat of 3 folds.  The full
 protocol adds ARCENE, MADELON, colon and the 20 Newsgroups pair alt.atheism / talk.religion.misc
-(``20ng``: all 1 427 posts, word presence ``x > 0``), more ``k`` (:data:`FULL_KS`) and 5 repeats
+(``20newsgroups``: all 1 427 posts, word presence ``x > 0``), more ``k`` (:data:`FULL_KS`) and 5 repeats
 of 2 folds (5 × 2 CV).  The text set's vocabulary is chosen inside each training fold
 (:func:`vocabulary`): the :data:`VOCABULARY` words with the largest document frequency among the
 training posts, so no method (and no classifier) sees the test posts' words, and every method of
-a fold sees the same columns.  The kept sets of ``20ng`` are stored as indices into the pair's
+a fold sees the same columns.  The kept sets of ``20newsgroups`` are stored as indices into the pair's
 12 511-word list (words in at least two posts), so sets from different folds are comparable.
 """
 from __future__ import annotations
@@ -53,16 +53,17 @@ import time
 
 import numpy as np
 import pandas as pd
-from sklearn.feature_selection import SelectKBest, mutual_info_classif
-from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.model_selection import StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
 
-from fsbook.decisions import tie_refit
+from fsbook.datasets import load_atheism_religion, most_frequent_words
+from fsbook.experiments._protocol_helpers import make_selector as registry_selector
+from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments._runner import Protocol, task_seed
 
-BASELINES = ["none", "MI", "RFE", "l1-SVM", "ReliefF", "CFS"]
+BASELINES = ["none", "MI", "SVM-RFE", "l1-SVM", "ReliefF", "CFS"]
 BOOK_METHODS = ["LDFS", "HSFS", "WK-LP"]
 #: classifier-side methods: keep every feature (compared with ``none``, not ranked with selectors)
 CLASSIFIER_SIDE = ["Proj-SVM"]
@@ -71,9 +72,9 @@ OWN_SIZE = {"none", "CFS"}
 #: methods whose scores do not depend on k: fitted once per task, cut at every k (:func:`support_at`)
 RANKERS = {"MI", "ReliefF", "WK-LP"}
 BOOK_DATASETS = ("wine", "ionosphere", "wdbc", "breast_cancer")
-FULL_DATASETS = BOOK_DATASETS + ("colon", "madelon", "arcene", "20ng")
+FULL_DATASETS = BOOK_DATASETS + ("colon", "madelon", "arcene", "20newsgroups")
 #: text data sets: a vocabulary is chosen in each training fold (:func:`vocabulary`)
-TEXT_DATASETS = {"20ng"}
+TEXT_DATASETS = {"20newsgroups"}
 #: words kept per training fold on a text set (largest document frequency)
 VOCABULARY = 2000
 BOOK_KS = (2, 5, 10)
@@ -89,18 +90,9 @@ PROJ_PENALTIES = (0.01, 0.1, 1.0, 10.0)
 RANK_K = 5
 
 
-def weak_kernel_available():
-    """Whether :mod:`fsbook.kernel_design` provides ``WeakKernelSelector``."""
-    try:
-        from fsbook.kernel_design import WeakKernelSelector  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def methods():
-    """The selectors of this run: the baselines, LDFS, HSFS and WK-LP when it is available."""
-    return BASELINES + [m for m in BOOK_METHODS if m != "WK-LP" or weak_kernel_available()]
+    """The selectors of this run: the baselines, LDFS, HSFS and WK-LP."""
+    return BASELINES + BOOK_METHODS
 
 
 def all_methods():
@@ -113,9 +105,7 @@ def load(dataset):
     """``(X, y, feature_names, boolean)`` of a data set of this benchmark (float64 X)."""
     from fsbook import datasets as D
 
-    if dataset == "20ng":
-        from fsbook.experiments.hkl_20ng import load_atheism_religion
-
+    if dataset == "20newsgroups":
         X, y, words = load_atheism_religion(min_df=2)     # sparse 0/1, 1 427 × 12 511
         return X, y, tuple(str(w) for w in words), True
     if dataset == "breast_cancer":
@@ -137,9 +127,7 @@ def load(dataset):
 
 def vocabulary(X_train, size=VOCABULARY):
     """Columns of the ``size`` words in the most training posts (sorted; the pair module's
-    :func:`~fsbook.experiments.hkl_20ng.most_frequent_words`, the rule of chapter 6's Weka runs)."""
-    from fsbook.experiments.hkl_20ng import most_frequent_words
-
+    :func:`~fsbook.datasets.most_frequent_words`, the rule of chapter 6's Weka runs)."""
     return most_frequent_words(X_train, size)
 
 
@@ -165,25 +153,12 @@ def folds(dataset, repeat, n_folds, y):
 
 
 def make_selector(method, k, seed, boolean=False):
-    """The selector of ``method`` keeping ``k`` features (``k`` ignored by ``CFS``), seeded."""
-    from fsbook.baselines import SVMRFE, L1SVMSelector, Relief
-    from fsbook.baselines.weka_selector import WekaSubsetSelector
-    from fsbook.l1linf import HSFS, LDFS
-
-    if method == "WK-LP":
-        from fsbook.kernel_design import WeakKernelSelector
-
-        return WeakKernelSelector(n_features_to_select=k, random_state=seed)
-    makers = {"MI": lambda: SelectKBest(functools.partial(mutual_info_classif, random_state=seed), k=k),
-              "RFE": lambda: SVMRFE(k, random_state=seed),
-              "l1-SVM": lambda: L1SVMSelector(k, random_state=seed),
-              "ReliefF": lambda: Relief(k),
-              "CFS": lambda: WekaSubsetSelector("cfs", "best_first", discrete_features=boolean),
-              "LDFS": lambda: LDFS(k, random_state=seed, **L1LINF_FAST),
-              "HSFS": lambda: HSFS(k, random_state=seed, **L1LINF_FAST)}
-    if method not in makers:
-        raise ValueError(f"unknown method {method!r}; expected one of {BASELINES + BOOK_METHODS}")
-    return makers[method]()
+    """The selector of ``method`` keeping ``k`` features (``k`` ignored by ``CFS``), seeded
+    (:func:`fsbook.experiments._protocol_helpers.make_selector`, LDFS and HSFS with
+    :data:`L1LINF_FAST`)."""
+    if method not in BASELINES + BOOK_METHODS or method == "none":
+        raise ValueError(f"unknown method {method!r}; expected one of {BASELINES[1:] + BOOK_METHODS}")
+    return registry_selector(method, k, seed, l1linf_path=L1LINF_FAST, boolean=boolean)
 
 
 def support_at(selector, method, k):
@@ -218,14 +193,13 @@ def projection_accuracy(X_train, y_train, X_test, y_test, seed):
 
     from fsbook.projection import ProjectionPenalty
 
-    inner = StratifiedKFold(3, shuffle=True, random_state=seed)
     n_components = min(RANK_K, X_train.shape[1] - 1, len(y_train) // 3 * 2 - 1)
     model = make_pipeline(StandardScaler(), ProjectionPenalty(LinearSVC(random_state=seed, max_iter=5000),
                                                               PCA(n_components, random_state=seed)))
     grid = {"projectionpenalty__estimator__C": list(C_LINEAR),
             "projectionpenalty__reduced_penalty": list(PROJ_PENALTIES)}
     start = time.perf_counter()
-    search = GridSearchCV(model, grid, cv=inner, n_jobs=1, refit=tie_refit()).fit(X_train, y_train)
+    search = tuned_svm(model, grid, seed).fit(X_train, y_train)
     seconds = time.perf_counter() - start
     best = search.best_params_
     return (float(np.mean(search.predict(X_test) == y_test)), seconds,
@@ -234,11 +208,9 @@ def projection_accuracy(X_train, y_train, X_test, y_test, seed):
 
 def test_accuracies(X_train, y_train, X_test, y_test, seed):
     """Test accuracies ``(linear, rbf)`` of the two SVMs, each with C by inner 3-fold CV."""
-    inner = StratifiedKFold(3, shuffle=True, random_state=seed)
     out = []
     for clf, grid in ((LinearSVC(random_state=seed, max_iter=5000), C_LINEAR), (SVC(kernel="rbf", gamma="scale"), C_RBF)):
-        model = GridSearchCV(make_pipeline(StandardScaler(), clf), {clf.__class__.__name__.lower() + "__C": list(grid)},
-                             cv=inner, n_jobs=1, refit=tie_refit())
+        model = tuned_svm(clf, {"C": grid}, seed, scale=True)
         model.fit(X_train, y_train)
         out.append(float(np.mean(model.predict(X_test) == y_test)))
     return tuple(out)
@@ -445,6 +417,6 @@ def statistics(accuracy_at_k, decimals=1):
     return pd.DataFrame(rows)
 
 
-PROTOCOL = Protocol(name="benchmark", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version="6",
+PROTOCOL = Protocol(name="benchmark", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version="7",
                     description="Benchmark chapter: the book's selectors and the usual baselines on shared data "
                                 "(same folds, linear and RBF SVM accuracy vs k, fit time, Kuncheva stability)")

@@ -12,28 +12,51 @@ problem.  Task kinds:
 * ``growth`` -- one five-site set at increasing dimension, with the selector's CPU time
   (Figure 3).
 
+The problems are built in :mod:`fsbook.experiments._geometry_problems`, the figures and the
+timing are drawn by :mod:`fsbook.experiments._geometry_figures` and the tables rendered by
+:func:`fsbook.report.styled_table`; this module re-exports the names the chapter reads.
+
 ``python -m fsbook.experiments geometry`` runs the chapter's subsample, ``--full`` the
 paper-sized protocol (Table 3 row counts, all seven dimensions of Table 5).
 """
 from __future__ import annotations
 
-import functools
-import hashlib
 import time
 from itertools import combinations
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 from scipy import stats
 
-from fsbook import datasets
-from fsbook.report import Table
-from fsbook.booleanize import booleanize
 from fsbook.decisions import RTOL, argbest
+from fsbook.experiments._geometry_figures import growth_exponent, plot_figure1, plot_figure3, timing
+from fsbook.experiments._geometry_problems import (
+    FUNCTION_WORDS,
+    NEWS_GROUPS,
+    WEBTEXT_SITES,
+    WEBTEXT_TRAIN_SITES,
+    add_random_columns,
+    allocate,
+    text_problem,
+    uci_problem,
+)
 from fsbook.experiments._runner import Protocol
-from fsbook.geometry import (RATIO_NAMES, GeometricFeatureSetSelector, all_subsets_wrapper, fit_models, geometric_ratios,
-                             naive_geometric_ratios, paper_model, standardize_within)
+from fsbook.geometry import (
+    RATIO_NAMES,
+    GeometricFeatureSetSelector,
+    all_subsets_wrapper,
+    fit_models,
+    paper_model,
+    standardize_within,
+)
+from fsbook.report import styled_table as render
+
+__all__ = ["PROTOCOL", "PAPER", "SETTINGS", "make_tasks", "run_task", "reduce", "label_suite", "scores",
+           "selector_scores", "refit", "figure1_stats", "random_column_table", "random_summary", "model_table",
+           # the chapter's names from the problems, figures and report modules
+           "FUNCTION_WORDS", "NEWS_GROUPS", "WEBTEXT_SITES", "WEBTEXT_TRAIN_SITES", "add_random_columns",
+           "allocate", "text_problem", "uci_problem", "growth_exponent", "plot_figure1", "plot_figure3",
+           "timing", "render"]
 
 PAPER = {
     "table3": pd.DataFrame(
@@ -64,12 +87,7 @@ PAPER = {
     "random_columns": {"min": 10.0, "median": 15.0, "max": 26.0},
 }
 
-#: webtext sites of the training suite (5 classes -> 15 binary classifiers, as in Table 3)
-WEBTEXT_TRAIN_SITES = ("firefox", "grail", "overheard", "pirates", "wine")
-WEBTEXT_SITES = ("firefox", "grail", "overheard", "pirates", "singles", "wine")
-#: number of most frequent unigrams treated as the "function word" feature type
-FUNCTION_WORDS = 50
-NEWS_GROUPS = ("comp.graphics", "rec.autos", "sci.space", "talk.politics.misc")
+
 TRAIN_NAMES = {"movies": "Movies Documents", "webtext": "Webtext Sentences",
                "news": "20 Newsgroups (4 groups)"}
 UCI_SETS = (("wine", "real"), ("wine", "boolean"), ("breast_cancer", "boolean"),
@@ -89,228 +107,6 @@ SETTINGS = {
 }
 SEED = 0
 
-
-# ----------------------------------------------------------------------------- data
-@functools.lru_cache(maxsize=None)
-def _load(name, ngram):
-    if name == "movies":
-        return datasets.load_movie_reviews(ngram=ngram)
-    if name == "webtext":
-        return datasets.load_webtext(ngram=ngram)
-    if name == "news":
-        return datasets.load_20newsgroups(categories=list(NEWS_GROUPS))
-    raise ValueError(f"unknown source {name!r}")
-
-
-def _sample_rows(target, classes, per_class, rng, exclude=None):
-    rows = []
-    for c in classes:
-        idx = np.flatnonzero(target == c)
-        if exclude is not None:
-            idx = np.setdiff1d(idx, exclude)
-        rows.append(np.sort(rng.choice(idx, size=min(per_class, idx.size), replace=False)))
-    return np.concatenate(rows)
-
-
-def allocate(available, total):
-    """Share ``total`` columns over feature types with ``available`` columns each.
-
-    Equal shares (the first types get the remainder); a type with fewer columns than its
-    share gives all it has and passes the shortfall to the others.
-
-    Parameters
-    ----------
-    available : sequence of int
-    total : int
-
-    Returns
-    -------
-    list of int
-        Columns taken from each type; they sum to ``min(total, sum(available))``.
-    """
-    take = [0] * len(available)
-    open_ = list(range(len(available)))
-    remaining = total
-    while open_ and remaining > 0:
-        share, extra = divmod(remaining, len(open_))
-        want = {t: share + (i < extra) for i, t in enumerate(open_)}
-        short = [t for t in open_ if available[t] <= want[t]]
-        if not short:
-            for t in open_:
-                take[t] = want[t]
-            break
-        for t in short:
-            take[t] = available[t]
-            remaining -= available[t]
-            open_.remove(t)
-    return take
-
-
-def _by_frequency(M):
-    df = np.asarray((M > 0).sum(axis=0)).ravel()
-    order = np.lexsort((np.arange(df.size), -df))
-    return order[df[order] > 0]
-
-
-def text_problem(source, *, rows, cols, seed=0, classes=None, exclude_rows=None,
-                 ordered=False, counts=False):
-    """One text data set of the training suite or of the test sets (0/1 "contains n-gram").
-
-    Parameters
-    ----------
-    source : {"movies", "webtext", "news"}
-        ``movies``: unigram, bigram, trigram types (2 classes).  ``webtext``: function words
-        (the ``FUNCTION_WORDS`` most frequent unigrams of the corpus), other unigrams,
-        bigrams, trigrams (4 types).  ``news``: 20 Newsgroups (four groups), unigrams split
-        in three document-frequency bands (3 types; no other feature types are available).
-    rows : int
-        Total number of rows (equal numbers per class).
-    cols : int
-        Total number of columns, shared equally by the feature types (:func:`allocate`: a type
-        with too few columns in the sampled rows passes the shortfall to the others); within a
-        type the most frequent columns of the sampled rows are kept.  Fewer columns result
-        only if the sampled rows have fewer in all.
-    seed : int
-        Seed of the row sample.
-    classes : sequence of str, optional
-        Class names to keep.
-    exclude_rows : array of int, optional
-        Corpus rows that must not be used (test sets disjoint from the training suite).
-    ordered : bool
-        Keep each type's columns in decreasing frequency (Figure 3 protocol).
-    counts : bool
-        Return the n-gram counts instead of the 0/1 matrix (word-frequency format).
-
-    Returns
-    -------
-    dict
-        ``X`` (CSR 0/1, or counts), ``y``, ``groups``, ``group_names``, ``rows`` (corpus rows),
-        ``class_names``.
-    """
-    rng = np.random.default_rng(seed)
-    if source == "movies":
-        bunches = [_load("movies", k) for k in (1, 2, 3)]
-        names = ["unigram", "bigram", "trigram"]
-    elif source == "webtext":
-        bunches = [_load("webtext", k) for k in (1, 2, 3)]
-        names = ["function", "unigram", "bigram", "trigram"]
-    elif source == "news":
-        bunches = [_load("news", 1)]
-        names = ["df-high", "df-mid", "df-low"]
-    else:
-        raise ValueError(f"unknown source {source!r}")
-    base = bunches[0]
-    all_names = list(base.target_names)
-    if classes is None:
-        classes = WEBTEXT_TRAIN_SITES if source == "webtext" else all_names
-    codes = [all_names.index(c) for c in classes]
-    r = _sample_rows(base.target, codes, rows // len(codes), rng, exclude_rows)
-    y = np.array([codes.index(t) for t in base.target[r]])
-    if source == "webtext":
-        uni = base.data
-        corpus_df = np.asarray((uni > 0).sum(axis=0)).ravel()
-        func = np.sort(np.lexsort((np.arange(corpus_df.size), -corpus_df))[:FUNCTION_WORDS])
-        rest = np.setdiff1d(np.arange(uni.shape[1]), func)
-        mats = [uni[r][:, func], uni[r][:, rest], bunches[1].data[r], bunches[2].data[r]]
-    elif source == "movies":
-        mats = [b.data[r] for b in bunches]
-    else:
-        M = base.data[r]
-        order = _by_frequency(M)
-        per = [len(a) for a in np.array_split(np.arange(min(cols, order.size)), 3)]
-        cuts = np.cumsum([0] + per)
-        mats = [M[:, order[cuts[j]:cuts[j + 1]]] for j in range(3)]
-    orders = [_by_frequency(M) for M in mats]
-    take = allocate([o.size for o in orders], cols)
-    blocks = [M[:, o[:k] if ordered else np.sort(o[:k])] for M, o, k in zip(mats, orders, take)]
-    X = sp.hstack(blocks, format="csr").astype(np.float64)
-    if not counts:
-        X = sp.csr_matrix(X > 0, dtype=np.float64)
-    sizes = np.cumsum([0] + [b.shape[1] for b in blocks])
-    groups = [np.arange(sizes[i], sizes[i + 1]) for i in range(len(blocks))]
-    return {"X": X, "y": y, "groups": groups, "group_names": names, "rows": r,
-            "class_names": list(classes)}
-
-
-def uci_problem(name, values="boolean", n_groups=4):
-    """Low-dimensional UCI data for Table 6, attributes in ``n_groups`` consecutive blocks.
-
-    Parameters
-    ----------
-    name : {"wine", "breast_cancer", "soybean_small"}
-    values : {"boolean", "real"}
-        ``"boolean"``: numeric attributes thresholded at quartiles, nominal ones one-hot
-        encoded (:func:`fsbook.booleanize.booleanize`).  ``"real"``: the numeric values,
-        min-max scaled to [0, 1] (an affine bijection of every column, which leaves f1-f6
-        unchanged and lets the linear SVM converge).
-    n_groups : int
-
-    Returns
-    -------
-    dict
-        ``X``, ``y``, ``groups``, ``group_names``, ``kind``, ``n_attributes``.
-    """
-    b = getattr(datasets, f"load_{name}")()
-    n_attr = b.data.shape[1]
-    cats = b.get("categories") or [None] * n_attr
-    blocks = np.array_split(np.arange(n_attr), n_groups)
-    if values == "real":
-        if any(c is not None for c in cats):
-            raise ValueError(f"{name} has nominal attributes; use values='boolean'")
-        X = np.asarray(b.data, dtype=float)
-        keep = ~np.isnan(X).any(axis=1)
-        X, y = X[keep], np.asarray(b.target)[keep]
-        lo, hi = X.min(axis=0), X.max(axis=0)
-        X = (X - lo) / np.where(hi > lo, hi - lo, 1.0)
-        groups = blocks
-    elif values == "boolean":
-        mats, groups, start = [], [], 0
-        for blk in blocks:
-            sub = {"data": b.data[:, blk], "categories": [cats[j] for j in blk],
-                   "feature_names": [str(b.feature_names[j]) for j in blk]}
-            Xb, _ = booleanize(sub)
-            mats.append(Xb.astype(float))
-            groups.append(np.arange(start, start + Xb.shape[1]))
-            start += Xb.shape[1]
-        X, y = np.hstack(mats), np.asarray(b.target)
-    else:
-        raise ValueError(f"values must be 'boolean' or 'real', got {values!r}")
-    kind = "continuous" if all(c is None for c in cats) else (
-        "categorical" if all(c is not None for c in cats) else "mixed")
-    return {"X": X, "y": y, "groups": groups,
-            "group_names": [f"attrs {blk[0]}-{blk[-1]}" for blk in blocks],
-            "kind": kind, "n_attributes": n_attr}
-
-
-def add_random_columns(problem, fraction=0.25, seed=0):
-    """Append ``round(fraction × n)`` random binary columns as a feature type "random".
-
-    Each random column has the density of a randomly chosen real column (the paper only says
-    "a random binary vector").
-
-    Parameters
-    ----------
-    problem : dict from :func:`text_problem`
-    fraction : float
-    seed : int
-
-    Returns
-    -------
-    dict
-        A copy of ``problem`` with the extra group.
-    """
-    rng = np.random.default_rng(seed)
-    X = problem["X"]
-    m, n = X.shape
-    k = int(round(fraction * n))
-    dens = np.asarray(X.mean(axis=0)).ravel()
-    p = rng.choice(dens[dens > 0], size=k)
-    R = sp.csr_matrix((rng.random((m, k)) < p).astype(float))
-    out = dict(problem)
-    out["X"] = sp.hstack([X, R], format="csr")
-    out["groups"] = list(problem["groups"]) + [np.arange(n, n + k)]
-    out["group_names"] = list(problem["group_names"]) + ["random"]
-    return out
 
 
 # ----------------------------------------------------------------------------- one task
@@ -600,7 +396,7 @@ def reduce(params_list, results_list):
         table3[c] = table3[c].astype("Int64")
 
     t4 = []
-    for p, r, s in train:
+    for p, _r, s in train:
         name = TRAIN_NAMES[p["source"]]
         paper_row = PAPER["table4"].loc[name] if name in PAPER["table4"].index else None
         t4 += _score_rows({"data set": name}, s, models, paper_row)
@@ -634,14 +430,14 @@ def reduce(params_list, results_list):
     table6 = pd.DataFrame(t6, columns=["data set", "columns", "paper row", "optimal", "metric",
                                        "paper", *models], dtype=object)
     spread = []
-    for (p, r), s in zip(info, suites):
+    for (p, _r), s in zip(info, suites):
         if p["kind"] == "uci":
             spread.append({"data set": p["name"].replace("_", " "), "values": p["values"],
                            **{f: f"{s[f].min():.3f} – {s[f].max():.3f}" for f in RATIO_NAMES}})
     table6_ratios = pd.DataFrame(spread)
 
     tables = {}
-    for (rp, rr), rs in zip(info, suites):
+    for (rp, _rr), rs in zip(info, suites):
         if rp["kind"] != "random":
             continue
         names = _train_problem(rp["base"])["group_names"] + ["random"]
@@ -692,145 +488,3 @@ PROTOCOL = Protocol(name="geometry", make_tasks=make_tasks, run_task=run_task, r
                     description="Geometric-ratio feature selection: training suite, Tables 2-6, "
                                 "random columns, Figure 3")
 
-
-# ----------------------------------------------------------------------------- timing, figures
-def timing(X, y, dims, *, naive_max=None, repeats=1):
-    """CPU time of :func:`geometric_ratios` and of the naive SVD method on the first ``d`` columns.
-
-    Parameters
-    ----------
-    X : sparse matrix, y : array
-    dims : sequence of int
-    naive_max : int, optional
-        Largest dimension at which the naive method is timed.
-    repeats : int
-        Our time is the minimum over ``repeats`` runs.
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``dimension``, ``ours_s``, ``naive_s`` (NaN above ``naive_max``), ``agree``.
-    """
-    rows = []
-    for d in dims:
-        Xd = X[:, :d]
-        t = []
-        for _ in range(repeats):
-            t0 = time.process_time()
-            a = geometric_ratios(Xd, y)
-            t.append(time.process_time() - t0)
-        row = {"dimension": d, "ours_s": min(t), "naive_s": np.nan, "agree": None}
-        if naive_max is None or d <= naive_max:
-            t0 = time.process_time()
-            b = naive_geometric_ratios(Xd, y)
-            row["naive_s"] = time.process_time() - t0
-            row["agree"] = bool(np.allclose(a, b))
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def growth_exponent(dims, seconds):
-    """Slope of log(time) on log(dimension) (least squares)."""
-    d, s = np.asarray(dims, float), np.asarray(seconds, float)
-    ok = np.isfinite(s) & (s > 0)
-    return float(np.polyfit(np.log(d[ok]), np.log(s[ok]), 1)[0])
-
-
-def plot_figure1(suite, stats_table):
-    """Figure 1: standardised f1-f6 against standardised performance with regression lines."""
-    import matplotlib.pyplot as plt
-    st = stats_table.set_index("ratio")
-    fig, axes = plt.subplots(2, 3, figsize=(10, 6), sharey=True)
-    f1z = standardize_within(suite[["f1_score"]].to_numpy(), suite["split"].to_numpy())[:, 0]
-    for i, ax in enumerate(axes.ravel()):
-        z = suite[f"z{i + 1}"].to_numpy()
-        t = f1z if i == 3 else suite["accuracy_z"].to_numpy()
-        ax.scatter(z, t, s=8, alpha=0.4, c=np.where(suite["optimal"], "C1", "C0"))
-        row = st.loc[f"f{i + 1}"]
-        if np.isfinite(row["slope"]):
-            xs = np.linspace(z.min(), z.max(), 2)
-            ax.plot(xs, np.mean(t) + row["slope"] * (xs - np.mean(z)), "k-")
-        ax.set_title(f"f{i + 1}: slope {row['slope']:+.2f}, p = {row['p']:.1g}", fontsize=9)
-        ax.set_xlabel(f"z(f{i + 1})")
-    axes[0, 0].set_ylabel("z(accuracy)")
-    axes[1, 0].set_ylabel("z(accuracy); f4: z(F1)")
-    fig.tight_layout()
-    return fig
-
-
-def plot_figure3(fig3, timing_table, exp_ours, exp_naive):
-    """Figure 3: accuracy, precision, recall and CPU time against the number of columns."""
-    import matplotlib.pyplot as plt
-    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
-    fig, axes = plt.subplots(1, 4, figsize=(13, 3.4))
-    for ax, metric in zip(axes[:3], ("accuracy", "precision", "recall")):
-        for m, style in (("published", "o-"), ("refitted", "s--")):
-            ax.plot(fig3["columns"], fig3[f"{metric} ({m})"], style, label=f"{m} model")
-        ax.set_title(metric)
-        ax.set_xlabel("number of columns")
-        ax.set_ylim(-0.05, 1.05)
-    axes[0].legend(fontsize=8)
-    ax = axes[3]
-    ax.loglog(timing_table["dimension"], timing_table["ours_s"], "o-",
-              label=f"ours (slope {exp_ours:.2f})")
-    ok = timing_table["naive_s"].notna()
-    ax.loglog(timing_table.loc[ok, "dimension"], timing_table.loc[ok, "naive_s"], "s-",
-              label=f"m + 2 SVDs (slope {exp_naive:.2f})")
-    ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
-    ax.xaxis.set_minor_formatter(NullFormatter())
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    ax.set_title("CPU time, one classifier and set")
-    ax.set_xlabel("number of columns")
-    ax.set_ylabel("CPU seconds")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
-
-
-def render(df, caption, *, decimals=3, percent=(), sci=(), uuid=None):
-    """A table for the chapter: caption, no index, integers as integers, "—" for missing.
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        Integer columns (also nullable ``Int64``) and Python ints print as integers, floats
-        with ``decimals`` decimals, missing values as "—", booleans as yes/no; a string may
-        wrap after "+" (long feature-set labels).
-    caption : str
-    decimals : int
-    percent : sequence of str
-        Columns printed with one decimal.
-    sci : sequence of str
-        Columns printed in scientific notation (p-values).
-    uuid : str, optional
-        HTML id; default derived from the caption (stable output).
-
-    Returns
-    -------
-    fsbook.report.Table
-        A Styler with a stable plain-text form.
-    """
-    def fmt(v, col):
-        if v is None or v is pd.NA or (isinstance(v, float) and np.isnan(v)):
-            return "—"
-        if isinstance(v, (bool, np.bool_)):
-            return "yes" if v else "no"
-        if isinstance(v, (int, np.integer)):
-            return str(int(v))
-        if isinstance(v, (float, np.floating)):
-            if col in sci:
-                return f"{v:.1e}"
-            text = f"{v:.{1 if col in percent else decimals}f}"
-            return text.lstrip("-") if float(text) == 0 else text
-        return str(v).replace("+", "+\u200b")   # set labels may wrap after "+"
-
-    shown = df.reset_index(drop=True)
-    styler = Table(shown).format({c: functools.partial(fmt, col=c) for c in shown.columns})
-    styler = styler.hide(axis="index").set_caption(caption)
-    styler = styler.set_table_styles([
-        {"selector": "", "props": "font-size: 0.85em; border-collapse: collapse;"},
-        {"selector": "caption", "props": "caption-side: top; text-align: left; "
-                                         "font-weight: bold; padding-bottom: 0.3em;"},
-        {"selector": "th, td", "props": "padding: 0.15em 0.5em; text-align: right;"}])
-    key = uuid or "t" + hashlib.sha256(caption.encode()).hexdigest()[:10]
-    return styler.set_uuid(key)

@@ -37,7 +37,7 @@ Tasks (``params["table"]``):
   (``method="svm_tuned"``, full protocol); and (``method="interactions"``, ``degree`` 2 and 3,
   also in the subsample) libsvm with the linear kernel against the kernel of the words and
   their products of up to ``degree`` words, whose span contains every disjunction of up to
-  ``degree`` words (:func:`fsbook.experiments.hkl_20ng.interaction_svm_fold`): a reference for
+  ``degree`` words (:func:`fsbook.experiments._hkl_newsgroups.interaction_svm_fold`): a reference for
   what such disjunctions can add to a linear model of the words.
 * ``"disjunctions"`` -- tuned HKL fit on the pair's bydate training posts; its disjunctions with
   their coverage (fraction of test posts where the disjunction is true) and the coverage of the
@@ -64,7 +64,7 @@ from scipy.stats import wilcoxon
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.impute import SimpleImputer
-from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.model_selection import StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
@@ -72,9 +72,10 @@ from sklearn.svm import SVC, LinearSVC
 from fsbook.baselines import EVALUATORS, SEARCHES, FeatureWeightingSVM, WekaSubsetSelector, ZeroNormSVM
 from fsbook.baselines.weka_svm import WekaLibSVM, weka_fill_values, weka_nominal_to_binary
 from fsbook.booleanize import booleanize
-from fsbook.decisions import tie_refit
+from fsbook.datasets import load_atheism_religion, most_frequent_words
+from fsbook.experiments._hkl_newsgroups import interaction_svm_fold
+from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments._runner import Protocol
-from fsbook.experiments.hkl_20ng import interaction_svm_fold, load_atheism_religion, most_frequent_words
 
 __all__ = ["PROTOCOL", "make_tasks", "run_task", "reduce", "load_table1", "CONFIGS",
            "TABLE1_DATASETS", "PAPER_TABLE1", "PAPER_TABLE2", "PAPER_TABLE3", "PAPER_DISJUNCTIONS",
@@ -321,22 +322,16 @@ def _raw_tuned_svms(nominal, n_levels, seed):
     """The same two classifiers with their parameters chosen by inner 3-fold CV (ties to the
     first grid point: the smallest C, then the smallest γ): LibSVM over
     :data:`RBF_C_GRID` × :data:`RBF_GAMMA_GRID`, the L1-SVM over :data:`SVM_C_GRID`."""
-    cv = StratifiedKFold(3, shuffle=True, random_state=seed)
-    return {"L2": GridSearchCV(WekaLibSVM(nominal=nominal, n_levels=n_levels),
-                               {"C": RBF_C_GRID, "gamma": RBF_GAMMA_GRID}, cv=cv, refit=tie_refit(),
-                               error_score="raise"),
-            "L1": GridSearchCV(make_pipeline(_WekaFilters(nominal, n_levels), _l1_svm()),
-                               {"linearsvc__C": SVM_C_GRID}, cv=cv, refit=tie_refit(),
-                               error_score="raise")}
+    return {"L2": tuned_svm(WekaLibSVM(nominal=nominal, n_levels=n_levels),
+                            {"C": RBF_C_GRID, "gamma": RBF_GAMMA_GRID}, seed, error_score="raise"),
+            "L1": tuned_svm(make_pipeline(_WekaFilters(nominal, n_levels), _l1_svm()),
+                            {"linearsvc__C": SVM_C_GRID}, seed, error_score="raise")}
 
 
 def _tuned_svms(seed):
-    cv = StratifiedKFold(3, shuffle=True, random_state=seed)
     grid = {"C": SVM_C_GRID}
-    return {"L2": GridSearchCV(LinearSVC(C=1.0, max_iter=10000, random_state=0), grid, cv=cv,
-                               refit=tie_refit()),
-            "L1": GridSearchCV(LinearSVC(penalty="l1", dual=False, max_iter=10000, random_state=0),
-                               grid, cv=cv, refit=tie_refit())}
+    return {"L2": tuned_svm(LinearSVC(C=1.0, max_iter=10000, random_state=0), grid, seed),
+            "L1": tuned_svm(LinearSVC(penalty="l1", dual=False, max_iter=10000, random_state=0), grid, seed)}
 
 
 def _hkl(c_grid, seed, max_active=200):
@@ -541,9 +536,8 @@ def _run_table5(p):
     if p["method"] == "weighted_svm":
         grid = {"featureweightingsvm__C": [0.01, 0.1, 1.0, 10.0]}
         # Wisconsin's 16 missing values: the median of the training posts of each (inner) fold
-        model = GridSearchCV(make_pipeline(SimpleImputer(strategy="median"), StandardScaler(),
-                                           FeatureWeightingSVM()), grid,
-                             cv=StratifiedKFold(3, shuffle=True, random_state=seed), refit=tie_refit())
+        model = tuned_svm(make_pipeline(SimpleImputer(strategy="median"), StandardScaler(),
+                                        FeatureWeightingSVM()), grid, seed)
         model.fit(X[train], y[train])
         k = int(model.best_estimator_[-1].support_.sum())
         return {"accuracy": _acc(model, X[test], y[test]), "fraction_used": k / X.shape[1],
@@ -676,7 +670,7 @@ def reduce(params_list, results_list):
             h20 = h[h.dataset == "20newsgroups"]
             tables["table3"]["HKL fit"] = "—"
             tables["table3"].loc["HKL", "HKL fit"] = _certificate_mark(h20["certified"], h20["duality_gap"])
-        for d, label in _DEGREE_LABEL.items():
+        for label in _DEGREE_LABEL.values():
             col = f"{label}: accuracy (%)"
             if "interactions" in tables and col in tables["interactions"]:
                 tables["table3"].loc[f"SVM, {label} (tuned γ, C)"] = tables["interactions"].loc["mean", col]

@@ -12,7 +12,7 @@ training fold's selected features is scored on the test fold.
 Datasets: wine, glass (9 features; ``glass_id`` adds the UCI id column as a 10th, the
 paper's count), ARCENE, DEXTER (sparse), MADELON (1 000 of 2 000), and Yale faces in place of
 GISETTE (missing): the only image data set in ``data/`` (1 024 pixel features).
-Methods: HSFS, FOHSIC, l1-SVM, SVM-RFE, Relief, LDFS, LS (Laplacian score, class graph) and
+Methods: HSFS, FOHSIC, l1-SVM, SVM-RFE, ReliefF (the paper's "Relief"; 10 neighbours), LDFS, LS (Laplacian score, class graph) and
 ``all`` (no selection: the SVM on every feature).
 """
 from __future__ import annotations
@@ -22,15 +22,14 @@ import functools
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from sklearn.model_selection import GridSearchCV, StratifiedKFold
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
+from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import SVC
 
-from fsbook.decisions import tie_refit
+from fsbook.experiments._protocol_helpers import make_selector as registry_selector
+from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments._runner import Protocol, task_seed
 
-METHODS = ["HSFS", "FOHSIC", "l1-SVM", "SVM-RFE", "Relief", "LDFS", "LS"]
+METHODS = ["HSFS", "FOHSIC", "l1-SVM", "SVM-RFE", "ReliefF", "LDFS", "LS"]
 #: Table 1 of the paper: number of selected features and 5-fold CV error (%) per method
 TABLE1_K = {"wine": 2, "glass": 2, "glass_id": 2, "arcene": 10, "yale": 6, "dexter": 20, "madelon": 10}
 PAPER_TABLE1 = pd.DataFrame(
@@ -78,28 +77,23 @@ def load(dataset, n_max):
     return X, y
 
 
-def make_selector(method, k, seed):
-    """The selector of ``method`` keeping ``k`` features (fixed settings, seeded)."""
-    from fsbook.baselines import FOHSIC, SVMRFE, L1SVMSelector, LaplacianScore, Relief
-    from fsbook.l1linf import HSFS, LDFS
+#: the ℓ1/ℓ∞ path settings of this chapter's HSFS and LDFS
+L1LINF_PATH = {"tol": 1e-4, "max_iter": 150, "max_bisect": 8}
 
-    path = {"tol": 1e-4, "max_iter": 150, "max_bisect": 8}
-    return {"HSFS": lambda: HSFS(k, random_state=seed, **path),
-            "LDFS": lambda: LDFS(k, random_state=seed, **path),
-            "FOHSIC": lambda: FOHSIC(k),
-            "l1-SVM": lambda: L1SVMSelector(k, random_state=seed),
-            "SVM-RFE": lambda: SVMRFE(k, random_state=seed),
-            "Relief": lambda: Relief(k),
-            "LS": lambda: LaplacianScore(k)}[method]()
+
+def make_selector(method, k, seed):
+    """The selector of ``method`` keeping ``k`` features (fixed settings, seeded;
+    :func:`fsbook.experiments._protocol_helpers.make_selector`)."""
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; expected one of {METHODS}")
+    return registry_selector(method, k, seed, l1linf_path=L1LINF_PATH)
 
 
 def svm_error(X_train, y_train, X_test, y_test, seed):
     """Test error of the RBF SVM (σ = 1 on standardised features, C by inner 3-fold CV)."""
     if sp.issparse(X_train):
         X_train, X_test = X_train.toarray(), X_test.toarray()
-    model = GridSearchCV(make_pipeline(StandardScaler(), SVC(kernel="rbf", gamma=0.5)),
-                         {"svc__C": C_GRID}, cv=StratifiedKFold(3, shuffle=True, random_state=seed), n_jobs=1,
-                         refit=tie_refit())
+    model = tuned_svm(SVC(kernel="rbf", gamma=0.5), {"C": C_GRID}, seed, scale=True)
     model.fit(X_train, y_train)
     return float(np.mean(model.predict(X_test) != y_test)), float(model.best_params_["svc__C"])
 
@@ -185,7 +179,7 @@ def reduce(params_list, results_list):
             "supports": supports}
 
 
-PROTOCOL = Protocol(name="l1linf", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version="3",
+PROTOCOL = Protocol(name="l1linf", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version="4",
                     description="l1/linf feature selection: Table 1 and Figures 1-5 of Masaeli et al. 2010")
 
 

@@ -23,10 +23,10 @@ import warnings
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
+from scipy.optimize._linesearch import LineSearchWarning
 from sklearn.base import clone
 from sklearn.cross_decomposition import PLSRegression
 from sklearn.decomposition import PCA, KernelPCA, LatentDirichletAllocation
-from scipy.optimize._linesearch import LineSearchWarning
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
 from sklearn.metrics import r2_score
@@ -36,9 +36,14 @@ from sklearn.preprocessing import StandardScaler, normalize
 from sklearn.svm import SVC
 
 from fsbook.decisions import RTOL, SCORE_ATOL, argbest, log_grid, tie_refit
+from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments._runner import Protocol
-from fsbook.projection import (GeneralizedDiscriminantAnalysis, OrthogonalLaplacianfaces,
-                               ProjectionPenalty, augment_features)
+from fsbook.projection import (
+    GeneralizedDiscriminantAnalysis,
+    OrthogonalLaplacianfaces,
+    ProjectionPenalty,
+    augment_features,
+)
 
 #: the paper's regularisation grid 10^-8, 10^-6, ..., 10^10 (exact decimal literals)
 GRID = log_grid(-8, 10)[::2]
@@ -288,15 +293,14 @@ YALE_RHOS = log_grid(-5, 3)
 
 def _svc_cv_fit(G, y, tr, te, grid, seed):
     """SVM on a precomputed Gram matrix ``G`` (all points), C by stratified CV (≤ 5 folds,
-    :class:`GridSearchCV`; CV accuracies within :data:`fsbook.decisions.SCORE_ATOL` are ties,
-    which go to the smallest C).
+    :func:`~fsbook.experiments._protocol_helpers.tuned_svm`; CV accuracies within
+    :data:`fsbook.decisions.SCORE_ATOL` are ties, which go to the smallest C).
 
     Returns ``(mean cv accuracy of the chosen C, test error)``.
     """
     ytr = y[tr]
     n_folds = int(min(5, np.bincount(ytr).min()))
-    search = GridSearchCV(SVC(kernel="precomputed"), {"C": list(grid)}, refit=tie_refit(),
-                          cv=StratifiedKFold(n_folds, shuffle=True, random_state=seed))
+    search = tuned_svm(SVC(kernel="precomputed"), {"C": grid}, seed, n_splits=n_folds)
     search.fit(G[np.ix_(tr, tr)], ytr)
     score = search.cv_results_["mean_test_score"][search.best_index_]
     return float(score), float(np.mean(search.predict(G[np.ix_(te, tr)]) != y[te]))
@@ -355,7 +359,7 @@ def yale_kernel_balance(X, y, per_subject, seed):
 
 # ============================================================================ the protocol
 #: the paper's numbers of runs (Table 1, Tables 2-4, Tables 5-7) and the chapter's subsample
-RUNS = {True: {"boston": 500, "news": 20, "yale": 50}, False: {"boston": 100, "news": 2, "yale": 2}}
+RUNS = {True: {"boston": 500, "20newsgroups": 20, "yale": 50}, False: {"boston": 100, "20newsgroups": 2, "yale": 2}}
 #: LDA topic counts d of Tables 2-4 (the chapter runs the paper's best, d = 30)
 TOPICS = {True: [10, 20, 30, 50, 100], False: [30]}
 #: (table, fraction of the training documents) of Tables 2-4
@@ -371,15 +375,15 @@ YALE_METHODS = ["SVM-Kernel", "SVM-KPCA", "Proj-KPCA", "SVM-GDA", "Proj-GDA", "S
 
 
 def make_tasks(full):
-    """Task parameters: ``{"part": "boston", "run"}``, ``{"part": "news", "table", "topics",
+    """Task parameters: ``{"part": "boston", "run"}``, ``{"part": "20newsgroups", "table", "topics",
     "run", "pair"}``, ``{"part": "yale", "table", "run", "pair"}`` and ``{"part": "rho", "run",
     "pair"}`` (the ρ sweep).  ``full=False`` is the chapter's subsample."""
     runs = RUNS[full]
     news_pairs = NEWS_PAIRS if full else NEWS_PAIRS[::19]
     yale_pairs = YALE_PAIRS if full else YALE_PAIRS[::3]
     tasks = [{"part": "boston", "run": r} for r in range(runs["boston"])]
-    tasks += [{"part": "news", "table": t, "topics": d, "run": r, "pair": list(p)}
-              for d in TOPICS[full] for t in NEWS_FRACS for r in range(runs["news"]) for p in news_pairs]
+    tasks += [{"part": "20newsgroups", "table": t, "topics": d, "run": r, "pair": list(p)}
+              for d in TOPICS[full] for t in NEWS_FRACS for r in range(runs["20newsgroups"]) for p in news_pairs]
     tasks += [{"part": "yale", "table": t, "run": r, "pair": list(p)}
               for t in YALE_K for r in range(runs["yale"]) for p in yale_pairs]
     tasks += [{"part": "rho", "run": SWEEP["run"], "pair": list(p)} for p in SWEEP["pairs"]]
@@ -445,7 +449,7 @@ def run_task(params):
         X, y = _boston()
         return boston_run(run, X, y)
     pair = tuple(params["pair"])
-    if part == "news":
+    if part == "20newsgroups":
         Xtr, ytr, Xte, yte = newsgroups_corpus()
         Ztr, Zte = _news_topics(params["topics"])
         g1, g2 = pair
@@ -488,7 +492,7 @@ def reduce(params_list, results_list):
         tables["table1"] = boston_table(runs, "fine")
         tables["table1_paper_grid"] = boston_table(runs, "paper")
         tables["table1_by_d"] = boston_by_d(runs, "fine")
-    news = _frame(params_list, results_list, "news")
+    news = _frame(params_list, results_list, "20newsgroups")
     for t in NEWS_FRACS:
         for d in sorted({p["topics"] for p, _ in news}):
             rows = [(p["run"], r) for p, r in news if p["table"] == t and p["topics"] == d]
@@ -518,7 +522,7 @@ def reduce(params_list, results_list):
 
 
 PROTOCOL = Protocol(name="projection", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
-                    version="3", description="Zhang & Schneider (2010), Tables 1-7 and the ρ sweep")
+                    version="4", description="Zhang & Schneider (2010), Tables 1-7 and the ρ sweep")
 
 
 # ============================================================================ summaries

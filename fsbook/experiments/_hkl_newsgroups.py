@@ -1,76 +1,21 @@
-"""20 Newsgroups alt.atheism vs talk.religion.misc with the paper's vocabulary rule.
+"""Fold-level experiments on the 20 Newsgroups pair of the disjunctive-HKL chapter (Section 3).
 
-The paper's Section 3 protocol for the pair: all posts of the two groups (train and test
-subsets of the bydate archive, 1 427 posts), the words occurring in at least two of them as
-features, presence/absence ``x > 0`` as the boolean input, 4-fold stratified cross-validation.
+Helpers, not a protocol: :func:`interaction_svm_fold` is the words-and-products check of the
+``hkl`` protocol's Table 3 (:mod:`fsbook.experiments.hkl`); :func:`run_fold` (tuned L2-SVM,
+L1-SVM and ``DisjunctiveHKLCV`` on one outer fold) serves ``benchmarks/hkl.py``.  The pair, its
+vocabulary rule and its outer folds are :mod:`fsbook.datasets`'
+(:func:`~fsbook.datasets.load_atheism_religion`, :func:`~fsbook.datasets.most_frequent_words`,
+:func:`~fsbook.datasets.outer_folds`).
 """
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
-from fsbook.datasets import load_20newsgroups
-from fsbook.decisions import SCORE_ATOL, argbest, tie_refit
+from fsbook.datasets import load_atheism_religion, most_frequent_words, outer_folds
+from fsbook.decisions import SCORE_ATOL, argbest
+from fsbook.experiments._protocol_helpers import tuned_svm
 
-__all__ = ["PAIR", "load_atheism_religion", "most_frequent_words", "outer_folds",
-           "interaction_kernel", "interaction_svm_fold", "INTERACTION_GAMMAS"]
-
-#: the two newsgroups of the paper's binary task; ``y = 1`` is talk.religion.misc
-PAIR = ("alt.atheism", "talk.religion.misc")
-
-
-@functools.lru_cache(maxsize=4)
-def _load(min_df):
-    news = load_20newsgroups("all", categories=list(PAIR))
-    X = (news.data > 0).astype(np.float64).tocsr()
-    df = np.asarray(X.sum(axis=0)).ravel()
-    cols = np.flatnonzero(df >= min_df)
-    return X[:, cols].tocsr(), np.asarray(news.target), np.asarray(news.feature_names)[cols]
-
-
-def load_atheism_religion(min_df=2):
-    """All posts of the pair as 0/1 word-presence features, words with document frequency ≥ ``min_df``.
-
-    Parameters
-    ----------
-    min_df : int, default 2
-        Minimum number of posts (of the pair, train + test) a word must occur in; ``2`` gives
-        the paper's 12 511 words.
-
-    Returns
-    -------
-    X : scipy.sparse.csr_matrix of shape (1427, n_words), float 0/1
-    y : ndarray of shape (1427,), 0 = alt.atheism, 1 = talk.religion.misc
-    words : ndarray of str, the column names
-    """
-    if int(min_df) != min_df or min_df < 1:
-        raise ValueError(f"min_df must be a positive integer, got {min_df!r}")
-    X, y, words = _load(int(min_df))
-    return X.copy(), y.copy(), words.copy()
-
-
-def most_frequent_words(X, size):
-    """Columns of the ``size`` words in the most posts (rows) of ``X``, sorted; ties at the cut
-    keep the earlier column (:func:`~fsbook.baselines._selector_base.top_k_mask`).
-
-    Pass the training posts only to keep the test posts' words out of the vocabulary.
-    """
-    from fsbook.baselines._selector_base import top_k_mask
-
-    if size < 1:
-        raise ValueError(f"vocabulary size must be >= 1, got {size}")
-    df = np.asarray((X != 0).sum(axis=0)).ravel()
-    if size > df.size:
-        raise ValueError(f"vocabulary size {size} exceeds the {df.size} candidate words")
-    return np.flatnonzero(top_k_mask(df, size))
-
-
-def outer_folds(y, n_splits=4, seed=0):
-    """The paper's 4-fold stratified cross-validation: list of (train, test) index arrays."""
-    from sklearn.model_selection import StratifiedKFold
-    cv = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=seed)
-    return list(cv.split(np.zeros(len(y)), y))
+__all__ = ["SVM_CS", "run_fold", "interaction_kernel", "interaction_svm_fold", "INTERACTION_GAMMAS"]
 
 
 #: C grids of the tuned baselines (inner 3-fold stratified CV on the outer training part)
@@ -78,11 +23,9 @@ SVM_CS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 
 
 def _svm_fold(Xtr, ytr, Xte, yte, penalty, seed):
-    from sklearn.model_selection import GridSearchCV, StratifiedKFold
     from sklearn.svm import LinearSVC
     svm = LinearSVC(penalty=penalty, dual=(penalty == "l2"), max_iter=20_000, random_state=seed)
-    gs = GridSearchCV(svm, {"C": list(SVM_CS)}, n_jobs=1, refit=tie_refit(),
-                      cv=StratifiedKFold(3, shuffle=True, random_state=seed)).fit(Xtr, ytr)
+    gs = tuned_svm(svm, {"C": SVM_CS}, seed).fit(Xtr, ytr)
     return dict(accuracy=float(np.mean(gs.predict(Xte) == yte)), C=float(gs.best_params_["C"]),
                 n_features=int(np.count_nonzero(gs.best_estimator_.coef_)))
 
@@ -195,17 +138,16 @@ def interaction_svm_fold(fold, gammas=INTERACTION_GAMMAS, Cs=SVM_CS, seed=0, min
         ``linear`` and ``interactions``: test accuracy (fraction), chosen ``C`` (and ``gamma``),
         inner-CV accuracy of the chosen setting (``inner``).
     """
-    from sklearn.model_selection import GridSearchCV, StratifiedKFold
     from sklearn.svm import SVC
 
     X, y, _ = load_atheism_religion(min_df)
     tr, te = outer_folds(y, seed=seed)[fold]
     G = (X @ X.T).toarray()
-    cv = StratifiedKFold(3, shuffle=True, random_state=seed if inner_seed is None else inner_seed)
+    inner = seed if inner_seed is None else inner_seed
     fits = []
     for g in sorted(gammas):
         K = interaction_kernel(G, g, degree)
-        gs = GridSearchCV(SVC(kernel="precomputed"), {"C": list(Cs)}, cv=cv, refit=tie_refit())
+        gs = tuned_svm(SVC(kernel="precomputed"), {"C": Cs}, inner)
         gs.fit(K[np.ix_(tr, tr)], y[tr])
         fits.append(dict(gamma=float(g), C=float(gs.best_params_["C"]),
                          inner=float(gs.cv_results_["mean_test_score"][gs.best_index_]),

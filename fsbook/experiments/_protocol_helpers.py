@@ -1,0 +1,135 @@
+"""Helpers shared by the protocols: the tuned SVM and the one selector registry.
+
+:func:`tuned_svm` is the classifier every protocol tunes by inner cross-validation (its kernel,
+its grid and whether it standardises the features are the caller's: the chapters differ there on
+purpose); :func:`make_selector` builds every feature selector a protocol compares, under the one
+set of labels :data:`SELECTOR_LABELS` the book prints.
+"""
+from __future__ import annotations
+
+import functools
+
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from fsbook.decisions import tie_refit
+
+__all__ = ["SELECTOR_LABELS", "inner_folds", "make_selector", "tuned_svm"]
+
+#: the selectors' labels, one per method, in the book's order (the papers' wording: ``SVM-RFE``
+#: for Guyon et al.'s recursive elimination, ``ReliefF`` for Relief with k = 10 neighbours)
+SELECTOR_LABELS = ("MI", "SVM-RFE", "l1-SVM", "ReliefF", "CFS", "FOHSIC", "LS", "LDFS", "HSFS",
+                   "WK-LP")
+
+
+def inner_folds(seed, n_splits=3):
+    """The inner stratified folds of a tuning search: shuffled with ``seed``, or in the data's
+    order when ``seed`` is ``None``.
+
+    Examples
+    --------
+    >>> inner_folds(0)
+    StratifiedKFold(n_splits=3, random_state=0, shuffle=True)
+    >>> inner_folds(None, 5)
+    StratifiedKFold(n_splits=5, random_state=None, shuffle=False)
+    """
+    if seed is None:
+        return StratifiedKFold(n_splits)
+    return StratifiedKFold(n_splits, shuffle=True, random_state=seed)
+
+
+def tuned_svm(svm, grid, seed, *, scale=False, n_splits=3, error_score=float("nan")):
+    """``svm`` with its parameters in ``grid`` chosen by inner stratified cross-validation.
+
+    A :class:`~sklearn.model_selection.GridSearchCV` on :func:`inner_folds` ``(seed, n_splits)``,
+    one process, refitted at the best grid point with ties (scores within
+    :data:`fsbook.decisions.SCORE_ATOL`) going to the first point of the grid
+    (:func:`fsbook.decisions.tie_refit`).
+
+    Parameters
+    ----------
+    svm : estimator
+        The classifier (its kernel and fixed settings are the caller's).
+    grid : dict
+        Parameter name of ``svm`` → candidate values, in the order ties are broken.
+    seed : int or None
+        Seed of the inner folds (``None``: unshuffled folds).
+    scale : bool, default False
+        Standardise the features first (``StandardScaler → svm``, learnt on each training part);
+        the grid's names are then prefixed with the SVM's step name.
+    n_splits : int, default 3
+        Number of inner folds.
+    error_score : float or "raise", default NaN
+        Passed to ``GridSearchCV``.
+
+    Returns
+    -------
+    sklearn.model_selection.GridSearchCV
+        Unfitted.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.svm import LinearSVC
+    >>> X, y = load_iris(return_X_y=True)
+    >>> model = tuned_svm(LinearSVC(random_state=0), {"C": [0.01, 1.0]}, seed=0, scale=True)
+    >>> sorted(model.fit(X, y).best_params_)
+    ['linearsvc__C']
+    """
+    if scale:
+        svm = make_pipeline(StandardScaler(), svm)
+        step = svm.steps[-1][0]
+        grid = {f"{step}__{name}": values for name, values in grid.items()}
+    return GridSearchCV(svm, {name: list(values) for name, values in grid.items()},
+                        cv=inner_folds(seed, n_splits), n_jobs=1, refit=tie_refit(),
+                        error_score=error_score)
+
+
+def make_selector(method, k, seed, *, l1linf_path=None, boolean=False):
+    """The selector labelled ``method`` keeping ``k`` features, seeded with ``seed``.
+
+    Parameters
+    ----------
+    method : str
+        One of :data:`SELECTOR_LABELS`.
+    k : int
+        Number of features to keep (ignored by ``CFS``, which picks its own).
+    seed : int
+        ``random_state`` of the seeded selectors (MI, SVM-RFE, l1-SVM, LDFS, HSFS, WK-LP).
+    l1linf_path : dict or None
+        Path settings (``tol``, ``max_iter``, ``max_bisect``) of LDFS and HSFS; required by them.
+    boolean : bool, default False
+        Whether the features are 0/1 (CFS then discretises nothing).
+
+    Examples
+    --------
+    >>> make_selector("ReliefF", 3, seed=0)
+    Relief(n_features_to_select=3)
+    >>> make_selector("RFE", 3, seed=0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown selector 'RFE'; expected one of ('MI', 'SVM-RFE', ...
+    """
+    from sklearn.feature_selection import SelectKBest, mutual_info_classif
+
+    from fsbook.baselines import FOHSIC, SVMRFE, L1SVMSelector, LaplacianScore, Relief
+    from fsbook.baselines.weka_selector import WekaSubsetSelector
+    from fsbook.kernel_design import WeakKernelSelector
+    from fsbook.l1linf import HSFS, LDFS
+
+    if method not in SELECTOR_LABELS:
+        raise ValueError(f"unknown selector {method!r}; expected one of {SELECTOR_LABELS}")
+    if method in ("LDFS", "HSFS") and l1linf_path is None:
+        raise ValueError(f"{method} needs l1linf_path (tol, max_iter, max_bisect)")
+    makers = {"MI": lambda: SelectKBest(functools.partial(mutual_info_classif, random_state=seed), k=k),
+              "SVM-RFE": lambda: SVMRFE(k, random_state=seed),
+              "l1-SVM": lambda: L1SVMSelector(k, random_state=seed),
+              "ReliefF": lambda: Relief(k),
+              "CFS": lambda: WekaSubsetSelector("cfs", "best_first", discrete_features=boolean),
+              "FOHSIC": lambda: FOHSIC(k),
+              "LS": lambda: LaplacianScore(k),
+              "LDFS": lambda: LDFS(k, random_state=seed, **l1linf_path),
+              "HSFS": lambda: HSFS(k, random_state=seed, **l1linf_path),
+              "WK-LP": lambda: WeakKernelSelector(n_features_to_select=k, random_state=seed)}
+    return makers[method]()
