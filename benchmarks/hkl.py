@@ -194,6 +194,7 @@ def _run_large_c(root, cpu_timeout, poll=2.0):
     import subprocess
     import sys
     import tempfile
+
     from fsbook.datasets._store import data_dir
     env = dict(os.environ, PYTHONPATH=root, FSBOOK_DATA_DIR=str(data_dir()), OMP_NUM_THREADS="1",
                OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1", NUMBA_NUM_THREADS="1")
@@ -238,8 +239,8 @@ def bench_large_c(old_timeout=None, base="76f3d01", factor=12.0):
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     t_new, new, w_new, _ = _run_large_c(here, None)
     limit = factor * t_new if old_timeout is None else old_timeout
-    print(f"\nlarge C: tic-tac-toe 4-fold CV, DisjunctiveHKLCV(Cs=[0.1, 1, 10, 100, 1000], cv=3), "
-          f"one single-threaded process each, CPU seconds", flush=True)
+    print("\nlarge C: tic-tac-toe 4-fold CV, DisjunctiveHKLCV(Cs=[0.1, 1, 10, 100, 1000], cv=3), "
+          "one single-threaded process each, CPU seconds", flush=True)
     gaps = [float(f"{r['gap']:.1e}") for r in new]
     print(f"  this code: {t_new:.0f} CPU s ({w_new:.0f} s wall); accuracy "
           f"{np.mean([r['accuracy'] for r in new]):.4f}, folds "

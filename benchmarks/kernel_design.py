@@ -30,10 +30,15 @@ import time
 
 import numpy as np
 
-from fsbook.experiments.kernel_design import split
-from fsbook.kernel_design import (full_kernel_specs, kernel_groups, kernel_stack,
-                                  solve_cutting_plane, solve_full_lp, weak_kernel_specs)
-from fsbook.experiments.kernel_design import FULL_MU, WEAK_MU
+from fsbook.experiments.kernel_design import FULL_MU, WEAK_MU, split
+from fsbook.kernel_design import (
+    full_kernel_specs,
+    kernel_groups,
+    kernel_stack,
+    solve_cutting_plane,
+    solve_full_lp,
+    weak_kernel_specs,
+)
 
 
 def _problem(variant, n_train):

@@ -1,6 +1,6 @@
 """Naive reference implementations for disjunctive HKL (explicit lattice enumeration)."""
-import numpy as np
 import cvxpy as cp
+import numpy as np
 
 from fsbook.hkl import lattice
 

@@ -7,14 +7,24 @@ from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from fsbook.baselines import FeatureWeightingSVM, WekaLibSVM, WekaSubsetSelector, ZeroNormSVM
-from fsbook.baselines.weka_svm import weka_fill_values, weka_nominal_to_binary
 from fsbook.baselines.mdl import discretize, entropy_bits, mdl_cut_points
-from fsbook.baselines.subset_evaluators import (CfsEvaluator, ConsistencyEvaluator,
-                                                distribute_missing, gain_ratio, spread_subsample,
-                                                symmetric_uncertainty)
-from fsbook.baselines.subset_search import (best_first, forward_search, greedy_stepwise,
-                                            linear_forward_selection, rank_search,
-                                            subset_size_forward_selection)
+from fsbook.baselines.subset_evaluators import (
+    CfsEvaluator,
+    ConsistencyEvaluator,
+    distribute_missing,
+    gain_ratio,
+    spread_subsample,
+    symmetric_uncertainty,
+)
+from fsbook.baselines.subset_search import (
+    best_first,
+    forward_search,
+    greedy_stepwise,
+    linear_forward_selection,
+    rank_search,
+    subset_size_forward_selection,
+)
+from fsbook.baselines.weka_svm import weka_fill_values, weka_nominal_to_binary
 
 
 @parametrize_with_checks([WekaSubsetSelector(), ZeroNormSVM(), FeatureWeightingSVM(), WekaLibSVM()])

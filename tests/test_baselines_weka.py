@@ -21,9 +21,16 @@ import pytest
 from fsbook.baselines import WekaSubsetSelector
 from fsbook.baselines.weka_svm import weka_fill_values, weka_nominal_to_binary
 from fsbook.booleanize import booleanize
-from fsbook.datasets import (load_breast_cancer, load_breast_cancer_wisconsin, load_hepatitis,
-                             load_ionosphere, load_monks, load_tic_tac_toe, load_transfusion,
-                             load_vote)
+from fsbook.datasets import (
+    load_breast_cancer,
+    load_breast_cancer_wisconsin,
+    load_hepatitis,
+    load_ionosphere,
+    load_monks,
+    load_tic_tac_toe,
+    load_transfusion,
+    load_vote,
+)
 
 weka_jvm = pytest.importorskip("weka.core.jvm", reason="python-weka-wrapper3 is not installed")
 if shutil.which("java") is None:
@@ -179,6 +186,7 @@ def test_gain_ratio_ranking_with_missing_values_equals_weka_ranker(weka, tmp_pat
     Ranker: the same merits, the same order up to ties (RankSearch, a Weka package not in
     weka.jar, breaks ties its own way, see ``gain_ratio_ranking``)."""
     from weka.attribute_selection import ASEvaluation, ASSearch, AttributeSelection
+
     from fsbook.baselines.mdl import discretize
     from fsbook.baselines.subset_evaluators import _class_tables, gain_ratio
     from fsbook.baselines.weka_selector import gain_ratio_ranking
@@ -203,6 +211,7 @@ def test_weka_sort_leaves_ties_as_weka_utils_sort_does(weka):
     """``weka_sort`` (the ranking of LinearForwardSelection / SubsetSizeForwardSelection) against
     Weka 3.9's own ``weka.core.Utils.sort`` on arrays with many ties and NaN."""
     from jpype import JArray, JClass, JDouble
+
     from fsbook.baselines.subset_search import weka_sort
     utils = JClass("weka.core.Utils")
     rng = np.random.default_rng(0)

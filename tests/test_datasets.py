@@ -13,7 +13,7 @@ import pytest
 import scipy.sparse as sp
 
 import fsbook.datasets as D
-from fsbook.datasets import DatasetError, REBUILD_COMMAND
+from fsbook.datasets import REBUILD_COMMAND, DatasetError
 from fsbook.datasets._build import SourceError, build
 from fsbook.datasets._registry import SPECS
 from fsbook.datasets._store import read_sums, sha256_file

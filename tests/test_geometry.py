@@ -4,9 +4,17 @@ import pytest
 import scipy.sparse as sp
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from fsbook.geometry import (GeometricFeatureSetSelector, binary_splits, feature_subsets,
-                             fit_models, geometric_ratios, naive_geometric_ratios, paper_model,
-                             point_matrix, standardize_within)
+from fsbook.geometry import (
+    GeometricFeatureSetSelector,
+    binary_splits,
+    feature_subsets,
+    fit_models,
+    geometric_ratios,
+    naive_geometric_ratios,
+    paper_model,
+    point_matrix,
+    standardize_within,
+)
 from fsbook.geometry import _kernels as K
 
 

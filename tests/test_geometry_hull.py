@@ -3,9 +3,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from fsbook.geometry import (geometric_ratios, gram_geometric_ratios, naive_geometric_ratios,
-                             point_matrix)
 from fsbook.geometry import _kernels as K
+from fsbook.geometry import geometric_ratios, gram_geometric_ratios, naive_geometric_ratios, point_matrix
 from fsbook.geometry.hull import count_in_sparse_hull, sparse_hull
 
 

@@ -1,11 +1,10 @@
 """Correctness tests for disjunctive HKL (closed forms vs enumeration, brute force)."""
+import naive_hkl as nv
 import numpy as np
 import pytest
 
-import naive_hkl as nv
-from fsbook.hkl import HKLProblem, lattice, solve_active_set
-from fsbook.hkl._kernels import (descendant_kernel, source_quadforms,
-                                 source_quadforms_numpy, union_matrix)
+from fsbook.hkl import lattice
+from fsbook.hkl._kernels import descendant_kernel, source_quadforms, source_quadforms_numpy, union_matrix
 
 
 def _data(seed, m=30, n=5):

@@ -1,8 +1,8 @@
 """Disjunctive HKL: active-set solver vs brute force, duality gap, sufficiency condition."""
+import naive_hkl as nv
 import numpy as np
 import pytest
 
-import naive_hkl as nv
 from fsbook.hkl import HKLProblem, lattice, solve_active_set, solve_brute_force
 
 
@@ -40,7 +40,7 @@ def solved():
         prob = HKLProblem(X, y, C=10.0, p=p, omega=om, delta_top=dtop, delta_node=dnode)
         trace = []
         r = solve_active_set(prob, tol=1e-4, max_add=3,
-                             callback=lambda nodes, ev, rec: trace.append((nodes, ev["c"].copy(), rec)))
+                             callback=lambda nodes, ev, rec, trace=trace: trace.append((nodes, ev["c"].copy(), rec)))
         bf = nv.brute_force_primal(X, y, 10.0, p, om, dtop, dnode)
         out[case] = (X, y, om, None, r, bf, trace)
     return out
@@ -64,7 +64,7 @@ def test_sufficiency_never_stops_while_a_violating_node_exists(solved, case):
     gap is ≤ tol, so it never stops while an omitted node could lower (1) by more than tol."""
     X, y, om, beta, r, (val, *_), trace = solved[case]
     assert trace
-    for nodes, c, rec in trace:
+    for _nodes, _c, rec in trace:
         true_gap = (rec["primal"] - val) / rec["primal"]
         assert rec["gap"] >= true_gap - 1e-9
         assert rec["dual"] <= val * (1 + 1e-6)             # the dual bound is a lower bound

@@ -6,10 +6,22 @@ from sklearn.preprocessing import StandardScaler
 
 from fsbook import datasets
 from fsbook.baselines.mmc import MMC, mmc_objective
-from fsbook.kernel_design import (KernelDesign, TripletError, build_full_lp, check_triplets, lp_sizes,
-                                  dominance_violation, full_kernel_specs, kernel_groups,
-                                  kernel_stack, paper_test_triples, solve_cutting_plane,
-                                  solve_full_lp, triplets_from_labels, weak_kernel_specs)
+from fsbook.kernel_design import (
+    KernelDesign,
+    TripletError,
+    build_full_lp,
+    check_triplets,
+    dominance_violation,
+    full_kernel_specs,
+    kernel_groups,
+    kernel_stack,
+    lp_sizes,
+    paper_test_triples,
+    solve_cutting_plane,
+    solve_full_lp,
+    triplets_from_labels,
+    weak_kernel_specs,
+)
 
 GAMMAS = [(1e-4, 1e-4), (1e-2, 1e-1), (1.0, 1e-2)]
 

@@ -2,9 +2,18 @@
 import numpy as np
 import pytest
 
-from fsbook.kernel_design import (KernelDesign, WeakKernelSelector, kernel_groups, kernel_pair_differences,
-                                  kernel_stack, solve_nonnegative_colgen, solve_nonnegative_lp,
-                                  triplet_differences, triplets_from_labels, weak_kernel_specs)
+from fsbook.kernel_design import (
+    KernelDesign,
+    WeakKernelSelector,
+    kernel_groups,
+    kernel_pair_differences,
+    kernel_stack,
+    solve_nonnegative_colgen,
+    solve_nonnegative_lp,
+    triplet_differences,
+    triplets_from_labels,
+    weak_kernel_specs,
+)
 from fsbook.kernel_design.colgen import feature_prices, kernel_prices
 
 

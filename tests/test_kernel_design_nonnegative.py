@@ -2,10 +2,20 @@
 import numpy as np
 import pytest
 
-from fsbook.kernel_design import (KernelDesign, build_full_lp, build_nonnegative_lp, full_kernel_specs,
-                                  kernel_groups, kernel_stack, solve_cutting_plane, solve_full_lp,
-                                  solve_nonnegative_lp, triplet_differences, triplets_from_labels,
-                                  weak_kernel_specs)
+from fsbook.kernel_design import (
+    KernelDesign,
+    build_full_lp,
+    build_nonnegative_lp,
+    full_kernel_specs,
+    kernel_groups,
+    kernel_stack,
+    solve_cutting_plane,
+    solve_full_lp,
+    solve_nonnegative_lp,
+    triplet_differences,
+    triplets_from_labels,
+    weak_kernel_specs,
+)
 
 
 def _random_problem(seed, variant, n=25, d=4, T=40):

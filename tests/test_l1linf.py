@@ -8,10 +8,24 @@ from sklearn.pipeline import make_pipeline
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from fsbook.l1linf import (HSFS, LDFS, HSICCriterion, LDACriterion, accelerated_proximal_gradient,
-                           active_set_proximal_gradient, bound_constrained_lbfgsb, centred_label_kernel, feature_scales,
-                           linearly_constrained_slsqp, linf_penalty, project_rows_l1_ball, prox_rows_linf, row_support,
-                           select_k_path, top_k_rows)
+from fsbook.l1linf import (
+    HSFS,
+    LDFS,
+    HSICCriterion,
+    LDACriterion,
+    accelerated_proximal_gradient,
+    active_set_proximal_gradient,
+    bound_constrained_lbfgsb,
+    centred_label_kernel,
+    feature_scales,
+    linearly_constrained_slsqp,
+    linf_penalty,
+    project_rows_l1_ball,
+    prox_rows_linf,
+    row_support,
+    select_k_path,
+    top_k_rows,
+)
 
 
 def _toy(n=40, d=6, seed=0, classes=3, sparse=False):

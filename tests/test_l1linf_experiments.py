@@ -2,8 +2,17 @@
 import numpy as np
 import pandas as pd
 
-from fsbook.experiments.l1linf import (METHODS, PAPER_TABLE1, TABLE1_K, load, make_tasks, ranking_claims, reduce,
-                                       run_task, table1_tasks)
+from fsbook.experiments.l1linf import (
+    METHODS,
+    PAPER_TABLE1,
+    TABLE1_K,
+    load,
+    make_tasks,
+    ranking_claims,
+    reduce,
+    run_task,
+    table1_tasks,
+)
 
 
 def test_task_lists():

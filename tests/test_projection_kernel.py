@@ -3,14 +3,19 @@
 import cvxpy as cp
 import numpy as np
 import pytest
-from sklearn.decomposition import KernelPCA, PCA
+from sklearn.decomposition import PCA, KernelPCA
 from sklearn.metrics.pairwise import polynomial_kernel
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from fsbook.projection import (GeneralizedDiscriminantAnalysis, OrthogonalLaplacianfaces,
-                               ProjectionPenaltySVC, dual_objective, solve_constrained_dual,
-                               solve_penalised_dual)
+from fsbook.projection import (
+    GeneralizedDiscriminantAnalysis,
+    OrthogonalLaplacianfaces,
+    ProjectionPenaltySVC,
+    dual_objective,
+    solve_constrained_dual,
+    solve_penalised_dual,
+)
 from fsbook.projection.kernel import fit_offsets
 
 

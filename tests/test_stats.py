@@ -6,8 +6,15 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from fsbook.stats import (average_ranks, critical_difference, friedman, kuncheva_index, kuncheva_stability,
-                          nemenyi, rank_matrix)
+from fsbook.stats import (
+    average_ranks,
+    critical_difference,
+    friedman,
+    kuncheva_index,
+    kuncheva_stability,
+    nemenyi,
+    rank_matrix,
+)
 
 
 def _scores(n=6, k=4, seed=0):

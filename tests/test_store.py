@@ -6,13 +6,13 @@ import dataclasses
 import numpy as np
 import pandas as pd
 import pytest
+from test_runner import _edit_pack
 
 from fsbook.experiments import StoreError, read_store, run_protocol
 from fsbook.experiments import __main__ as cli
 from fsbook.experiments._example import PROTOCOL as EXAMPLE
 from fsbook.experiments._store import Store, canonical_json, record_checksum
 from fsbook.experiments._verify import choose_sample, compare_results, verify
-from test_runner import _edit_pack
 
 N_FULL = len(EXAMPLE.make_tasks(True))
 

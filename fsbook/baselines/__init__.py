@@ -21,15 +21,15 @@ Chapter 6, disjunctive-HKL experiments:
 Chapter 7, benchmark: :class:`SVMRFE`, :class:`L1SVMSelector`, :class:`Relief` and CFS
 (:class:`WekaSubsetSelector`) next to the book's own selectors.
 """
-from .weighted_svm import FeatureWeightingSVM
-from .weka_selector import EVALUATORS, SEARCHES, WekaSubsetSelector
-from .weka_svm import WekaLibSVM
-from .zero_norm_svm import ZeroNormSVM
-from .fohsic import FOHSIC
-from .laplacian_score import LaplacianScore
-from .relief import Relief
-from .svm_selectors import SVMRFE, L1SVMSelector
-from .mmc import MMC, MMCSupervised, UnboundedMetricError
+from fsbook.baselines.fohsic import FOHSIC
+from fsbook.baselines.laplacian_score import LaplacianScore
+from fsbook.baselines.mmc import MMC, MMCSupervised, UnboundedMetricError
+from fsbook.baselines.relief import Relief
+from fsbook.baselines.svm_selectors import SVMRFE, L1SVMSelector
+from fsbook.baselines.weighted_svm import FeatureWeightingSVM
+from fsbook.baselines.weka_selector import EVALUATORS, SEARCHES, WekaSubsetSelector
+from fsbook.baselines.weka_svm import WekaLibSVM
+from fsbook.baselines.zero_norm_svm import ZeroNormSVM
 
 __all__ = ["WekaSubsetSelector", "EVALUATORS", "SEARCHES", "WekaLibSVM", "ZeroNormSVM",
            "FeatureWeightingSVM", "FOHSIC", "LaplacianScore", "Relief", "SVMRFE", "L1SVMSelector",

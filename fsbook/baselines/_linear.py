@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.feature_selection import SelectorMixin
 from sklearn.base import ClassifierMixin
+from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 

@@ -20,8 +20,8 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval
 
 from fsbook.baselines._kernels_fohsic import hsic_gains_csc
-from fsbook.decisions import RTOL, argbest
 from fsbook.baselines._selector_base import N_FEATURES_CONSTRAINT, KSelector
+from fsbook.decisions import RTOL, argbest
 from fsbook.l1linf.estimators import feature_scales
 from fsbook.l1linf.hsic import centred_label_kernel
 

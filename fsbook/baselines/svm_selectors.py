@@ -108,8 +108,9 @@ class L1SVMSelector(KSelector):
         self.n_iter_ = 0
         path = []
         lo = hi = None
-        from sklearn.exceptions import ConvergenceWarning
         import warnings
+
+        from sklearn.exceptions import ConvergenceWarning
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             for _ in range(60):
@@ -193,6 +194,7 @@ class SVMRFE(KSelector):
         rfe = RFE(LinearSVC(C=self.C, max_iter=10000, random_state=self.random_state),
                   n_features_to_select=k, step=self.step)
         import warnings
+
         from sklearn.exceptions import ConvergenceWarning
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)

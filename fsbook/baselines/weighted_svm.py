@@ -26,7 +26,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils._param_validation import Interval
 
-from ._linear import LinearBinarySelectorMixin
+from fsbook.baselines._linear import LinearBinarySelectorMixin
 
 __all__ = ["FeatureWeightingSVM"]
 

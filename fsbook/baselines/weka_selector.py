@@ -26,11 +26,21 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .mdl import discretize
-from .subset_evaluators import (CfsEvaluator, ConsistencyEvaluator, _class_tables, gain_ratio,
-                                spread_subsample)
-from .subset_search import (best_first, greedy_stepwise, linear_forward_selection, rank_search,
-                            subset_size_forward_selection)
+from fsbook.baselines.mdl import discretize
+from fsbook.baselines.subset_evaluators import (
+    CfsEvaluator,
+    ConsistencyEvaluator,
+    _class_tables,
+    gain_ratio,
+    spread_subsample,
+)
+from fsbook.baselines.subset_search import (
+    best_first,
+    greedy_stepwise,
+    linear_forward_selection,
+    rank_search,
+    subset_size_forward_selection,
+)
 
 __all__ = ["WekaSubsetSelector", "EVALUATORS", "SEARCHES"]
 

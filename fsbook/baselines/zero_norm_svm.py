@@ -18,9 +18,8 @@ from sklearn.base import BaseEstimator, _fit_context
 from sklearn.svm import LinearSVC
 from sklearn.utils._param_validation import Interval
 
+from fsbook.baselines._linear import LinearBinarySelectorMixin
 from fsbook.decisions import top_k
-
-from ._linear import LinearBinarySelectorMixin
 
 __all__ = ["ZeroNormSVM"]
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-from ._store import repo_root
+from fsbook.datasets._store import repo_root
 
 
 def main(argv=None) -> int:
@@ -22,7 +22,7 @@ def main(argv=None) -> int:
     sub.add_parser("list", help="list the datasets")
     args = parser.parse_args(argv)
     if args.command == "build":
-        from ._build import SourceError, build
+        from fsbook.datasets._build import SourceError, build
 
         root = repo_root()
         source = args.source or str(root / ".." / "shared" / "data")
@@ -36,9 +36,9 @@ def main(argv=None) -> int:
         print(f"wrote {len(written)} files to {dest} in {time.perf_counter() - t0:.1f} s")
         return 0
     if args.command == "list":
-        from . import list_datasets
-
         import pandas as pd
+
+        from fsbook.datasets import list_datasets
 
         with pd.option_context("display.width", 200, "display.max_colwidth", 40):
             print(list_datasets()[["name", "loader", "shape", "n_classes", "available"]].to_string())

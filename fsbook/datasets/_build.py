@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ._registry import PAPERS, SPECS
-from ._store import encode_meta, sha256_file, write_npz, write_sums
+from fsbook.datasets._registry import PAPERS, SPECS
+from fsbook.datasets._store import encode_meta, sha256_file, write_npz, write_sums
 
 # sha256 of the source files, copied from shared/data/MANIFEST.md
 SOURCE_SHA256 = {
@@ -119,7 +119,7 @@ def _build_group(specs, src: Path, dest: Path):
     written, lines, corpus = {}, [], None
     for spec in specs:
         if spec.group:
-            from ._text import read_movie_reviews, webtext_sentences
+            from fsbook.datasets._text import read_movie_reviews, webtext_sentences
 
             readers = {"movie_reviews": read_movie_reviews, "webtext": webtext_sentences}
             if corpus is None:

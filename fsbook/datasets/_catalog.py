@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from . import _loaders as L
-from ._registry import PAPERS, SPECS, UNAVAILABLE
-from ._store import decode_meta, read_dataset
+from fsbook.datasets import _loaders as L
+from fsbook.datasets._registry import PAPERS, SPECS, UNAVAILABLE
+from fsbook.datasets._store import decode_meta, read_dataset
 
 
 def load_by_name(name):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import Bunch
 
-from ._store import decode_meta, decode_strings, read_dataset, sparse_from_arrays
+from fsbook.datasets._store import decode_meta, decode_strings, read_dataset, sparse_from_arrays
 
 _TABULAR = ("data", "target")
 

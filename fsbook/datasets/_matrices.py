@@ -8,7 +8,7 @@ import numpy as np
 import scipy.io as sio
 import scipy.sparse as sp
 
-from ._store import sparse_arrays
+from fsbook.datasets._store import sparse_arrays
 
 
 def _mat(src: Path, rel: str) -> dict:

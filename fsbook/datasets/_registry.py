@@ -6,13 +6,13 @@ DESCR of each dataset is composed from its spec plus facts found while parsing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Callable
 
-from . import _matrices as M
-from . import _text as T
-from . import _uci as U
+from fsbook.datasets import _matrices as M
+from fsbook.datasets import _text as T
+from fsbook.datasets import _uci as U
 
 PAPERS = {
     "P1": "Zhang & Schneider 2010, Projection penalties (ICML)",

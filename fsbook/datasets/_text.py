@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer
 
-from ._store import encode_strings, sparse_arrays
+from fsbook.datasets._store import encode_strings, sparse_arrays
 
 TOKEN_PATTERN = r"[^\W\d_]{2,}"
 # n -> minimum number of documents (sentences) an n-gram must occur in

@@ -10,8 +10,15 @@ on a Dask cluster, resumably, into the protocol's committed store ``results/<nam
 ``python -m fsbook.experiments verify`` checks by recomputing a sample of its tasks.
 """
 
-from fsbook.experiments._runner import (Protocol, ProtocolResult, StoreError, read_results, read_store,
-                                        run_protocol, task_seed)
+from fsbook.experiments._runner import (
+                                        Protocol,
+                                        ProtocolResult,
+                                        StoreError,
+                                        read_results,
+                                        read_store,
+                                        run_protocol,
+                                        task_seed,
+)
 
 __all__ = ["Protocol", "ProtocolResult", "StoreError", "read_results", "read_store", "run_protocol",
            "task_seed"]

@@ -38,16 +38,26 @@ import importlib
 import json
 import time
 import warnings
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping
 
 import pandas as pd
 
 import fsbook
 from fsbook._optional import require
-from fsbook.experiments._store import (Store, StoreError, atomic_write, canonical_json, key_of_canonical,
-                                       machine_facts, make_record, normalise, task_key, to_jsonable)
+from fsbook.experiments._store import (
+    Store,
+    StoreError,
+    atomic_write,
+    canonical_json,
+    key_of_canonical,
+    machine_facts,
+    make_record,
+    normalise,
+    task_key,
+    to_jsonable,
+)
 
 __all__ = ["Protocol", "ProtocolResult", "StoreError", "canonical_json", "load_protocol",
            "read_results", "read_store", "run_protocol", "store_root", "task_key", "task_seed",

@@ -155,7 +155,7 @@ def default_seed():
                               text=True, timeout=10, check=True).stdout.strip()
         return int(head[:8], 16), f"git commit {head[:12]}"
     except (OSError, subprocess.SubprocessError, ValueError):
-        today = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%d")
+        today = datetime.datetime.now(datetime.UTC).strftime("%Y%m%d")
         return int(today), f"date {today}"
 
 

@@ -8,11 +8,21 @@
 - :func:`all_subsets_wrapper` -- the wrapper labels ("optimal") of Section 3.
 - :class:`FeatureGroupSelector` -- keep the columns of a union of feature groups.
 """
-from fsbook.geometry.candidates import (binary_splits, feature_subsets, group_columns,
-                                        split_label, subset_label)
-from fsbook.geometry.ratios import (RATIO_NAMES, geometric_ratios, gram_geometric_ratios,
-                                    naive_geometric_ratios, point_matrix)
+from fsbook.geometry.candidates import (
+                                        binary_splits,
+                                        feature_subsets,
+                                        group_columns,
+                                        split_label,
+                                        subset_label,
+)
 from fsbook.geometry.models import GeometricModel, fit_models, paper_model
+from fsbook.geometry.ratios import (
+                                        RATIO_NAMES,
+                                        geometric_ratios,
+                                        gram_geometric_ratios,
+                                        naive_geometric_ratios,
+                                        point_matrix,
+)
 from fsbook.geometry.selector import GeometricFeatureSetSelector, standardize_within
 from fsbook.geometry.wrapper import FeatureGroupSelector, all_subsets_wrapper
 

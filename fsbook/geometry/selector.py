@@ -16,10 +16,10 @@ method needs ``m + 2`` SVDs of ``m × n`` matrices.
 """
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
 from numbers import Integral, Real
 
+import numpy as np
+import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils._param_validation import Interval, Options, StrOptions
@@ -28,8 +28,14 @@ from sklearn.utils.validation import validate_data
 
 from fsbook import decisions
 from fsbook.geometry import _kernels as K
-from fsbook.geometry.candidates import (GroupSupportMixin, binary_splits, feature_subsets,
-                                        group_columns, split_label, subset_label)
+from fsbook.geometry.candidates import (
+    GroupSupportMixin,
+    binary_splits,
+    feature_subsets,
+    group_columns,
+    split_label,
+    subset_label,
+)
 from fsbook.geometry.models import GeometricModel, paper_model
 from fsbook.geometry.ratios import MTOL, RATIO_NAMES, RTOL, point_matrix, ratios_from_gram
 

@@ -32,8 +32,14 @@ from sklearn.utils._param_validation import Interval, validate_params
 from sklearn.utils.validation import check_X_y, validate_data
 
 from fsbook.decisions import SCORE_ATOL
-from fsbook.geometry.candidates import (GroupSupportMixin, binary_splits, feature_subsets,
-                                        group_columns, split_label, subset_label)
+from fsbook.geometry.candidates import (
+    GroupSupportMixin,
+    binary_splits,
+    feature_subsets,
+    group_columns,
+    split_label,
+    subset_label,
+)
 from fsbook.geometry.ratios import point_matrix
 
 __all__ = ["FeatureGroupSelector", "all_subsets_wrapper"]

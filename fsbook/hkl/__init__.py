@@ -10,12 +10,12 @@
 - :func:`solve_brute_force` -- problem (1) on the whole lattice (small n, cvxpy, lazy import).
 - :mod:`lattice` -- parents, ancestors, descendants, sources, hull, node indicators.
 """
-from . import lattice
-from ._kernels import descendant_kernel, union_matrix
-from .brute_force import node_weights, solve_brute_force
-from .estimator import C_LADDER, DisjunctiveHKL, DisjunctiveHKLCV, c_start, disjunctive_hkl_path
-from .smo import smo_svm
-from .solver import HKLProblem, RestrictedProblem, solve_active_set, source_scores
+from fsbook.hkl import lattice
+from fsbook.hkl._kernels import descendant_kernel, union_matrix
+from fsbook.hkl.brute_force import node_weights, solve_brute_force
+from fsbook.hkl.estimator import C_LADDER, DisjunctiveHKL, DisjunctiveHKLCV, c_start, disjunctive_hkl_path
+from fsbook.hkl.smo import smo_svm
+from fsbook.hkl.solver import HKLProblem, RestrictedProblem, solve_active_set, source_scores
 
 __all__ = ["lattice", "HKLProblem", "RestrictedProblem", "solve_active_set", "source_scores",
            "DisjunctiveHKL", "DisjunctiveHKLCV", "disjunctive_hkl_path", "c_start", "C_LADDER", "smo_svm", "descendant_kernel", "union_matrix",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import lattice
+from fsbook.hkl import lattice
 
 __all__ = ["solve_brute_force", "node_weights"]
 

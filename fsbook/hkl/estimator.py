@@ -20,8 +20,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
-from . import lattice
-from .solver import HKLProblem, solve_active_set, source_scores
+from fsbook.hkl import lattice
+from fsbook.hkl.solver import HKLProblem, solve_active_set, source_scores
 
 __all__ = ["DisjunctiveHKL", "DisjunctiveHKLCV", "disjunctive_hkl_path", "c_start",
            "C_LADDER"]

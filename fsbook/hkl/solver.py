@@ -44,9 +44,9 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC
 
-from . import lattice
-from ._kernels import source_quadforms, union_matrix
-from .smo import clarabel_svm, ipm_svm, smo_svm
+from fsbook.hkl import lattice
+from fsbook.hkl._kernels import source_quadforms, union_matrix
+from fsbook.hkl.smo import clarabel_svm, ipm_svm, smo_svm
 
 __all__ = ["HKLProblem", "RestrictedProblem", "solve_active_set", "source_scores"]
 
@@ -485,7 +485,7 @@ def _mirror_descent(red, eta, tol, max_iter):
     eta_dn = None
     it = 0
     P, MA2, eta_dn, gapA = _reduced_gap(red, ev)
-    for it in range(1, max_iter + 1):
+    for it in range(1, max_iter + 1):  # noqa: B007 (the count is read after the loop)
         if gapA <= tol * max(P, 1e-12):
             break
         grad = ev["grad"]
@@ -604,7 +604,7 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
     if not converged:
         warnings.warn(f"disjunctive HKL stopped before the duality gap reached tol "
                       f"(relative gap {history[-1]['gap']:.3g}, {len(nodes) - 1} active nodes)",
-                      ConvergenceWarning)
+                      ConvergenceWarning, stacklevel=2)
     return dict(nodes=nodes, eta=eta, c=ev["c"], b=ev["b"], w=w, sigma=ev["sigma"],
                 zeta=ev["zeta"], primal=P, gap=history[-1]["gap"], history=history,
                 n_iter=len(history), converged=converged, times=times, omega=omega,

@@ -9,15 +9,36 @@
 - :mod:`colgen` -- the ``α ≥ 0`` LP by column generation over its kernels.
 - :mod:`triplets` -- triplets from class labels (Section 3.1), validation, test triples.
 """
-from .base_kernels import (KernelSpec, full_kernel_specs, kernel_groups, kernel_pair_differences,
-                           kernel_pairs, kernel_stack, weak_kernel_specs)
-from .colgen import solve_nonnegative_colgen
-from .estimator import KernelDesign
-from .lp import (PSD_OPTIONS, LPResult, build_full_lp, build_nonnegative_lp, dominance_violation,
-                 lp_sizes, solve_cutting_plane, solve_full_lp, solve_nonnegative_lp,
-                 triplet_differences)
-from .selector import WeakKernelSelector
-from .triplets import TripletError, check_triplets, paper_test_triples, triplets_from_labels
+from fsbook.kernel_design.base_kernels import (
+                           KernelSpec,
+                           full_kernel_specs,
+                           kernel_groups,
+                           kernel_pair_differences,
+                           kernel_pairs,
+                           kernel_stack,
+                           weak_kernel_specs,
+)
+from fsbook.kernel_design.colgen import solve_nonnegative_colgen
+from fsbook.kernel_design.estimator import KernelDesign
+from fsbook.kernel_design.lp import (
+                           PSD_OPTIONS,
+                           LPResult,
+                           build_full_lp,
+                           build_nonnegative_lp,
+                           dominance_violation,
+                           lp_sizes,
+                           solve_cutting_plane,
+                           solve_full_lp,
+                           solve_nonnegative_lp,
+                           triplet_differences,
+)
+from fsbook.kernel_design.selector import WeakKernelSelector
+from fsbook.kernel_design.triplets import (
+                           TripletError,
+                           check_triplets,
+                           paper_test_triples,
+                           triplets_from_labels,
+)
 
 __all__ = ["KernelDesign", "WeakKernelSelector", "KernelSpec", "kernel_pairs", "PSD_OPTIONS",
            "kernel_pair_differences", "solve_nonnegative_colgen",

@@ -59,7 +59,14 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from .lp import LPResult, _check_nonnegative_inputs, build_nonnegative_lp, nonnegative_methods, _linprog
+
+from fsbook.kernel_design.lp import (
+    LPResult,
+    _check_nonnegative_inputs,
+    _linprog,
+    build_nonnegative_lp,
+    nonnegative_methods,
+)
 
 __all__ = ["kernel_prices", "feature_prices", "solve_nonnegative_colgen"]
 

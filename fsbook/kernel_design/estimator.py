@@ -16,12 +16,24 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .base_kernels import (full_kernel_specs, kernel_diagonal, kernel_groups, kernel_pair_differences,
-                           kernel_pairs, kernel_stack, weak_kernel_specs)
-from .colgen import solve_nonnegative_colgen
-from .lp import (PSD_OPTIONS, dominance_violation, solve_cutting_plane, solve_full_lp,
-                 solve_nonnegative_lp)
-from .triplets import TripletError, check_triplets
+from fsbook.kernel_design.base_kernels import (
+    full_kernel_specs,
+    kernel_diagonal,
+    kernel_groups,
+    kernel_pair_differences,
+    kernel_pairs,
+    kernel_stack,
+    weak_kernel_specs,
+)
+from fsbook.kernel_design.colgen import solve_nonnegative_colgen
+from fsbook.kernel_design.lp import (
+    PSD_OPTIONS,
+    dominance_violation,
+    solve_cutting_plane,
+    solve_full_lp,
+    solve_nonnegative_lp,
+)
+from fsbook.kernel_design.triplets import TripletError, check_triplets
 
 __all__ = ["KernelDesign"]
 

@@ -18,9 +18,9 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .estimator import KernelDesign
-from .lp import PSD_OPTIONS
-from .triplets import triplets_from_labels
+from fsbook.kernel_design.estimator import KernelDesign
+from fsbook.kernel_design.lp import PSD_OPTIONS
+from fsbook.kernel_design.triplets import triplets_from_labels
 
 __all__ = ["WeakKernelSelector"]
 

@@ -13,8 +13,13 @@ from fsbook.l1linf.hsic import HSICCriterion, centred_label_kernel, gaussian_ker
 from fsbook.l1linf.lda import LDACriterion
 from fsbook.l1linf.path import PathResult, row_support, select_k_path, top_k_rows
 from fsbook.l1linf.prox import linf_penalty, project_rows_l1_ball, prox_rows_linf
-from fsbook.l1linf.solvers import (OptimResult, accelerated_proximal_gradient, active_set_proximal_gradient,
-                                   bound_constrained_lbfgsb, linearly_constrained_slsqp)
+from fsbook.l1linf.solvers import (
+                                   OptimResult,
+                                   accelerated_proximal_gradient,
+                                   active_set_proximal_gradient,
+                                   bound_constrained_lbfgsb,
+                                   linearly_constrained_slsqp,
+)
 
 __all__ = ["HSFS", "LDFS", "feature_scales", "initial_transformation", "HSICCriterion",
            "centred_label_kernel", "gaussian_kernel_from_scores", "LDACriterion", "PathResult",

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from fsbook.l1linf.prox import linf_penalty
 from fsbook.l1linf.solvers import accelerated_proximal_gradient, active_set_proximal_gradient
 
 __all__ = ["PathResult", "select_k_path", "row_support", "top_k_rows", "ZERO_RTOL", "TIE_RTOL"]

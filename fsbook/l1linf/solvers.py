@@ -74,7 +74,7 @@ def accelerated_proximal_gradient(criterion, W0, lam, *, max_iter=500, tol=1e-6,
     Y, fy, gy, t = W, f, g, 1.0
     converged = False
     it = 0
-    for it in range(1, max_iter + 1):
+    for it in range(1, max_iter + 1):  # noqa: B007 (the count is read after the loop)
         while True:
             Wn = prox_rows_linf(Y - gy / L, lam / L)
             fn, gn_ = (value(Wn), None) if value is not None else criterion(Wn)

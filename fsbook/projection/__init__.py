@@ -12,9 +12,13 @@ subspace spanned by the reducer is penalised (eqs. 6, 8, 17).
   -- two reducers of the paper's face experiments.
 """
 
+from fsbook.projection.kernel import (
+                                      ProjectionPenaltySVC,
+                                      dual_objective,
+                                      solve_constrained_dual,
+                                      solve_penalised_dual,
+)
 from fsbook.projection.linear import ProjectionPenalty, augment_features
-from fsbook.projection.kernel import (ProjectionPenaltySVC, solve_constrained_dual,
-                                      solve_penalised_dual, dual_objective)
 from fsbook.projection.reducers import GeneralizedDiscriminantAnalysis, OrthogonalLaplacianfaces
 
 __all__ = ["ProjectionPenalty", "augment_features", "ProjectionPenaltySVC",
