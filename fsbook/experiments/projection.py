@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from scipy.optimize._linesearch import LineSearchWarning
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.cross_decomposition import PLSRegression
 from sklearn.decomposition import PCA, KernelPCA, LatentDirichletAllocation
 from sklearn.exceptions import ConvergenceWarning
@@ -132,6 +132,52 @@ def _proj_ridge_path_cv(X, y, reducer, alphas, lam, seed):
     return errs
 
 
+def _krylov_rank(pls):
+    """Components of a fitted ``PLSRegression`` before its Krylov space is exhausted (x-scores of
+    norm below ``1e-10`` of the largest: deflation has reached rounding noise)."""
+    norms = np.linalg.norm(pls.x_scores_, axis=0)
+    vanished = np.flatnonzero(norms <= 1e-10 * norms.max())
+    return int(vanished[0]) if vanished.size else norms.size
+
+
+class ExhaustedSafePLS(TransformerMixin, BaseEstimator):
+    """PLS directions (``PLSRegression(scale=False)``) that stop where the Krylov space is
+    exhausted: Proj-PLS's reducer.
+
+    Past that point scikit-learn's further components are directions of rounding noise, which
+    differ from machine to machine (and with the memory alignment of the arrays); the projection
+    penalty built from them would too.  With ``n_components`` beyond the exhaustion point the
+    reducer keeps the components before it, which span the same Krylov space.
+
+    Parameters
+    ----------
+    n_components : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.normal(size=(20, 3))
+    >>> X = np.linalg.qr(Z - Z.mean(axis=0))[0]       # centred, XᵀX = I: a 1-dimensional Krylov space
+    >>> ExhaustedSafePLS(3).fit(X, X @ [1.0, 2.0, 3.0]).n_kept_
+    1
+    """
+
+    def __init__(self, n_components=2):
+        self.n_components = n_components
+
+    def fit(self, X, y):
+        pls = PLSRegression(self.n_components, scale=False).fit(X, y)
+        self.n_kept_ = _krylov_rank(pls)
+        if self.n_kept_ < self.n_components:
+            pls = PLSRegression(self.n_kept_, scale=False).fit(X, y)
+        self.pls_ = pls
+        return self
+
+    def transform(self, X):
+        return self.pls_.transform(X)
+
+
 def pls_predict(X_train, y_train, X_test, d):
     """Predictions of PLS regression with ``d`` components (no scaling).
 
@@ -142,8 +188,7 @@ def pls_predict(X_train, y_train, X_test, d):
     Boston runs at d = 13, a value that differs from machine to machine).
     """
     pls = PLSRegression(d, scale=False).fit(X_train, y_train)
-    norms = np.linalg.norm(pls.x_scores_, axis=0)
-    if norms[-1] <= 1e-10 * norms.max():
+    if _krylov_rank(pls) < d:
         return LinearRegression().fit(X_train, y_train).predict(X_test)
     return pls.predict(X_test).ravel()
 
@@ -183,7 +228,7 @@ def boston_run(seed, X, y, d_values=range(1, 14), n_train=50, grids=None,
         pca = PCA(d).fit(Xtr)
         out["PCR"][d] = r2_score(yte, LinearRegression().fit(pca.transform(Xtr), ytr).predict(pca.transform(Xte)))
         out["PLS"][d] = r2_score(yte, pls_predict(Xtr, ytr, Xte, d))
-        for name, red in (("Proj-PCR", PCA(d)), ("Proj-PLS", PLSRegression(d, scale=False))):
+        for name, red in (("Proj-PCR", PCA(d)), ("Proj-PLS", ExhaustedSafePLS(d))):
             errs = _proj_ridge_path_cv(Xtr, ytr, red, alphas, reduced_penalty, seed)
             for g, a in best(errs).items():
                 model = ProjectionPenalty(Ridge(alpha=a), red, reduced_penalty=reduced_penalty).fit(Xtr, ytr)
