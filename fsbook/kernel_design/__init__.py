@@ -10,34 +10,34 @@
 - :mod:`triplets` -- triplets from class labels (Section 3.1), validation, test triples.
 """
 from fsbook.kernel_design.base_kernels import (
-                           KernelSpec,
-                           full_kernel_specs,
-                           kernel_groups,
-                           kernel_pair_differences,
-                           kernel_pairs,
-                           kernel_stack,
-                           weak_kernel_specs,
+    KernelSpec,
+    full_kernel_specs,
+    kernel_groups,
+    kernel_pair_differences,
+    kernel_pairs,
+    kernel_stack,
+    weak_kernel_specs,
 )
 from fsbook.kernel_design.colgen import solve_nonnegative_colgen
 from fsbook.kernel_design.estimator import KernelDesign
 from fsbook.kernel_design.lp import (
-                           PSD_OPTIONS,
-                           LPResult,
-                           build_full_lp,
-                           build_nonnegative_lp,
-                           dominance_violation,
-                           lp_sizes,
-                           solve_cutting_plane,
-                           solve_full_lp,
-                           solve_nonnegative_lp,
-                           triplet_differences,
+    PSD_OPTIONS,
+    LPResult,
+    build_full_lp,
+    build_nonnegative_lp,
+    dominance_violation,
+    lp_sizes,
+    solve_cutting_plane,
+    solve_full_lp,
+    solve_nonnegative_lp,
+    triplet_differences,
 )
 from fsbook.kernel_design.selector import WeakKernelSelector
 from fsbook.kernel_design.triplets import (
-                           TripletError,
-                           check_triplets,
-                           paper_test_triples,
-                           triplets_from_labels,
+    TripletError,
+    check_triplets,
+    paper_test_triples,
+    triplets_from_labels,
 )
 
 __all__ = ["KernelDesign", "WeakKernelSelector", "KernelSpec", "kernel_pairs", "PSD_OPTIONS",
