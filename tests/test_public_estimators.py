@@ -75,3 +75,24 @@ def test_mmc_supervised_bad_labels():
         MMCSupervised().fit(np.eye(3), [1, 1, 1])
     with pytest.raises(ValueError, match="similar pair"):
         MMCSupervised().fit(np.eye(3), [0, 1, 2])
+
+
+@pytest.mark.parametrize("name", sorted(set(_public_estimators()) - set(NOT_DEFAULT_CHECKED)))
+def test_default_constructed_estimator_is_deterministic(name):
+    """A default-constructed estimator fitted twice on the same data gives the same result: a
+    seeded estimator's default seed is fixed (None would draw from NumPy's global generator,
+    which is how a user-guide table once changed between two runs on one machine)."""
+    cls = _public_estimators()[name]
+    if "random_state" in cls().get_params():
+        assert cls().get_params()["random_state"] is not None, f"{name}: random_state defaults to None"
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(60, 6))
+    y = np.repeat([0, 1], 30)
+    X[:, :2] += 1.5 * y[:, None]
+    outputs = []
+    for draw in (1, 2):
+        np.random.seed(draw)                     # a different global state before each fit
+        est = cls().fit(X, y)
+        out = est.transform(X) if hasattr(est, "transform") else est.predict(X)
+        outputs.append(np.asarray(out, dtype=float))
+    np.testing.assert_array_equal(outputs[0], outputs[1])

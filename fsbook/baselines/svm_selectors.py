@@ -45,7 +45,7 @@ class L1SVMSelector(KSelector):
     max_bisect : int, default 20
     max_iter : int, default 5000
         Iterations of liblinear.
-    random_state : int, RandomState instance or None, default None
+    random_state : int, RandomState instance or None, default 0
         Seed of liblinear's coordinate shuffling (passed to ``LinearSVC``); fix it for
         reproducible selections.
 
@@ -82,7 +82,7 @@ class L1SVMSelector(KSelector):
     }
 
     def __init__(self, n_features_to_select=None, *, factor=2.0, max_bisect=20, max_iter=5000,
-                 random_state=None):
+                 random_state=0):
         self.n_features_to_select = n_features_to_select
         self.factor = factor
         self.max_bisect = max_bisect
@@ -151,7 +151,7 @@ class SVMRFE(KSelector):
         Features removed per round (a fraction: of the remaining ones, as in RFE).
     C : float, default 1.0
         C of the linear SVM.
-    random_state : int, RandomState instance or None, default None
+    random_state : int, RandomState instance or None, default 0
         Seed of liblinear's coordinate shuffling (passed to ``LinearSVC``); fix it for
         reproducible selections.
 
@@ -181,7 +181,7 @@ class SVMRFE(KSelector):
         "random_state": ["random_state"],
     }
 
-    def __init__(self, n_features_to_select=None, *, step=0.1, C=1.0, random_state=None):
+    def __init__(self, n_features_to_select=None, *, step=0.1, C=1.0, random_state=0):
         self.n_features_to_select = n_features_to_select
         self.step = step
         self.C = C

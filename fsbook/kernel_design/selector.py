@@ -78,7 +78,7 @@ class WeakKernelSelector(SelectorMixin, BaseEstimator):
         ``"auto"`` is column generation over the kernels for ``psd="nonnegative"`` (the LP over
         a working set of kernels, the others priced with the triplet duals) and cutting
         planes for ``psd="dominance"``; ``"full_lp"`` the one LP (the reference).
-    random_state : int, RandomState instance or None, default=None
+    random_state : int, RandomState instance or None, default=0
         Seeds the draw of the triplets.
 
     Attributes
@@ -124,7 +124,7 @@ class WeakKernelSelector(SelectorMixin, BaseEstimator):
 
     def __init__(self, n_features_to_select=None, *, n_triplets=1000, psd="nonnegative",
                  gamma1=1e-4, gamma2=1e-4, weak_mu=(1.0, 10.0, 100.0), tol=1e-6,
-                 solver="auto", random_state=None):
+                 solver="auto", random_state=0):
         self.n_features_to_select = n_features_to_select
         self.n_triplets = n_triplets
         self.psd = psd

@@ -156,8 +156,9 @@ class LDFS(_L1LinfSelector):
         First λ as a fraction of ``max_j ||∇_j J(W₀)||₁``.
     path_tol : float or None, default None
         Tolerance of the solves before the bisection (they only warm-start it); None uses ``tol``.
-    random_state : int, RandomState or None
-        Seed of the start ``W₀``.
+    random_state : int, RandomState or None, default 0
+        Seed of the start ``W₀``.  The default is a fixed seed, so two fits on the same data
+        select the same features; None draws a new start from NumPy's global generator.
 
     Attributes
     ----------
@@ -191,7 +192,7 @@ class LDFS(_L1LinfSelector):
 
     def __init__(self, n_features_to_select=None, *, n_components=None, ridge=1.0, scale=True,
                  lambda_factor=2.0, max_bisect=12, max_iter=300, tol=1e-5, solver="fista", lambda_start=1e-3,
-                 path_tol=None, random_state=None):
+                 path_tol=None, random_state=0):
         self.n_features_to_select = n_features_to_select
         self.n_components = n_components
         self.ridge = ridge
@@ -266,7 +267,7 @@ class HSFS(_L1LinfSelector):
 
     def __init__(self, n_features_to_select=None, *, n_components=None, sigma=1.0, scale=True,
                  lambda_factor=2.0, max_bisect=12, max_iter=300, tol=1e-5, solver="active-set", lambda_start=0.1,
-                 path_tol=1e-2, random_state=None):
+                 path_tol=1e-2, random_state=0):
         self.n_features_to_select = n_features_to_select
         self.n_components = n_components
         self.sigma = sigma
