@@ -23,6 +23,17 @@
    load on the machine does not count.  The old run is stopped after ``--old-timeout`` CPU
    seconds (default 12 × this code's), and the ratio is then a lower bound.
 6. MONK's problems (``monks``): the default ``DisjunctiveHKLCV()`` on the UCI test splits.
+7. The pair-source sufficiency check (``pair_sources``, issue 26): the fit of Table 1 on the
+   20 Newsgroups pair (outer fold 0's 1 070 training posts, all 12 511 words, ``C = 3``, the
+   estimator's defaults) grown to ``--pair-nodes`` active nodes (600 by default; every
+   iteration's sources, up to about 190 000 of them, are pairs of active words).  The state
+   of every iteration (active set, ``c = α∘y``, threshold) is recorded; then, side by side on
+   the same states, the reference (:func:`fsbook.hkl.lattice.sources` +
+   :func:`fsbook.hkl.solver.source_scores_reference`, the code of the issue) against the
+   grouped check (:func:`~fsbook.hkl.lattice.source_groups` +
+   :func:`~fsbook.hkl.solver.source_group_scores`): total seconds, ratio, and the quality
+   check beside it — the largest ``|Δ log Q|``, the same maximum (the certificate) and the
+   same violating sources at every iteration.
 """
 import argparse
 import json
@@ -32,6 +43,7 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from fsbook.benchmark_records import record_benchmark
 from fsbook.datasets import load_atheism_religion, most_frequent_words, outer_folds
 from fsbook.experiments._hkl_newsgroups import SVM_CS, run_fold
 from fsbook.hkl import HKLProblem, solve_active_set, union_matrix
@@ -274,6 +286,56 @@ def bench_monks():
               f"{m.Cs_.tolist()}, certified {m.certified_}, {time.perf_counter() - t0:.0f} s")
 
 
+def bench_pair_sources(max_active=600, C=3.0):
+    from fsbook.experiments.hkl import load_table1
+    from fsbook.hkl import DisjunctiveHKL, lattice
+    from fsbook.hkl.estimator import _make_problem, _resolve_beta
+    from fsbook.hkl.solver import source_group_scores, source_scores_reference
+    X, y, _, _ = load_table1("20newsgroups")
+    tr, _ = outer_folds(y)[0]
+    Xtr, ys = X[tr], np.where(y[tr] == np.unique(y)[1], 1.0, -1.0)
+    defaults = DisjunctiveHKL()
+    prob = _make_problem(Xtr, ys, np.ones(X.shape[1]), _resolve_beta(defaults.beta, X.shape[1]),
+                         C, defaults.mu, defaults.p)
+    states = []
+    t0 = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        r = solve_active_set(prob, tol=defaults.tol, max_active=max_active, max_add=defaults.max_add,
+                             callback=lambda nodes, ev, rec: states.append(
+                                 (nodes, ev["c"].copy(), rec["dual_norm2_A"])))
+    fit = time.perf_counter() - t0
+    source_group_scores(prob, states[0][1], lattice.source_groups(states[0][0], prob.n))  # compile
+    t_ref = t_new = 0.0
+    worst, same_max, same_viol = 0.0, True, True
+    for nodes, c, thr in states:
+        t0 = time.perf_counter()
+        ref = source_scores_reference(prob, c, lattice.sources(nodes, prob.n), threshold=thr)
+        t1 = time.perf_counter()
+        new = source_group_scores(prob, c, lattice.source_groups(nodes, prob.n), threshold=thr)
+        t2 = time.perf_counter()
+        t_ref, t_new = t_ref + t1 - t0, t_new + t2 - t1
+        fin = np.isfinite(ref)
+        worst = max(worst, float(np.max(np.abs(new[fin] - ref[fin]), initial=0.0)))
+        same_max &= bool(np.isclose(ref.max(), new.max(), rtol=0, atol=1e-9))
+        log_thr = np.log(thr) if thr > 0 else -np.inf
+        same_viol &= bool(np.array_equal(ref > log_thr, new > log_thr))
+    record_benchmark("hkl", "pair_sources", dict(
+        posts=int(Xtr.shape[0]), words=int(prob.n), C=C, iterations=len(states),
+        active_nodes=len(r["nodes"]) - 1, max_sources=len(lattice.sources(states[-1][0], prob.n)),
+        fit_seconds=round(fit, 1), check_seconds_in_fit=round(r["times"]["sufficiency"], 1),
+        reference_seconds=round(t_ref, 1), grouped_seconds=round(t_new, 1),
+        ratio=round(t_ref / t_new, 1), max_abs_diff_log_q=float(f"{worst:.1e}"),
+        same_maximum=same_max, same_violators=same_viol))
+    print(f"\npair-source sufficiency check, 20 Newsgroups fold 0 ({Xtr.shape[0]} posts, "
+          f"{prob.n} words, C = {C:g}), {len(states)} iterations to {len(r['nodes']) - 1} active "
+          f"nodes (fit {fit:.0f} s, of which the check {r['times']['sufficiency']:.1f} s; "
+          f"final gap {r['gap']:.3g}), up to {len(lattice.sources(states[-1][0], prob.n))} "
+          f"sources: reference {t_ref:.1f} s, grouped {t_new:.1f} s, ratio {t_ref / t_new:.1f}x "
+          f"(target >= 10x); max |Δ log Q| {worst:.1e}, same maximum {same_max}, same "
+          f"violating sources {same_viol}")
+
+
 def _time(f):
     t0 = time.perf_counter()
     f()
@@ -282,8 +344,12 @@ def _time(f):
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
-    ap.add_argument("--skip", nargs="*", default=[],
-                    choices=["inner", "sufficiency", "target", "dense", "large_c", "monks"])
+    sections = ["inner", "sufficiency", "target", "dense", "large_c", "monks", "pair_sources"]
+    ap.add_argument("--skip", nargs="*", default=[], choices=sections)
+    ap.add_argument("--only", nargs="*", default=None, choices=sections,
+                    help="run these sections only")
+    ap.add_argument("--pair-nodes", type=int, default=600,
+                    help="active nodes the 20 Newsgroups fit of the pair-source check grows to")
     ap.add_argument("--old-timeout", type=float, default=None,
                     help="CPU seconds after which the large-C run of the old code is stopped "
                          "(default: 12 times the CPU seconds of this code's run)")
@@ -297,7 +363,11 @@ if __name__ == "__main__":
     ap.add_argument("--n-jobs", type=int, default=2)
     ap.add_argument("--out", default=None, help="JSON file for the per-fold results")
     a = ap.parse_args()
+    if a.only is not None:
+        a.skip = [x for x in sections if x not in a.only]
     betas = [b if b == "auto" else float(b) for b in a.betas]
+    if "pair_sources" not in a.skip:
+        bench_pair_sources(a.pair_nodes)
     if "large_c" not in a.skip:
         bench_large_c(a.old_timeout)
     if "monks" not in a.skip:

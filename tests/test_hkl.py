@@ -14,14 +14,32 @@ def _data(seed, m=30, n=5):
     return X, y
 
 
+def _sources_by_definition(A, n):
+    comp = [v for v in lattice.enumerate_lattice(n) if v not in set(A)]
+    return sorted([w for w in comp if all(a in set(A) for a in lattice.ancestors(w) if a != w)],
+                  key=lambda v: (len(v), v))
+
+
 def test_lattice_sources_match_definition():
     n = 4
     A = lattice.hull([(0, 1), (2,)])
     assert lattice.is_hull_closed(A)
-    comp = [v for v in lattice.enumerate_lattice(n) if v not in set(A)]
-    expected = sorted([w for w in comp if all(a in set(A) for a in lattice.ancestors(w) if a != w)],
-                      key=lambda v: (len(v), v))
-    assert lattice.sources(A, n) == expected
+    assert lattice.sources(A, n) == _sources_by_definition(A, n)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_source_groups_match_definition_on_random_active_sets(seed):
+    """Grouped by prefix and read group by group, the sources are those of the definition
+    (all parents active, the node itself not), in sorted order; every prefix is active."""
+    rng = np.random.default_rng(seed)
+    n = 7
+    nodes = [tuple(sorted(rng.choice(n, size=rng.integers(1, 4), replace=False).tolist()))
+             for _ in range(rng.integers(1, 6))]
+    A = lattice.hull(nodes)
+    groups = lattice.source_groups(A, n)
+    flat = [a + (int(l),) for a, cand in groups for l in cand]
+    assert flat == _sources_by_definition(A, n) == lattice.sources(A, n)
+    assert all(a in set(A) and np.all(np.diff(cand) > 0) for a, cand in groups)
 
 
 @pytest.mark.parametrize("t", [(), (1,), (0, 3)])

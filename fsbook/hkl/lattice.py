@@ -17,7 +17,7 @@ import numpy as np
 
 __all__ = [
     "parents", "ancestors", "descendants", "enumerate_lattice", "hull",
-    "is_hull_closed", "sources", "ancestor_matrix", "node_indicator",
+    "is_hull_closed", "sources", "source_groups", "ancestor_matrix", "node_indicator",
 ]
 
 
@@ -72,34 +72,74 @@ def is_hull_closed(nodes):
     return all(p in s for v in s for p in parents(v))
 
 
+def source_groups(active, n_features):
+    """Sources of the complement of a hull-closed set ``active``, grouped by prefix.
+
+    Every source ``t`` (sorted tuple) is written ``t = a + (l,)`` with ``a = t[:-1]`` its
+    *prefix*, a parent of ``t`` and hence active.  Returns the list of ``(a, cand)`` with
+    ``cand`` the sorted int64 array of the last features ``l``; groups are sorted by
+    ``(len(a), a)``, so the sources read group by group are in the order of :func:`sources`.
+    The single-feature sources form the group of the top node ``()``; a pair ``(j, l)`` of
+    active single features is a source unless it is active itself (both its parents are
+    active), which is found with array operations; only the larger active nodes are
+    examined one by one.
+
+    Parameters
+    ----------
+    active : iterable of tuple
+        Hull-closed set of nodes, containing the top node ``()``.
+    n_features : int
+
+    Returns
+    -------
+    list of (tuple, ndarray)
+
+    Examples
+    --------
+    >>> from fsbook.hkl.lattice import source_groups
+    >>> [(a, cand.tolist()) for a, cand in source_groups([(), (0,), (2,), (0, 2)], 4)]
+    [((), [1, 3])]
+    >>> [(a, cand.tolist()) for a, cand in source_groups([(), (0,), (2,), (3,)], 4)]
+    [((), [1]), ((0,), [2, 3]), ((2,), [3])]
+    """
+    act = set(_node(v) for v in active)
+    if () not in act:
+        raise ValueError("active set must contain the top node ()")
+    singles = np.array(sorted(v[0] for v in act if len(v) == 1), dtype=np.int64)
+    groups = {(): np.setdiff1d(np.arange(n_features, dtype=np.int64), singles)}
+    active_pairs = {}
+    for v in act:
+        if len(v) == 2:
+            active_pairs.setdefault((v[0],), []).append(v[1])
+    for j in singles:
+        cand = singles[singles > j]
+        taken = active_pairs.get((int(j),))
+        groups[(int(j),)] = np.setdiff1d(cand, taken) if taken else cand
+    larger = {}
+    for a in act:
+        if len(a) < 2:
+            continue
+        for l in singles:
+            if int(l) in a:
+                continue
+            u = _node(a + (int(l),))
+            if u not in act and all(p in act for p in parents(u)):
+                larger.setdefault(u[:-1], set()).add(u[-1])
+    for prefix, last in larger.items():
+        groups[prefix] = np.array(sorted(last), dtype=np.int64)
+    return [(a, groups[a]) for a in sorted(groups, key=lambda v: (len(v), v)) if groups[a].size]
+
+
 def sources(active, n_features):
     """Sources of the complement of a hull-closed set ``active``.
 
     ``sources(A^c) = {w in A^c : A(w) ∩ A^c = {w}}``: the nodes outside
     ``active`` all of whose parents are in ``active``.  For the subset lattice
     such a node is ``a ∪ {l}`` for some ``a`` in ``active``; all single
-    features not in ``active`` are sources.
+    features not in ``active`` are sources.  Sorted by size, then lexicographically
+    (:func:`source_groups` read group by group).
     """
-    act = set(_node(v) for v in active)
-    if () not in act:
-        raise ValueError("active set must contain the top node ()")
-    out = set()
-    singles = sorted(v[0] for v in act if len(v) == 1)
-    for i in range(n_features):
-        if (i,) not in act:
-            out.add((i,))
-    for a in act:
-        if len(a) == 0:
-            continue
-        for l in singles:
-            if l in a:
-                continue
-            u = _node(a + (l,))
-            if u in act or u in out:
-                continue
-            if all(p in act for p in parents(u)):
-                out.add(u)
-    return sorted(out, key=lambda v: (len(v), v))
+    return [a + (int(l),) for a, cand in source_groups(active, n_features) for l in cand]
 
 
 def ancestor_matrix(nodes):

@@ -45,10 +45,11 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC
 
 from fsbook.hkl import lattice
-from fsbook.hkl._kernels import source_quadforms, union_matrix
+from fsbook.hkl._kernels import prefix_quadforms, source_quadforms, union_matrix
 from fsbook.hkl.smo import clarabel_svm, ipm_svm, smo_svm
 
-__all__ = ["HKLProblem", "RestrictedProblem", "solve_active_set", "source_scores"]
+__all__ = ["HKLProblem", "RestrictedProblem", "solve_active_set", "source_scores",
+           "source_group_scores", "source_scores_reference"]
 
 
 class HKLProblem:
@@ -137,6 +138,24 @@ class HKLProblem:
         self.eta_min = float(eta_min)
         self.svm_max_iter = int(svm_max_iter)
         self._psi_cache = {}
+        self._union = None            # R of all samples (union_rows), computed once
+
+    #: largest number of samples for which :meth:`union_rows` keeps ``R`` of all samples
+    #: (``m²`` doubles: 128 MiB at this size); above it, ``R`` is recomputed on every call
+    UNION_CACHE_MAX = 4096
+
+    def union_rows(self, rows):
+        """``R_ij = ∏_{k∈x_i∪x_j}(1 + h_k)^{−1}`` (:func:`union_matrix`) for the samples ``rows``.
+
+        ``R`` depends on the samples and ``ω`` only, not on ``C`` or the active set, so for up to
+        :attr:`UNION_CACHE_MAX` samples it is computed once for all of them and sliced; the
+        sufficiency check of every iteration (and every ``C`` of a path) reuses it.
+        """
+        if self.m > self.UNION_CACHE_MAX:
+            return union_matrix(self.X[rows], self.lg)
+        if self._union is None:
+            self._union = union_matrix(self.X, self.lg)
+        return self._union[np.ix_(rows, rows)]
 
     def delta(self, nodes):
         """``δ_v`` for a list of nodes."""
@@ -387,7 +406,122 @@ def _dual_lower(alpha_sum, M2):
 
 
 def source_scores(prob, c, srcs, threshold=None):
-    """``log Q(t)`` for every source ``t`` (closed form, numba inner loop).
+    """``log Q(t)`` for every source ``t`` (closed form; eqs. (hkl-Qclosed), (hkl-Qparent)).
+
+    ``Q(t) = δ_t^{−2} P_t (c∘z_a∘z_l)ᵀ R (c∘z_a∘z_l)`` for ``t = a ∪ {l}``,
+    ``z_a = 1 − ψ_a``, ``P_t = ∏_{i∉t}(1 + h_i)``, ``R_ij = ∏_{k∈x_i∪x_j}(1 + h_k)^{−1}``,
+    ``h_k = (1 + ω_k)^{−2}`` (eq. (hkl-Qclosed)); only support vectors (``c_i ≠ 0``) enter.
+    The sources are grouped by their prefix ``a = t[:-1]`` and scored by
+    :func:`source_group_scores`; :func:`source_scores_reference` is the straightforward
+    version the tests compare with.
+
+    Parameters
+    ----------
+    prob : HKLProblem
+    c : ndarray of shape (m,)
+        ``α ∘ y``.
+    srcs : list of tuple
+        Sources of the complement of the active set.
+    threshold : float or None
+        Pruning by the parent bound (eq. (hkl-Qparent)): ``D(a ∪ {l}) ⊆ D(a) ∖ {a}`` and
+        ``d(a ∪ {l}, u) = ω_l/(1 + ω_l) · d(a, u)``, so
+        ``Q(a ∪ {l}) ≤ ((1 + ω_l)/ω_l)² (Q(a) − a_a/δ_a²)`` with
+        ``Q(a) = Σ_{u⊇a} a_u/d(a, u)²`` (one quadratic form per parent).  When this bound
+        is at most ``threshold`` for every candidate of a parent, the bound itself is returned
+        for them (a valid upper bound for the certificate, below the violation threshold)
+        instead of the exact values.  ``None`` computes every ``Q(t)`` exactly.
+
+    Returns
+    -------
+    ndarray of shape (len(srcs),)
+        ``log Q(t)`` (or the log of its parent bound when pruned).
+    """
+    order = sorted(range(len(srcs)), key=lambda k: (len(srcs[k]), tuple(srcs[k])))
+    groups, where = {}, []
+    for k in order:
+        t = tuple(srcs[k])
+        groups.setdefault(t[:-1], []).append(t[-1])
+        where.append(k)
+    grouped = [(a, np.array(ls, dtype=np.int64)) for a, ls in groups.items()]
+    out = np.empty(len(srcs))
+    out[np.array(where, dtype=np.int64)] = source_group_scores(prob, c, grouped, threshold)
+    return out
+
+
+def source_group_scores(prob, c, groups, threshold=None):
+    """``log Q(t)`` for the sources ``t = a + (l,)`` given as prefix groups ``(a, ls)``.
+
+    As :func:`source_scores` (same values up to rounding), with the sources in the form of
+    :func:`fsbook.hkl.lattice.source_groups`; the result is in the order of the groups read
+    one after the other.  The single-feature sources (prefix ``()``) are scored by
+    :func:`~fsbook.hkl._kernels.source_quadforms`; all other prefixes at once by
+    :func:`~fsbook.hkl._kernels.prefix_quadforms` (their own quadratic forms ``c_aᵀ R c_a``,
+    which the pruning needs, come out of the same matrix product).
+    """
+    sizes = np.array([len(ls) for _, ls in groups], dtype=np.int64)
+    offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(sizes)])
+    out = np.full(int(offsets[-1]), -np.inf)
+    sv = np.flatnonzero(c != 0)
+    if sv.size == 0 or out.size == 0:
+        return out
+    Xsv = prob.X[sv]
+    R = prob.union_rows(sv)
+    Xcsc = Xsv.tocsc()
+    Xcsc.sort_indices()
+    csv = c[sv]
+    # log Q(t) = log_const − Σ_{i∈t} (2 log ω_i + lg_i) + log(quadratic form), t ≠ ∅
+    log_const = -2.0 * np.log(prob.delta_node) + prob.lg_total
+    w_feat = 2.0 * prob.log_omega + prob.lg
+
+    def log_scores(qf, a, ls):
+        with np.errstate(divide="ignore"):
+            logqf = np.where(qf > 0, np.log(np.where(qf > 0, qf, 1.0)), -np.inf)
+        return log_const - float(w_feat[list(a)].sum()) - w_feat[ls] + logqf
+
+    prefixed = []
+    for g, (a, ls) in enumerate(groups):
+        if a:
+            prefixed.append(g)
+        else:
+            out[offsets[g]:offsets[g + 1]] = log_scores(source_quadforms(csv, R, Xcsc, ls), a, ls)
+    if not prefixed:
+        return out
+    psi = lattice.node_indicator(Xcsc, [groups[g][0] for g in prefixed])
+    keep = prefixed
+    if threshold is not None and threshold > 0:
+        CZ = csv[:, None] * (1.0 - psi)
+        qa = np.einsum("ij,ij->j", CZ, R @ CZ)
+        s_a = csv @ psi
+        keep = []
+        for j, g in enumerate(prefixed):
+            a, ls = groups[g]
+            # strict descendants of a: Q(a) minus its own term s_a²/δ_a² (with a margin
+            # against cancellation), so that an active a at the optimum can be pruned
+            log_delta_a = prob.log_delta(a)
+            Qa = np.exp(-2.0 * log_delta_a + prob.lg_total - float(prob.lg[list(a)].sum())) * qa[j]
+            strict = max(Qa - s_a[j] ** 2 * np.exp(-2.0 * log_delta_a), 0.0) + 1e-9 * Qa
+            logb = (np.log(strict) if strict > 0 else -np.inf) + 2.0 * np.log1p(1.0 / prob.omega[ls])
+            if np.all(logb <= np.log(threshold)):
+                out[offsets[g]:offsets[g + 1]] = logb
+            else:
+                keep.append(g)
+        psi = psi[:, [prefixed.index(g) for g in keep]]
+    if keep:
+        _, qf = prefix_quadforms(csv, R, Xcsc, psi, [groups[g][1] for g in keep])
+        pos = 0
+        for g in keep:
+            a, ls = groups[g]
+            out[offsets[g]:offsets[g + 1]] = log_scores(qf[pos:pos + len(ls)], a, ls)
+            pos += len(ls)
+    return out
+
+
+def source_scores_reference(prob, c, srcs, threshold=None):
+    """Reference for :func:`source_scores`: one parent at a time, one candidate at a time.
+
+    The straightforward evaluation (kept for the tests and ``benchmarks/hkl.py``): for each
+    parent ``a`` its own quadratic form, and for each candidate the double sum over ``S_l``
+    (:func:`fsbook.hkl._kernels.source_quadforms`).
 
     ``Q(t) = δ_t^{−2} P_t (c∘z_a∘z_l)ᵀ R (c∘z_a∘z_l)`` for ``t = a ∪ {l}``,
     ``z_a = 1 − ψ_a``, ``P_t = ∏_{i∉t}(1 + h_i)``, ``R_ij = ∏_{k∈x_i∪x_j}(1 + h_k)^{−1}``,
@@ -453,6 +587,16 @@ def source_scores(prob, c, srcs, threshold=None):
             t = srcs[k]
             logq = -2.0 * prob.log_delta(t) + prob.lg_total - float(prob.lg[list(t)].sum())
             out[k] = logq + np.log(val) if val > 0 else -np.inf
+    return out
+
+
+def _sources_at(groups, flat):
+    """The sources at positions ``flat`` of the groups read one after the other."""
+    offsets = np.cumsum([0] + [len(ls) for _, ls in groups])
+    out = []
+    for k in flat:
+        g = int(np.searchsorted(offsets, k, side="right")) - 1
+        out.append(groups[g][0] + (int(groups[g][1][k - offsets[g]]),))
     return out
 
 
@@ -560,8 +704,8 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
         eta = ev["eta"]
         _, w, omega = red.primal(ev)
         t1 = time.perf_counter()
-        srcs = lattice.sources(nodes, prob.n)
-        logQ = source_scores(prob, ev["c"], srcs, threshold=MA2)
+        groups = lattice.source_groups(nodes, prob.n)
+        logQ = source_group_scores(prob, ev["c"], groups, threshold=MA2)
         t2 = time.perf_counter()
         times["svm"] += red.t_svm
         times["mirror_descent"] += t1 - t0 - red.t_svm
@@ -577,7 +721,7 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
         viol = np.flatnonzero(logQ > logMA2)
         rec = dict(iteration=it, n_active=len(nodes) - 1, primal=P, dual=P - gap, gap=rel,
                    gap_reduced=gapA / max(P, 1e-12), omega2=omega ** 2, dual_norm2_A=MA2,
-                   max_Q=float(np.exp(min(logQmax, 700.0))), n_sources=len(srcs),
+                   max_Q=float(np.exp(min(logQmax, 700.0))), n_sources=len(logQ),
                    n_violating=int(viol.size), md_steps=n_md, n_svm=red.n_svm,
                    time=t2 - t0)
         history.append(rec)
@@ -595,7 +739,7 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
         if len(nodes) - 1 >= max_active:
             break
         order = viol[np.argsort(-logQ[viol])][: max(1, min(max_add, max_active - len(nodes) + 1))]
-        new_nodes = [srcs[k] for k in order]
+        new_nodes = _sources_at(groups, order)
         fill = np.median(eta[eta > prob.eta_min * 10]) if np.any(eta > prob.eta_min * 10) \
             else 1.0
         eta = np.concatenate([eta, np.full(len(new_nodes), 0.5 * fill)])

@@ -1,0 +1,92 @@
+"""Measured benchmark results, recorded by ``benchmarks/*.py`` and read by the chapters.
+
+A benchmark (``python benchmarks/<name>.py``) measures a speed-up side by side in one run, with
+its quality check beside it.  A section that a chapter quotes records what it measured with
+:func:`record_benchmark` in ``benchmarks/results/<name>.json`` (committed), and the chapter reads
+it back with :func:`read_benchmark`, so the page quotes the numbers the code measured, never
+numbers typed into the text.  Each record keeps the machine, the date and the git commit it was
+measured at; timings are as measured there, never compared across machines.
+
+File format: one JSON object per benchmark, ``{section: {"values": {...}, "machine": {"cpu",
+"cores"}, "date": "YYYY-MM-DD", "commit": <short hash, "-dirty" when the work tree had uncommitted
+changes, or "">}}``, keys sorted.
+"""
+from __future__ import annotations
+
+import datetime
+import json
+import subprocess
+from pathlib import Path
+
+from fsbook.experiments._store import machine_facts
+
+__all__ = ["RESULTS_DIR", "record_benchmark", "read_benchmark"]
+
+#: where the records live: ``benchmarks/results`` of the repository holding this package
+RESULTS_DIR = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
+
+
+def _commit(root: Path) -> str:
+    try:
+        out = subprocess.run(["git", "-C", str(root), "describe", "--always", "--dirty", "--abbrev=7"],
+                             capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+    return out.stdout.strip()
+
+
+def record_benchmark(name: str, section: str, values: dict, directory: Path | None = None) -> Path:
+    """Store the ``values`` measured by section ``section`` of ``benchmarks/<name>.py``.
+
+    Parameters
+    ----------
+    name : str
+        The benchmark (file ``benchmarks/<name>.py``).
+    section : str
+        Its section; an earlier record of the same section is replaced.
+    values : dict
+        Plain JSON data (numbers, strings, booleans, lists, dicts).
+    directory : Path, optional
+        Default :data:`RESULTS_DIR`.
+
+    Returns
+    -------
+    Path of the JSON file written.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = record_benchmark("demo", "speed", {"ratio": 12.5}, directory=d)
+    >>> read_benchmark("demo", "speed", directory=d)["values"]
+    {'ratio': 12.5}
+    """
+    directory = Path(directory) if directory is not None else RESULTS_DIR
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{name}.json"
+    records = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    records[section] = {"values": values, "machine": machine_facts(),
+                        "date": datetime.date.today().isoformat(),
+                        "commit": _commit(directory)}
+    path.write_text(json.dumps(records, indent=1, sort_keys=True, allow_nan=False) + "\n",
+                    encoding="utf-8")
+    return path
+
+
+def read_benchmark(name: str, section: str, directory: Path | None = None) -> dict:
+    """The record of section ``section`` of ``benchmarks/<name>.py`` (see the module docstring).
+
+    Raises
+    ------
+    FileNotFoundError
+        When the benchmark or the section has not been recorded; the message names the
+        command that records it.
+    """
+    directory = Path(directory) if directory is not None else RESULTS_DIR
+    path = directory / f"{name}.json"
+    records = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    if section not in records:
+        raise FileNotFoundError(
+            f"no record of section {section!r} of benchmarks/{name}.py in {path}; measure it with "
+            f"`python benchmarks/{name}.py --only {section}` from the repository's root")
+    return records[section]
