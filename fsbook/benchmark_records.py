@@ -8,8 +8,8 @@ numbers typed into the text.  Each record keeps the machine, the date and the gi
 measured at; timings are as measured there, never compared across machines.
 
 File format: one JSON object per benchmark, ``{section: {"values": {...}, "machine": {"cpu",
-"cores"}, "date": "YYYY-MM-DD", "commit": <short hash, "-dirty" when the work tree had uncommitted
-changes, or "">}}``, keys sorted.
+"cores"}, "date": "YYYY-MM-DD", "commit": <short hash, "-dirty" when ``fsbook/`` or ``benchmarks/`` had
+uncommitted changes, or "">}}``, keys sorted.
 """
 from __future__ import annotations
 
@@ -27,12 +27,18 @@ RESULTS_DIR = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
 
 
 def _commit(root: Path) -> str:
+    """Short hash of HEAD, with ``-dirty`` when the package or the benchmarks (the code that
+    measured) differ from it; ``""`` outside a git checkout."""
+    def git(*args):
+        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True,
+                              check=True).stdout.strip()
     try:
-        out = subprocess.run(["git", "-C", str(root), "describe", "--always", "--dirty", "--abbrev=7"],
-                             capture_output=True, text=True, check=True)
+        head = git("rev-parse", "--short=7", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no", "--", ":(top)fsbook",
+                    ":(top)benchmarks")
     except (OSError, subprocess.CalledProcessError):
         return ""
-    return out.stdout.strip()
+    return head + ("-dirty" if dirty else "")
 
 
 def record_benchmark(name: str, section: str, values: dict, directory: Path | None = None) -> Path:
