@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import ClassifierMixin
-from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from fsbook._selection import SupportSelectorMixin
 
-class LinearBinarySelectorMixin(SelectorMixin, ClassifierMixin):
+
+class LinearBinarySelectorMixin(SupportSelectorMixin, ClassifierMixin):
     """``decision_function = X coef_ + intercept_``, ``predict``, ``support_`` as the selection."""
 
     def _check_binary(self, X, y):
@@ -36,7 +37,3 @@ class LinearBinarySelectorMixin(SelectorMixin, ClassifierMixin):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
         return tags
-
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_

@@ -16,11 +16,11 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import _fit_context
+from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils._param_validation import Interval
 
+from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.baselines._kernels_fohsic import hsic_gains_csc
-from fsbook.baselines._selector_base import N_FEATURES_CONSTRAINT, KSelector
 from fsbook.decisions import RTOL, argbest
 from fsbook.l1linf.estimators import feature_scales
 from fsbook.l1linf.hsic import centred_label_kernel
@@ -28,7 +28,7 @@ from fsbook.l1linf.hsic import centred_label_kernel
 __all__ = ["FOHSIC"]
 
 
-class FOHSIC(KSelector):
+class FOHSIC(SupportSelectorMixin, BaseEstimator):
     """Forward selection maximising HSIC (Song et al. 2007).
 
     Parameters
@@ -61,6 +61,7 @@ class FOHSIC(KSelector):
     array([0, 1])
     """
 
+    _sparse_input = "csc"
     _parameter_constraints = {
         "n_features_to_select": N_FEATURES_CONSTRAINT,
         "sigma": [Interval(Real, 0, None, closed="neither")],
@@ -75,7 +76,8 @@ class FOHSIC(KSelector):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Select features greedily (see module docstring)."""
-        X, codes, k = self._validate(X, y, accept_sparse="csc")
+        X, codes = self._validate_classes(X, y)
+        k = self._resolve_k(X.shape[1])
         n, d = X.shape
         scale = feature_scales(X) if self.scale else np.ones(d)
         Xs = sp.csc_matrix(X @ sp.diags(1.0 / scale)) if sp.issparse(X) else sp.csc_matrix(X / scale)

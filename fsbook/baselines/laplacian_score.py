@@ -21,11 +21,11 @@ from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import _fit_context
+from sklearn.base import BaseEstimator, _fit_context
 from sklearn.neighbors import kneighbors_graph
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from fsbook.baselines._selector_base import N_FEATURES_CONSTRAINT, KSelector
+from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 
 __all__ = ["LaplacianScore", "laplacian_scores", "class_graph", "heat_knn_graph"]
 
@@ -70,7 +70,7 @@ def laplacian_scores(X, S):
     return np.where(denom > 1e-12 * np.maximum(a, 1e-300), score, np.inf)
 
 
-class LaplacianScore(KSelector):
+class LaplacianScore(SupportSelectorMixin, BaseEstimator):
     """Keep the features with the smallest Laplacian score (He et al. 2005).
 
     Parameters
@@ -100,6 +100,7 @@ class LaplacianScore(KSelector):
     array([0, 1])
     """
 
+    _sparse_input = "csr"
     _parameter_constraints = {
         "n_features_to_select": N_FEATURES_CONSTRAINT,
         "graph": [StrOptions({"class", "knn"})],
@@ -114,7 +115,8 @@ class LaplacianScore(KSelector):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Score every feature and keep the ``n_features_to_select`` smallest."""
-        X, codes, k = self._validate(X, y)
+        X, codes = self._validate_classes(X, y)
+        k = self._resolve_k(X.shape[1])
         if self.graph == "class":
             S = class_graph(codes)
         else:

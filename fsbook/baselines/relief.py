@@ -21,11 +21,11 @@ from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import _fit_context
+from sklearn.base import BaseEstimator, _fit_context
 from sklearn.metrics import pairwise_distances
 from sklearn.utils._param_validation import Interval
 
-from fsbook.baselines._selector_base import N_FEATURES_CONSTRAINT, KSelector
+from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 
 __all__ = ["Relief", "relieff_weights"]
 
@@ -62,7 +62,7 @@ def relieff_weights(X, y, n_neighbors=10):
     return w
 
 
-class Relief(KSelector):
+class Relief(SupportSelectorMixin, BaseEstimator):
     """Keep the features with the largest ReliefF weights.
 
     Parameters
@@ -91,6 +91,7 @@ class Relief(KSelector):
     array([0, 1])
     """
 
+    _sparse_input = "csr"
     _parameter_constraints = {
         "n_features_to_select": N_FEATURES_CONSTRAINT,
         "n_neighbors": [Interval(Integral, 1, None, closed="left")],
@@ -103,7 +104,8 @@ class Relief(KSelector):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Compute the ReliefF weights and keep the top ``n_features_to_select``."""
-        X, codes, k = self._validate(X, y)
+        X, codes = self._validate_classes(X, y)
+        k = self._resolve_k(X.shape[1])
         self.feature_importances_ = relieff_weights(X.toarray() if sp.issparse(X) else X, codes,
                                                     self.n_neighbors)
         self._keep_top(self.feature_importances_, k)

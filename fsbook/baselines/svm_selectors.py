@@ -17,13 +17,13 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import _fit_context
+from sklearn.base import BaseEstimator, _fit_context
 from sklearn.feature_selection import RFE
 from sklearn.svm import LinearSVC, l1_min_c
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 
-from fsbook.baselines._selector_base import N_FEATURES_CONSTRAINT, KSelector
+from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.l1linf.estimators import feature_scales
 
 __all__ = ["L1SVMSelector", "SVMRFE"]
@@ -34,7 +34,7 @@ def _scaled(X):
     return (X @ sp.diags(1.0 / s)).tocsr() if sp.issparse(X) else X / s
 
 
-class L1SVMSelector(KSelector):
+class L1SVMSelector(SupportSelectorMixin, BaseEstimator):
     """ℓ1-regularised linear SVM on a C path to exactly ``n_features_to_select`` features.
 
     Parameters
@@ -73,6 +73,7 @@ class L1SVMSelector(KSelector):
     array([0, 1])
     """
 
+    _sparse_input = "csr"
     _parameter_constraints = {
         "n_features_to_select": N_FEATURES_CONSTRAINT,
         "factor": [Interval(Real, 1, None, closed="neither")],
@@ -100,7 +101,8 @@ class L1SVMSelector(KSelector):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Run the C path (see module docstring)."""
-        X, codes, k = self._validate(X, y)
+        X, codes = self._validate_classes(X, y)
+        k = self._resolve_k(X.shape[1])
         # one integer seed for every fit along the path, so each fit shuffles alike
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         Xs = _scaled(X)
@@ -141,7 +143,7 @@ class L1SVMSelector(KSelector):
         return self
 
 
-class SVMRFE(KSelector):
+class SVMRFE(SupportSelectorMixin, BaseEstimator):
     """SVM recursive feature elimination (Guyon et al. 2002) via scikit-learn's RFE.
 
     Parameters
@@ -174,6 +176,7 @@ class SVMRFE(KSelector):
     array([0, 1])
     """
 
+    _sparse_input = "csr"
     _parameter_constraints = {
         "n_features_to_select": N_FEATURES_CONSTRAINT,
         "step": [Interval(Integral, 1, None, closed="left"), Interval(Real, 0, 1, closed="neither")],
@@ -190,7 +193,8 @@ class SVMRFE(KSelector):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Eliminate features by the squared weights of a linear SVM."""
-        X, codes, k = self._validate(X, y)
+        X, codes = self._validate_classes(X, y)
+        k = self._resolve_k(X.shape[1])
         rfe = RFE(LinearSVC(C=self.C, max_iter=10000, random_state=self.random_state),
                   n_features_to_select=k, step=self.step)
         import warnings

@@ -21,11 +21,9 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, _fit_context
-from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
 
+from fsbook._selection import SupportSelectorMixin
 from fsbook.baselines.mdl import discretize
 from fsbook.baselines.subset_evaluators import (
     CfsEvaluator,
@@ -55,7 +53,7 @@ def gain_ratio_ranking(codes, levels, y, n_classes):
     return np.argsort(ratios, kind="stable")[::-1]
 
 
-class WekaSubsetSelector(SelectorMixin, BaseEstimator):
+class WekaSubsetSelector(SupportSelectorMixin, BaseEstimator):
     """Attribute-subset selection with Weka's evaluators and searches (Weka 3.9 defaults).
 
     Parameters
@@ -98,6 +96,7 @@ class WekaSubsetSelector(SelectorMixin, BaseEstimator):
     array([0, 1])
     """
 
+    _allow_nan = True
     _parameter_constraints = {
         "evaluator": [StrOptions(set(EVALUATORS))],
         "search": [StrOptions(set(SEARCHES))],
@@ -139,13 +138,9 @@ class WekaSubsetSelector(SelectorMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Search the subset on ``(X, y)``; ``X`` may have missing values (NaN), ``y`` may not."""
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
-        check_classification_targets(y)
-        classes, y_codes = np.unique(y, return_inverse=True)
-        if classes.size < 2:
-            raise ValueError("y has one class: attribute selection needs at least two")
+        X, y_codes = self._validate_classes(X, y)
         discrete = self._discrete_mask(X.shape[1])
-        n_classes = classes.size
+        n_classes = self.classes_.size
         rows = np.arange(X.shape[0])
         ev = self._build(X, y_codes, n_classes, discrete, rows)
         if self.search == "best_first":
@@ -166,13 +161,3 @@ class WekaSubsetSelector(SelectorMixin, BaseEstimator):
         self.support_ = np.zeros(X.shape[1], dtype=bool)
         self.support_[self.selected_] = True
         return self
-
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.allow_nan = True
-        return tags

@@ -83,14 +83,6 @@ class ZeroNormSVM(LinearBinarySelectorMixin, BaseEstimator):
         return LinearSVC(C=self.C, loss="hinge", dual=True, max_iter=100000, tol=1e-6,
                          random_state=0).fit(X, y)
 
-    def _target(self, n):
-        k = self.n_features_to_select
-        if isinstance(k, (Integral, np.integer)) and not isinstance(k, bool):
-            if k > n:
-                raise ValueError(f"n_features_to_select={k} exceeds the {n} features")
-            return int(k)
-        return max(1, int(round(k * n)))
-
     @staticmethod
     def _top(z, k):
         """``z`` with all but its ``k`` largest entries set to zero (ties within a relative
@@ -105,7 +97,7 @@ class ZeroNormSVM(LinearBinarySelectorMixin, BaseEstimator):
         """Run AROM on ``(X, y)`` (two classes)."""
         X, y = self._check_binary(X, y)
         n = X.shape[1]
-        k = self._target(n)
+        k = self._resolve_k(n)
         z = np.ones(n)
         self.n_iter_ = 0
         while self.n_iter_ < self.max_iter and np.count_nonzero(z) > k:

@@ -10,11 +10,8 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import check_is_fitted
 
-__all__ = ["binary_splits", "feature_subsets", "group_columns", "subset_label", "split_label",
-           "GroupSupportMixin"]
+__all__ = ["binary_splits", "feature_subsets", "group_columns", "subset_label", "split_label"]
 
 
 def binary_splits(classes):
@@ -123,16 +120,3 @@ def group_columns(feature_groups, n_features):
             raise ValueError("feature_groups must be non-empty lists of column indices "
                              f"in [0, {n_features})")
     return groups
-
-
-class GroupSupportMixin(SelectorMixin):
-    """Selector of whole feature groups: the support is the fitted ``support_`` (sparse input)."""
-
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags

@@ -27,9 +27,9 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
 from fsbook import decisions
+from fsbook._selection import SupportSelectorMixin
 from fsbook.geometry import _kernels as K
 from fsbook.geometry.candidates import (
-    GroupSupportMixin,
     binary_splits,
     feature_subsets,
     group_columns,
@@ -101,7 +101,7 @@ def _split_ratios(grams, B_groups, y, positive, subsets, full_dims, f6, rtol, mt
     return np.array(rows)
 
 
-class GeometricFeatureSetSelector(GroupSupportMixin, BaseEstimator):
+class GeometricFeatureSetSelector(SupportSelectorMixin, BaseEstimator):
     """Filter selection of unions of feature groups from the geometry of the classes.
 
     Parameters
@@ -174,6 +174,7 @@ class GeometricFeatureSetSelector(GroupSupportMixin, BaseEstimator):
     (60, 20)
     """
 
+    _sparse_input = "csr"
     _parameter_constraints = {
         "feature_groups": [None, list, tuple],
         "group_names": [None, list, tuple],
@@ -284,8 +285,3 @@ class GeometricFeatureSetSelector(GroupSupportMixin, BaseEstimator):
             support[:] = True
         self.support_ = support
         return self
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        return tags

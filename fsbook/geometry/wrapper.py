@@ -31,9 +31,9 @@ from sklearn.svm import LinearSVC
 from sklearn.utils._param_validation import Interval, validate_params
 from sklearn.utils.validation import check_X_y, validate_data
 
+from fsbook._selection import SupportSelectorMixin
 from fsbook.decisions import SCORE_ATOL
 from fsbook.geometry.candidates import (
-    GroupSupportMixin,
     binary_splits,
     feature_subsets,
     group_columns,
@@ -45,7 +45,7 @@ from fsbook.geometry.ratios import point_matrix
 __all__ = ["FeatureGroupSelector", "all_subsets_wrapper"]
 
 
-class FeatureGroupSelector(GroupSupportMixin, BaseEstimator):
+class FeatureGroupSelector(SupportSelectorMixin, BaseEstimator):
     """Keep the columns of a union of feature groups.
 
     Parameters
@@ -77,6 +77,9 @@ class FeatureGroupSelector(GroupSupportMixin, BaseEstimator):
            [ 6.,  7., 10., 11.]])
     """
 
+    _requires_y = False
+    _sparse_input = "csr"
+    _allow_nan = True
     _parameter_constraints = {"feature_groups": [None, list, tuple],
                               "subset": [None, list, tuple]}
 
@@ -108,11 +111,6 @@ class FeatureGroupSelector(GroupSupportMixin, BaseEstimator):
             support[groups[int(g)]] = True
         self.support_ = support
         return self
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        return tags
 
 
 @validate_params(

@@ -12,12 +12,12 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, _fit_context
-from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
+from fsbook._selection import SupportSelectorMixin
+from fsbook.decisions import top_k_mask
 from fsbook.kernel_design.estimator import KernelDesign
 from fsbook.kernel_design.lp import PSD_OPTIONS
 from fsbook.kernel_design.triplets import triplets_from_labels
@@ -32,7 +32,7 @@ def _distinct_triplets(X, t):
     return t[~same]
 
 
-class WeakKernelSelector(SelectorMixin, BaseEstimator):
+class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
     """Feature selection by the weak-kernel LP (formulation 7 of Fung, Rosales & Rao, 2007).
 
     Triplets ``(i, j, k)`` with ``y_i = y_j ≠ y_k`` are drawn from the labels; the LP learns a
@@ -45,8 +45,10 @@ class WeakKernelSelector(SelectorMixin, BaseEstimator):
     ----------
     n_features_to_select : int or None, default=None
         ``None`` keeps every feature with :math:`s_f >` ``tol``; an int ``k`` keeps the ``k``
-        features of largest score, ties broken by the smaller feature index (a stable sort of
-        ``-scores_``), even when some of them score zero.
+        features of largest score (:func:`fsbook.decisions.top_k_mask`: scores within a
+        relative :data:`fsbook.decisions.RTOL` are ties, broken by the smaller feature index),
+        even when some of them score zero.  The support is read from ``scores_`` when asked
+        for, so ``set_params(n_features_to_select=k)`` after ``fit`` changes it without a refit.
     n_triplets : int, default=1000
         Training triplets drawn from the labels (triplets whose points coincide by value are
         dropped afterwards).  The LP's triplet rows are dense: it has about
@@ -85,6 +87,8 @@ class WeakKernelSelector(SelectorMixin, BaseEstimator):
     ----------
     scores_ : ndarray of shape (n_features,)
         :math:`s_f = \\max_{p∈I_f}|α_p|`.
+    classes_ : ndarray
+        The class labels.
     alpha_ : ndarray of shape (n_features * len(weak_mu),)
         Mixing weights, kernel ``p`` acting on feature ``p // len(weak_mu)``.
     kernel_design_ : KernelDesign
@@ -143,21 +147,15 @@ class WeakKernelSelector(SelectorMixin, BaseEstimator):
         class, no class with two points (no triplet exists), ``n_features_to_select`` larger
         than the number of features, or when every drawn triplet repeats a point by value.
         """
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
-        classes, counts = np.unique(y, return_counts=True)
-        if classes.size < 2:
-            raise ValueError(f"WeakKernelSelector needs at least two classes; y has one class "
-                             f"({classes[0]!r})")
-        if counts.max() < 2:
+        X, codes = self._validate_classes(X, y)
+        if np.bincount(codes).max() < 2:
             raise ValueError("no class holds two samples, so no triplet (i, j, k) with "
                              "y_i = y_j != y_k exists")
         d = X.shape[1]
-        if self.n_features_to_select is not None and self.n_features_to_select > d:
-            raise ValueError(f"n_features_to_select={self.n_features_to_select} exceeds the "
-                             f"number of features ({d})")
+        if self.n_features_to_select is not None:
+            self._resolve_k(d)                     # raises if it exceeds the number of features
         seed = int(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
-        t = _distinct_triplets(X, triplets_from_labels(y, self.n_triplets, seed))
+        t = _distinct_triplets(X, triplets_from_labels(codes, self.n_triplets, seed))
         if t.shape[0] == 0:
             raise ValueError("every triplet drawn from the labels repeats a point (duplicated "
                              "rows of X); no triplet to learn from")
@@ -173,15 +171,7 @@ class WeakKernelSelector(SelectorMixin, BaseEstimator):
         return self
 
     def _get_support_mask(self):
-        check_is_fitted(self)
+        check_is_fitted(self, "scores_")
         if self.n_features_to_select is None:
             return self.scores_ > self.tol
-        order = np.argsort(-self.scores_, kind="stable")
-        mask = np.zeros(self.scores_.size, dtype=bool)
-        mask[order[: self.n_features_to_select]] = True
-        return mask
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        return tags
+        return top_k_mask(self.scores_, self._resolve_k(self.scores_.size))

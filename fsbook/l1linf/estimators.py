@@ -14,12 +14,10 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, _fit_context
-from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
 
+from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.l1linf.hsic import HSICCriterion
 from fsbook.l1linf.lda import LDACriterion
 from fsbook.l1linf.path import select_k_path
@@ -48,10 +46,10 @@ def initial_transformation(d, q, scale, random_state):
     return rng.standard_normal((d, q)) * (scale / np.sqrt(d * q))
 
 
-class _L1LinfSelector(SelectorMixin, BaseEstimator):
+class _L1LinfSelector(SupportSelectorMixin, BaseEstimator):
+    _sparse_input = "csr"
     _parameter_constraints = {
-        "n_features_to_select": [Interval(Integral, 1, None, closed="left"),
-                                 Interval(Real, 0, 1, closed="right"), None],
+        "n_features_to_select": N_FEATURES_CONSTRAINT,
         "n_components": [Interval(Integral, 1, None, closed="left"), None],
         "scale": ["boolean"],
         "lambda_factor": [Interval(Real, 1, None, closed="neither")],
@@ -82,19 +80,9 @@ class _L1LinfSelector(SelectorMixin, BaseEstimator):
         X : array-like or sparse matrix (n_samples, n_features)
         y : array-like (n_samples,), class labels (at least two classes)
         """
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, ensure_min_samples=2)
-        check_classification_targets(y)
-        self.classes_, y_codes = np.unique(y, return_inverse=True)
-        if len(self.classes_) < 2:
-            raise ValueError(f"{type(self).__name__} needs at least two classes; got 1 ({self.classes_[0]!r})")
+        X, y_codes = self._validate_classes(X, y)
         d = X.shape[1]
-        k = self.n_features_to_select
-        if k is None:
-            k = max(1, d // 2)
-        elif isinstance(k, Real) and not isinstance(k, Integral):
-            k = max(1, int(round(k * d)))
-        if k > d:
-            raise ValueError(f"n_features_to_select={k} exceeds the number of features {d}")
+        k = self._resolve_k(d)
         q = self.n_components if self.n_components is not None else self._default_components(d, len(self.classes_))
         self.scale_ = feature_scales(X) if self.scale else np.ones(d)
         Xs = X @ sp.diags(1.0 / self.scale_) if sp.issparse(X) else X / self.scale_
@@ -112,16 +100,6 @@ class _L1LinfSelector(SelectorMixin, BaseEstimator):
         self.n_iter_ = res.n_iter
         self.feature_scores_ = np.abs(res.W).max(axis=1)
         return self
-
-    def _get_support_mask(self):
-        check_is_fitted(self)
-        return self.support_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.sparse = True
-        return tags
 
 
 class LDFS(_L1LinfSelector):

@@ -52,12 +52,26 @@ def top_k_rows(norms, k, rtol=TIE_RTOL):
     smallest indices among them fill the remaining places.  A rounding difference far
     below ``τ`` therefore cannot change the mask unless a norm sits ``τ`` away from ``t``.
 
+    This is not the rule of :func:`fsbook.decisions.top_k` (the selectors' top-k, through
+    :mod:`fsbook._selection`), which cuts the sorted scores into runs, each within a relative
+    tolerance of its own largest score, and keeps whole runs first: the two differ when several
+    norms lie within ``τ`` of one another around ``t``, or when ``τ`` (relative to the largest
+    norm) exceeds the relative tolerance at ``t``.  The inexact ends of :func:`select_k_path`
+    (``exact=False``) use this rule, so replacing it would change stored LDFS/HSFS selections.
+
     Examples
     --------
     >>> top_k_rows(np.array([1.0, 3.0, 2.0, 3.0 - 1e-14]), 1).nonzero()[0].tolist()
     [1]
     >>> top_k_rows(np.array([1.0, 3.0 - 1e-14, 2.0, 3.0]), 1).nonzero()[0].tolist()
     [1]
+
+    Where the rules differ (three norms within ``τ`` of the second largest):
+
+    >>> from fsbook.decisions import top_k
+    >>> norms = np.array([1 - 1.6e-9, 1 - 0.8e-9, 1.0])
+    >>> top_k_rows(norms, 2).nonzero()[0].tolist(), sorted(top_k(norms, 2).tolist())
+    ([0, 1], [1, 2])
     """
     norms = np.asarray(norms, dtype=float)
     d = norms.shape[0]

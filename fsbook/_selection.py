@@ -1,0 +1,187 @@
+"""The one base of fsbook's feature selectors: a support mask, ``k`` and the scikit-learn tags.
+
+Every selector of the package (the baselines, LDFS/HSFS, the weak-kernel LP, the geometric
+selectors) derives from :class:`SupportSelectorMixin`, which supplies
+
+* ``_get_support_mask``: the fitted boolean ``support_``;
+* ``__sklearn_tags__`` from three class attributes that declare the input contract
+  (``_requires_y``, ``_sparse_input``, ``_allow_nan``);
+* ``_validate_classes``: validated ``X`` and class codes, at least two classes;
+* ``_resolve_k`` and ``_keep_top``: ``n_features_to_select`` resolved by
+  :func:`resolve_n_features`, and the ``k`` largest scores kept by
+  :func:`fsbook.decisions.top_k_mask` (scores within a relative :data:`fsbook.decisions.RTOL`
+  are tied; a tie goes to the smaller feature index).
+
+The module sits at the package root, below :mod:`fsbook.baselines` and the method packages, and
+imports none of them.
+"""
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from fsbook.decisions import top_k_mask
+
+__all__ = ["N_FEATURES_CONSTRAINT", "resolve_n_features", "SupportSelectorMixin"]
+
+#: ``_parameter_constraints`` entry of ``n_features_to_select``: an int >= 1, a fraction in
+#: (0, 1] or None
+N_FEATURES_CONSTRAINT = [Interval(Integral, 1, None, closed="left"),
+                         Interval(Real, 0, 1, closed="right"), None]
+
+
+def resolve_n_features(n_features_to_select, n_features: int) -> int:
+    """The number ``k`` of features to keep out of ``n_features``.
+
+    Parameters
+    ----------
+    n_features_to_select : int, float in (0, 1] or None
+        An int is ``k`` itself; a float (not an int) is a fraction of ``n_features``, rounded
+        by Python's :func:`round` (halves to even) and at least 1; None keeps half,
+        ``max(1, n_features // 2)``.
+    n_features : int
+        Number of features of the data.
+
+    Returns
+    -------
+    int
+        ``1 <= k <= n_features``.
+
+    Raises
+    ------
+    ValueError
+        A bool (neither a count nor a fraction), an int below 1 or above ``n_features``, or a
+        fraction outside (0, 1].
+
+    Examples
+    --------
+    >>> from fsbook._selection import resolve_n_features
+    >>> resolve_n_features(None, 7), resolve_n_features(None, 1)
+    (3, 1)
+    >>> resolve_n_features(0.25, 10), resolve_n_features(0.01, 10)   # round(2.5) = 2
+    (2, 1)
+    >>> resolve_n_features(4, 10)
+    4
+    >>> resolve_n_features(11, 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_features_to_select=11 exceeds the number of features 10
+    """
+    k = n_features_to_select
+    if k is None:
+        return max(1, n_features // 2)
+    if isinstance(k, (bool, np.bool_)):
+        raise ValueError(f"n_features_to_select={k!r} is a bool; give a count or a fraction")
+    if isinstance(k, Real) and not isinstance(k, Integral):
+        if not 0 < k <= 1:
+            raise ValueError(f"n_features_to_select={k} is a fraction outside (0, 1]")
+        return max(1, int(round(k * n_features)))
+    if k < 1:
+        raise ValueError(f"n_features_to_select={k} must be at least 1")
+    if k > n_features:
+        raise ValueError(f"n_features_to_select={k} exceeds the number of features {n_features}")
+    return int(k)
+
+
+class SupportSelectorMixin(SelectorMixin):
+    """Base of every fsbook feature selector: ``support_``, ``k``, top-k and the tags.
+
+    A subclass lists it before :class:`~sklearn.base.BaseEstimator` (scikit-learn's mixin
+    order), sets ``support_`` in ``fit`` (or overrides ``_get_support_mask``) and declares its
+    input contract with three class attributes, which ``__sklearn_tags__`` reads:
+
+    ``_requires_y`` : bool, default True
+        ``fit`` needs ``y`` (``target_tags.required``).
+    ``_sparse_input`` : False or str, default False
+        The sparse format ``fit`` converts a sparse ``X`` to (``"csr"``, ``"csc"``), False if
+        it refuses sparse input: ``input_tags.sparse`` and ``_validate_classes``'s
+        ``accept_sparse``.
+    ``_allow_nan`` : bool, default False
+        ``fit`` accepts NaN in ``X``: ``input_tags.allow_nan`` and ``_validate_classes``'s
+        ``ensure_all_finite``.
+
+    Examples
+    --------
+    A selector that keeps the ``k`` columns of largest variance:
+
+    >>> import numpy as np
+    >>> from sklearn.base import BaseEstimator
+    >>> from fsbook._selection import SupportSelectorMixin
+    >>> class VarianceTopK(SupportSelectorMixin, BaseEstimator):
+    ...     _requires_y = False
+    ...     def __init__(self, n_features_to_select=None):
+    ...         self.n_features_to_select = n_features_to_select
+    ...     def fit(self, X, y=None):
+    ...         X = np.asarray(X, dtype=float)
+    ...         self.n_features_in_ = X.shape[1]
+    ...         self._keep_top(X.var(axis=0), self._resolve_k(X.shape[1]))
+    ...         return self
+    >>> X = np.array([[0.0, 1.0, 5.0, 1.0], [1.0, 1.0, 0.0, 0.0]])
+    >>> X.var(axis=0).tolist()
+    [0.25, 0.0, 6.25, 0.25]
+    >>> VarianceTopK().fit(X).get_support(indices=True)      # None keeps half; 0 and 3 tie
+    array([0, 2])
+    """
+
+    _requires_y = True
+    _sparse_input = False
+    _allow_nan = False
+
+    def _validate_classes(self, X, y):
+        """Validated ``(X, class codes)`` of at least two classes; sets ``classes_``.
+
+        ``X`` is converted to float64 (at least two samples; sparse in the format
+        ``_sparse_input`` if that is not False; NaN allowed if ``_allow_nan``), ``y`` must be
+        class labels; ``classes_`` holds the sorted labels, the codes index into it.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn.base import BaseEstimator
+        >>> from fsbook._selection import SupportSelectorMixin
+        >>> class Demo(SupportSelectorMixin, BaseEstimator):
+        ...     pass
+        >>> sel = Demo()
+        >>> X, codes = sel._validate_classes(np.eye(3), ["b", "a", "b"])
+        >>> codes.tolist(), sel.classes_.tolist()
+        ([1, 0, 1], ['a', 'b'])
+        >>> sel._validate_classes(np.eye(3), [1, 1, 1])
+        Traceback (most recent call last):
+        ...
+        ValueError: Demo needs at least two classes; y has one class (np.int64(1))
+        """
+        X, y = validate_data(self, X, y, accept_sparse=self._sparse_input, dtype=np.float64,
+                             ensure_min_samples=2,
+                             ensure_all_finite="allow-nan" if self._allow_nan else True)
+        check_classification_targets(y)
+        self.classes_, codes = np.unique(y, return_inverse=True)
+        if len(self.classes_) < 2:
+            raise ValueError(f"{type(self).__name__} needs at least two classes; "
+                             f"y has one class ({self.classes_[0]!r})")
+        return X, codes
+
+    def _resolve_k(self, n_features):
+        """``self.n_features_to_select`` resolved by :func:`resolve_n_features`."""
+        return resolve_n_features(self.n_features_to_select, n_features)
+
+    def _keep_top(self, scores, k):
+        """Set ``support_`` to the ``k`` largest ``scores`` (:func:`fsbook.decisions.top_k_mask`:
+        scores within a relative :data:`fsbook.decisions.RTOL` are ties, kept by the smaller
+        feature index)."""
+        self.support_ = top_k_mask(scores, k)
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "support_")
+        return self.support_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = self._requires_y
+        tags.input_tags.sparse = bool(self._sparse_input)
+        tags.input_tags.allow_nan = self._allow_nan
+        return tags
