@@ -167,10 +167,10 @@ def support_at(selector, method, k):
     The scores of the :data:`RANKERS` do not depend on ``k``, so the top ``k`` of one fit is the
     set a fit at ``k`` keeps; ties are broken by each selector's own rule (``SelectKBest`` and
     ``WeakKernelSelector`` read ``k`` when asked for their support, ReliefF's fit applies
-    :func:`~fsbook.baselines._selector_base.top_k_mask` to its weights).
+    :func:`~fsbook.decisions.top_k_mask` to its weights).
     ``tests/test_benchmark.py`` checks the equality.
     """
-    from fsbook.baselines._selector_base import top_k_mask
+    from fsbook.decisions import top_k_mask
 
     if method == "MI":
         return np.flatnonzero(selector.set_params(k=k).get_support())
