@@ -521,32 +521,8 @@ def source_scores_reference(prob, c, srcs, threshold=None):
 
     The straightforward evaluation (kept for the tests and ``benchmarks/hkl.py``): for each
     parent ``a`` its own quadratic form, and for each candidate the double sum over ``S_l``
-    (:func:`fsbook.hkl._kernels.source_quadforms`).
-
-    ``Q(t) = δ_t^{−2} P_t (c∘z_a∘z_l)ᵀ R (c∘z_a∘z_l)`` for ``t = a ∪ {l}``,
-    ``z_a = 1 − ψ_a``, ``P_t = ∏_{i∉t}(1 + h_i)``, ``R_ij = ∏_{k∈x_i∪x_j}(1 + h_k)^{−1}``,
-    ``h_k = (1 + ω_k)^{−2}`` (eq. (hkl-Qclosed)); only support vectors (``c_i ≠ 0``) enter.
-
-    Parameters
-    ----------
-    prob : HKLProblem
-    c : ndarray of shape (m,)
-        ``α ∘ y``.
-    srcs : list of tuple
-        Sources of the complement of the active set.
-    threshold : float or None
-        Pruning by the parent bound (eq. (hkl-Qparent)): ``D(a ∪ {l}) ⊆ D(a) ∖ {a}`` and
-        ``d(a ∪ {l}, u) = ω_l/(1 + ω_l) · d(a, u)``, so
-        ``Q(a ∪ {l}) ≤ ((1 + ω_l)/ω_l)² (Q(a) − a_a/δ_a²)`` with
-        ``Q(a) = Σ_{u⊇a} a_u/d(a, u)²`` (one quadratic form per parent).  When this bound
-        is at most ``threshold`` for every candidate of a parent, the bound itself is returned
-        for them (a valid upper bound for the certificate, below the violation threshold)
-        instead of the exact values.  ``None`` computes every ``Q(t)`` exactly.
-
-    Returns
-    -------
-    ndarray of shape (len(srcs),)
-        ``log Q(t)`` (or the log of its parent bound when pruned).
+    (:func:`fsbook.hkl._kernels.source_quadforms`); ``R`` is recomputed on every call.
+    Parameters, pruning rule and result are those of :func:`source_scores`.
     """
     sv = np.flatnonzero(c != 0)
     out = np.full(len(srcs), -np.inf)
