@@ -175,7 +175,7 @@ def _prefix_quadforms(c, V, base, inside, U, T, ucol, N, indptr, indices, gptr, 
             out[k] = base[g] - 2.0 * s2 + T[col] - 2.0 * cross + inner
 
 
-def prefix_quadforms(c, R, Xcsc, psi, groups):
+def prefix_quadforms(c, R, Xcsc, psi, groups, V=None):
     """``(c∘z_a∘z_l)ᵀ R (c∘z_a∘z_l)`` for every prefix ``a`` and candidate feature ``l``.
 
     The quadratic forms of the pair (and larger) sources ``t = a ∪ {l}`` of the sufficiency
@@ -201,6 +201,9 @@ def prefix_quadforms(c, R, Xcsc, psi, groups):
         ``ψ_a`` of each prefix on the rows (0/1).
     groups : list of int arrays
         The candidate features ``l`` of each prefix (same order as the columns of ``psi``).
+    V : ndarray (m, A), optional
+        ``R c_a`` for every prefix, if the caller has it already (the sufficiency check's
+        pruning needs the same product); computed here otherwise.
 
     Returns
     -------
@@ -211,7 +214,7 @@ def prefix_quadforms(c, R, Xcsc, psi, groups):
     """
     c = np.ascontiguousarray(c, dtype=np.float64)
     CZ = c[:, None] * (1.0 - psi)
-    V = np.asfortranarray(R @ CZ)
+    V = np.asfortranarray(R @ CZ if V is None else V)
     base = np.einsum("ij,ij->j", CZ, V)
     sizes = np.array([len(g) for g in groups], dtype=np.int64)
     gptr = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(sizes)])

@@ -487,10 +487,11 @@ def source_group_scores(prob, c, groups, threshold=None):
     if not prefixed:
         return out
     psi = lattice.node_indicator(Xcsc, [groups[g][0] for g in prefixed])
-    keep = prefixed
+    CZ = csv[:, None] * (1.0 - psi)
+    V = R @ CZ                                   # R c_a of every prefix, used twice below
+    keep = list(range(len(prefixed)))            # columns of psi whose sources are scored
     if threshold is not None and threshold > 0:
-        CZ = csv[:, None] * (1.0 - psi)
-        qa = np.einsum("ij,ij->j", CZ, R @ CZ)
+        qa = np.einsum("ij,ij->j", CZ, V)
         s_a = csv @ psi
         keep = []
         for j, g in enumerate(prefixed):
@@ -504,12 +505,13 @@ def source_group_scores(prob, c, groups, threshold=None):
             if np.all(logb <= np.log(threshold)):
                 out[offsets[g]:offsets[g + 1]] = logb
             else:
-                keep.append(g)
-        psi = psi[:, [prefixed.index(g) for g in keep]]
+                keep.append(j)
     if keep:
-        _, qf = prefix_quadforms(csv, R, Xcsc, psi, [groups[g][1] for g in keep])
+        kept = [prefixed[j] for j in keep]
+        _, qf = prefix_quadforms(csv, R, Xcsc, psi[:, keep], [groups[g][1] for g in kept],
+                                 V=V[:, keep])
         pos = 0
-        for g in keep:
+        for g in kept:
             a, ls = groups[g]
             out[offsets[g]:offsets[g + 1]] = log_scores(qf[pos:pos + len(ls)], a, ls)
             pos += len(ls)
