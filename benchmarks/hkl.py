@@ -320,9 +320,10 @@ def bench_pair_sources(max_active=600, C=3.0):
         same_max &= bool(np.isclose(ref.max(), new.max(), rtol=0, atol=1e-9))
         log_thr = np.log(thr) if thr > 0 else -np.inf
         same_viol &= bool(np.array_equal(ref > log_thr, new > log_thr))
+    max_sources = len(lattice.sources(states[-1][0], prob.n))
     record_benchmark("hkl", "pair_sources", dict(
         posts=int(Xtr.shape[0]), words=int(prob.n), C=C, iterations=len(states),
-        active_nodes=len(r["nodes"]) - 1, max_sources=len(lattice.sources(states[-1][0], prob.n)),
+        active_nodes=len(r["nodes"]) - 1, max_sources=max_sources,
         fit_seconds=round(fit, 1), check_seconds_in_fit=round(r["times"]["sufficiency"], 1),
         reference_seconds=round(t_ref, 1), grouped_seconds=round(t_new, 1),
         ratio=round(t_ref / t_new, 1), max_abs_diff_log_q=float(f"{worst:.1e}"),
@@ -330,7 +331,7 @@ def bench_pair_sources(max_active=600, C=3.0):
     print(f"\npair-source sufficiency check, 20 Newsgroups fold 0 ({Xtr.shape[0]} posts, "
           f"{prob.n} words, C = {C:g}), {len(states)} iterations to {len(r['nodes']) - 1} active "
           f"nodes (fit {fit:.0f} s, of which the check {r['times']['sufficiency']:.1f} s; "
-          f"final gap {r['gap']:.3g}), up to {len(lattice.sources(states[-1][0], prob.n))} "
+          f"final gap {r['gap']:.3g}), up to {max_sources} "
           f"sources: reference {t_ref:.1f} s, grouped {t_new:.1f} s, ratio {t_ref / t_new:.1f}x "
           f"(target >= 10x); max |Δ log Q| {worst:.1e}, same maximum {same_max}, same "
           f"violating sources {same_viol}")
