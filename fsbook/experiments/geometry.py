@@ -16,8 +16,17 @@ The problems are built in :mod:`fsbook.experiments._geometry_problems`, the figu
 timing are drawn by :mod:`fsbook.experiments._geometry_figures` and the tables rendered by
 :func:`fsbook.report.styled_table`; this module re-exports the names the chapter reads.
 
-``python -m fsbook.experiments geometry`` runs the chapter's subsample, ``--full`` the
-paper-sized protocol (Table 3 row counts, all seven dimensions of Table 5).
+What the paper ran: its Table 3 training suite (two private sentence corpora, 300 movie reviews
+x 1000 columns, 1200 webtext sentences x 500 columns), Table 5 on five-author Amazon sets at seven
+dimensions (480-1440 columns), Table 6 on three unnamed low-dimensional sets, 25 % random columns
+on Polarity1, and Figure 3 on one five-author set grown by 80 columns at a time.
+``python -m fsbook.experiments geometry --full --out results/geometry`` runs the paper-sized
+protocol on our substitutes (``SETTINGS["full"]``: the paper's Table 3 row and column counts for
+movie reviews and webtext, 20 Newsgroups in place of the private corpora, webtext sites as Table 5
+authors at all seven dimensions, thirteen Figure 3 dimensions from 80 to 1920); its committed store
+``results/geometry/`` is what the chapter reads (:func:`fsbook.experiments.read_store`).  Without
+``--full`` it runs a smaller subsample (``SETTINGS["chapter"]``: fewer rows, four Table 5
+dimensions) for a quick look.
 """
 from __future__ import annotations
 
@@ -93,7 +102,7 @@ TRAIN_NAMES = {"movies": "Movies Documents", "webtext": "Webtext Sentences",
 UCI_SETS = (("wine", "real"), ("wine", "boolean"), ("breast_cancer", "boolean"),
             ("soybean_small", "boolean"))
 
-#: chapter subsample (documented in the chapter) and the paper-sized --full protocol.
+#: the quick subsample (key "chapter", without --full) and the paper-sized --full protocol the chapter reads.
 #: rows/cols per training source; dims = Table 5 dimensions; dim_rows = sentences per site of
 #: the Table 5 and Figure 3 sets; growth = Figure 3 dimensions.
 SETTINGS = {
@@ -197,7 +206,7 @@ def run_task(params):
 
 
 def make_tasks(full):
-    """Tasks of the chapter's subsample (``full=False``) or of the paper-sized protocol.
+    """Tasks of the quick subsample (``full=False``) or of the paper-sized protocol (the chapter's store).
 
     Parameters
     ----------
