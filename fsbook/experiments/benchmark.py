@@ -27,6 +27,42 @@ the weak-kernel LP (``WK-LP``: its
 defaults, 1 000 triplets drawn from the labels with the task's seed, α ≥ 0, the k features of
 largest group weight).
 
+Two more methods of the book's papers (version 8):
+
+* ``HKL``: disjunctive hierarchical kernel learning (chapter 5) as a ranking of the features
+  (:class:`~fsbook.experiments._benchmark_methods.HKLRanker`): one ``DisjunctiveHKLCV`` (``C``
+  by its data-driven path and inner 3-fold CV, active-set budget :data:`HKL_MAX_ACTIVE`; one
+  model per class, one-vs-rest, on wine) is fitted on the training fold, and a feature's score
+  is the ℓ2 norm of the weights of the selected disjunctions that involve it
+  (:func:`~fsbook.experiments._benchmark_methods.hkl_feature_scores`); the ``k`` largest are
+  kept (:func:`fsbook.decisions.top_k`, ties to the smaller index), fitted once per task and cut
+  at every ``k`` like the other rankers.  When the model involves fewer than ``k`` features only
+  those are kept (``n_selected`` < ``k``; none kept: both classifiers predict the training
+  fold's majority class), never zero-score fillers.  HKL learns on 0/1 features.  The boolean
+  sets (breast cancer, 20 Newsgroups) are used as they are; a continuous set is booleanised on
+  the training fold only, one indicator ``x > t`` per quartile ``t`` of each column
+  (:data:`HKL_N_BINS`; :func:`fsbook.booleanize.quantile_thresholds`), and the indicators'
+  scores are summed back to their column.  This is how the HKL paper itself applies the method
+  to continuous data (its Tables 4–5 on booleanised colon, ionosphere and Wisconsin values,
+  chapter 6), so it is the faithful reading, and it puts HKL in the rank statistics on every
+  data set rather than leaving most cells empty; the classifiers then see the kept *columns*
+  with their real values, as for every other selector.  HKL is the slowest method (tens of
+  seconds to minutes per fit, :data:`FULL_ONLY`): it runs in the full protocol only.  Each task
+  records whether every HKL fit reached its duality-gap certificate (``hkl_certified``) and the
+  largest relative gap (``hkl_gap``): a fit that hits the active-set budget stops uncertified and
+  its model is ranked as it is.
+* ``GeoRatio``: the geometric-ratio selector of chapter 4
+  (:class:`~fsbook.geometry.GeometricFeatureSetSelector`, the paper's Table 2 model) chooses a
+  union of feature *groups* (feature types) and keeps its columns: it picks its own number of
+  features (one point, like ``CFS``).  It runs where the data define groups: the booleanised
+  breast cancer set, whose groups are the indicators of each of its 9 nominal attributes
+  (:func:`~fsbook.experiments._benchmark_methods.attribute_groups`, 511 candidate unions).  On
+  the numeric sets and the word-presence text set it does not run (:func:`cannot_run` gives the
+  sentence the ``not_run`` table prints): single columns as groups are not feature types (the
+  hull-dimension ratios of one column are degenerate) and give ``2^d − 1`` unions, and blocks of
+  consecutive attributes (chapter 4's Table 6) are arbitrary; a ranking of ``k`` single features
+  is not something the method defines.  Its selector is fitted on the unscaled 0/1 fold.
+
 Projection penalties (``Proj-SVM``) play the classifier's role, not the selector's: they keep
 every feature and bias the linear SVM's weights towards a reducer's subspace.  Its task trains
 ``StandardScaler → ProjectionPenalty(LinearSVC, PCA(RANK_K))`` on all features, with C in
@@ -59,18 +95,29 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
 
 from fsbook.datasets import load_atheism_religion, most_frequent_words
+from fsbook.experiments._benchmark_methods import HKLRanker, attribute_groups
 from fsbook.experiments._protocol_helpers import make_selector as registry_selector
 from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments._runner import Protocol, task_seed
 
 BASELINES = ["none", "MI", "SVM-RFE", "l1-SVM", "ReliefF", "CFS"]
-BOOK_METHODS = ["LDFS", "HSFS", "WK-LP"]
+BOOK_METHODS = ["LDFS", "HSFS", "WK-LP", "HKL", "GeoRatio"]
 #: classifier-side methods: keep every feature (compared with ``none``, not ranked with selectors)
 CLASSIFIER_SIDE = ["Proj-SVM"]
 #: methods that choose their own number of features (one point instead of a curve)
-OWN_SIZE = {"none", "CFS"}
+OWN_SIZE = {"none", "CFS", "GeoRatio"}
 #: methods whose scores do not depend on k: fitted once per task, cut at every k (:func:`support_at`)
-RANKERS = {"MI", "ReliefF", "WK-LP"}
+RANKERS = {"MI", "ReliefF", "WK-LP", "HKL"}
+#: selectors fitted on the unscaled training fold (they booleanise it themselves)
+UNSCALED = {"HKL", "GeoRatio"}
+#: selectors of the full protocol only (too slow for the book's subsample, see the docstring)
+FULL_ONLY = {"HKL"}
+#: HKL's active-set budget per fit (the estimator's default; see the docstring for the timings)
+HKL_MAX_ACTIVE = 200
+#: quantile bins of HKL's booleanisation of a non-boolean data set (quartiles, as chapters 5-6)
+HKL_N_BINS = 4
+#: largest number of feature groups GeoRatio is run with (2^g - 1 candidate unions per split)
+GEO_MAX_GROUPS = 12
 BOOK_DATASETS = ("wine", "ionosphere", "wdbc", "breast_cancer")
 FULL_DATASETS = BOOK_DATASETS + ("colon", "madelon", "arcene", "20newsgroups")
 #: text data sets: a vocabulary is chosen in each training fold (:func:`vocabulary`)
@@ -91,7 +138,7 @@ RANK_K = 5
 
 
 def methods():
-    """The selectors of this run: the baselines, LDFS, HSFS and WK-LP."""
+    """The selectors of this run: the baselines, LDFS, HSFS, WK-LP, HKL and GeoRatio."""
     return BASELINES + BOOK_METHODS
 
 
@@ -152,13 +199,43 @@ def folds(dataset, repeat, n_folds, y):
     return list(StratifiedKFold(n_folds, shuffle=True, random_state=seed).split(np.zeros(len(y)), y))
 
 
-def make_selector(method, k, seed, boolean=False):
-    """The selector of ``method`` keeping ``k`` features (``k`` ignored by ``CFS``), seeded
-    (:func:`fsbook.experiments._protocol_helpers.make_selector`, LDFS and HSFS with
-    :data:`L1LINF_FAST`)."""
+def make_selector(method, k, seed, boolean=False, groups=None):
+    """The selector of ``method`` keeping ``k`` features (``k`` ignored by ``CFS`` and
+    ``GeoRatio``), seeded (:func:`fsbook.experiments._protocol_helpers.make_selector`, LDFS and
+    HSFS with :data:`L1LINF_FAST`; ``HKL``: :class:`~fsbook.experiments._benchmark_methods.HKLRanker`
+    with :data:`HKL_MAX_ACTIVE` and :data:`HKL_N_BINS`; ``GeoRatio``:
+    :class:`~fsbook.geometry.GeometricFeatureSetSelector` over the feature ``groups``)."""
     if method not in BASELINES + BOOK_METHODS or method == "none":
         raise ValueError(f"unknown method {method!r}; expected one of {BASELINES[1:] + BOOK_METHODS}")
+    if method == "HKL":
+        return HKLRanker(k, boolean=boolean, n_bins=HKL_N_BINS, max_active=HKL_MAX_ACTIVE, random_state=seed)
+    if method == "GeoRatio":
+        from fsbook.geometry import GeometricFeatureSetSelector
+
+        if groups is None:
+            raise ValueError("GeoRatio needs the feature groups (attribute_groups)")
+        return GeometricFeatureSetSelector(list(groups), binarize=0.0)
     return registry_selector(method, k, seed, l1linf_path=L1LINF_FAST, boolean=boolean)
+
+
+def cannot_run(method, dataset):
+    """Why ``method`` does not run on ``dataset`` (a sentence for the tables), or ``None``.
+
+    Only GeoRatio has such cells: it chooses among unions of feature groups, so it runs where
+    the data define groups (:func:`~fsbook.experiments._benchmark_methods.attribute_groups`: the
+    one-hot indicators of each nominal attribute) and there are at most :data:`GEO_MAX_GROUPS`.
+    """
+    if method != "GeoRatio":
+        return None
+    groups = attribute_groups(load(dataset)[2])
+    if groups is None:
+        kind = "its words are one feature type" if dataset in TEXT_DATASETS else \
+            "its numeric attributes define no feature groups"
+        return f"not run: GeoRatio chooses among unions of feature groups, and {kind}"
+    if len(groups) > GEO_MAX_GROUPS:
+        return (f"not run: {len(groups)} feature groups give 2^{len(groups)} - 1 candidate unions "
+                f"(more than GEO_MAX_GROUPS = {GEO_MAX_GROUPS} groups)")
+    return None
 
 
 def support_at(selector, method, k):
@@ -176,6 +253,8 @@ def support_at(selector, method, k):
         return np.flatnonzero(selector.set_params(k=k).get_support())
     if method == "WK-LP":
         return np.flatnonzero(selector.set_params(n_features_to_select=k).get_support())
+    if method == "HKL":
+        return np.flatnonzero(selector.support_at(k))
     if method == "ReliefF":
         return np.flatnonzero(top_k_mask(selector.feature_importances_, k))
     raise ValueError(f"{method!r} is not a ranking method; expected one of {sorted(RANKERS)}")
@@ -207,7 +286,14 @@ def projection_accuracy(X_train, y_train, X_test, y_test, seed):
 
 
 def test_accuracies(X_train, y_train, X_test, y_test, seed):
-    """Test accuracies ``(linear, rbf)`` of the two SVMs, each with C by inner 3-fold CV."""
+    """Test accuracies ``(linear, rbf)`` of the two SVMs, each with C by inner 3-fold CV.
+
+    With no kept feature (an HKL model that selected no disjunction) both are the accuracy of
+    the training fold's majority class (smallest label on a tie), as in chapter 6."""
+    if X_train.shape[1] == 0:
+        labels, counts = np.unique(y_train, return_counts=True)
+        majority = float(np.mean(y_test == labels[np.argmax(counts)]))
+        return majority, majority
     out = []
     for clf, grid in ((LinearSVC(random_state=seed, max_iter=5000), C_LINEAR), (SVC(kernel="rbf", gamma="scale"), C_RBF)):
         model = tuned_svm(clf, {"C": grid}, seed, scale=True)
@@ -238,6 +324,9 @@ def run_task(params):
     for k in params["ks"]:
         if method not in ("none", *CLASSIFIER_SIDE) and not (1 <= k < d or (k == 0 and method in OWN_SIZE)):
             raise ValueError(f"k={k} must be in [1, {d}) for {params['dataset']}")
+    reason = cannot_run(method, params["dataset"])
+    if reason is not None:
+        return {"not_run": reason}
     X_train, X_test, columns = fold_data(params["dataset"], train, test)
     y_train, y_test = y[train], y[test]
     if method in CLASSIFIER_SIDE:
@@ -252,7 +341,9 @@ def run_task(params):
             support = support_at(ranked, method, k)
         else:
             fit_k = max(params["ks"]) if method in RANKERS else k
-            selector = make_pipeline(StandardScaler(), make_selector(method, fit_k, seed, boolean))
+            groups = attribute_groups(load(params["dataset"])[2]) if method == "GeoRatio" else None
+            scaler = [] if method in UNSCALED else [StandardScaler()]
+            selector = make_pipeline(*scaler, make_selector(method, fit_k, seed, boolean, groups))
             start = time.perf_counter()
             selector.fit(X_train, y_train)
             seconds = time.perf_counter() - start
@@ -268,13 +359,25 @@ def run_task(params):
         out["acc_rbf"].append(rbf)
         out["fit_time"].append(seconds)
         out["support"].append(columns[support].tolist())
+    if method == "HKL":
+        out.update(hkl_certificate(ranked))
     return out
 
 
+def hkl_certificate(ranker):
+    """``{"hkl_certified", "hkl_gap", "hkl_n_used"}`` of a fitted HKL ranker: whether every model
+    (one per class on more than two classes) reached its duality-gap tolerance, the largest
+    relative gap, and the number of features of positive score."""
+    return {"hkl_certified": bool(all(m.certified_ for m in ranker.models_)),
+            "hkl_gap": float(max(m.duality_gap_ for m in ranker.models_)), "hkl_n_used": int(ranker.n_used_)}
+
+
 def make_tasks(full):
-    """Book subsample: :data:`BOOK_DATASETS`, ``ks`` = :data:`BOOK_KS`, 1 repeat of 3 folds.
-    Full: :data:`FULL_DATASETS`, :data:`FULL_KS`, 5 repeats of 2 folds (5 × 2 CV).  On each data
-    set only the ``k`` below its number of features (:func:`width`) are run."""
+    """Book subsample: :data:`BOOK_DATASETS`, ``ks`` = :data:`BOOK_KS`, 1 repeat of 3 folds, every
+    method but :data:`FULL_ONLY`.  Full: :data:`FULL_DATASETS`, :data:`FULL_KS`, 5 repeats of 2
+    folds (5 × 2 CV), every method.  On each data set only the ``k`` below its number of features
+    (:func:`width`) are run.  A method that cannot run on a data set (:func:`cannot_run`) still
+    has its tasks: they return the reason, which :func:`reduce` puts in its ``not_run`` table."""
     datasets, ks, repeats, n_folds = ((FULL_DATASETS, FULL_KS, 5, 2) if full else (BOOK_DATASETS, BOOK_KS, 1, 3))
     tasks = []
     for dataset in datasets:
@@ -283,6 +386,8 @@ def make_tasks(full):
         for repeat in range(repeats):
             for fold in range(n_folds):
                 for method in all_methods():
+                    if method in FULL_ONLY and not full:
+                        continue
                     # k = 0 stands for "the method's own number of features" (or all of them)
                     mk = [0] if method in OWN_SIZE or method in CLASSIFIER_SIDE else valid_ks
                     tasks.append({"dataset": dataset, "repeat": repeat, "fold": fold, "n_folds": n_folds,
@@ -350,8 +455,17 @@ def reduce(params_list, results_list):
     * ``supports``: every kept set (data set, repeat, fold, method, k);
     * ``classifier_side``: per data set, mean accuracy (%) of the linear SVM on all features
       (``none``) and of ``Proj-SVM``, their difference, the median λ the inner CV chose and
-      ``Proj-SVM``'s mean tuning time (s, volatile).
+      ``Proj-SVM``'s mean tuning time (s, volatile);
+    * ``not_run``: per data set and method that did not run there, the reason
+      (:func:`cannot_run`); those cells are absent from the other tables.
     """
+    ran = ["not_run" not in r for r in results_list]
+    not_run = (pd.DataFrame([{"dataset": p["dataset"], "method": p["method"], "reason": r["not_run"]}
+                             for p, r in zip(params_list, results_list) if "not_run" in r],
+                            columns=["dataset", "method", "reason"])
+               .drop_duplicates().reset_index(drop=True))
+    params_list = [p for p, keep in zip(params_list, ran) if keep]
+    results_list = [r for r, keep in zip(results_list, ran) if keep]
     side = [p["method"] in CLASSIFIER_SIDE for p in params_list]
     df = _long([p for p, c in zip(params_list, side) if not c], [r for r, c in zip(results_list, side) if not c])
     df["k_point"] = np.where(df.method.isin(list(OWN_SIZE)), df.n_selected, df.k)
@@ -374,7 +488,7 @@ def reduce(params_list, results_list):
     classifier_side = _classifier_side([p for p, c in zip(params_list, side) if c],
                                        [r for r, c in zip(results_list, side) if c], none_linear)
     return {"curves": curves, "accuracy_at_k": accuracy_at_k, "stability": pd.DataFrame(stab),
-            "fit_time": fit_time, "supports": supports, "classifier_side": classifier_side}
+            "fit_time": fit_time, "supports": supports, "classifier_side": classifier_side, "not_run": not_run}
 
 
 def classifier_side_test(classifier_side, decimals=1):
@@ -417,6 +531,6 @@ def statistics(accuracy_at_k, decimals=1):
     return pd.DataFrame(rows)
 
 
-PROTOCOL = Protocol(name="benchmark", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version="7",
+PROTOCOL = Protocol(name="benchmark", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version="8",
                     description="Benchmark chapter: the book's selectors and the usual baselines on shared data "
                                 "(same folds, linear and RBF SVM accuracy vs k, fit time, Kuncheva stability)")
