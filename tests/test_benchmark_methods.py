@@ -98,7 +98,7 @@ def test_a_method_that_cannot_run_gives_its_reason_in_the_not_run_table():
     assert B.cannot_run("GeoRatio", "breast_cancer") is None
     assert B.cannot_run("HKL", "wine") is None
     reason = B.cannot_run("GeoRatio", "wine")
-    assert reason.startswith("not run:") and "numeric attributes" in reason
+    assert reason.startswith("not run:") and "no feature groups" in reason
     assert "one feature type" in B.cannot_run("GeoRatio", "20newsgroups")
     task = {"dataset": "wine", "repeat": 0, "fold": 0, "n_folds": 3, "method": "GeoRatio", "ks": [0]}
     assert B.run_task(task) == {"not_run": reason}

@@ -229,9 +229,9 @@ def cannot_run(method, dataset):
         return None
     groups = attribute_groups(load(dataset)[2])
     if groups is None:
-        kind = "its words are one feature type" if dataset in TEXT_DATASETS else \
-            "its numeric attributes define no feature groups"
-        return f"not run: GeoRatio chooses among unions of feature groups, and {kind}"
+        # GeoRatio chooses among unions of feature groups (types)
+        return "not run: words only, one feature type" if dataset in TEXT_DATASETS else \
+            "not run: numeric attributes, no feature groups"
     if len(groups) > GEO_MAX_GROUPS:
         return (f"not run: {len(groups)} feature groups give 2^{len(groups)} - 1 candidate unions "
                 f"(more than GEO_MAX_GROUPS = {GEO_MAX_GROUPS} groups)")
