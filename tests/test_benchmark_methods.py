@@ -113,3 +113,21 @@ def test_no_kept_feature_scores_the_training_majority():
     y_train, y_test = np.array([0, 1, 1, 2]), np.array([1, 1, 0, 2, 1])
     lin, rbf = B.test_accuracies(np.zeros((4, 0)), y_train, np.zeros((5, 0)), y_test, 0)
     assert lin == rbf == 0.6
+
+
+def test_hkl_fits_table_counts_certificates_per_dataset():
+    def task(d, f):
+        return {"dataset": d, "repeat": 0, "fold": f, "n_folds": 2, "method": "HKL", "ks": [2]}
+
+    def result(cert, gap, used):
+        return {"k": [2], "n_selected": [2], "acc_linear": [0.5], "acc_rbf": [0.5], "fit_time": [1.0],
+                "support": [[0, 1]], "hkl_certified": cert, "hkl_gap": gap, "hkl_n_used": used}
+
+    params = [task("wine", 0), task("wine", 1), task("colon", 0)]
+    results = [result(True, 1e-4, 6), result(False, 0.3, 10), result(False, 0.5, 40)]
+    fits = B.reduce(params, results)["hkl_fits"].set_index("dataset")
+    assert fits.loc["wine", "tasks"] == 2 and fits.loc["wine", "certified"] == 1
+    assert fits.loc["wine", "median gap"] == pytest.approx((1e-4 + 0.3) / 2)
+    assert fits.loc["wine", "largest gap"] == 0.3 and fits.loc["wine", "mean features used"] == 8
+    assert fits.loc["colon", "certified"] == 0
+    assert B.reduce(params[:1], results[:1])["not_run"].empty

@@ -441,6 +441,19 @@ def _classifier_side(params_list, results_list, none_linear):
     return out.rename_axis("dataset").reset_index()
 
 
+def _hkl_fits(params_list, results_list):
+    rows = [{"dataset": p["dataset"], "certified": r["hkl_certified"], "gap": r["hkl_gap"], "n_used": r["hkl_n_used"]}
+            for p, r in zip(params_list, results_list) if "hkl_gap" in r]
+    columns = ["dataset", "tasks", "certified", "median gap", "largest gap", "mean features used"]
+    if not rows:
+        return pd.DataFrame(columns=columns)
+    g = pd.DataFrame(rows).groupby("dataset", sort=False)
+    out = pd.DataFrame({"tasks": g.size(), "certified": g["certified"].sum().astype(int),
+                        "median gap": g["gap"].median(), "largest gap": g["gap"].max(),
+                        "mean features used": g["n_used"].mean()})
+    return out.rename_axis("dataset").reset_index()[columns]
+
+
 def reduce(params_list, results_list):
     """Tables:
 
@@ -457,13 +470,17 @@ def reduce(params_list, results_list):
       (``none``) and of ``Proj-SVM``, their difference, the median λ the inner CV chose and
       ``Proj-SVM``'s mean tuning time (s, volatile);
     * ``not_run``: per data set and method that did not run there, the reason
-      (:func:`cannot_run`); those cells are absent from the other tables.
+      (:func:`cannot_run`); those cells are absent from the other tables;
+    * ``hkl_fits``: per data set, HKL's number of tasks, how many reached the duality-gap
+      certificate, the median and largest relative gap, and the mean number of features of
+      non-zero weight (:func:`hkl_certificate`; empty without HKL tasks).
     """
     ran = ["not_run" not in r for r in results_list]
     not_run = (pd.DataFrame([{"dataset": p["dataset"], "method": p["method"], "reason": r["not_run"]}
                              for p, r in zip(params_list, results_list) if "not_run" in r],
                             columns=["dataset", "method", "reason"])
                .drop_duplicates().reset_index(drop=True))
+    hkl_fits = _hkl_fits(params_list, results_list)
     params_list = [p for p, keep in zip(params_list, ran) if keep]
     results_list = [r for r, keep in zip(results_list, ran) if keep]
     side = [p["method"] in CLASSIFIER_SIDE for p in params_list]
@@ -488,7 +505,8 @@ def reduce(params_list, results_list):
     classifier_side = _classifier_side([p for p, c in zip(params_list, side) if c],
                                        [r for r, c in zip(results_list, side) if c], none_linear)
     return {"curves": curves, "accuracy_at_k": accuracy_at_k, "stability": pd.DataFrame(stab),
-            "fit_time": fit_time, "supports": supports, "classifier_side": classifier_side, "not_run": not_run}
+            "fit_time": fit_time, "supports": supports, "classifier_side": classifier_side, "not_run": not_run,
+            "hkl_fits": hkl_fits}
 
 
 def classifier_side_test(classifier_side, decimals=1):
