@@ -14,6 +14,19 @@ paper's count), ARCENE, DEXTER (sparse), MADELON (1 000 of 2 000), and Yale face
 GISETTE (missing): the only image data set in ``data/`` (1 024 pixel features).
 Methods: HSFS, FOHSIC, l1-SVM, SVM-RFE, ReliefF (the paper's "Relief"; 10 neighbours), LDFS, LS (Laplacian score, class graph) and
 ``all`` (no selection: the SVM on every feature).
+
+What the paper ran: the seven methods on wine, glass, ARCENE, GISETTE, DEXTER and MADELON
+(more than 1 000 samples subsampled to 1 000), 5-fold CV error of an RBF SVM of width 1 (C by
+cross-validation) at one number of features per data set (Table 1) and along a range of
+numbers of features (Figures 1-5: glass, wine, ARCENE, GISETTE, MADELON); it does not say
+whether the features were selected inside the folds.
+
+What ``--full`` runs (``make_tasks(True)``, 385 tasks): the seven data sets above x the seven
+methods and ``all`` x the 5 folds, selection in the training folds at the figures' k and Table
+1's k (:data:`FIGURE_KS`, :data:`TABLE1_K`), n <= 1 000; plus selection on all the data at
+Table 1's k on wine, glass and glass_id.  The book reads these tasks from the committed store
+``results/l1linf/`` (``fsbook.experiments.read_store``); ``make_tasks(False)`` is a quick
+subsample (wine, glass, glass_id; folds 0 and 1; Table 1's k) for checks, not shown in the book.
 """
 from __future__ import annotations
 
@@ -47,7 +60,7 @@ FIGURE_KS = {"wine": [1, 2, 3, 4, 5, 6], "glass": [1, 2, 3, 4, 5, 6], "glass_id"
              "arcene": [2, 4, 6, 8, 10], "yale": [2, 4, 6, 8, 10], "dexter": [5, 10, 15, 20],
              "madelon": [2, 4, 6, 8, 10]}
 C_GRID = [0.1, 1.0, 10.0, 100.0]
-#: data sets of the book's subsample
+#: data sets of the quick subsample (``make_tasks(False)``) and of the all-data selection
 BOOK_DATASETS = ("wine", "glass", "glass_id")
 N_FOLDS = 5
 
@@ -122,9 +135,10 @@ def run_task(params):
 
 def make_tasks(full):
     """Full: every data set, method and fold at the figures' k and Table 1's k, n ≤ 1 000, and
-    the all-data selection on wine and glass.  Book subsample: wine, glass and glass with its
-    id column only (the high-dimensional sets take minutes per HSFS fit), folds 0 and 1 of the
-    same 5-fold splits, Table 1's k, and the all-data selection."""
+    the all-data selection on wine and glass (385 tasks).  Quick subsample (``full=False``, for
+    checks; the book reads the full store): wine, glass and glass with its id column only (the
+    high-dimensional sets take minutes per HSFS fit), folds 0 and 1 of the same 5-fold splits,
+    Table 1's k, and the all-data selection."""
     tasks = []
     for dataset, k1 in TABLE1_K.items():
         if not full and dataset not in BOOK_DATASETS:
