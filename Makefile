@@ -30,7 +30,7 @@ help:
 	@echo "make chapter NAME=05_disjunctive_hkl  re-execute one notebook in place, rebuild the HTML"
 	@echo "make test        lint, unit tests + docstring examples, pytest --nbval on every notebook"
 	@echo "make lint        ruff check (rules in pyproject.toml [tool.ruff])"
-	@echo "make nbval-generic  pytest --nbval again on a second numerical path (NumPy baseline SIMD, generic numba)"
+	@echo "make nbval-generic  pytest --nbval again on a second numerical path (NumPy baseline SIMD, another OpenBLAS kernel, generic numba)"
 	@echo "make verify-results  recompute a rotating, cost-weighted sample of every store in results/ and compare (5 min)"
 	@echo "make check-html  build the HTML from committed outputs and check every page in headless Chromium"
 	@echo "make data        rebuild data/ from $(SHARED_DATA)"
@@ -90,14 +90,15 @@ test: lint unit nbval
 # The same notebooks on a second numerical path: NumPy limited to its baseline instructions (every
 # SIMD feature it would dispatch to on this CPU disabled) and numba compiled for a generic x86-64
 # CPU, with its own cache.  The committed outputs must pass both paths: a table that changes with
-# the last bits of a sum is a defect of the table, never a reason to sanitise it.  OpenBLAS's
-# kernel (OPENBLAS_CORETYPE) is left as the machine sets it.
+# the last bits of a sum is a defect of the table, never a reason to sanitise it.  OpenBLAS runs
+# on another kernel than the machine's (OPENBLAS_CORETYPE: Haswell, or Sandybridge on a Haswell
+# host): liblinear and every matrix product go through it.
 nbval-generic: $(STAMP)
-	@features="$$($(BIN)/python scripts/numpy_dispatch.py)"; \
-	echo "second numerical path: NPY_DISABLE_CPU_FEATURES='$$features' NUMBA_CPU_NAME=generic"; \
-	NPY_DISABLE_CPU_FEATURES="$$features" NUMBA_CPU_NAME=generic NUMBA_CACHE_DIR=$(CURDIR)/.numba_cache_generic \
+	@features="$$($(BIN)/python scripts/numpy_dispatch.py)"; core="$$($(BIN)/python scripts/numpy_dispatch.py --blas-core)"; \
+	echo "second numerical path: NPY_DISABLE_CPU_FEATURES='$$features' OPENBLAS_CORETYPE=$$core NUMBA_CPU_NAME=generic"; \
+	NPY_DISABLE_CPU_FEATURES="$$features" OPENBLAS_CORETYPE="$$core" NUMBA_CPU_NAME=generic NUMBA_CACHE_DIR=$(CURDIR)/.numba_cache_generic \
 	  $(BIN)/python scripts/numpy_dispatch.py --check && \
-	NPY_DISABLE_CPU_FEATURES="$$features" NUMBA_CPU_NAME=generic NUMBA_CACHE_DIR=$(CURDIR)/.numba_cache_generic \
+	NPY_DISABLE_CPU_FEATURES="$$features" OPENBLAS_CORETYPE="$$core" NUMBA_CPU_NAME=generic NUMBA_CACHE_DIR=$(CURDIR)/.numba_cache_generic \
 	  $(BIN)/python -m pytest -n $(JOBS) --dist loadscope --nbval --nbval-current-env $(NOTEBOOKS) \
 	    --nbval-sanitize-with nbval_sanitize.cfg --nbval-cell-timeout=1800 -q
 

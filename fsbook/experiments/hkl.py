@@ -706,4 +706,9 @@ def reduce(params_list, results_list):
 
 
 PROTOCOL = Protocol(name="hkl", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
-                    version="5", description="Section 3 of the disjunctive-HKL paper: Tables 1-5")
+                    version="5", description="Section 3 of the disjunctive-HKL paper: Tables 1-5",
+                    # the relative duality gap at which a fit stopped is an estimate from the
+                    # final iterate (the fit stops once it is below tol = 1e-3; certified, compared
+                    # exactly, says so): recomputed on another machine it moved by up to 2e-5 of its
+                    # value.  Compared to 1e-3 of itself, i.e. 1e-6 of the certificate's threshold.
+                    tolerances={"duality_gap": (1e-3, 1e-9)})

@@ -42,7 +42,17 @@ from fsbook.geometry.candidates import (
 )
 from fsbook.geometry.ratios import point_matrix
 
-__all__ = ["FeatureGroupSelector", "all_subsets_wrapper"]
+__all__ = ["FeatureGroupSelector", "all_subsets_wrapper", "SVM_TOL", "SVM_MAX_ITER"]
+
+#: Stopping tolerance of the wrapper's liblinear solver.  At scikit-learn's default (1e-4) the
+#: solution depends on the BLAS kernel (liblinear calls BLAS): on a 600 × 900 text problem
+#: OpenBLAS's Haswell and SkylakeX kernels gave decision values up to 0.02 apart and iteration
+#: counts 30 against 39, and a test point at 1e-4 from the boundary flipped, changing a stored CV
+#: accuracy.  At 1e-8 the two kernels agree to 8e-7 on every decision value of that problem
+#: (the nearest test point lies 4e-5 from the boundary), at about twice the cost.
+SVM_TOL = 1e-8
+#: liblinear's iteration cap at :data:`SVM_TOL` (1 811 iterations were the most needed there)
+SVM_MAX_ITER = 100_000
 
 
 class FeatureGroupSelector(SupportSelectorMixin, BaseEstimator):
@@ -165,7 +175,8 @@ def all_subsets_wrapper(X, y, feature_groups, *, splits=None, cv=5, C=1.0, rando
     splits = binary_splits(classes) if splits is None else [tuple(s) for s in splits]
     subsets = feature_subsets(len(groups))
     pipe = Pipeline([("groups", FeatureGroupSelector(groups)),
-                     ("svm", LinearSVC(C=C, max_iter=5000, tol=1e-4, random_state=random_state))])
+                     ("svm", LinearSVC(C=C, max_iter=SVM_MAX_ITER, tol=SVM_TOL,
+                                      random_state=random_state))])
     scoring = {"accuracy": "accuracy", "f1": make_scorer(f1_score, zero_division=0.0)}
     frames = []
     for positive in splits:
