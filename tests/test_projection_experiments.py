@@ -232,3 +232,58 @@ def test_lgr_at_the_largest_alpha_is_at_its_flat_optimum():
         warnings.simplefilter("error")
         err = ex._lgr_cv(X, y, X, y, ex.GRID, seed=0)
     assert 0.0 <= err <= 1.0
+
+
+def test_reduce_averages_the_largest_complete_block_of_a_partial_store():
+    """A partial store (run 0 on three pairs, run 1 on one of them): the table averages run 0's
+    three pairs only, says so, and has no standard error over one run."""
+    base = {m: {"cv_accuracy": 1.0, "error": 0.5} for m in ex.YALE_METHODS}
+    params, results = [], []
+    for run, pair, err in ((0, [0, 1], 0.1), (0, [0, 2], 0.2), (0, [1, 2], 0.3), (1, [0, 1], 0.9)):
+        params.append({"part": "yale", "table": "table6", "run": run, "pair": pair})
+        results.append({**base, "SVM-GDA": {"cv_accuracy": 1.0, "error": err}})
+    t6 = ex.reduce(params, results)["table6"]
+    assert np.isclose(t6.loc["SVM-GDA", "mean"], 20.0) and np.isnan(t6.loc["SVM-GDA", "se"])
+    assert (t6["runs"].iloc[0], t6["tasks per run"].iloc[0], t6["tasks stored"].iloc[0]) == (1, 3, 4)
+    # with run 1 on every pair too, both runs count
+    params.append({"part": "yale", "table": "table6", "run": 1, "pair": [0, 2]})
+    params.append({"part": "yale", "table": "table6", "run": 1, "pair": [1, 2]})
+    results += [{**base, "SVM-GDA": {"cv_accuracy": 1.0, "error": 0.0}}] * 2
+    t6 = ex.reduce(params, results)["table6"]
+    assert (t6["runs"].iloc[0], t6["tasks per run"].iloc[0]) == (2, 3)
+    assert np.isclose(t6.loc["SVM-GDA", "mean"], 25.0) and np.isclose(t6.loc["SVM-GDA", "se"], 5.0)
+
+
+def test_store_coverage_counts_stored_tasks_per_part_table_and_topic_count():
+    full = ex.make_tasks(True)
+    stored = [p for p in full if p["part"] == "boston" and p["run"] < 3]
+    stored += [p for p in full if p["part"] == "yale" and p["table"] == "table5" and p["run"] == 0]
+    stored += [p for p in full if p["part"] == "yale" and p["table"] == "table6" and p["run"] == 0][:10]
+    stored += [p for p in full if p["part"] == "20newsgroups" and p["topics"] == 30
+               and p["table"] == "table3" and p["run"] == 1]
+    cov = ex.store_coverage(stored)
+    assert cov.loc[("boston", "runs")].tolist() == [3, 500, 3]
+    assert cov.loc[("yale", "Table 5 (3 per subject)")].tolist() == [105, 5250, 1]
+    assert cov.loc[("yale", "Table 6 (5 per subject)")].tolist() == [10, 5250, 0]
+    assert cov.loc[("yale", "all"), ["stored", "in the protocol"]].tolist() == [115, 15750]
+    assert cov.loc[("20newsgroups", "d = 30, Table 3 (5 %)")].tolist() == [190, 3800, 1]
+    assert cov.loc[("20newsgroups", "d = 10, Table 3 (5 %)")].tolist() == [0, 3800, 0]
+    assert cov.loc[("20newsgroups", "all"), ["stored", "in the protocol"]].tolist() == [190, 57000]
+    assert cov.loc[("rho", "pairs")].tolist() == [0, 12, 0]
+    assert cov.loc[("all", "all"), ["stored", "in the protocol"]].tolist() == [308, len(full)]
+    # parts in the order of the task list, one row per topic count and table of the text part
+    assert list(dict.fromkeys(cov.index.get_level_values("part"))) == ["boston", "20newsgroups", "yale", "rho", "all"]
+    assert (cov.index.get_level_values("part") == "20newsgroups").sum() == 5 * 3 + 1
+
+
+def test_projection_gains_compare_the_printed_values():
+    """Two means that print equal are a tie even when their unrounded difference is not zero,
+    a missing value gives no verdict, and the sign follows higher_is_better."""
+    paper = {"Proj": 10.0, "Base": 11.0, "Other": 9.0}
+    ours = {"Proj": 5.004, "Base": 4.996, "Other": float("nan")}
+    g = ex.projection_gains(paper, ours, [("Proj", "Base"), ("Proj", "Other")], higher_is_better=False)
+    assert g.loc["Proj vs Base", "verdict"] == "tie" and g.loc["Proj vs Base", "our gain"] == 0.0
+    assert g.loc["Proj vs Other", "verdict"] == "undefined"
+    g = ex.projection_gains(paper, {"Proj": 6.0, "Base": 5.0}, [("Proj", "Base")], higher_is_better=True)
+    assert g.loc["Proj vs Base", "verdict"] == "fails"          # paper: -1 (R² down), ours: +1
+    assert (g.loc["Proj vs Base", "paper gain"], g.loc["Proj vs Base", "our gain"]) == (-1.0, 1.0)

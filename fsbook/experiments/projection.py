@@ -8,10 +8,40 @@
 
 :data:`PROTOCOL` runs them on the shared runner (:func:`fsbook.experiments.run_protocol`): one
 task per Boston run, per (run, pair) of the text and face experiments, reduced into the
-paper's tables.  ``python -m fsbook.experiments projection --full`` runs the paper's protocol
-(500 / 20 / 50 runs, every pair, every topic count); without ``--full`` the chapter's
-subsample.  Each task's seeds come from its parameters (run and pair index), so the subsample's
-tasks are exactly the corresponding tasks of the full protocol.
+paper's tables.  Each task's seeds come from its parameters (run and pair index), so the
+subsample's tasks (``make_tasks(False)``) are exactly the corresponding tasks of the full
+protocol.
+
+What the paper ran, what ``--full`` runs and what is stored
+------------------------------------------------------------
+
+================  ==============================================  ================================
+part              the paper (Section 3)                           ``--full``: ``make_tasks(True)``
+================  ==============================================  ================================
+``boston``        Table 1: 500 random runs                        500 tasks, one per run
+``20newsgroups``  Tables 2-4: 20 runs of the 190 pairs at 2, 5    57 000 tasks: 5 topic counts
+                  and 10 % of the training posts, LDA with        × 3 tables × 20 runs × 190
+                  d = 10, 20, 30, 50, 100 topics (tables: 30)     pairs
+``yale``          Tables 5-7: 50 runs of the 105 pairs with 3, 5  15 750 tasks: 3 tables × 50
+                  and 7 training images per subject               runs × 105 pairs
+``rho``           not in the paper (the chapter's ρ sweep)        12 tasks: run 0, 5 images per
+                                                                  subject, every 9th pair
+================  ==============================================  ================================
+
+73 262 tasks in all.  Without ``--full``, ``make_tasks(False)`` is a subsample of 382 of them
+(100 Boston runs; 2 runs of every 19th text pair at d = 30; 2 runs of every 3rd face pair; the
+ρ sweep).
+
+The store ``results/projection/`` (read by ``read_store(PROTOCOL, allow_partial=True)``) holds
+the Boston, face and ρ parts in full.  The text part costs about 40 CPU-hours (about 2.5 s a
+task on one core), more than a single machine should spend on one page, so only its d = 30
+tasks of the subsample and of run 0 on all 190 pairs are stored; :func:`store_coverage` counts
+what a store holds, per part.  The same command completes it, resuming, on a Dask cluster::
+
+    python -m fsbook.experiments projection --full --out results/projection \\
+        --backend dask --scheduler tcp://HOST:8786
+
+and the tables then average over whatever is stored (:func:`reduce`, :func:`balanced_block`).
 """
 
 from __future__ import annotations
@@ -515,21 +545,70 @@ def _frame(params_list, results_list, part):
     return [(p, r) for p, r in zip(params_list, results_list) if p["part"] == part]
 
 
+def balanced_block(rows):
+    """The runs and pairs of the largest block of ``runs × pairs`` whose tasks are all present.
+
+    ``rows`` is a list of ``(run, pair)``.  A complete store (every pair of every run) is one
+    block.  A partial one is not: its last run may hold only some pairs, and a part may hold a few
+    runs on a subset of the pairs beside one run on all of them.  The candidates are the blocks
+    formed by one run's pairs and every run that has all of them; the largest (most tasks; ties:
+    more runs, then the earliest run) is returned, so that a table's mean over runs and its
+    standard error over runs average every run over the same pairs.
+
+    Parameters
+    ----------
+    rows : list of (int, tuple)
+
+    Returns
+    -------
+    (list of int, list of tuple)
+        The block's runs and pairs, sorted.
+
+    Examples
+    --------
+    >>> rows = [(0, p) for p in range(6)] + [(1, 0), (1, 3), (2, 0)]
+    >>> balanced_block(rows)                     # run 0 on six pairs beats 2 runs × 2 pairs
+    ([0], [0, 1, 2, 3, 4, 5])
+    >>> balanced_block(rows + [(1, 1), (2, 1), (2, 3)])     # 3 runs × 3 pairs: 9 tasks
+    ([0, 1, 2], [0, 1, 3])
+    """
+    pairs_of = {}
+    for run, pair in rows:
+        pairs_of.setdefault(run, set()).add(pair)
+    best = None
+    for run in sorted(pairs_of):
+        pairs = pairs_of[run]
+        runs = [r for r in sorted(pairs_of) if pairs <= pairs_of[r]]
+        score = (len(runs) * len(pairs), len(runs))
+        if best is None or score > best[0]:
+            best = (score, runs, sorted(pairs))
+    return best[1], best[2]
+
+
 def _runs_table(rows, methods, scale):
-    """Mean ± s.e. over runs of the per-run average over tasks; ``rows`` is ``[(run, {m: v})]``."""
-    df = pd.DataFrame([{"run": run, **{m: v[m] for m in methods}} for run, v in rows])
+    """Mean ± s.e. over runs of the per-run average over tasks; ``rows`` is ``[(run, pair, {m:
+    v})]``.  Only the tasks of the largest complete block of runs × pairs are averaged
+    (:func:`balanced_block`; all of them in a complete store); ``runs`` and ``tasks per run``
+    describe that block, ``tasks stored`` counts every task of ``rows``.  With one run the
+    standard error is undefined (NaN)."""
+    runs, pairs = balanced_block([(run, tuple(pair)) for run, pair, _ in rows])
+    keep = set(runs), set(pairs)
+    df = pd.DataFrame([{"run": run, **{m: v[m] for m in methods}} for run, pair, v in rows
+                       if run in keep[0] and tuple(pair) in keep[1]])
     per_run = df.groupby("run")[methods].mean() * scale
     m, s = mean_se(per_run.to_numpy()) if len(per_run) > 1 else (per_run.to_numpy()[0], np.full(len(methods), np.nan))
-    return pd.DataFrame({"mean": m, "se": s, "runs": len(per_run),
-                         "tasks per run": int(df.groupby("run").size().iloc[0])},
+    return pd.DataFrame({"mean": m, "se": s, "runs": len(runs), "tasks per run": len(pairs),
+                         "tasks stored": len(rows)},
                         index=pd.Index(methods, name="method"))
 
 
 def reduce(params_list, results_list):
     """The paper's tables from the tasks present: ``table1`` (best d, every α on the fine grid),
     ``table1_paper_grid`` (α on the paper's grid), ``table1_by_d`` (fine grid),
-    ``table{2,3,4}_d{d}``, ``table{5,6,7}`` (mean ± s.e. over runs, in %), and for the ρ sweep
-    ``rho_sweep`` (error % of Proj-R for every ρ) and ``rho_reference``."""
+    ``table{2,3,4}_d{d}``, ``table{5,6,7}`` (mean ± s.e. over runs, in %; from a partial store,
+    over the largest complete block of runs × pairs, :func:`balanced_block`), and for the ρ sweep
+    ``rho_sweep`` (error % of Proj-R for every ρ) and ``rho_reference``.  A table none of whose
+    tasks is present is left out."""
     tables = {}
     boston = _frame(params_list, results_list, "boston")
     if boston:
@@ -540,12 +619,12 @@ def reduce(params_list, results_list):
     news = _frame(params_list, results_list, "20newsgroups")
     for t in NEWS_FRACS:
         for d in sorted({p["topics"] for p, _ in news}):
-            rows = [(p["run"], r) for p, r in news if p["table"] == t and p["topics"] == d]
+            rows = [(p["run"], p["pair"], r) for p, r in news if p["table"] == t and p["topics"] == d]
             if rows:
                 tables[f"{t}_d{d}"] = _runs_table(rows, ["L2-LGR", "LGR-Topic", "Proj-Topic"], 100)
     yale = _frame(params_list, results_list, "yale")
     for t in YALE_K:
-        rows = [(p["run"], {m: r[m]["error"] for m in YALE_METHODS}) for p, r in yale if p["table"] == t]
+        rows = [(p["run"], p["pair"], {m: r[m]["error"] for m in YALE_METHODS}) for p, r in yale if p["table"] == t]
         if rows:
             tables[t] = _runs_table(rows, YALE_METHODS, 100)
     sweep = _frame(params_list, results_list, "rho")
@@ -575,19 +654,101 @@ def projection_gains(paper, ours, comparisons, higher_is_better, decimals=2):
     """Gain of each projection model over its plain counterpart, paper vs ours.
 
     ``comparisons`` is a list of ``(proj_method, baseline)``; the gain is measured so that a
-    positive number favours the projection penalty (R² up, error down).  Gains are rounded to
-    ``decimals``; the verdict is "holds" (same sign), "fails" (opposite sign) or "tie" (our
-    gain rounds to zero: neither holds nor fails).
+    positive number favours the projection penalty (R² up, error down).  Both values are first
+    rounded to ``decimals``, as the tables print them, so the gain is the difference of the
+    printed values; the verdict is "holds" (same sign as the paper's), "fails" (opposite sign)
+    or "tie" (the printed values are equal: neither holds nor fails); "undefined" when one of
+    our values is missing.
+
+    Examples
+    --------
+    >>> g = projection_gains({"P": 10.0, "B": 11.0}, {"P": 9.004, "B": 8.996}, [("P", "B")],
+    ...                      higher_is_better=False)
+    >>> g.loc["P vs B", "verdict"], float(g.loc["P vs B", "our gain"])   # 9.00 and 9.00 as printed
+    ('tie', 0.0)
     """
     sign = 1.0 if higher_is_better else -1.0
     rows = {}
     for proj, base in comparisons:
-        gp = sign * (paper[proj] - paper[base])
-        go = sign * (ours[proj] - ours[base])
-        gp, go = round(gp, decimals) + 0.0, round(go, decimals) + 0.0  # no "-0.0"
-        verdict = "tie" if go == 0 else ("holds" if np.sign(gp) == np.sign(go) else "fails")
+        gp = sign * (round(float(paper[proj]), decimals) - round(float(paper[base]), decimals))
+        go = sign * (round(float(ours[proj]), decimals) - round(float(ours[base]), decimals))
+        gp, go = round(gp, decimals) + 0.0, round(go, decimals) + 0.0  # no "-0.0", no float noise
+        if np.isnan(go):
+            verdict = "undefined"
+        else:
+            verdict = "tie" if go == 0 else ("holds" if np.sign(gp) == np.sign(go) else "fails")
         rows[f"{proj} vs {base}"] = {"paper gain": gp, "our gain": go, "verdict": verdict}
     return pd.DataFrame.from_dict(rows, orient="index")
+
+
+#: how :func:`store_coverage` labels the tables of a part
+TABLE_LABEL = {**{t: f"Table {t[-1]} ({int(f * 100)} %)" for t, f in NEWS_FRACS.items()},
+                **{t: f"Table {t[-1]} ({k} per subject)" for t, k in YALE_K.items()}}
+
+
+def store_coverage(params, full=True):
+    """Tasks stored against the tasks of the protocol, per part of :data:`PROTOCOL`.
+
+    One row per part (``boston``: Table 1; ``20newsgroups``: Tables 2-4; ``yale``: Tables
+    5-7; ``rho``: the ρ sweep), preceded for ``20newsgroups`` by one row per topic count and table
+    and for ``yale`` by one row per table, and a last row for the whole protocol.
+
+    Parameters
+    ----------
+    params : list of dict
+        The parameters of the tasks present, e.g. the ``params`` of
+        ``read_store(PROTOCOL, allow_partial=True)``.
+    full : bool, default=True
+        Count against ``make_tasks(full)``: the paper's protocol, or the chapter's subsample.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``(part, tasks)``; columns ``stored``, ``in the protocol`` and ``runs with
+        every pair`` (the runs all of whose tasks are stored; a Boston run is one task; missing
+        on the summary rows).
+
+    Examples
+    --------
+    >>> cov = store_coverage(make_tasks(False))            # the subsample, as if it were stored
+    >>> cov.loc[("boston", "runs")].tolist()
+    [100, 500, 100]
+    >>> cov.loc[("20newsgroups", "d = 30, Table 2 (2 %)")].tolist()
+    [20, 3800, 0]
+    >>> cov.loc[("all", "all")].tolist()[:2]
+    [382, 73262]
+    """
+    from fsbook.experiments._store import canonical_json
+
+    present = {canonical_json(p) for p in params}
+
+    def detail(p):
+        if p["part"] == "20newsgroups":
+            return f"d = {p['topics']}, {TABLE_LABEL[p['table']]}"
+        if p["part"] == "yale":
+            return TABLE_LABEL[p["table"]]
+        return "runs" if p["part"] == "boston" else "pairs"
+
+    groups = {}                                              # (part, detail) -> {run: [stored?]}
+    for p in make_tasks(full):
+        groups.setdefault((p["part"], detail(p)), {}).setdefault(p["run"], []).append(canonical_json(p) in present)
+    rows = {}
+
+    def add(key, runs_list, complete):
+        flags = [f for runs in runs_list for fl in runs.values() for f in fl]
+        rows[key] = {"stored": sum(flags), "in the protocol": len(flags), "runs with every pair": complete}
+
+    for part in dict.fromkeys(k[0] for k in groups):
+        keys = [k for k in groups if k[0] == part]
+        for k in keys:
+            add(k, [groups[k]], sum(all(fl) for fl in groups[k].values()))
+        if len(keys) > 1:
+            add((part, "all"), [groups[k] for k in keys], None)
+    add(("all", "all"), list(groups.values()), None)
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out["runs with every pair"] = out["runs with every pair"].astype("Int64")
+    out.index = pd.MultiIndex.from_tuples(out.index, names=["part", "tasks"])
+    return out
 
 
 def yale_separability(X, y, per_subject, seed, pairs=None):
