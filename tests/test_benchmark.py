@@ -177,3 +177,19 @@ def test_classifier_side_wilcoxon_drops_ties_and_matches_scipy():
     assert (wins, ties, losses) == (4, 1, 1)                      # 85.04 vs 85.0 is a tie at 0.1 %
     assert p == pytest.approx(wilcoxon([1.0, -2.0, 3.5, 4.0, 1.2]).pvalue)
     assert np.isnan(B.classifier_side_test(side.assign(**{"Proj-SVM": side["linear SVM"]}))[3])
+
+
+def test_stored_datasets_lists_the_data_sets_whose_tasks_are_all_stored():
+    """A partial store's page reduces whole data sets only: one missing task drops its data set,
+    the order is the protocol's, and the parameters as read back from JSON (lists) still match."""
+    import json
+
+    tasks = B.make_tasks(True)
+    read_back = [json.loads(json.dumps(t)) for t in tasks]
+    assert B.stored_datasets(read_back) == list(B.FULL_DATASETS)
+    partial = [t for t in read_back if t["dataset"] in ("ionosphere", "wine", "colon")]
+    partial.remove(next(t for t in partial if t["dataset"] == "colon" and t["method"] == "HKL"))
+    assert B.stored_datasets(partial[::-1]) == ["wine", "ionosphere"]
+    assert B.stored_datasets([]) == []
+    # tasks of another protocol (the subsample's 3 folds) do not count for the full protocol
+    assert B.stored_datasets(B.make_tasks(False)) == []

@@ -395,6 +395,25 @@ def make_tasks(full):
     return tasks
 
 
+def stored_datasets(params_list, full=True):
+    """The data sets all of whose tasks of ``make_tasks(full)`` are in ``params_list``, in the
+    protocol's order: the data sets a partial store (``read_store(PROTOCOL,
+    allow_partial=True).params``) holds whole, so that its tables compare every method on them.
+
+    Examples
+    --------
+    >>> from fsbook.experiments import benchmark as B
+    >>> tasks = B.make_tasks(False)
+    >>> B.stored_datasets([t for t in tasks if not (t["dataset"] == "wdbc" and t["fold"] == 2)], full=False)
+    ['wine', 'ionosphere', 'breast_cancer']
+    """
+    from fsbook.experiments._store import canonical_json
+
+    have = {canonical_json(p) for p in params_list}
+    missing = {p["dataset"] for p in make_tasks(full) if canonical_json(p) not in have}
+    return [d for d in (FULL_DATASETS if full else BOOK_DATASETS) if d not in missing]
+
+
 def _long(params_list, results_list):
     rows = []
     for p, r in zip(params_list, results_list):
