@@ -302,6 +302,9 @@ def test_accuracies(X_train, y_train, X_test, y_test, seed):
     return tuple(out)
 
 
+test_accuracies.__test__ = False   # a protocol step, not a test: pytest --doctest-modules must not collect it
+
+
 def _check_params(params):
     for key in ("dataset", "repeat", "fold", "n_folds", "method", "ks"):
         if key not in params:
