@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import fsbook
-from fsbook.experiments import StoreError, read_results, run_protocol, task_seed
+from fsbook.experiments import StoreError, read_results, run_protocol, stored_flags, task_seed
 from fsbook.experiments import __main__ as cli
 from fsbook.experiments._example import PROTOCOL as EXAMPLE
 from fsbook.experiments._runner import canonical_json, task_key, to_jsonable
@@ -256,6 +256,18 @@ def test_bad_arguments_are_refused(tmp_path):
         run_protocol(EXAMPLE, n_jobs=0, progress=False)
     with pytest.raises(ValueError, match="scheduler"):
         run_protocol(EXAMPLE, scheduler="tcp://127.0.0.1:1", progress=False)
+
+
+def test_stored_flags_compares_normalised_parameters_in_the_protocols_order():
+    tasks = EXAMPLE.make_tasks(False)
+    # key order, NumPy scalars and a task of another protocol do not matter
+    present = [{"rep": np.int64(t["rep"]), "noise": t["noise"], "p": t["p"], "n": t["n"]}
+               for t in tasks[2:]] + [{"rep": 99}]
+    listed, stored = stored_flags(EXAMPLE, present, full=False)
+    assert listed == [json.loads(canonical_json(t)) for t in tasks]
+    assert stored == [False, False] + [True] * (len(tasks) - 2)
+    assert stored_flags("_example", [], full=False)[1] == [False] * len(tasks)
+    assert sum(stored_flags(EXAMPLE, present, full=True)[1]) == len(tasks) - 2   # the subsample's tasks are full ones
 
 
 # ----------------------------------------------------------------------------- determinism

@@ -19,8 +19,9 @@ from fsbook.experiments._runner import (
                                         read_results,
                                         read_store,
                                         run_protocol,
+                                        stored_flags,
                                         task_seed,
 )
 
 __all__ = ["Protocol", "ProtocolResult", "StoreError", "read_results", "read_store", "run_protocol",
-           "task_seed"]
+           "stored_flags", "task_seed"]

@@ -224,6 +224,43 @@ def _task_texts(protocol, full, tasks):
     return texts, keys
 
 
+def stored_flags(protocol: Protocol | str, params, full: bool = True):
+    """The tasks of ``make_tasks(full)`` and, for each, whether it is among ``params``.
+
+    The comparison :func:`read_store` makes (canonical JSON of the parameters), for pages that
+    show how much of a partial store is there: coverage per part, the data sets held whole.
+
+    Parameters
+    ----------
+    protocol : Protocol or str
+    params : list of dict
+        The parameters of the tasks present, e.g. ``read_store(protocol,
+        allow_partial=True).params``.
+    full : bool, default=True
+        Compare with the paper's protocol, or with the book's subsample.
+
+    Returns
+    -------
+    tasks : list of dict
+        The protocol's normalised task parameters, in its order.
+    stored : list of bool
+        ``stored[i]`` says whether ``tasks[i]`` is among ``params``.
+
+    Examples
+    --------
+    >>> from fsbook.experiments._runner import load_protocol, stored_flags
+    >>> P = load_protocol("geometry")
+    >>> tasks, stored = stored_flags(P, P.make_tasks(False)[1:], full=False)
+    >>> stored[:2], sum(stored) == len(tasks) - 1
+    ([False, True], True)
+    """
+    if isinstance(protocol, str):
+        protocol = load_protocol(protocol)
+    texts, _ = _task_texts(protocol, full, None)
+    present = {canonical_json(p) for p in params}
+    return [json.loads(t) for t in texts], [t in present for t in texts]
+
+
 def _task_list(protocol, full, tasks):
     """Normalised parameters and their keys; refuses non-dicts and duplicates."""
     texts, keys = _task_texts(protocol, full, tasks)

@@ -410,10 +410,10 @@ def stored_datasets(params_list, full=True):
     >>> B.stored_datasets([t for t in tasks if not (t["dataset"] == "wdbc" and t["fold"] == 2)], full=False)
     ['wine', 'ionosphere', 'breast_cancer']
     """
-    from fsbook.experiments._store import canonical_json
+    from fsbook.experiments._runner import stored_flags
 
-    have = {canonical_json(p) for p in params_list}
-    missing = {p["dataset"] for p in make_tasks(full) if canonical_json(p) not in have}
+    tasks, stored = stored_flags(PROTOCOL, params_list, full)
+    missing = {p["dataset"] for p, s in zip(tasks, stored) if not s}
     return [d for d in (FULL_DATASETS if full else BOOK_DATASETS) if d not in missing]
 
 

@@ -720,9 +720,7 @@ def store_coverage(params, full=True):
     >>> cov.loc[("all", "all")].tolist()[:2]
     [382, 73262]
     """
-    from fsbook.experiments._store import canonical_json
-
-    present = {canonical_json(p) for p in params}
+    from fsbook.experiments._runner import stored_flags
 
     def detail(p):
         if p["part"] == "20newsgroups":
@@ -732,8 +730,8 @@ def store_coverage(params, full=True):
         return "runs" if p["part"] == "boston" else "pairs"
 
     groups = {}                                              # (part, detail) -> {run: [stored?]}
-    for p in make_tasks(full):
-        groups.setdefault((p["part"], detail(p)), {}).setdefault(p["run"], []).append(canonical_json(p) in present)
+    for p, s in zip(*stored_flags(PROTOCOL, params, full)):
+        groups.setdefault((p["part"], detail(p)), {}).setdefault(p["run"], []).append(s)
     rows = {}
 
     def add(key, runs_list, complete):
