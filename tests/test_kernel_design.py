@@ -275,3 +275,57 @@ def test_protocol_respected_and_determinism():
     assert {t["method"] for t in tasks} == {"singles", "full", "weak", "weak_nonneg", "mmc", "nca",
                                             "selection"}
     assert len({t["dataset"] for t in tasks}) == 9
+
+
+def test_stored_datasets_lists_the_data_sets_whose_tasks_are_all_stored():
+    """A partial store's page reduces whole data sets only: one missing task (here a fold of
+    Figure 2's 10-fold CV, or of the feature-selection check) drops its data set, the order is
+    the protocol's, and parameters read back from JSON (lists) still match."""
+    import json
+
+    from fsbook.experiments import kernel_design as KD
+
+    tasks = [json.loads(json.dumps(t)) for t in KD.make_tasks(True)]
+    assert KD.stored_datasets(tasks) == KD.DATASETS
+    partial = [t for t in tasks if t["dataset"] in ("pima", "boston", "wine", "iris")]
+    partial.remove(next(t for t in partial if t["dataset"] == "iris" and t["method"] == "weak_cv10"))
+    partial.remove(next(t for t in partial if t["dataset"] == "wine" and t["method"] == "selection"))
+    assert KD.stored_datasets(partial[::-1]) == ["boston", "pima"]
+    assert KD.stored_datasets([]) == []
+    # the subsample's tasks (300 triples, 2 splits) are not the full protocol's
+    assert KD.stored_datasets(KD.make_tasks(False)) == []
+    assert KD.stored_datasets(KD.make_tasks(False), full=False) == KD.DATASETS
+
+
+def test_reduce_on_a_subset_of_the_data_sets():
+    """The tables hold the data sets given, in the protocol's order, and nothing else: a partial
+    store's page reduces the data sets it holds whole (fake results, the shapes of run_task's)."""
+    from fsbook.experiments import kernel_design as KD
+
+    tasks = [t for t in KD.make_tasks(True) if t["dataset"] in ("wine", "boston")]
+
+    def fake(t):
+        if t["method"] == "singles":
+            return {"n_features": 3, **{k: 0.5 for k in KD.SINGLES}}
+        if t["method"] == "selection":
+            return {"n_features": 3, "n_kept": 2, "kept": [0, 1], "acc_all": 0.9, "acc_kept": 0.9}
+        if t["method"] == "weak_cv10":
+            return {"n_features": 3, "n_selected": 1, "gamma1": 1e-4, "gamma2": 1e-4}
+        if t["method"] in ("mmc", "nca"):
+            return {"n_features": 3, "score": 0.5}
+        return {"n_features": 3, "score": 0.5, "gamma1": 1e-4, "gamma2": 1e-4, "n_selected": 1,
+                "n_kernels": 1, "size_S": 10, "min_eig_S": 0.0, "max_dominance_violation": 0.0,
+                "max_abs_diag": 1.0}
+
+    tables = KD.reduce(tasks, [fake(t) for t in tasks])
+    for name in ("figure1", "figure2", "figure3"):
+        assert list(tables[name]["#"]) == [1, 4], name
+    assert list(tables["figure2"]["source"]) == ["10-fold CV"] * 2
+    assert list(tables["figure2"]["runs"]) == [10, 10]
+    assert list(tables["selection"]["dataset"]) == [KD.PAPER_NAMES["wine"]]
+    assert set(tables["scores"]["index"]) == {1, 4}
+    assert list(tables["psd"]["fits"]) == [20, 20, 20]
+    # no data set of the selection check: an empty table that still has its columns
+    no_sel = [t for t in tasks if t["dataset"] == "boston"]
+    assert list(KD.reduce(no_sel, [fake(t) for t in no_sel])["selection"].columns) == \
+        list(tables["selection"].columns)

@@ -286,6 +286,29 @@ def make_tasks(full):
     return tasks
 
 
+def stored_datasets(params_list, full=True):
+    """The data sets all of whose tasks of ``make_tasks(full)`` are in ``params_list``, in the
+    protocol's order (:data:`DATASETS`): the data sets a partial store (``read_store(PROTOCOL,
+    allow_partial=True).params``) holds whole, so that its tables compare every method on them.
+    A data set of :data:`SELECTION_DATASETS` is whole only with its feature-selection folds.
+
+    Examples
+    --------
+    >>> from fsbook.experiments import kernel_design as KD
+    >>> tasks = KD.make_tasks(False)
+    >>> KD.stored_datasets([t for t in tasks if not (t["dataset"] == "wine" and t["method"] == "selection"
+    ...                                                and t["split"] == 4)], full=False)
+    ['boston', 'ionosphere', 'iris', 'balance_scale', 'wdbc', 'soybean_small', 'glass', 'pima']
+    >>> KD.stored_datasets(tasks, full=True)          # the subsample's tasks are not the full protocol's
+    []
+    """
+    from fsbook.experiments._runner import stored_flags
+
+    tasks, stored = stored_flags(PROTOCOL, params_list, full)
+    missing = {p["dataset"] for p, s in zip(tasks, stored) if not s}
+    return [d for d in DATASETS if d not in missing]
+
+
 def _pm(values, decimals=3):
     """``mean ± std``; ``undefined`` when a run has no value (an unbounded MMC problem)."""
     v = np.asarray(values, dtype=float)
@@ -321,7 +344,9 @@ def _selection_table(df):
                      "accuracy, all features": _pm(g["acc_all"]),
                      "accuracy, kept features": _pm(g["acc_kept"]),
                      "folds kept ≥ all": int((g["acc_kept"] >= g["acc_all"]).sum())})
-    return pd.DataFrame(rows)
+    # the columns also when no data set of the check is there (a partial store)
+    return pd.DataFrame(rows, columns=["#", "dataset", "D", "folds", "features kept", "accuracy, all features",
+                                       "accuracy, kept features", "folds kept ≥ all"])
 
 
 def reduce(params_list, results_list):
