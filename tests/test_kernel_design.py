@@ -329,3 +329,40 @@ def test_reduce_on_a_subset_of_the_data_sets():
     no_sel = [t for t in tasks if t["dataset"] == "boston"]
     assert list(KD.reduce(no_sel, [fake(t) for t in no_sel])["selection"].columns) == \
         list(tables["selection"].columns)
+
+
+# ----------------------------------------------------------------------------- HiGHS retries
+def _tiny_lp():
+    """min x + y  s.t.  x + y >= 1, x - y <= 0.5, x, y >= 0: optimum 1."""
+    import scipy.sparse as sp
+    return np.array([1.0, 1.0]), sp.csr_matrix([[-1.0, -1.0], [1.0, -1.0]]), np.array([-1.0, 0.5]), [(0, None)] * 2
+
+
+def test_linprog_retries_at_highs_default_tolerances_with_a_warning(monkeypatch):
+    import warnings
+    from types import SimpleNamespace
+
+    from fsbook.kernel_design import lp
+
+    real, calls = lp.linprog, []
+
+    def tight_fails(c, A_ub, b_ub, bounds, method, options):
+        calls.append((method, dict(options)))
+        if options:                                   # HIGHS_OPTIONS: stop without a status, as on soybean
+            return SimpleNamespace(status=4, message="(HiGHS Status 0: Not Set)")
+        return real(c, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method=method, options=options)
+
+    monkeypatch.setattr(lp, "linprog", tight_fails)
+    with pytest.warns(lp.LPToleranceWarning, match="default feasibility tolerances"):
+        res = lp._linprog(*_tiny_lp())
+    assert res.status == 0 and res.fun == pytest.approx(1.0)
+    assert calls == [(m, lp.HIGHS_OPTIONS) for m in ("highs", "highs-ipm", "highs-ds")] + [("highs", {})]
+
+    monkeypatch.setattr(lp, "linprog", lambda *a, **k: SimpleNamespace(status=4, message="(HiGHS Status 0: Not Set)"))
+    with pytest.raises(RuntimeError, match="HiGHS failed"):
+        lp._linprog(*_tiny_lp())
+
+    monkeypatch.setattr(lp, "linprog", real)           # solved at the tight tolerances: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert lp._linprog(*_tiny_lp()).fun == pytest.approx(1.0)

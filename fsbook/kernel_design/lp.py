@@ -46,6 +46,7 @@ Written by hand because no library builds these LPs; the solving is HiGHS's
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -284,13 +285,29 @@ def nonnegative_methods(nnz):
     return ("highs-ipm", "highs", "highs-ds") if nnz > DENSE_NNZ else ("highs", "highs-ipm", "highs-ds")
 
 
+class LPToleranceWarning(RuntimeWarning):
+    """HiGHS solved an LP only at its default feasibility tolerances, not at :data:`HIGHS_OPTIONS`'."""
+
+
 def _linprog(c, A, b, bounds, methods=("highs", "highs-ipm", "highs-ds")):
-    """HiGHS's default choice; if it stops without a status (seen on LPs with all-ones kernel
-    blocks from constant features), its interior-point method, then dual simplex."""
-    for method in methods:
-        res = linprog(c, A_ub=A, b_ub=b, bounds=bounds, method=method, options=HIGHS_OPTIONS)
-        if res.status == 0:
-            return res
+    """Solve with HiGHS, trying ``methods`` in turn at the tolerances of :data:`HIGHS_OPTIONS`.
+
+    HiGHS's default choice first; if it stops without a status (seen on LPs with all-ones kernel
+    blocks from constant features), its interior-point method, then dual simplex.  When every
+    method stops without a status at these tolerances, the same methods at HiGHS's default
+    tolerances (1e-7), with an :class:`LPToleranceWarning`: seen on a weak-kernel LP of soybean
+    (kernel_design protocol, soybean_small, split 1), whose coefficients span 1e-149 (narrow
+    one-feature Gaussians of distant points) to 18, where all three methods fail at 1e-9 and
+    agree at 1e-7 (objective 671.46294449 by both)."""
+    for options in (HIGHS_OPTIONS, {}):
+        for method in methods:
+            res = linprog(c, A_ub=A, b_ub=b, bounds=bounds, method=method, options=options)
+            if res.status == 0:
+                if options is not HIGHS_OPTIONS:
+                    warnings.warn(f"HiGHS solved this LP ({A.shape[0]} rows, {A.shape[1]} columns) only at its "
+                                  "default feasibility tolerances (1e-7), not at 1e-9", LPToleranceWarning,
+                                  stacklevel=3)
+                return res
     raise RuntimeError(f"HiGHS failed: {res.message}")
 
 
