@@ -338,7 +338,7 @@ def _tiny_lp():
     return np.array([1.0, 1.0]), sp.csr_matrix([[-1.0, -1.0], [1.0, -1.0]]), np.array([-1.0, 0.5]), [(0, None)] * 2
 
 
-def test_linprog_retries_at_highs_default_tolerances_with_a_warning(monkeypatch):
+def test_linprog_retries_without_scaling_with_a_warning(monkeypatch):
     import warnings
     from types import SimpleNamespace
 
@@ -348,15 +348,15 @@ def test_linprog_retries_at_highs_default_tolerances_with_a_warning(monkeypatch)
 
     def tight_fails(c, A_ub, b_ub, bounds, method, options):
         calls.append((method, dict(options)))
-        if options:                                   # HIGHS_OPTIONS: stop without a status, as on soybean
+        if "simplex_scale_strategy" not in options:   # scaled: stop without a status, as on soybean
             return SimpleNamespace(status=4, message="(HiGHS Status 0: Not Set)")
         return real(c, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method=method, options=options)
 
     monkeypatch.setattr(lp, "linprog", tight_fails)
-    with pytest.warns(lp.LPToleranceWarning, match="default feasibility tolerances"):
+    with pytest.warns(lp.LPScalingWarning, match="without scaling"):
         res = lp._linprog(*_tiny_lp())
     assert res.status == 0 and res.fun == pytest.approx(1.0)
-    assert calls == [(m, lp.HIGHS_OPTIONS) for m in ("highs", "highs-ipm", "highs-ds")] + [("highs", {})]
+    assert calls == [(m, lp.HIGHS_OPTIONS) for m in ("highs", "highs-ipm", "highs-ds")] + [("highs", lp.UNSCALED_OPTIONS)]
 
     monkeypatch.setattr(lp, "linprog", lambda *a, **k: SimpleNamespace(status=4, message="(HiGHS Status 0: Not Set)"))
     with pytest.raises(RuntimeError, match="HiGHS failed"):

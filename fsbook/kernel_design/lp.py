@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import linprog
+from scipy.optimize import OptimizeWarning, linprog
 
 __all__ = ["LPResult", "lp_sizes", "build_full_lp", "solve_full_lp", "solve_cutting_plane", "dominance_violation",
            "objective_value", "PSD_OPTIONS", "triplet_differences", "build_nonnegative_lp",
@@ -285,8 +285,12 @@ def nonnegative_methods(nnz):
     return ("highs-ipm", "highs", "highs-ds") if nnz > DENSE_NNZ else ("highs", "highs-ipm", "highs-ds")
 
 
-class LPToleranceWarning(RuntimeWarning):
-    """HiGHS solved an LP only at its default feasibility tolerances, not at :data:`HIGHS_OPTIONS`'."""
+#: HiGHS options of the retry: the same tolerances, without HiGHS's scaling of the LP
+UNSCALED_OPTIONS = {**HIGHS_OPTIONS, "simplex_scale_strategy": 0}
+
+
+class LPScalingWarning(RuntimeWarning):
+    """HiGHS solved an LP only without scaling it (:data:`UNSCALED_OPTIONS`)."""
 
 
 def _linprog(c, A, b, bounds, methods=("highs", "highs-ipm", "highs-ds")):
@@ -294,19 +298,21 @@ def _linprog(c, A, b, bounds, methods=("highs", "highs-ipm", "highs-ds")):
 
     HiGHS's default choice first; if it stops without a status (seen on LPs with all-ones kernel
     blocks from constant features), its interior-point method, then dual simplex.  When every
-    method stops without a status at these tolerances, the same methods at HiGHS's default
-    tolerances (1e-7), with an :class:`LPToleranceWarning`: seen on a weak-kernel LP of soybean
-    (kernel_design protocol, soybean_small, split 1), whose coefficients span 1e-149 (narrow
-    one-feature Gaussians of distant points) to 18, where all three methods fail at 1e-9 and
-    agree at 1e-7 (objective 671.46294449 by both)."""
-    for options in (HIGHS_OPTIONS, {}):
+    method stops without a status, the same methods at the same tolerances without HiGHS's scaling
+    (:data:`UNSCALED_OPTIONS`), with an :class:`LPScalingWarning`.  "Without a status" (HiGHS's
+    model status "Not Set") is HiGHS's report that the solution of the scaled LP is not feasible
+    for the LP itself; seen on weak-kernel LPs of soybean (kernel_design protocol, soybean_small,
+    splits 1 and 2), whose coefficients span 1e-264 (narrow one-feature Gaussians of distant
+    points) to 18, where all three methods fail scaled and solve unscaled, to the same objective."""
+    for options in (HIGHS_OPTIONS, UNSCALED_OPTIONS):
         for method in methods:
-            res = linprog(c, A_ub=A, b_ub=b, bounds=bounds, method=method, options=options)
+            with warnings.catch_warnings():     # SciPy passes HiGHS's own option names on, with a warning
+                warnings.filterwarnings("ignore", "Unrecognized options detected", OptimizeWarning)
+                res = linprog(c, A_ub=A, b_ub=b, bounds=bounds, method=method, options=options)
             if res.status == 0:
-                if options is not HIGHS_OPTIONS:
-                    warnings.warn(f"HiGHS solved this LP ({A.shape[0]} rows, {A.shape[1]} columns) only at its "
-                                  "default feasibility tolerances (1e-7), not at 1e-9", LPToleranceWarning,
-                                  stacklevel=3)
+                if options is UNSCALED_OPTIONS:
+                    warnings.warn(f"HiGHS solved this LP ({A.shape[0]} rows, {A.shape[1]} columns) only without "
+                                  "scaling it", LPScalingWarning, stacklevel=3)
                 return res
     raise RuntimeError(f"HiGHS failed: {res.message}")
 
