@@ -325,6 +325,15 @@ def test_reduce_on_a_subset_of_the_data_sets():
     assert list(tables["selection"]["dataset"]) == [KD.PAPER_NAMES["wine"]]
     assert set(tables["scores"]["index"]) == {1, 4}
     assert list(tables["psd"]["fits"]) == [20, 20, 20]
+    # the tasks of one method only (a run with --only method=...): the absent columns are "not stored"
+    for method in ("weak_cv10", "selection", "full"):
+        only = [t for t in tasks if t["method"] == method]
+        fig2 = KD.reduce(only, [fake(t) for t in only])["figure2"]
+        if method == "selection":
+            assert fig2.empty
+        else:
+            assert set(fig2["selected (weak, α ≥ 0)"]) == {"not stored"}
+            assert set(fig2["kernels with |α|>0.01 (full)"]) == ({"1.0 ± 0.0"} if method == "full" else {"not stored"})
     # no data set of the selection check: an empty table that still has its columns
     no_sel = [t for t in tasks if t["dataset"] == "boston"]
     assert list(KD.reduce(no_sel, [fake(t) for t in no_sel])["selection"].columns) == \

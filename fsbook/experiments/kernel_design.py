@@ -310,8 +310,11 @@ def stored_datasets(params_list, full=True):
 
 
 def _pm(values, decimals=3):
-    """``mean ± std``; ``undefined`` when a run has no value (an unbounded MMC problem)."""
+    """``mean ± std``; ``undefined`` when a run has no value (an unbounded MMC problem), ``not
+    stored`` when there is no run (a store read or built with ``--only``)."""
     v = np.asarray(values, dtype=float)
+    if v.size == 0:
+        return "not stored"
     if np.isnan(v).any():
         return "undefined"
     return f"{format_value(v.mean(), decimals)} ± {format_value(v.std(ddof=0), decimals)}"
@@ -382,14 +385,18 @@ def reduce(params_list, results_list):
             continue
         cv10 = sub[sub.method == "weak_cv10"]
         src = cv10 if not cv10.empty else sub[sub.method == "weak"]
-        full_mix = sub[sub.method == "full"]
+
+        def column(method_rows, name):
+            """A result column of some tasks; empty when no stored task has it (``--only`` runs)."""
+            return method_rows[name] if name in method_rows else pd.Series(dtype=float)
+
         sel.append({"#": PAPER_INDEX[d], "dataset": PAPER_NAMES[d],
                     "D": int(sub["n_features"].iloc[0]),
-                    "selected (weak)": _pm(src["n_selected"], 1),
+                    "selected (weak)": _pm(column(src, "n_selected"), 1),
                     "runs": int(len(src)),
                     "source": "10-fold CV" if not cv10.empty else "random splits",
-                    "selected (weak, α ≥ 0)": _pm(sub[sub.method == "weak_nonneg"]["n_selected"], 1),
-                    "kernels with |α|>0.01 (full)": _pm(full_mix["n_kernels"], 1)})
+                    "selected (weak, α ≥ 0)": _pm(column(sub[sub.method == "weak_nonneg"], "n_selected"), 1),
+                    "kernels with |α|>0.01 (full)": _pm(column(sub[sub.method == "full"], "n_kernels"), 1)})
     mix = df[df.method.isin(list(MIXTURES))]
     psd = pd.DataFrame([{"variant": LABELS[v], "fits": int(len(g)),
                          "largest |S|": int(g["size_S"].max()),
