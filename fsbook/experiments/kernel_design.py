@@ -352,6 +352,11 @@ def _selection_table(df):
                                        "accuracy, kept features", "folds kept ≥ all"])
 
 
+def _column(rows, name):
+    """A result column of some tasks; empty when no stored task has it (a run with ``--only``)."""
+    return rows[name] if name in rows else pd.Series(dtype=float)
+
+
 def reduce(params_list, results_list):
     """Tables ``figure1``, ``figure2``, ``figure3``, ``scores`` (numbers for plots), ``psd``,
     ``gammas``, ``selection``."""
@@ -386,17 +391,13 @@ def reduce(params_list, results_list):
         cv10 = sub[sub.method == "weak_cv10"]
         src = cv10 if not cv10.empty else sub[sub.method == "weak"]
 
-        def column(method_rows, name):
-            """A result column of some tasks; empty when no stored task has it (``--only`` runs)."""
-            return method_rows[name] if name in method_rows else pd.Series(dtype=float)
-
         sel.append({"#": PAPER_INDEX[d], "dataset": PAPER_NAMES[d],
                     "D": int(sub["n_features"].iloc[0]),
-                    "selected (weak)": _pm(column(src, "n_selected"), 1),
+                    "selected (weak)": _pm(_column(src, "n_selected"), 1),
                     "runs": int(len(src)),
                     "source": "10-fold CV" if not cv10.empty else "random splits",
-                    "selected (weak, α ≥ 0)": _pm(column(sub[sub.method == "weak_nonneg"], "n_selected"), 1),
-                    "kernels with |α|>0.01 (full)": _pm(column(sub[sub.method == "full"], "n_kernels"), 1)})
+                    "selected (weak, α ≥ 0)": _pm(_column(sub[sub.method == "weak_nonneg"], "n_selected"), 1),
+                    "kernels with |α|>0.01 (full)": _pm(_column(sub[sub.method == "full"], "n_kernels"), 1)})
     mix = df[df.method.isin(list(MIXTURES))]
     psd = pd.DataFrame([{"variant": LABELS[v], "fits": int(len(g)),
                          "largest |S|": int(g["size_S"].max()),
