@@ -19,7 +19,8 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 __all__ = ["paper_vs_ours", "format_value", "format_significant", "rank_order", "compare_rankings", "captioned",
-           "styled_table", "Table"]
+           "styled_table", "Table", "join_words", "spaced", "percent", "format_p", "describe_claim",
+           "claims_display"]
 
 #: shown where the paper reports no value
 MISSING = "–"
@@ -378,3 +379,114 @@ def styled_table(df, caption, *, decimals=3, percent=(), sci=(), uuid=None):
         {"selector": "th, td", "props": "padding: 0.15em 0.5em; text-align: right;"}])
     key = uuid or "t" + hashlib.sha256(caption.encode()).hexdigest()[:10]
     return styler.set_uuid(key)
+
+
+# --- prose helpers: the one place chapters take them from ---------------------------------------
+
+def join_words(items, *, empty: str = "none") -> str:
+    """``'a'``, ``'a and b'``, ``'a, b and c'``; ``empty`` for no item.
+
+    Examples
+    --------
+    >>> from fsbook.report import join_words
+    >>> join_words(["wine", "glass", "DEXTER"]), join_words([]), join_words(["wine"])
+    ('wine, glass and DEXTER', 'none', 'wine')
+    """
+    items = [str(i) for i in items]
+    if not items:
+        return empty
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def spaced(n) -> str:
+    """An integer with its thousands separated by a space, as the book prints counts.
+
+    Examples
+    --------
+    >>> from fsbook.report import spaced
+    >>> spaced(73262), spaced(12)
+    ('73 262', '12')
+    """
+    if isinstance(n, float) and not float(n).is_integer():
+        raise ValueError(f"spaced() prints counts; got the non-integer {n!r}")
+    return f"{int(n):,}".replace(",", " ")
+
+
+def percent(fraction, decimals: int = 1) -> str:
+    """A fraction as a percentage with ``decimals`` decimals (``0.118`` → ``'11.8 %'``).
+
+    Examples
+    --------
+    >>> from fsbook.report import percent
+    >>> percent(134 / 1140)
+    '11.8 %'
+    """
+    return f"{format_value(100.0 * float(fraction), decimals)} %"
+
+
+def format_p(p) -> str:
+    """A p-value for prose: ``'p < 0.001'``, else ``'p = 0.012'`` (three decimals); undefined ``–``.
+
+    Examples
+    --------
+    >>> from fsbook.report import format_p
+    >>> format_p(0.0123), format_p(2e-7), format_p(float("nan"))
+    ('p = 0.012', 'p < 0.001', 'p undefined')
+    """
+    p = float(p)
+    if math.isnan(p):
+        return "p undefined"
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def describe_claim(row, *, decimals: int = 2, units: str = "") -> str:
+    """One claims-table row as prose: verdict, effect ± its uncertainty, test, p, and n.
+
+    Parameters
+    ----------
+    row : mapping
+        A row of :func:`fsbook.claims.claims_table`.
+    decimals : int
+        Decimals of the effect (the metric's printed precision).
+    units : str
+        The effect's unit ("points", "%"), appended after the number.
+
+    Examples
+    --------
+    >>> from fsbook.report import describe_claim
+    >>> describe_claim({"verdict": "holds", "effect": 0.2251, "se": 0.035, "test": "corrected_t",
+    ...                 "p_adj": 1e-5, "n": 500, "unit": "runs"}, units="points")
+    'holds (+0.23 ± 0.04 points, corrected resampled t over 500 runs, p < 0.001)'
+    """
+    effect = float(row["effect"])
+    se = float(row.get("se", float("nan")))
+    unit = f" {units}" if units else ""
+    if math.isnan(effect):
+        size = ""
+    elif math.isnan(se):
+        size = f"{effect:+.{decimals}f}{unit}, "
+    else:
+        size = f"{effect:+.{decimals}f} ± {format_value(se, decimals)}{unit}, "
+    test = TEST_NAMES.get(row["test"], row["test"])
+    return f"{row['verdict']} ({size}{test} over {row['n']} {row['unit']}, {format_p(row['p_adj'])})"
+
+
+#: how the claims tests are named in prose
+TEST_NAMES = {"corrected_t": "corrected resampled t", "5x2cv_f": "5 × 2 CV F test", "paired_t": "paired t",
+              "wilcoxon": "Wilcoxon signed-rank", "count rule": "count rule"}
+
+
+def claims_display(claims: pd.DataFrame, caption: str, *, decimals: int = 2) -> Table:
+    """A claims table (:func:`fsbook.claims.claims_table`) as a captioned table for a page:
+    the claim, n and unit, the effect with its 95 % interval, the test, Holm-adjusted p and the
+    verdict."""
+    rows = []
+    for _, r in claims.iterrows():
+        effect = "—" if math.isnan(float(r["effect"])) else f"{float(r['effect']):+.{decimals}f}"
+        ci = ("—" if math.isnan(float(r["ci_low"])) else
+              f"[{float(r['ci_low']):+.{decimals}f}, {float(r['ci_high']):+.{decimals}f}]")
+        rows.append({"claim": r["claim"], "n": f"{int(r['n'])} {r['unit']}", "effect": effect, "95 % CI": ci,
+                     "test": TEST_NAMES.get(r["test"], r["test"]),
+                     "p (Holm)": "—" if math.isnan(float(r["p_adj"])) else format_p(r["p_adj"])[4:].strip(),
+                     "verdict": r["verdict"] + (f" ({r['note']})" if r.get("note") else "")})
+    return styled_table(pd.DataFrame(rows), caption)

@@ -553,17 +553,18 @@ def score_matrix(accuracy_at_k, metric):
     return m[[c for c in methods() if c in m.columns]]
 
 
-def statistics(accuracy_at_k, decimals=1):
+def statistics(accuracy_at_k):
     """Per metric: number of data sets and methods, Friedman χ² and p-value, the Nemenyi
-    critical difference at α = 0.05 and the pairs Nemenyi separates (p < 0.05), on scores
-    rounded to ``decimals`` (differences below the printed precision are ties)."""
+    critical difference at α = 0.05 and the pairs Nemenyi separates (p < 0.05), on the stored
+    scores (near-equal scores are ties with the tolerance of :mod:`fsbook.decisions`; the printed
+    rounding decides nothing)."""
     from fsbook.stats import critical_difference, friedman, nemenyi
 
     rows = []
     for metric, label in (("acc_linear", "linear SVM"), ("acc_rbf", "RBF SVM")):
         s = score_matrix(accuracy_at_k, metric)
-        chi2, p = friedman(s, decimals=decimals)
-        pv = nemenyi(s, decimals=decimals)
+        chi2, p = friedman(s)
+        pv = nemenyi(s)
         pairs = [f"{a} vs {b}" for i, a in enumerate(pv.index) for b in pv.columns[i + 1:] if pv.loc[a, b] < 0.05]
         rows.append({"classifier": label, "data sets": s.shape[0], "methods": s.shape[1], "Friedman chi2": chi2,
                      "p-value": p, "CD (alpha=0.05)": critical_difference(s.shape[1], s.shape[0]),
