@@ -4,8 +4,18 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from fsbook.claims import (FAILS, HOLDS, NOT_SEPARABLE, Claim, claims_table, count_rule, evaluate,
-                           evaluate_over_datasets, holm, paired_test)
+from fsbook.claims import (
+    FAILS,
+    HOLDS,
+    NOT_SEPARABLE,
+    Claim,
+    claims_table,
+    count_rule,
+    evaluate,
+    evaluate_over_datasets,
+    holm,
+    paired_test,
+)
 from fsbook.report import claims_display, describe_claim
 
 
@@ -91,7 +101,7 @@ def test_claims_table_adjusts_within_each_table():
             a = rng.normal(size=15)
             rows.append(evaluate(c, a, a + 0.45 + rng.normal(0, 1, 15)))
     t = claims_table(rows)
-    for table, g in t.groupby("table"):
+    for _table, g in t.groupby("table"):
         np.testing.assert_allclose(g["p_adj"], holm(g["p"].to_numpy()))
     assert (t["p_adj"] >= t["p"]).all()
     assert set(t["verdict"]) <= {HOLDS, FAILS, NOT_SEPARABLE}
