@@ -487,7 +487,8 @@ def claims_display(claims: pd.DataFrame, caption: str, *, decimals: int = 2) -> 
               f"[{float(r['ci_low']):+.{decimals}f}, {float(r['ci_high']):+.{decimals}f}]")
         rows.append({"claim": r["claim"], "n": f"{int(r['n'])} {r['unit']}", "effect": effect, "95 % CI": ci,
                      "test": TEST_NAMES.get(r["test"], r["test"]),
-                     "p (Holm)": "—" if math.isnan(float(r["p_adj"])) else format_p(r["p_adj"])[4:].strip(),
+                     "p (Holm)": "—" if math.isnan(float(r["p_adj"])) else format_p(r["p_adj"]).removeprefix("p ")
+                     .removeprefix("= "),
                      "verdict": r["verdict"] + (f" ({r['note']})" if r.get("note") else "")})
     return styled_table(pd.DataFrame(rows), caption)
 
