@@ -29,6 +29,11 @@ training part, ``n_test`` test triples from the test part.  A test triple ``(a, 
 paper's "two points in the same class are more similar to each other than any of these points
 to the third"); for MMC, with distances reversed.  Ties count as not respected.
 
+:func:`claims` decides the chapter's claims on the stored per-split results (corrected resampled
+t-test, Holm within each figure, the book's count rule over the data sets; "about the same" claims
+by two one-sided tests); :data:`PARTS` maps a task's ``method`` to the function that runs it, and
+:func:`reduce` builds each table with its own builder.
+
 Book subsample (``full=False``): 2 splits, 300 training triples, γ1, γ2 ∈ {1e-4, 1e-1};
 full protocol: 10 splits, 1 500 triples, γ1, γ2 ∈ {1e-4, 1e-2, 1e-1, 1, 10, 100} and Figure 2's
 10-fold CV.
