@@ -56,7 +56,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from scipy.optimize._linesearch import LineSearchWarning
-from sklearn.base import BaseEstimator, TransformerMixin, clone
+from sklearn.base import clone
 from sklearn.cross_decomposition import PLSRegression
 from sklearn.decomposition import PCA, KernelPCA, LatentDirichletAllocation
 from sklearn.exceptions import ConvergenceWarning
@@ -71,10 +71,12 @@ from fsbook.decisions import RTOL, SCORE_ATOL, argbest, log_grid, tie_refit
 from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments._runner import Protocol
 from fsbook.projection import (
+    ExhaustedSafePLS,
     GeneralizedDiscriminantAnalysis,
     OrthogonalLaplacianfaces,
     ProjectionPenalty,
     augment_features,
+    krylov_rank,
 )
 
 #: the paper's regularisation grid 10^-8, 10^-6, ..., 10^10 (exact decimal literals)
@@ -148,11 +150,6 @@ def ridge_path_cv(A, y, alphas, n_splits=5, seed=0):
     return errs
 
 
-def _best_alpha(A, y, alphas, seed):
-    errs = ridge_path_cv(A, y, alphas, seed=seed)
-    return alphas[argbest(errs, maximize=False, rtol=RTOL)]
-
-
 def _proj_ridge_path_cv(X, y, reducer, alphas, lam, seed):
     """CV errors of the projection-penalised ridge: the reducer is refitted inside each fold."""
     errs = np.zeros(len(alphas))
@@ -162,52 +159,6 @@ def _proj_ridge_path_cv(X, y, reducer, alphas, lam, seed):
         A_va = augment_features(X[va], red.transform(X[va]), 1 / np.sqrt(lam))
         errs += _ridge_path_fold(A_tr, y[tr], A_va, y[va], alphas) / 5
     return errs
-
-
-def _krylov_rank(pls):
-    """Components of a fitted ``PLSRegression`` before its Krylov space is exhausted (x-scores of
-    norm below ``1e-10`` of the largest: deflation has reached rounding noise)."""
-    norms = np.linalg.norm(pls.x_scores_, axis=0)
-    vanished = np.flatnonzero(norms <= 1e-10 * norms.max())
-    return int(vanished[0]) if vanished.size else norms.size
-
-
-class ExhaustedSafePLS(TransformerMixin, BaseEstimator):
-    """PLS directions (``PLSRegression(scale=False)``) that stop where the Krylov space is
-    exhausted: Proj-PLS's reducer.
-
-    Past that point scikit-learn's further components are directions of rounding noise, which
-    differ from machine to machine (and with the memory alignment of the arrays); the projection
-    penalty built from them would too.  With ``n_components`` beyond the exhaustion point the
-    reducer keeps the components before it, which span the same Krylov space.
-
-    Parameters
-    ----------
-    n_components : int
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> Z = rng.normal(size=(20, 3))
-    >>> X = np.linalg.qr(Z - Z.mean(axis=0))[0]       # centred, XᵀX = I: a 1-dimensional Krylov space
-    >>> ExhaustedSafePLS(3).fit(X, X @ [1.0, 2.0, 3.0]).n_kept_
-    1
-    """
-
-    def __init__(self, n_components=2):
-        self.n_components = n_components
-
-    def fit(self, X, y):
-        pls = PLSRegression(self.n_components, scale=False).fit(X, y)
-        self.n_kept_ = _krylov_rank(pls)
-        if self.n_kept_ < self.n_components:
-            pls = PLSRegression(self.n_kept_, scale=False).fit(X, y)
-        self.pls_ = pls
-        return self
-
-    def transform(self, X):
-        return self.pls_.transform(X)
 
 
 def pls_predict(X_train, y_train, X_test, d):
@@ -220,7 +171,7 @@ def pls_predict(X_train, y_train, X_test, d):
     Boston runs at d = 13, a value that differs from machine to machine).
     """
     pls = PLSRegression(d, scale=False).fit(X_train, y_train)
-    if _krylov_rank(pls) < d:
+    if krylov_rank(pls) < d:
         return LinearRegression().fit(X_train, y_train).predict(X_test)
     return pls.predict(X_test).ravel()
 
