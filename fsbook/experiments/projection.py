@@ -6,6 +6,9 @@
 * Tables 5-7 -- Yale faces, 105 pairwise tasks, degree-2 polynomial kernel: :func:`yale_task`;
   sensitivity of Proj-R to ρ (eq. 17): the ``"rho"`` tasks.
 
+:func:`claims` decides the paper's claims (the order of every pair of methods of each table) on
+the stored per-run results with :mod:`fsbook.claims`.
+
 :data:`PROTOCOL` runs them on the shared runner (:func:`fsbook.experiments.run_protocol`): one
 task per Boston run, per (run, pair) of the text and face experiments, reduced into the
 paper's tables.  Each task's seeds come from its parameters (run and pair index), so the
