@@ -269,7 +269,9 @@ def holm(p):
 
 def claims_table(rows) -> pd.DataFrame:
     """A claims table from :func:`evaluate` rows: Holm-adjusted p-values within each ``table``,
-    verdicts decided on the adjusted p-values, columns :data:`COLUMNS`."""
+    verdicts decided on the adjusted p-values, columns :data:`COLUMNS`.  Rows of
+    :func:`evaluate_over_datasets` (test ``"count rule"``, no p-value) keep their verdict and do not
+    count in the correction."""
     df = pd.DataFrame(list(rows))
     if df.empty:
         return pd.DataFrame(columns=COLUMNS)
@@ -278,7 +280,9 @@ def claims_table(rows) -> pd.DataFrame:
             df[col] = "" if col in ("note", "table") else np.nan
     for _, idx in df.groupby("table", sort=False).groups.items():
         df.loc[idx, "p_adj"] = holm(df.loc[idx, "p"].to_numpy(dtype=float))
-    df["verdict"] = [_verdict(e, p) for e, p in zip(df["effect"], df["p_adj"])]
+    counted = df["test"] == "count rule"          # rows of count_rule keep their verdict
+    df.loc[~counted, "verdict"] = [_verdict(e, p) for e, p in zip(df.loc[~counted, "effect"],
+                                                                  df.loc[~counted, "p_adj"])]
     return df[COLUMNS + [c for c in df.columns if c not in COLUMNS]].reset_index(drop=True)
 
 

@@ -20,7 +20,7 @@ from pandas.io.formats.style import Styler
 
 __all__ = ["paper_vs_ours", "format_value", "format_significant", "rank_order", "compare_rankings", "captioned",
            "styled_table", "Table", "join_words", "spaced", "percent", "format_p", "describe_claim",
-           "claims_display", "claims_pivot"]
+           "claims_display", "claims_pivot", "with_unit"]
 
 #: shown where the paper reports no value
 MISSING = "–"
@@ -425,18 +425,40 @@ def percent(fraction, decimals: int = 1) -> str:
 
 
 def format_p(p) -> str:
-    """A p-value for prose: ``'p < 0.001'``, else ``'p = 0.012'`` (three decimals); undefined ``–``.
+    """A p-value for prose: ``'p < 0.001'``; three significant digits below 0.1, so a value near the
+    0.05 level never prints on its other side; two decimals from 0.1 up; ``'p undefined'`` for NaN.
 
     Examples
     --------
     >>> from fsbook.report import format_p
-    >>> format_p(0.0123), format_p(2e-7), format_p(float("nan"))
-    ('p = 0.012', 'p < 0.001', 'p undefined')
+    >>> format_p(0.0123), format_p(0.0498), format_p(0.0502), format_p(0.437), format_p(2e-7)
+    ('p = 0.0123', 'p = 0.0498', 'p = 0.0502', 'p = 0.44', 'p < 0.001')
+    >>> format_p(float("nan"))
+    'p undefined'
     """
     p = float(p)
     if math.isnan(p):
         return "p undefined"
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+    if p < 0.001:
+        return "p < 0.001"
+    return f"p = {p:.2f}" if p >= 0.1 else f"p = {p:.3g}"
+
+
+_SINGULAR = {"runs": "run", "pairs": "pair", "splits": "split", "folds": "fold", "data sets": "data set",
+             "tasks": "task"}
+
+
+def with_unit(n, unit: str) -> str:
+    """``'1 data set'``, ``'4 folds'``: a count with its unit in the right number.
+
+    Examples
+    --------
+    >>> from fsbook.report import with_unit
+    >>> with_unit(1, "data sets"), with_unit(500, "runs")
+    ('1 data set', '500 runs')
+    """
+    n = int(n)
+    return f"{n} {_SINGULAR.get(unit, unit) if n == 1 else unit}"
 
 
 def describe_claim(row, *, decimals: int = 2, units: str = "") -> str:
@@ -468,7 +490,7 @@ def describe_claim(row, *, decimals: int = 2, units: str = "") -> str:
     else:
         size = f"{effect:+.{decimals}f} ± {format_value(se, decimals)}{unit}, "
     test = TEST_NAMES.get(row["test"], row["test"])
-    return f"{row['verdict']} ({size}{test} over {row['n']} {row['unit']}, {format_p(row['p_adj'])})"
+    return f"{row['verdict']} ({size}{test} over {with_unit(row['n'], row['unit'])}, {format_p(row['p_adj'])})"
 
 
 #: how the claims tests are named in prose
@@ -485,7 +507,7 @@ def claims_display(claims: pd.DataFrame, caption: str, *, decimals: int = 2) -> 
         effect = "—" if math.isnan(float(r["effect"])) else f"{float(r['effect']):+.{decimals}f}"
         ci = ("—" if math.isnan(float(r["ci_low"])) else
               f"[{float(r['ci_low']):+.{decimals}f}, {float(r['ci_high']):+.{decimals}f}]")
-        rows.append({"claim": r["claim"], "n": f"{int(r['n'])} {r['unit']}", "effect": effect, "95 % CI": ci,
+        rows.append({"claim": r["claim"], "n": with_unit(r["n"], r["unit"]), "effect": effect, "95 % CI": ci,
                      "test": TEST_NAMES.get(r["test"], r["test"]),
                      "p (Holm)": "—" if math.isnan(float(r["p_adj"])) else format_p(r["p_adj"]).removeprefix("p ")
                      .removeprefix("= "),

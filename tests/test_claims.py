@@ -147,3 +147,13 @@ def test_claims_display_prints_small_p_values_with_their_sign():
             for p in (0.0002, 0.0123)]
     html = claims_display(pd.DataFrame(rows), "Claims").to_html()
     assert ("&lt; 0.001" in html or "< 0.001" in html) and "0.012" in html
+
+
+def test_count_rule_rows_keep_their_verdict_in_a_claims_table():
+    per = pd.DataFrame({"claim": ["x"] * 3, "a": "A", "b": "B", "verdict": [HOLDS, HOLDS, NOT_SEPARABLE]})
+    row = evaluate_over_datasets(per, "x", table="T")
+    c = Claim("y", a="A", b="B", better="lower", unit="runs", test="paired_t", table="T")
+    other = evaluate(c, [1.0, 2.0, 3.0], [1.5, 2.4, 3.6])
+    t = claims_table([row, other])
+    assert t.loc[0, "verdict"] == HOLDS and np.isnan(t.loc[0, "p_adj"])
+    assert t.loc[1, "p_adj"] == pytest.approx(other["p"])        # a family of one testable claim
