@@ -65,7 +65,7 @@ from fsbook.report import styled_table as render
 __all__ = ["PROTOCOL", "PAPER", "SETTINGS", "TRAIN_NAMES", "PROBLEMS", "make_tasks", "run_task", "reduce",
            "label_suite", "scores", "confusion", "selector_scores", "refit", "classifier_keys",
            "figure1_performance", "figure1_stats", "random_column_table", "random_summary", "model_table",
-           "claims", "growth_claim",
+           "claims", "headline", "growth_claim",
            # the chapter's names from the problems, figures and report modules
            "FUNCTION_WORDS", "NEWS_GROUPS", "WEBTEXT_SITES", "WEBTEXT_TRAIN_SITES", "add_random_columns",
            "allocate", "text_problem", "uci_problem", "growth_exponent", "plot_figure1", "plot_figure3",
@@ -821,6 +821,13 @@ def claims(results):
     out = pd.concat([per_unit, pd.DataFrame(counts)], ignore_index=True)
     order = {t: i for i, t in enumerate(dict.fromkeys(per_unit["table"]))}
     return out.sort_values("table", key=lambda t: t.map(order), kind="stable").reset_index(drop=True)
+
+
+def headline(claims_df):
+    """The rows of :func:`claims` that are the chapter's claims: the count-rule rows of the
+    claims made for several data sets and the claims made once (Figure 1, random columns,
+    Figure 3), without the per-data-set rows the count rule decides from."""
+    return claims_df[(claims_df["general claim"] == "") | (claims_df["test"] == "count rule")]
 
 
 def growth_claim(dims, seconds, *, label="paper's method", exponent=2.0):
