@@ -201,3 +201,34 @@ def test_problem_builders_cover_every_task_kind():
     assert kinds == set(E.PROBLEMS)
     with pytest.raises(ValueError, match="unknown task kind"):
         E.run_task({"kind": "nonsense"})
+
+
+def test_label_rules_on_a_hand_made_suite():
+    # one classifier label in two data sets; accuracies, s.e. and the full set (most features)
+    suite = pd.DataFrame({
+        "data": ["a"] * 4 + ["b"] * 3, "split": ["{0} vs rest"] * 7,
+        "n_features": [1, 2, 3, 6, 1, 2, 3],
+        "accuracy": [0.90, 0.85, 0.80, 0.70, 0.60, 0.58, 0.50],
+        "accuracy_se": [0.03, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01],
+        "optimal": [True, False, False, False, True, False, False]})
+    rules = {name: rule(suite).tolist() for name, rule in E.LABEL_RULES.items()}
+    assert rules["within one s.e. of the best (ours)"] == suite["optimal"].tolist()
+    # best - 2 s.e.: 0.84 in a, 0.58 in b (0.58 is exactly on the line: optimal)
+    assert rules["within two s.e. of the best"] == [True, True, False, False, True, True, False]
+    # means 0.8125 and 0.56: 0.80 is below its data set's mean, 0.58 above its own
+    assert rules["above the classifier's mean accuracy"] == [True, True, False, False, True, True,
+                                                             False]
+    # full set: 0.70 in a (every set of a is at least as good), 0.50 in b
+    assert rules["at least the full set's accuracy"] == [True] * 7
+
+
+def test_paper_base_rates_reproduce_table4():
+    t = E.paper_base_rates()
+    p4 = E.PAPER["table4"]
+    for name, row in t.iterrows():
+        n, o = row["feature sets"], row["optimal (implied)"]
+        r, p = p4.loc[name, "recall"], p4.loc[name, "precision"]
+        tp = r * o
+        fp = tp * (1 / p - 1)
+        fn = o - tp
+        assert (n - fp - fn) / n == pytest.approx(p4.loc[name, "accuracy"])

@@ -39,7 +39,7 @@ import pandas as pd
 from scipy import stats
 
 from fsbook.claims import NOT_SEPARABLE, Claim, claims_table, evaluate, evaluate_over_datasets
-from fsbook.decisions import RTOL, argbest
+from fsbook.decisions import RTOL, SCORE_ATOL, argbest
 from fsbook.experiments._geometry_figures import growth_exponent, plot_figure1, plot_figure3, timing
 from fsbook.experiments._geometry_problems import (
     FUNCTION_WORDS,
@@ -65,7 +65,7 @@ from fsbook.report import styled_table as render
 __all__ = ["PROTOCOL", "PAPER", "SETTINGS", "TRAIN_NAMES", "PROBLEMS", "make_tasks", "run_task", "reduce",
            "label_suite", "scores", "confusion", "selector_scores", "refit", "classifier_keys",
            "figure1_performance", "figure1_stats", "random_column_table", "random_summary", "model_table",
-           "claims", "headline", "growth_claim",
+           "claims", "headline", "growth_claim", "LABEL_RULES", "paper_base_rates", "label_rule_table",
            # the chapter's names from the problems, figures and report modules
            "FUNCTION_WORDS", "NEWS_GROUPS", "WEBTEXT_SITES", "WEBTEXT_TRAIN_SITES", "add_random_columns",
            "allocate", "text_problem", "uci_problem", "growth_exponent", "plot_figure1", "plot_figure3",
@@ -441,6 +441,80 @@ def confusion(suite, model):
             "fn": int(np.sum(~pred & truth)), "tn": int(np.sum(~pred & ~truth))}
 
 
+# ----------------------------------------------------------------------------- label rules
+def _best_within(suite, n_se):
+    keys = classifier_keys(suite)
+    g = suite.groupby(keys, sort=False)
+    best = g["accuracy"].transform("idxmax")
+    floor = (suite.loc[best, "accuracy"].to_numpy()
+             - n_se * suite.loc[best, "accuracy_se"].to_numpy() - SCORE_ATOL)
+    return suite["accuracy"].to_numpy() >= floor
+
+
+def _above_mean(suite):
+    mean = suite.groupby(classifier_keys(suite), sort=False)["accuracy"].transform("mean")
+    return (suite["accuracy"] > mean + SCORE_ATOL).to_numpy()
+
+
+def _as_good_as_full(suite):
+    keys = classifier_keys(suite)
+    full = suite.groupby(keys, sort=False)["n_features"].transform("idxmax")
+    return (suite["accuracy"].to_numpy()
+            >= suite.loc[full, "accuracy"].to_numpy() - SCORE_ATOL)
+
+
+#: rules for the wrapper's "optimal" label; the paper states none.  Ties within
+#: :data:`fsbook.decisions.SCORE_ATOL` go to "optimal" (and are not "above the mean").
+LABEL_RULES = {
+    "within one s.e. of the best (ours)": lambda s: s["optimal"].to_numpy(dtype=bool),
+    "within two s.e. of the best": lambda s: _best_within(s, 2.0),
+    "above the classifier's mean accuracy": _above_mean,
+    "at least the full set's accuracy": _as_good_as_full,
+}
+
+
+def paper_base_rates():
+    """The share of optimal sets each Table 4 row of the paper implies.
+
+    With ``O`` optimal sets of ``n``, recall ``r`` gives ``tp = rO``, precision ``p`` gives
+    ``fp = tp (1/p − 1)``, and ``1 − accuracy = (fp + fn) / n``, so
+    ``O / n = (1 − a) / (r / p + 1 − 2r)``.
+
+    Examples
+    --------
+    >>> from fsbook.experiments.geometry import paper_base_rates
+    >>> t = paper_base_rates()
+    >>> round(float(t.loc["Movies Documents", "optimal (implied)"]), 2)     # 5 of 7
+    5.0
+    """
+    t4, t3 = PAPER["table4"], PAPER["table3"]
+    rate = (1 - t4["accuracy"]) / (t4["recall"] / t4["precision"] + 1 - 2 * t4["recall"])
+    return pd.DataFrame({"feature sets": t3.loc[t4.index, "feature sets"],
+                         "optimal (implied)": rate * t3.loc[t4.index, "feature sets"],
+                         "share optimal": rate})
+
+
+def label_rule_table(tsuite, paper=None):
+    """Table 4 under each rule of :data:`LABEL_RULES`: per rule and training data set, the share
+    of optimal sets and the scores of the published model and of the model refitted on the
+    rule's labels (in-sample, as in Table 4)."""
+    paper = paper_model() if paper is None else paper
+    rows = []
+    for rule, labels in LABEL_RULES.items():
+        optimal = labels(tsuite)
+        relabelled = tsuite.assign(optimal=optimal)
+        models = {"published": paper, "refitted": refit(relabelled)}
+        for name, s in relabelled.groupby("data", sort=False):
+            row = {"rule": rule, "data set": name,
+                   "optimal": f"{int(s['optimal'].sum())} of {len(s)}",
+                   "share optimal": float(s["optimal"].mean())}
+            for m, model in models.items():
+                sc = selector_scores(s, model)
+                row.update({f"{k} ({m})": sc[k] for k in ("accuracy", "precision", "recall")})
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
 # ----------------------------------------------------------------------------- table builders
 def _train_name(p):
     return TRAIN_NAMES[p["source"]]
@@ -586,7 +660,8 @@ def reduce(params_list, results_list):
     dict of str to pandas.DataFrame
         ``table2``, ``table2_predictors``, ``table3``, ``table4``, ``table5``, ``table6``,
         ``table6_ratios``, ``figure1``, ``f3_reading``, ``random``, ``random_summary``,
-        ``figure3``, ``training_suite`` and ``confusion`` (the counts the claims test).
+        ``figure3``, ``training_suite``, ``confusion`` (the counts the claims test) and
+        ``label_rules`` (Table 4 under other rules for the "optimal" label).
     """
     by_kind = {}
     for p, r in zip(params_list, results_list):
@@ -604,7 +679,8 @@ def reduce(params_list, results_list):
               "figure1": figure1_stats(tsuite), "f3_reading": _f3_reading(tsuite),
               **_random_tables(by_kind.get("random", []), models),
               "figure3": _figure3(by_kind.get("growth", []), models),
-              "training_suite": tsuite, "confusion": _confusion_table(by_kind, models)}
+              "training_suite": tsuite, "confusion": _confusion_table(by_kind, models),
+              "label_rules": label_rule_table(tsuite, paper)}
     return tables
 
 
