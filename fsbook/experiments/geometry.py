@@ -12,6 +12,11 @@ problem.  Task kinds:
 * ``growth`` -- one five-site set at increasing dimension, with the selector's CPU time
   (Figure 3).
 
+:func:`claims` decides the paper's claims on the reduced counts and per-task results by the
+book's rule (:mod:`fsbook.claims`): regression t-tests for Figures 1 and 3, exact binomial tests
+of the selector's counts against the paper's values for Tables 4-6, a paired t-test over the
+binary classifiers for the random columns; Holm within each table, the count rule over data sets.
+
 The problems are built in :mod:`fsbook.experiments._geometry_problems`, the figures and the
 timing are drawn by :mod:`fsbook.experiments._geometry_figures` and the tables rendered by
 :func:`fsbook.report.styled_table`; this module re-exports the names the chapter reads.
