@@ -829,6 +829,34 @@ def claims(results, datasets=None):
     return pd.concat([_ordered(t) for t in tables], ignore_index=True)
 
 
+def claims_view(claims_df, table):
+    """The rows of one table of :func:`claims`, each claim named by what distinguishes it within
+    the table (its classifier and data set, or "over data sets"), for
+    :func:`fsbook.report.claims_display`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from fsbook.experiments import benchmark as B
+    >>> t = pd.DataFrame({"table": ["hsfs", "hsfs"], "claim": ["x: wine", "x"], "general": ["x", "x"],
+    ...                   "dataset": ["wine", ""], "classifier": ["RBF SVM", "linear SVM"]})
+    >>> B.claims_view(t, "hsfs")["claim"].tolist()
+    ['RBF SVM, wine', 'linear SVM, over data sets']
+    """
+    if table not in set(claims_df["table"]):
+        raise ValueError(f"no claims of table {table!r}; tables: {sorted(set(claims_df['table']))}")
+    t = claims_df[claims_df["table"] == table].copy()
+    several = t["classifier"].nunique() > 1 or t["general"].nunique() > 1
+    where = np.where(t["dataset"] != "", t["dataset"], "over data sets")
+    if table == "ldfs_wine":
+        t["claim"] = t["a"].to_numpy()
+    elif table == "own_size":
+        t["claim"] = [f"{a}, {c}, {w}" for a, c, w in zip(t["a"], t["classifier"], where)]
+    else:
+        t["claim"] = [f"{c}, {w}" if several else w for c, w in zip(t["classifier"], where)]
+    return t.reset_index(drop=True)
+
+
 def _stored_ks(params_list, dataset, method):
     ks = next(p["ks"] for p in params_list if p["dataset"] == dataset and p["method"] == method)
     return list(ks)
