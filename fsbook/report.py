@@ -20,7 +20,7 @@ from pandas.io.formats.style import Styler
 
 __all__ = ["paper_vs_ours", "format_value", "format_significant", "rank_order", "compare_rankings", "captioned",
            "styled_table", "Table", "join_words", "spaced", "percent", "format_p", "describe_claim",
-           "claims_display"]
+           "claims_display", "claims_pivot"]
 
 #: shown where the paper reports no value
 MISSING = "–"
@@ -487,6 +487,38 @@ def claims_display(claims: pd.DataFrame, caption: str, *, decimals: int = 2) -> 
               f"[{float(r['ci_low']):+.{decimals}f}, {float(r['ci_high']):+.{decimals}f}]")
         rows.append({"claim": r["claim"], "n": f"{int(r['n'])} {r['unit']}", "effect": effect, "95 % CI": ci,
                      "test": TEST_NAMES.get(r["test"], r["test"]),
-                     "p (Holm)": "—" if math.isnan(float(r["p_adj"])) else format_p(r["p_adj"])[4:].strip(),
+                     "p (Holm)": "—" if math.isnan(float(r["p_adj"])) else format_p(r["p_adj"]).removeprefix("p ")
+                     .removeprefix("= "),
                      "verdict": r["verdict"] + (f" ({r['note']})" if r.get("note") else "")})
     return styled_table(pd.DataFrame(rows), caption)
+
+
+def claims_pivot(claims: pd.DataFrame, caption: str, *, rows: str = "dataset", columns: str = "claim",
+                 decimals: int = 2, labels: Mapping | None = None) -> Table:
+    """Per-unit claims (one row per claim and, say, data set) as a compact captioned grid: one cell
+    per ``(rows, columns)`` pair reading ``effect ± se: verdict`` (``effect: verdict`` without an
+    uncertainty, the note where the claim was untestable).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from fsbook.report import claims_pivot
+    >>> c = pd.DataFrame({"dataset": ["a", "b"], "claim": ["x", "x"], "effect": [1.234, 0.5],
+    ...                   "se": [0.2, float("nan")], "verdict": ["holds", "not separable"],
+    ...                   "p": [0.01, float("nan")], "note": ["", "one split: untestable"]})
+    >>> claims_pivot(c, "Claims").data.to_numpy().tolist()
+    [['+1.23 ± 0.20: holds'], ['+0.50: not separable (one split: untestable)']]
+    """
+    def cell(r):
+        effect, se = float(r["effect"]), float(r.get("se", float("nan")))
+        size = "" if math.isnan(effect) else (
+            f"{effect:+.{decimals}f}" + ("" if math.isnan(se) else f" ± {format_value(se, decimals)}") + ": ")
+        note = f" ({r['note']})" if r.get("note") and math.isnan(float(r.get("p", float("nan")))) else ""
+        return f"{size}{r['verdict']}{note}"
+
+    grid = claims.assign(_cell=[cell(r) for _, r in claims.iterrows()]).pivot(
+        index=rows, columns=columns, values="_cell")
+    grid = grid.reindex(index=list(dict.fromkeys(claims[rows])), columns=list(dict.fromkeys(claims[columns])))
+    if labels:
+        grid = grid.rename(index=labels, columns=labels)
+    return captioned(grid, caption, missing="—")

@@ -139,3 +139,11 @@ def test_describe_claim_prose():
            "unit": "runs"}
     assert describe_claim(row, units="points") == (
         "holds (+0.68 ± 0.07 points, corrected resampled t over 500 runs, p < 0.001)")
+
+
+def test_claims_display_prints_small_p_values_with_their_sign():
+    rows = [{"table": "T", "claim": "c", "a": "A", "b": "B", "unit": "runs", "n": 5, "effect": 1.0, "se": 0.1,
+             "ci_low": 0.8, "ci_high": 1.2, "test": "paired_t", "p": p, "p_adj": p, "verdict": HOLDS, "note": ""}
+            for p in (0.0002, 0.0123)]
+    html = claims_display(pd.DataFrame(rows), "Claims").to_html()
+    assert ("&lt; 0.001" in html or "< 0.001" in html) and "0.012" in html
