@@ -493,6 +493,8 @@ def claims_for_page(table, *, level="data set", families=None):
     def name(r):
         if r["level"] == "count":
             return f"{r['claim']}, over {', '.join(NAMES[d] for d in SHARED_DATASETS)}"
+        if "k =" in r["claim"]:
+            return f"{r['claim']}, {NAMES[r['dataset']]}"
         return f"{r['claim']}, {NAMES[r['dataset']]} (k = {int(r['k'])})"
 
     rows["claim"] = [name(r) for _, r in rows.iterrows()]
