@@ -168,3 +168,32 @@ def test_fold_errors_are_percent():
     df = fold_errors(fake_result({"wine": errs}))
     assert set(df.columns) == {"dataset", "method", "k", "fold", "error"}
     assert df["error"].max() == pytest.approx(20.0)
+
+
+# ----------------------------------------------------------------------------- explanations of the gaps
+def test_variant_errors_with_the_protocols_settings_are_the_stored_errors():
+    from fsbook.experiments import read_store
+    from fsbook.experiments.l1linf import PROTOCOL, variant_errors
+
+    stored = fold_errors(read_store(PROTOCOL))
+    ours = stored[(stored.dataset == "glass") & (stored.method == "LDFS") & (stored.k == 2)]
+    np.testing.assert_allclose(variant_errors("glass", "LDFS"), ours.sort_values("fold")["error"], rtol=1e-9)
+    with pytest.raises(ValueError, match="HSFS or LDFS"):
+        variant_errors("glass", "FOHSIC")
+    with pytest.raises(ValueError, match="unknown data set"):
+        variant_errors("iris", "HSFS")
+
+
+def test_explanation_claims_point_toward_the_paper():
+    from fsbook.experiments.l1linf import explanation_claims, paper_value
+
+    base = np.array([0.18, 0.20, 0.16, 0.19, 0.17])           # ours on wine, far above the paper's 4.58 %
+    errors = fold_errors(fake_result({"wine": equal_methods(base)}))
+    assert paper_value("HSFS", "wine") < 100 * base.mean()
+    lower = 100 * (base - 0.10)                               # 10 points lower on every fold: toward the paper
+    higher = 100 * (base + 0.10)
+    t = explanation_claims({("wine", "HSFS", "down"): lower, ("wine", "LDFS", "up"): higher}, errors)
+    assert list(t.verdict) == [HOLDS, FAILS]
+    assert t.effect.tolist() == pytest.approx([10.0, -10.0])
+    with pytest.raises(ValueError, match="variant folds"):
+        explanation_claims({("wine", "HSFS", "short"): lower[:4]}, errors)
