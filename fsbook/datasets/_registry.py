@@ -232,7 +232,6 @@ SPECS += [
          "-1/+1 -> 0/1. Stored sparse (CSR).", kind="sparse"),
 ]
 
-SPEC_BY_NAME = {s.name: s for s in SPECS}
 
 UNAVAILABLE = [
     {"name": "Protein", "papers": ["P3"], "shape": "116 x 20, 6 classes",
