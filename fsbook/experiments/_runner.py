@@ -314,7 +314,12 @@ def _run_tasks(protocol, params, keys, store, resume, n_jobs, backend, scheduler
     finally:
         bar.close()
         if store is not None and (todo or store.journal_path.exists() or not store.pack_path.exists()):
-            store.pack(records)
+            # pack what is on disk (the pack and every journaled record), not the in-memory copy:
+            # an interrupt between a record's journal line and its entry in `records` keeps it
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)      # damaged lines: reported above
+                on_disk = store.load()
+            store.pack({**records, **on_disk})
 
     return results, seconds, machines, n_cached, len(todo)
 
