@@ -299,6 +299,7 @@ def _run_tasks(protocol, params, keys, store, resume, n_jobs, backend, scheduler
     from tqdm import tqdm  # the text bar: tqdm.auto warns in notebooks without ipywidgets
 
     bar = tqdm(total=len(params), initial=n_cached, desc=protocol.name, disable=not progress)
+    stream = None
     try:
         if todo:
             stream = (_call(protocol.run_task, i, p) for i, p in todo) \
@@ -313,6 +314,12 @@ def _run_tasks(protocol, params, keys, store, resume, n_jobs, backend, scheduler
                 bar.update()
     finally:
         bar.close()
+        if stream is not None:
+            # stop the workers now (after an interrupt or a failure), quietly: joblib's notice
+            # that it cancelled the tasks in flight would otherwise print after the caller's message
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)
+                stream.close()
         if store is not None and (todo or store.journal_path.exists() or not store.pack_path.exists()):
             # pack what is on disk (the pack and every journaled record), not the in-memory copy:
             # an interrupt between a record's journal line and its entry in `records` keeps it

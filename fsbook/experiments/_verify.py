@@ -425,6 +425,7 @@ def verify_parser():
                                                 "installed with fsbook, or the clone's results/)")
     p.add_argument("--protocol", action="append", default=None, metavar="NAME",
                    help="verify only this protocol (repeatable)")
+    p.add_argument("--seed", default=None, help=argparse.SUPPRESS)       # replaced by --turn
     return p
 
 
@@ -458,6 +459,9 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     if not math.isfinite(args.budget_seconds) or args.budget_seconds <= 0:
         p.error("--budget-seconds must be positive")
+    if args.seed is not None:
+        p.error("--seed is gone: verify recomputes turns that cover every stored task; "
+                "--turn K repeats one, --all runs them all")
     _check_names(p, args.protocol)
     _check_root(p, args.root)
     code = verify(args.protocol, args.root, args.budget_seconds, turn=args.turn, all_turns=args.all,
