@@ -93,6 +93,7 @@ def test_a_mistake_exits_with_2_and_no_traceback_in_a_real_process(tmp_path):
 
 
 SLOW_PROTOCOL = '''
+import os
 import time
 import pandas as pd
 from fsbook.experiments import Protocol
@@ -101,7 +102,8 @@ def make_tasks(full):
     return [{"i": i} for i in range(10)]
 
 def run_task(params):
-    time.sleep(0.3)
+    # in the interrupted run (SLOW set), tasks 3.. outlast the test: the interrupt finds them in flight
+    time.sleep(0.05 if params["i"] < 3 or not os.environ.get("SLOW") else 120)
     return {"sq": params["i"] ** 2}
 
 def reduce(params, results):
@@ -124,24 +126,27 @@ def test_ctrl_c_says_what_is_saved_and_how_to_resume_without_a_traceback(tmp_pat
     import time
 
     (tmp_path / "slowproto.py").write_text(SLOW_PROTOCOL)
-    driver = "import sys, slowproto\nfrom fsbook.experiments.__main__ import run\n" \
+    # the default SIGINT handler, also when this test runs with SIGINT ignored (a background job)
+    driver = "import signal, sys, slowproto\nfrom fsbook.experiments.__main__ import run\n" \
+             "signal.signal(signal.SIGINT, signal.default_int_handler)\n" \
              "sys.exit(run(slowproto.PROTOCOL, sys.argv[1:]))\n"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    env = dict(os.environ, SLOW="1",
+               PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
     journal = tmp_path / "out" / "journal-v1.jsonl"
     proc = subprocess.Popen([sys.executable, "-c", driver, "--out", "out", "--quiet", "--n-jobs", n_jobs],
                             cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and proc.poll() is None:
-        if journal.exists() and journal.read_text().count("\n") >= 2:
+        if journal.exists() and journal.read_text().count("\n") >= 3:
             break
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=240)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err and "cancelled" not in err, err
-    saved = int(err.split("interrupted: ")[1].split(" of the 10 tasks")[0])
-    assert 2 <= saved < 10
+    assert "interrupted: 3 of the 10 tasks of this run are saved in out" in err
+    saved = 3
     lines = err.splitlines()                       # loky's resource tracker may warn after it
     command = lines[next(i for i, line in enumerate(lines) if line.endswith("resume with")) + 1].strip()
     assert command.startswith("python -m fsbook.experiments slow ") and f"--out {tmp_path / 'out'}" in command
@@ -156,3 +161,15 @@ def test_ctrl_c_says_what_is_saved_and_how_to_resume_without_a_traceback(tmp_pat
 
     assert run(module.PROTOCOL, shlex.split(command)[4:]) == 0
     assert f"{10 - saved} tasks computed, {saved} read back" in capsys.readouterr().out
+
+
+def test_ctrl_c_in_verify_or_pack_ends_with_a_line_not_a_traceback(monkeypatch, capsys):
+    from fsbook.experiments import _verify
+
+    def interrupted(argv):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_verify, "main", interrupted)
+    assert experiments_main(["verify"]) == 130
+    err = capsys.readouterr().err
+    assert "interrupted: `python -m fsbook.experiments verify` stopped" in err and "Traceback" not in err

@@ -196,13 +196,23 @@ def _call(run_task, index, params):
     return index, normalise(result), seconds, machine_facts()
 
 
+def ignore_sigint():
+    """Initializer of the loky workers: they ignore SIGINT, so Ctrl-C (sent by a terminal to
+    every process of the group) interrupts the parent only, which stops the workers; no worker
+    prints a ``KeyboardInterrupt`` traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _parallel_results(protocol, todo, n_jobs, backend, scheduler):
     """Yield ``(index, result, seconds, machine)`` as tasks finish."""
     from joblib import Parallel, delayed, parallel_config
 
     calls = (delayed(_call)(protocol.run_task, i, p) for i, p in todo)
     if backend == "loky":
-        yield from Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(calls)
+        yield from Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered",
+                            initializer=ignore_sigint)(calls)
         return
     distributed = require("distributed", extra="cluster")
     Client, LocalCluster = distributed.Client, distributed.LocalCluster

@@ -44,7 +44,14 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from fsbook.experiments._runner import _call, build_command, load_protocol, store_root, task_key
+from fsbook.experiments._runner import (
+    _call,
+    build_command,
+    ignore_sigint,
+    load_protocol,
+    store_root,
+    task_key,
+)
 from fsbook.experiments._store import Store, canonical_json, normalise
 
 #: default relative tolerance for floats
@@ -276,7 +283,8 @@ def recompute(protocol, records, n_jobs: int = 1):
     if n_jobs == 1:
         stream = (_checked_call(protocol.run_task, i, r["params"]) for i, r in enumerate(records))
     else:
-        stream = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(
+        stream = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered",
+                          initializer=ignore_sigint)(
             delayed(_checked_call)(protocol.run_task, i, r["params"]) for i, r in enumerate(records))
     for i, fresh, secs, _ in stream:
         if fresh is None:
