@@ -31,7 +31,7 @@ help:
 	@echo "make test        lint, unit tests + docstring examples, pytest --nbval on every notebook"
 	@echo "make lint        ruff check (rules in pyproject.toml [tool.ruff])"
 	@echo "make nbval-generic  pytest --nbval again on a second numerical path (NumPy baseline SIMD, another OpenBLAS kernel, generic numba)"
-	@echo "make verify-results  recompute a rotating, cost-weighted sample of every store in results/ and compare (5 min)"
+	@echo "make verify-results  recompute this commit's turn of the stored tasks in results/ and compare (5 min; every task once per cycle of turns)"
 	@echo "make check-html  build the HTML from committed outputs and check every page in headless Chromium"
 	@echo "make data        rebuild data/ from $(SHARED_DATA)"
 	@echo "make benchmarks  run the performance benchmarks (slow, on demand)"
@@ -102,8 +102,9 @@ nbval-generic: $(STAMP)
 	  $(BIN)/python -m pytest -n $(JOBS) --dist loadscope --nbval --nbval-current-env $(NOTEBOOKS) \
 	    --nbval-sanitize-with nbval_sanitize.cfg --nbval-cell-timeout=1800 -q
 
-# Recompute a rotating sample of the stored full-protocol tasks (results/<name>/) within a budget
-# and compare field by field (format and rule: results/README.md).
+# Recompute one turn of the stored tasks (results/<name>/; turns of at most VERIFY_BUDGET seconds of
+# recorded cost, chosen by the commit count, so consecutive commits cover every task) and compare
+# field by field (plan, format and rule: results/README.md).
 VERIFY_BUDGET ?= 300
 verify-results: $(STAMP)
 	$(BIN)/python -m fsbook.experiments verify --budget-seconds $(VERIFY_BUDGET)

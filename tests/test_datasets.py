@@ -318,7 +318,7 @@ def test_corrupted_file_raises_clear_error(tmp_path, monkeypatch):
     monkeypatch.setenv("FSBOOK_DATA_DIR", str(tmp_path))
     with pytest.raises(DatasetError, match="iris.npz") as exc:
         D.load_iris()
-    assert REBUILD_COMMAND in str(exc.value) and "checksum" in str(exc.value)
+    assert f"FSBOOK_DATA_DIR is set to {tmp_path}" in str(exc.value) and "checksum" in str(exc.value)
     assert isinstance(exc.value, OSError)
 
 
@@ -327,11 +327,11 @@ def test_missing_file_raises_clear_error(tmp_path, monkeypatch):
     monkeypatch.setenv("FSBOOK_DATA_DIR", str(tmp_path))
     with pytest.raises(DatasetError, match="wine.npz") as exc:
         D.load_wine()
-    assert REBUILD_COMMAND in str(exc.value)
+    assert "FSBOOK_DATA_DIR is set to" in str(exc.value) and "data/wine.npz" in str(exc.value)
     (tmp_path / "SHA256SUMS").unlink()
     with pytest.raises(DatasetError, match="SHA256SUMS") as exc:
         D.load_iris()
-    assert REBUILD_COMMAND in str(exc.value)
+    assert "FSBOOK_DATA_DIR" in str(exc.value)
 
 
 def test_unreadable_file_with_matching_checksum(tmp_path, monkeypatch):
@@ -340,7 +340,31 @@ def test_unreadable_file_with_matching_checksum(tmp_path, monkeypatch):
     monkeypatch.setenv("FSBOOK_DATA_DIR", str(tmp_path))
     with pytest.raises(DatasetError, match="iris.npz.*unreadable") as exc:
         D.load_iris()
-    assert REBUILD_COMMAND in str(exc.value)
+    assert "FSBOOK_DATA_DIR" in str(exc.value)
+
+
+def test_the_remedy_fits_where_the_package_runs(tmp_path, monkeypatch):
+    """A clone restores a file with git (and rebuilds it only beside ../shared/data); an installed
+    package without its data is told to reinstall or set the variable (the wheel itself:
+    tests/test_wheel_install.py)."""
+    from fsbook.datasets import _location
+
+    monkeypatch.delenv("FSBOOK_DATA_DIR", raising=False)
+    assert _location.locate("data") == (REPO / "data", "checkout") and D.data_dir() == REPO / "data"
+    text = _location.remedy("data", "wine.npz")
+    assert "`git checkout -- data/wine.npz`" in text
+    assert (REBUILD_COMMAND in text) == SHARED.is_dir()
+    assert "`git checkout -- results/hkl`" in _location.remedy("results", "hkl")
+    monkeypatch.setattr(_location, "in_checkout", lambda: False)           # an install without data
+    text = _location.remedy("data", "wine.npz")
+    assert "FSBOOK_DATA_DIR" in text and "git" not in text and REBUILD_COMMAND not in text
+    monkeypatch.setattr(_location, "bundled_dir", lambda kind: tmp_path)   # an install with data
+    assert _location.locate("data") == (tmp_path, "bundled")
+    assert "reinstall fsbook" in _location.remedy("data", "wine.npz")
+    monkeypatch.setenv("FSBOOK_DATA_DIR", str(tmp_path / "x"))
+    assert _location.locate("data") == (tmp_path / "x", "env")
+    with pytest.raises(ValueError, match="kind"):
+        _location.locate("other")
 
 
 def test_intact_copy_in_other_dir_loads(tmp_path, monkeypatch):

@@ -3,7 +3,6 @@ recomputation (python -m fsbook.experiments verify)."""
 
 import dataclasses
 
-import numpy as np
 import pandas as pd
 import pytest
 from test_runner import _edit_pack
@@ -12,7 +11,7 @@ from fsbook.experiments import StoreError, read_store, run_protocol
 from fsbook.experiments import __main__ as cli
 from fsbook.experiments._example import PROTOCOL as EXAMPLE
 from fsbook.experiments._store import Store, canonical_json, record_checksum
-from fsbook.experiments._verify import choose_sample, compare_results, verify
+from fsbook.experiments._verify import compare_results, verify
 
 N_FULL = len(EXAMPLE.make_tasks(True))
 
@@ -106,24 +105,10 @@ def test_a_protocol_declares_its_own_tolerances_and_comparison():
     assert compare_results(stored, stored, custom) == ["always"]
 
 
-# ----------------------------------------------------------------------------- sampling
-def test_the_sample_fits_the_budget_favours_cheap_tasks_and_rotates_with_the_seed():
-    records = [{"key": f"{i:04d}", "seconds": 0.01 if i < 50 else 1.0} for i in range(100)]
-    picks = [choose_sample(records, 2.0, np.random.default_rng(s)) for s in range(200)]
-    assert all(sum(r["seconds"] for r in p) <= 2.0 for p in picks)
-    cheap = np.mean([sum(r["seconds"] == 0.01 for r in p) for p in picks])
-    dear = np.mean([sum(r["seconds"] == 1.0 for r in p) for p in picks])
-    assert cheap > 10 * dear > 0
-    assert len({tuple(r["key"] for r in p) for p in picks}) > 150         # rotates
-    again = choose_sample(records[::-1], 2.0, np.random.default_rng(7))   # order of records is irrelevant
-    assert [r["key"] for r in again] == [r["key"] for r in picks[7]]
-    assert choose_sample([{"key": "a", "seconds": None}], 10.0, np.random.default_rng(0)) == []
-
-
 # ----------------------------------------------------------------------------- verify
 def _verify(tmp_path, protocol=EXAMPLE, budget=60.0):
     lines = []
-    code = verify([protocol], root=tmp_path, budget_seconds=budget, seed=123, echo=lines.append)
+    code = verify([protocol], root=tmp_path, budget_seconds=budget, turn=123, echo=lines.append)
     return code, "\n".join(lines)
 
 
@@ -142,7 +127,8 @@ def test_verify_passes_on_a_faithful_store(tmp_path):
     run_protocol(EXAMPLE, full=True, out=tmp_path / EXAMPLE.name, progress=False)
     code, text = _verify(tmp_path)
     assert code == 0, text
-    assert "seed 123" in text and f"recomputing {N_FULL}" in text and "_example: 40 recomputed" in text
+    assert "turn 0 of 1 (--turn mod 1)" in text and f"recomputing {N_FULL}" in text
+    assert f"_example: {N_FULL} of {N_FULL} recomputed" in text and ", OK" in text
 
 
 @pytest.mark.parametrize("field, value, shown", [
@@ -172,21 +158,22 @@ def test_verify_reports_an_outdated_store_with_its_build_command(tmp_path):
     assert "python -m fsbook.experiments _example --full --out" in text
 
 
-def test_verify_stays_within_a_small_budget(tmp_path):
+def test_verify_recomputes_one_turn_of_a_small_budget(tmp_path):
     run_protocol(EXAMPLE, full=True, out=tmp_path / EXAMPLE.name, progress=False)
     code, text = _verify(tmp_path, budget=0.05)
     assert code == 0 and f"recomputing {N_FULL}" not in text
-    code, text = _verify(tmp_path, budget=1e-6)
-    assert code == 0 and "recomputing 0" in text and "no stored task fits the share" in text
+    code, text = _verify(tmp_path, budget=1e-6)               # every task dearer than the budget: alone
+    assert code == 0 and f"{N_FULL} stored tasks in {N_FULL} turns, 0 of at most" in text
+    assert "recomputing 1 " in text and f"coverage: 1 of {N_FULL} stored tasks" in text
 
 
 def test_verify_and_pack_subcommands(tmp_path, capsys):
-    assert cli.main(["verify", "--root", str(tmp_path), "--seed", "5"]) == 0
-    assert "seed 5" in capsys.readouterr().out
+    assert cli.main(["verify", "--root", str(tmp_path), "--turn", "5"]) == 0
+    assert "no store under" in capsys.readouterr().out
     run_protocol(EXAMPLE, out=tmp_path / EXAMPLE.name, progress=False)
-    argv = ["verify", "--root", str(tmp_path), "--protocol", "_example", "--seed", "5"]
+    argv = ["verify", "--root", str(tmp_path), "--protocol", "_example", "--turn", "5"]
     assert cli.main(argv) == 0
-    assert "_example: 6 recomputed" in capsys.readouterr().out
+    assert "_example: 6 of 6 recomputed" in capsys.readouterr().out
     _alter(tmp_path, "alpha_index", lambda v: v + 1)
     assert cli.main(argv) == 1
     assert "MISMATCH _example task" in capsys.readouterr().out

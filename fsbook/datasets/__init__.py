@@ -1,11 +1,13 @@
 """Loaders of the compact, checksummed datasets under ``data/``.
 
 ``data/`` is built from the raw files of ``shared/data`` by
-``python -m fsbook.datasets build --source ../shared/data``; every loader
-verifies the file's sha256 and raises :class:`DatasetError` (naming the file
-and that command) if it is missing or corrupted.  There is no fallback to
-synthetic data.  The data directory is ``$FSBOOK_DATA_DIR`` if set, else
-``<repository root>/data``.
+``python -m fsbook.datasets build --source ../shared/data`` and committed; a wheel built from the
+repository ships it as ``fsbook/_data/data``.  Every loader verifies the file's sha256 and
+raises :class:`DatasetError`, naming the file and the remedy that works where it runs
+(``git checkout`` in a clone, reinstalling or ``FSBOOK_DATA_DIR`` for an installed package), if
+it is missing or corrupted.  There is no fallback to synthetic data.  The data folder
+(:func:`data_dir`) is ``$FSBOOK_DATA_DIR`` if set, else the copy installed with the package,
+else the clone's ``data/`` (:mod:`fsbook.datasets._location`).
 """
 
 from fsbook.datasets._catalog import list_datasets, load_by_name, paper_names, rule_consistency

@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-from fsbook.datasets._store import repo_root
+from fsbook.datasets._location import in_checkout, repo_root
 
 
 def main(argv=None) -> int:
@@ -25,6 +25,9 @@ def main(argv=None) -> int:
         from fsbook.datasets._build import SourceError, build
 
         root = repo_root()
+        if not in_checkout() and (args.source is None or args.dest is None):
+            parser.error("outside a clone of the repository, build needs --source (the raw data) and "
+                         "--dest (the output folder; point FSBOOK_DATA_DIR at it)")
         source = args.source or str(root / ".." / "shared" / "data")
         dest = args.dest or str(root / "data")
         t0 = time.perf_counter()

@@ -19,7 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-REBUILD_COMMAND = "python -m fsbook.datasets build --source ../shared/data"
+from fsbook.datasets._location import REBUILD_COMMAND, locate, remedy, repo_root
+
+__all__ = ["REBUILD_COMMAND", "DatasetError", "data_dir", "data_size_mb", "read_dataset", "repo_root"]
+
 SUMS_FILE = "SHA256SUMS"
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
@@ -28,15 +31,11 @@ class DatasetError(OSError):
     """A built dataset file is missing, unreadable or fails its checksum."""
 
 
-def repo_root() -> Path:
-    """Parent directory of the ``fsbook`` package."""
-    return Path(__file__).resolve().parents[2]
-
-
 def data_dir() -> Path:
-    """``$FSBOOK_DATA_DIR`` if set, else ``<repo root>/data``."""
-    env = os.environ.get("FSBOOK_DATA_DIR")
-    return Path(env) if env else repo_root() / "data"
+    """The data folder: ``$FSBOOK_DATA_DIR`` if set, else the copy installed with the package
+    (``fsbook/_data/data`` of a wheel), else the clone's ``data/`` (see
+    :func:`fsbook.datasets._location.locate`)."""
+    return locate("data")[0]
 
 
 def sha256_file(path) -> str:
@@ -147,8 +146,8 @@ def read_sums(directory) -> dict:
     path = Path(directory) / SUMS_FILE
     if not path.is_file():
         raise DatasetError(
-            f"checksum list {path.name} not found in the data directory; "
-            f"rebuild the data with `{REBUILD_COMMAND}` (run from the repository root)"
+            f"checksum list {path.name} not found in the data folder {Path(directory)}; "
+            f"{remedy('data', path.name)}"
         )
     sums = {}
     for line in path.read_text(encoding="ascii").splitlines():
@@ -166,7 +165,7 @@ def _read_verified(path_str: str, size: int, mtime_ns: int, expected: str) -> di
         raise DatasetError(
             f"checksum mismatch for data file {path.name} (sha256 {digest[:12]}..., "
             f"expected {expected[:12]}... from {SUMS_FILE}); the file is corrupted or "
-            f"stale: rebuild it with `{REBUILD_COMMAND}` (run from the repository root)"
+            f"stale: {remedy('data', path.name)}"
         )
     try:
         out = {}
@@ -176,7 +175,7 @@ def _read_verified(path_str: str, size: int, mtime_ns: int, expected: str) -> di
                     out[name[:-4]] = np.lib.format.read_array(fh, allow_pickle=False)
     except Exception as exc:  # zip / npy format errors
         raise DatasetError(
-            f"data file {path.name} is unreadable ({exc}); rebuild it with `{REBUILD_COMMAND}`"
+            f"data file {path.name} is unreadable ({exc}); {remedy('data', path.name)}"
         ) from exc
     for arr in out.values():
         arr.flags.writeable = False
@@ -189,14 +188,12 @@ def read_dataset(filename: str) -> dict:
     path = directory / filename
     if not path.is_file():
         raise DatasetError(
-            f"data file {filename} not found in the data directory; build the data "
-            f"with `{REBUILD_COMMAND}` (run from the repository root)"
+            f"data file {filename} not found in the data folder {directory}; {remedy('data', filename)}"
         )
     sums = read_sums(directory)
     if filename not in sums:
         raise DatasetError(
-            f"data file {filename} is not listed in {SUMS_FILE}; rebuild the data "
-            f"with `{REBUILD_COMMAND}`"
+            f"data file {filename} is not listed in {SUMS_FILE} of {directory}; {remedy('data', SUMS_FILE)}"
         )
     st = path.stat()
     return _read_verified(str(path.resolve()), st.st_size, st.st_mtime_ns, sums[filename])

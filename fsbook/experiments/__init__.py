@@ -7,10 +7,11 @@ tables (see :mod:`fsbook.experiments._runner`).
 on a Dask cluster, resumably, into the protocol's committed store ``results/<name>/``, which
 ``read_store(PROTOCOL)`` reduces without computing anything (``allow_partial=True`` where a
 chapter shows a documented part of it) and ``python -m fsbook.experiments verify`` checks by
-recomputing a sample of its tasks.  Every chapter reads its protocol's store and computes only
-a small live example; a chapter whose store is still being built reads it with
-``allow_partial=True`` and says how many tasks it holds.  ``run_protocol(PROTOCOL, full=False)``
-runs the documented subsample, whose tasks are tasks of the full protocol.
+recomputing one turn of the stored tasks (every task once per cycle of turns).  Every chapter
+reads its protocol's store and computes only a small live example; a chapter whose store is
+still being built reads it with ``allow_partial=True`` and says how many tasks it holds.
+``run_protocol(PROTOCOL, full=False)`` runs the documented subsample, whose tasks are tasks of
+the full protocol.
 """
 
 from fsbook.experiments._runner import (

@@ -46,6 +46,7 @@ import pandas as pd
 
 import fsbook
 from fsbook._optional import require
+from fsbook.datasets._location import locate, remedy
 from fsbook.experiments._store import (
     Store,
     StoreError,
@@ -163,8 +164,18 @@ def task_seed(params: dict, salt: str = "") -> int:
 
 # ----------------------------------------------------------------------------- execution
 def load_protocol(name: str) -> Protocol:
-    """``fsbook.experiments.<name>.PROTOCOL``."""
-    module = importlib.import_module(f"fsbook.experiments.{name}")
+    """``fsbook.experiments.<name>.PROTOCOL``; an unknown name raises ``ValueError`` listing the
+    protocols."""
+    from fsbook.experiments.__main__ import available_protocols
+
+    if not isinstance(name, str) or name not in available_protocols() and not name.startswith("_"):
+        raise ValueError(f"unknown protocol {name!r}; choose one of {available_protocols()}")
+    try:
+        module = importlib.import_module(f"fsbook.experiments.{name}")
+    except ModuleNotFoundError as e:
+        if e.name != f"fsbook.experiments.{name}":
+            raise
+        raise ValueError(f"unknown protocol {name!r}; choose one of {available_protocols()}") from None
     protocol = getattr(module, "PROTOCOL", None)
     if not isinstance(protocol, Protocol):
         raise ValueError(f"fsbook.experiments.{name} defines no PROTOCOL")
@@ -185,13 +196,23 @@ def _call(run_task, index, params):
     return index, normalise(result), seconds, machine_facts()
 
 
+def ignore_sigint():
+    """Initializer of the loky workers: they ignore SIGINT, so Ctrl-C (sent by a terminal to
+    every process of the group) interrupts the parent only, which stops the workers; no worker
+    prints a ``KeyboardInterrupt`` traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _parallel_results(protocol, todo, n_jobs, backend, scheduler):
     """Yield ``(index, result, seconds, machine)`` as tasks finish."""
     from joblib import Parallel, delayed, parallel_config
 
     calls = (delayed(_call)(protocol.run_task, i, p) for i, p in todo)
     if backend == "loky":
-        yield from Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(calls)
+        yield from Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered",
+                            initializer=ignore_sigint)(calls)
         return
     distributed = require("distributed", extra="cluster")
     Client, LocalCluster = distributed.Client, distributed.LocalCluster
@@ -288,6 +309,7 @@ def _run_tasks(protocol, params, keys, store, resume, n_jobs, backend, scheduler
     from tqdm import tqdm  # the text bar: tqdm.auto warns in notebooks without ipywidgets
 
     bar = tqdm(total=len(params), initial=n_cached, desc=protocol.name, disable=not progress)
+    stream = None
     try:
         if todo:
             stream = (_call(protocol.run_task, i, p) for i, p in todo) \
@@ -302,8 +324,19 @@ def _run_tasks(protocol, params, keys, store, resume, n_jobs, backend, scheduler
                 bar.update()
     finally:
         bar.close()
+        if stream is not None:
+            # stop the workers now (after an interrupt or a failure), quietly: joblib's notice
+            # that it cancelled the tasks in flight would otherwise print after the caller's message
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)
+                stream.close()
         if store is not None and (todo or store.journal_path.exists() or not store.pack_path.exists()):
-            store.pack(records)
+            # pack what is on disk (the pack and every journaled record), not the in-memory copy:
+            # an interrupt between a record's journal line and its entry in `records` keeps it
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)      # damaged lines: reported above
+                on_disk = store.load()
+            store.pack({**records, **on_disk})
 
     return results, seconds, machines, n_cached, len(todo)
 
@@ -375,14 +408,42 @@ def run_protocol(protocol: Protocol | str, *, full: bool = False, tasks=None, n_
 
 
 def store_root() -> Path:
-    """The repository's ``results/`` folder (beside the ``fsbook`` package)."""
-    return Path(fsbook.__file__).resolve().parent.parent / "results"
+    """The folder of the stores: ``$FSBOOK_RESULTS_DIR`` if set, else the copy installed with the
+    package (``fsbook/_data/results`` of a wheel), else the clone's ``results/`` (see
+    :func:`fsbook.datasets._location.locate`)."""
+    return locate("results")[0]
+
+
+def default_out(protocol) -> Path:
+    """Where ``python -m fsbook.experiments NAME`` writes by default: ``store_root() / NAME`` in a
+    clone or under ``$FSBOOK_RESULTS_DIR``; ``results/NAME`` of the current folder for an
+    installed package (whose bundled stores are read, never written)."""
+    root, how = locate("results")
+    return root / protocol.name if how in ("env", "checkout") else Path("results") / protocol.name
 
 
 def build_command(protocol, full: bool = True, folder=None) -> str:
     """The command that builds (or completes) a protocol's store."""
-    out = f"results/{protocol.name}" if folder is None else str(folder)
+    if folder is None:
+        root, how = locate("results")
+        out = {"checkout": f"results/{protocol.name}", "env": str(root / protocol.name)}.get(how, "DIR")
+    else:
+        out = str(folder)
     return f"python -m fsbook.experiments {protocol.name}{' --full' if full else ''} --out {out}"
+
+
+def _store_remedy(protocol, full, folder, default, missing="it") -> str:
+    """What the reader does about a missing or incomplete store, where it runs: build
+    ``missing`` ("it", "the missing ones") with the command; for the stores installed with the
+    package, reinstall or point ``FSBOOK_RESULTS_DIR`` at a clone's ``results/``."""
+    command = build_command(protocol, full, None if default else folder)
+    build = f"build {missing} with `{command}` (it resumes)"
+    how = locate("results")[1] if default else "folder"
+    if how in ("checkout", "folder"):
+        return build
+    if how == "env":
+        return f"{build}, or point FSBOOK_RESULTS_DIR at a clone's results/ folder"
+    return f"{remedy('results', protocol.name)}; or {build} and pass folder=DIR to read_store"
 
 
 def read_store(protocol: Protocol | str, full: bool = True, *, folder=None,
@@ -395,7 +456,8 @@ def read_store(protocol: Protocol | str, full: bool = True, *, folder=None,
     full : bool
         Read the tasks of ``make_tasks(full)``: the paper's protocol by default.
     folder : path, optional
-        The store's folder; default ``results/<name>`` of the repository (:func:`store_root`).
+        The store's folder; default ``<store_root()>/<name>``: ``$FSBOOK_RESULTS_DIR``, the
+        stores installed with the package, or the clone's ``results/`` (:func:`store_root`).
     allow_partial : bool
         Reduce the stored tasks only when some are missing (``n_cached`` of ``n_total``);
         ``reduce`` then sees a subset of the task list, in its order.
@@ -424,7 +486,7 @@ def read_store(protocol: Protocol | str, full: bool = True, *, folder=None,
         what = (f"holds version {', '.join(others)} of protocol {protocol.name!r}, "
                 f"the code is version {protocol.version}") if others else \
             f"holds no store of protocol {protocol.name!r} version {protocol.version}"
-        raise StoreError(f"{folder} {what}; build it with `{command}`")
+        raise StoreError(f"{folder} {what}; {_store_remedy(protocol, full, folder, default)}")
     texts, keys = _task_texts(protocol, full, None)          # parsed only when the store is usable
     stored = store.keys()
     have = [i for i, k in enumerate(keys) if k in stored]
@@ -432,8 +494,8 @@ def read_store(protocol: Protocol | str, full: bool = True, *, folder=None,
         hint = "" if not have else ", or pass allow_partial=True to reduce the stored ones only"
         raise StoreError(f"{folder} holds {len(have)} of the {len(keys)} tasks of protocol "
                          f"{protocol.name!r} version {protocol.version}"
-                         f"{' (--full)' if full else ''}; build the missing ones with `{command}` "
-                         f"(it resumes){hint}")
+                         f"{' (--full)' if full else ''}; "
+                         f"{_store_remedy(protocol, full, folder, default, 'the missing ones')}{hint}")
     records = store.load(strict=True)
     have = [i for i in have if keys[i] in records]
     recs = [records[keys[i]] for i in have]

@@ -18,28 +18,40 @@ A protocol overrides the rule per field with ``Protocol(tolerances={pattern: rul
 is ``(rtol, atol)``, ``"exact"`` or ``None``; ``pattern`` is matched against the dotted path,
 e.g. ``"curves.*"``, or the field's name), or replaces it with ``Protocol(compare=...)``.
 
-The sample rotates with a printed seed (by default from the git commit, else the date) and is
-drawn with weights ``1 / cost`` (the recorded ``seconds``), so cheap tasks are checked most
-often, until the protocol's share of the budget is used.
+Which tasks (:func:`plan_turns`, :func:`verify`): every stored task of every protocol is placed
+in one *turn*, packed by the tasks' recorded costs so that a turn costs at most the budget
+(``--budget-seconds``, 300 s in CI); a task costing more than the budget is a turn of its own.
+A run recomputes one turn: by default turn ``c mod N``, where ``c`` is the number of commits of
+``HEAD`` and ``N`` the number of turns, so ``N`` consecutive commits recompute every stored task
+once, the costliest included (a turn holding one task dearer than the budget takes as long as
+that task); ``--turn K`` repeats a turn and ``--all`` recomputes everything.  The plan depends
+only on the stores and the budget; it changes when a store does.  The run prints the plan, the
+turn, and the coverage (tasks recomputed / stored, cycle length); a protocol with no task in
+the turn is reported as "not checked", never "OK".
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import heapq
 import math
 import re
 import subprocess
 import sys
 import time
-import zlib
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-import numpy as np
-
-from fsbook.experiments._runner import _call, build_command, load_protocol, store_root, task_key
+from fsbook.experiments._runner import (
+    _call,
+    build_command,
+    ignore_sigint,
+    load_protocol,
+    store_root,
+    task_key,
+)
 from fsbook.experiments._store import Store, canonical_json, normalise
 
 #: default relative tolerance for floats
@@ -126,37 +138,76 @@ def compare_results(stored, fresh, protocol=None, path: str = "", rule=(DEFAULT_
     return []
 
 
-# ----------------------------------------------------------------------------- sampling
-def choose_sample(records, budget_seconds: float, rng) -> list:
-    """A weighted sample of ``records`` whose recorded costs fit ``budget_seconds``.
+# ----------------------------------------------------------------------------- schedule
+@dataclass(frozen=True)
+class Item:
+    """One stored task in the schedule: its protocol, key and recorded cost (seconds)."""
 
-    Weighted sampling without replacement (Efraimidis & Spirakis: key ``u ** cost`` for
-    weight ``1 / cost``, largest keys first), keeping each drawn task that still fits the
-    remaining budget.  Records without a recorded cost are never chosen.  ``records`` are
-    taken in key order, so the sample is a function of the records and the generator.
+    protocol: str
+    key: str
+    cost: float
+
+
+def plan_turns(items, budget_seconds: float) -> list:
+    """Partition ``items`` into *turns*, each recomputed by one run of ``verify``.
+
+    Tasks whose recorded cost is at most ``budget_seconds`` are packed into as few turns of at
+    most ``budget_seconds`` (recorded cost) as the longest-processing-time rule finds: the
+    tasks, dearest first, each go to the least loaded turn, and the number of turns grows until
+    every task fits, so every turn mixes the protocols' tasks.  A task dearer than the budget is
+    a turn of its own.  Those turns are spread evenly among the others.  The plan is a function
+    of the items and the budget only (ties broken by protocol and key), so every machine and
+    every run derives the same turns from the same stores.
+
+    Returns
+    -------
+    list of list of Item
+        The turns; together they hold every item exactly once.
+
+    Examples
+    --------
+    >>> from fsbook.experiments._verify import Item, plan_turns
+    >>> items = [Item("a", str(i), 1.0) for i in range(5)] + [Item("b", "x", 7.0)]
+    >>> [[it.key for it in turn] for turn in plan_turns(items, 2.0)]
+    [['0', '3'], ['1', '4'], ['x'], ['2']]
     """
-    recs = sorted((r for r in records if r.get("seconds") is not None), key=lambda r: r["key"])
-    if not recs:
-        return []
-    cost = np.array([max(float(r["seconds"]), MIN_COST) for r in recs])
-    order = np.argsort(-(rng.random(len(recs)) ** cost), kind="stable")
-    chosen, left = [], float(budget_seconds)
-    for i in order:
-        if cost[i] <= left:
-            chosen.append(recs[i])
-            left -= cost[i]
-    return chosen
+    if not budget_seconds > 0:
+        raise ValueError(f"budget_seconds must be positive, got {budget_seconds!r}")
+    items = sorted(items, key=lambda it: (-it.cost, it.protocol, it.key))
+    long = [[it] for it in items if it.cost > budget_seconds]
+    fit = [it for it in items if it.cost <= budget_seconds]
+    turns = []
+    if fit:
+        n = max(1, math.ceil(sum(it.cost for it in fit) / budget_seconds))
+        while True:
+            heap = [(0.0, i) for i in range(n)]
+            turns = [[] for _ in range(n)]
+            for it in fit:
+                load, i = heapq.heappop(heap)
+                if load + it.cost > budget_seconds:
+                    break
+                turns[i].append(it)
+                heapq.heappush(heap, (load + it.cost, i))
+            else:
+                break
+            n += max(1, n // 100)
+    # spread the long turns among the others: turn i of F at i / F, long turn j of L at (j + 1/2) / L
+    slots = [(i / len(turns), 0, i) for i in range(len(turns))] + \
+        [((j + 0.5) / len(long), 1, j) for j in range(len(long))]
+    return [sorted((turns if kind == 0 else long)[i], key=lambda it: (it.protocol, it.key))
+            for _, kind, i in sorted(slots)]
 
 
-def default_seed():
-    """``(seed, source)``: the first 8 hex digits of the git commit, else the UTC date."""
+def commit_counter():
+    """``(counter, source)``: the number of commits of the checkout's ``HEAD`` (consecutive
+    commits give consecutive turns), else the days since 1970-01-01 (UTC; one turn a day)."""
     try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True,
-                              text=True, timeout=10, check=True).stdout.strip()
-        return int(head[:8], 16), f"git commit {head[:12]}"
+        count = subprocess.run(["git", "rev-list", "--count", "HEAD"], cwd=Path(__file__).parent,
+                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        return int(count), f"commit count {int(count)} of HEAD"
     except (OSError, subprocess.SubprocessError, ValueError):
-        today = datetime.datetime.now(datetime.UTC).strftime("%Y%m%d")
-        return int(today), f"date {today}"
+        days = (datetime.datetime.now(datetime.UTC).date() - datetime.date(1970, 1, 1)).days
+        return days, f"day {days} since 1970-01-01 (no git checkout)"
 
 
 # ----------------------------------------------------------------------------- verification
@@ -182,70 +233,98 @@ class Report:
 
     @property
     def ok(self) -> bool:
+        """No mismatch and no damaged or outdated store (also when nothing was recomputed)."""
         return not self.problems
 
+    @property
+    def status(self) -> str:
+        """``"N MISMATCHES"``, ``"OK"`` (recomputed tasks all agree) or ``"not checked"``
+        (nothing recomputed: no verdict)."""
+        if self.problems:
+            return f"{len(self.problems)} MISMATCHES"
+        return "OK" if self.n_checked else "not checked"
 
-def verify_store(protocol, folder, budget_seconds: float, seed: int, echo=print) -> Report:
-    """Check one store: its layout and version, every record's checksum, and a recomputed
-    sample (see :func:`choose_sample`, :func:`compare_results`)."""
-    report = Report(protocol.name)
+
+def load_records(protocol, folder, report: Report):
+    """The store's records (every checksum audited), or ``None`` with the problem in ``report``."""
     store = Store(folder, protocol)
     command = build_command(protocol, True, folder)
     if store.legacy_layout() or not store.exists():
         why = "old per-file layout" if store.legacy_layout() else \
             f"only version {', '.join(store.other_versions()) or '(none)'}, the code is version {protocol.version}"
         report.problems.append(f"{folder}: {why}; rebuild it with `{command}`")
-        return report
+        return None
     try:
         records = store.load(strict=True, audit=True)
     except ValueError as e:
         report.problems.append(f"{folder}: {e}")
-        return report
+        return None
     report.n_stored = len(records)
-    full_keys = {task_key(protocol, normalise(p)) for p in protocol.make_tasks(True)}
-    n_full = len(full_keys & set(records))
-    rng = np.random.default_rng([seed, zlib.crc32(protocol.name.encode())])
-    sample = choose_sample(records.values(), budget_seconds, rng)
-    echo(f"{protocol.name} v{protocol.version}: {len(records)} tasks stored ({n_full} of the "
-         f"{len(full_keys)} --full tasks); recomputing {len(sample)} (recorded cost "
-         f"{sum(r['seconds'] for r in sample):.1f} s of a {budget_seconds:.1f} s share)")
-    if records and not sample:
-        costs = [r["seconds"] for r in records.values() if r["seconds"] is not None]
-        echo(f"  no stored task fits the share (cheapest: {min(costs):.1f} s); raise --budget-seconds"
-             if costs else "  no stored task has a recorded cost")
-    start = time.perf_counter()
-    for rec in sample:
-        if time.perf_counter() - start > budget_seconds:
-            echo(f"  budget used: stopped after {report.n_checked} tasks")
-            break
+    return records
+
+
+def _checked_call(run_task, index, params):
+    """:func:`_call` that returns a failure as ``(index, None, message, None)`` instead of raising
+    (a task that no longer runs is a reported mismatch, not the end of the run)."""
+    try:
+        return _call(run_task, index, params)
+    except Exception as e:
+        cause = e.__cause__ or e
+        return index, None, f"recomputation failed: {type(cause).__name__}: {cause}", None
+
+
+def recompute(protocol, records, n_jobs: int = 1):
+    """Yield ``(record, mismatches)`` for each of ``records``, recomputed with the protocol's
+    ``run_task`` (in this process, or on ``n_jobs`` loky processes) and compared with
+    :func:`compare_results`."""
+    from joblib import Parallel, delayed
+
+    records = list(records)
+    if n_jobs == 1:
+        stream = (_checked_call(protocol.run_task, i, r["params"]) for i, r in enumerate(records))
+    else:
+        stream = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered",
+                          initializer=ignore_sigint)(
+            delayed(_checked_call)(protocol.run_task, i, r["params"]) for i, r in enumerate(records))
+    for i, fresh, secs, _ in stream:
+        if fresh is None:
+            yield records[i], [secs]
+            continue
         try:
-            _, fresh, _, _ = _call(protocol.run_task, 0, rec["params"])
-            diffs = compare_results(rec["result"], fresh, protocol)
-        except Exception as e:             # a task that no longer runs is a failure, reported
-            diffs = [f"recomputation failed: {type(e).__name__}: {e}"]
-        report.n_checked += 1
-        if diffs:
-            report.problems.append(f"task {rec['key']} params {canonical_json(rec['params'])}:\n    "
-                                   + "\n    ".join(diffs))
-    report.seconds = time.perf_counter() - start
-    return report
+            diffs = compare_results(records[i]["result"], fresh, protocol)
+        except Exception as e:             # a comparison that fails is reported, not raised
+            diffs = [f"comparison failed: {type(e).__name__}: {e}"]
+        yield records[i], diffs
 
 
-def verify(protocols=None, root=None, budget_seconds: float = 300.0, seed=None, echo=print) -> int:
-    """Verify every store under ``root`` (default the repository's ``results/``); returns the
-    exit code: 0 when every recomputed task agrees, 1 otherwise.
+def _seconds(x: float) -> str:
+    return f"{x:,.0f} s".replace(",", " ") if x >= 10 else f"{x:.1f} s"
 
-    ``protocols`` (``Protocol`` objects or names; default every protocol module) lists the
-    protocols to consider; those without a folder under ``root`` are skipped.  The budget is
-    shared: each protocol in turn gets the budget still unused divided by the number of
-    protocols left, so time a protocol does not use passes to the next ones.
+
+def verify(protocols=None, root=None, budget_seconds: float = 300.0, turn=None, all_turns: bool = False,
+           n_jobs: int = 1, echo=print) -> int:
+    """Verify the stores under ``root`` (default :func:`store_root`) by recomputing one turn of
+    their tasks (or all of them); returns the exit code: 0 when every recomputed task agrees
+    and every store is readable and current, 1 otherwise.
+
+    Parameters
+    ----------
+    protocols : list of Protocol or str, optional
+        The protocols to consider (default every protocol module with a folder under ``root``).
+    budget_seconds : float
+        The recorded cost of one turn (:func:`plan_turns`).
+    turn : int, optional
+        The turn to recompute, taken modulo the number of turns; default: the commit counter
+        (:func:`commit_counter`), so consecutive commits recompute consecutive turns and every
+        stored task is recomputed once in as many consecutive commits as there are turns.
+    all_turns : bool
+        Recompute every stored task (every turn).
+    n_jobs : int
+        Processes recomputing the tasks (1: this process).
+
+    A protocol none of whose tasks was recomputed is reported as "not checked", never "OK".
     """
     root = store_root() if root is None else Path(root)
-    if seed is None:
-        seed, source = default_seed()
-    else:
-        source = "--seed"
-    echo(f"verify: seed {seed} ({source}); rerun this sample with --seed {seed}")
     if protocols is None:
         protocols = stored_protocols(root)
     protocols = [load_protocol(p) if isinstance(p, str) else p for p in protocols]
@@ -253,48 +332,168 @@ def verify(protocols=None, root=None, budget_seconds: float = 300.0, seed=None, 
     if not protocols:
         echo(f"verify: no store under {root}")
         return 0
-    left, reports = float(budget_seconds), []
-    for n, protocol in enumerate(protocols):
-        share = max(left, 0.0) / (len(protocols) - n)
+    reports = {p.name: Report(p.name) for p in protocols}
+    records = {}
+    for p in protocols:
+        recs = load_records(p, root / p.name, reports[p.name])
+        if recs is not None:
+            records[p.name] = recs
+    items = [Item(name, key, max(float(rec["seconds"] or 0.0), MIN_COST))
+             for name, recs in records.items() for key, rec in recs.items()]
+    total = len(items)
+    turns = plan_turns(items, budget_seconds) if items else []
+    n_turns, long = len(turns), [t for t in turns if t[0].cost > budget_seconds]
+    if all_turns:
+        chosen = list(range(n_turns))
+        echo(f"verify --all: every stored task, {n_turns} turns (recorded cost "
+             f"{_seconds(sum(it.cost for it in items))})")
+    else:
+        if turn is None:
+            counter, source = commit_counter()
+        else:
+            counter, source = turn, "--turn"
+        chosen = [counter % n_turns] if n_turns else []
+        if n_turns:
+            echo(f"verify: turn {chosen[0]} of {n_turns} ({source} mod {n_turns}); rerun it with "
+                 f"--turn {chosen[0]}")
+    if n_turns:
+        dearest = max(it.cost for it in items)
+        echo(f"  plan: {total} stored tasks in {n_turns} turns, {n_turns - len(long)} of at most "
+             f"{_seconds(budget_seconds)} of recorded cost and {len(long)} of one task costing more"
+             + (f" (up to {_seconds(dearest)})" if long else "")
+             + f"; every stored task is recomputed once in {n_turns} consecutive turns while the "
+               "stores are unchanged")
+    todo = [it for i in chosen for it in turns[i]]
+    for p in protocols:
+        mine = [it for it in todo if it.protocol == p.name]
+        report = reports[p.name]
+        if p.name not in records:
+            continue
+        full_keys = {task_key(p, normalise(q)) for q in p.make_tasks(True)}
+        echo(f"{p.name} v{p.version}: {report.n_stored} tasks stored "
+             f"({len(full_keys & set(records[p.name]))} of the {len(full_keys)} --full tasks); "
+             f"recomputing {len(mine)} (recorded cost {_seconds(sum(it.cost for it in mine))})")
         start = time.perf_counter()
-        reports.append(verify_store(protocol, root / protocol.name, share, seed, echo))
-        left -= time.perf_counter() - start
-    bad = [r for r in reports if not r.ok]
-    for r in reports:
-        echo(f"{r.protocol}: {r.n_checked} recomputed in {r.seconds:.1f} s, "
-             f"{'OK' if r.ok else f'{len(r.problems)} MISMATCHES'}")
+        for rec, diffs in recompute(p, [records[p.name][it.key] for it in mine], n_jobs):
+            report.n_checked += 1
+            if diffs:
+                report.problems.append(f"task {rec['key']} params {canonical_json(rec['params'])}:\n    "
+                                       + "\n    ".join(diffs))
+        report.seconds = time.perf_counter() - start
+    for r in reports.values():
+        echo(f"{r.protocol}: {r.n_checked} of {r.n_stored} recomputed in {r.seconds:.1f} s, {r.status}")
+    checked = sum(r.n_checked for r in reports.values())
+    if n_turns:
+        echo(f"coverage: {checked} of {total} stored tasks recomputed this run "
+             f"({100 * checked / total:.1f} %); cycle: {n_turns} turns"
+             + ("" if all_turns else f", `--all` recomputes every task ({_seconds(sum(it.cost for it in items))} "
+                                      "of recorded cost)"))
+    bad = [r for r in reports.values() if not r.ok]
     for r in bad:
         for problem in r.problems:
             echo(f"MISMATCH {r.protocol} {problem}")
     return 1 if bad else 0
 
 
+def _n_jobs(text):
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if n == 0 or n < -1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer or -1 (every core), got {n}")
+    return n
+
+
+def _turn(text):
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {n}")
+    return n
+
+
+def verify_parser():
+    """The argument parser of ``python -m fsbook.experiments verify``."""
+    p = argparse.ArgumentParser(
+        prog="python -m fsbook.experiments verify", allow_abbrev=False,
+        description="Recompute one turn of the stored tasks of every protocol (or all of them) and compare "
+                    "them field by field; every stored task is recomputed once in a cycle of turns.")
+    p.add_argument("--budget-seconds", type=float, default=300.0, metavar="S",
+                   help="recorded cost of one turn (default 300); tasks costing more are a turn each")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--turn", type=_turn, default=None, metavar="K",
+                       help="the turn to recompute, modulo the number of turns (default: the commit count of "
+                            "HEAD, else the day)")
+    which.add_argument("--all", action="store_true", help="recompute every stored task (every turn)")
+    p.add_argument("--n-jobs", type=_n_jobs, default=1, metavar="N", help="processes recomputing the tasks (default 1)")
+    p.add_argument("--root", default=None, metavar="DIR", help="stores folder (default: FSBOOK_RESULTS_DIR, the stores "
+                                                "installed with fsbook, or the clone's results/)")
+    p.add_argument("--protocol", action="append", default=None, metavar="NAME",
+                   help="verify only this protocol (repeatable)")
+    p.add_argument("--seed", default=None, help=argparse.SUPPRESS)       # replaced by --turn
+    return p
+
+
+def _check_names(parser, names):
+    from fsbook.experiments.__main__ import available_protocols
+
+    known = available_protocols()
+    for name in names or []:
+        if name not in known and not (name.startswith("_") and _importable(name)):
+            parser.error(f"unknown protocol {name!r}; choose one of {', '.join(known)}")
+
+
+def _importable(name):
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(f"fsbook.experiments.{name}") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _check_root(parser, root):
+    if root is not None and not Path(root).is_dir():
+        parser.error(f"--root {root}: no such folder")
+
+
 def main(argv=None) -> int:
-    """``python -m fsbook.experiments verify [--budget-seconds S] [--seed N] [--root DIR]
-    [--protocol NAME ...]``."""
-    p = argparse.ArgumentParser(prog="python -m fsbook.experiments verify",
-                                description="Recompute a rotating, cost-weighted sample of the stored "
-                                            "tasks of every protocol and compare them field by field.")
-    p.add_argument("--budget-seconds", type=float, default=300.0, help="total time budget (default 300)")
-    p.add_argument("--seed", type=int, default=None, help="sample seed (default: from the git commit)")
-    p.add_argument("--root", default=None, help="stores folder (default: the repository's results/)")
-    p.add_argument("--protocol", action="append", default=None, help="verify only this protocol (repeatable)")
+    """``python -m fsbook.experiments verify [--budget-seconds S] [--turn K | --all] [--n-jobs N]
+    [--root DIR] [--protocol NAME ...]``."""
+    p = verify_parser()
     args = p.parse_args(argv)
     if not math.isfinite(args.budget_seconds) or args.budget_seconds <= 0:
         p.error("--budget-seconds must be positive")
-    code = verify(args.protocol, args.root, args.budget_seconds, args.seed)
+    if args.seed is not None:
+        p.error("--seed is gone: verify recomputes turns that cover every stored task; "
+                "--turn K repeats one, --all runs them all")
+    _check_names(p, args.protocol)
+    _check_root(p, args.root)
+    code = verify(args.protocol, args.root, args.budget_seconds, turn=args.turn, all_turns=args.all,
+                  n_jobs=args.n_jobs)
     sys.stdout.flush()
     return code
+
+
+def pack_parser():
+    """The argument parser of ``python -m fsbook.experiments pack``."""
+    p = argparse.ArgumentParser(prog="python -m fsbook.experiments pack", allow_abbrev=False,
+                                description="Merge each store's journal (left by an interrupted run) into its pack.")
+    p.add_argument("names", nargs="*", metavar="NAME", help="protocols (default: every store under --root)")
+    p.add_argument("--root", default=None, metavar="DIR", help="stores folder (default: as verify's)")
+    return p
 
 
 def pack_main(argv=None) -> int:
     """``python -m fsbook.experiments pack [NAME ...] [--root DIR]``: merge journals left by
     interrupted runs into the packs."""
-    p = argparse.ArgumentParser(prog="python -m fsbook.experiments pack",
-                                description="Merge each store's journal into its pack.")
-    p.add_argument("names", nargs="*", help="protocols (default: every store under --root)")
-    p.add_argument("--root", default=None, help="stores folder (default: the repository's results/)")
+    p = pack_parser()
     args = p.parse_args(argv)
+    _check_names(p, args.names)
+    _check_root(p, args.root)
     root = store_root() if args.root is None else Path(args.root)
     for name in args.names or stored_protocols(root):
         store = Store(root / name, load_protocol(name))
