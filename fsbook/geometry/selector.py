@@ -30,7 +30,9 @@ from fsbook import decisions
 from fsbook._selection import SupportSelectorMixin
 from fsbook.geometry import _kernels as K
 from fsbook.geometry.candidates import (
+    MAX_CANDIDATES,
     binary_splits,
+    check_candidate_count,
     feature_subsets,
     group_columns,
     split_label,
@@ -129,6 +131,12 @@ class GeometricFeatureSetSelector(SupportSelectorMixin, BaseEstimator):
         Rank and membership tolerances.
     n_jobs : int, optional
         joblib (threads) parallelism over binary classifiers.
+    max_candidates : int or None, default 4096
+        Refuse (``ValueError``) a fit with more than this many (binary classifier, feature set)
+        pairs, ``(2^(ℓ−1) − 1)(2^k − 1)`` for ℓ classes and ``k`` groups; each pair costs
+        eigen-decompositions of ``m × m`` matrices, so the cost grows exponentially in ℓ and
+        ``k`` (:data:`fsbook.geometry.candidates.MAX_CANDIDATES`; 10 classes of one group are
+        511 pairs, 13 classes 4 095).  None: no bound.
 
     Attributes
     ----------
@@ -185,10 +193,11 @@ class GeometricFeatureSetSelector(SupportSelectorMixin, BaseEstimator):
         "rtol": [Interval(Real, 0, 1, closed="neither")],
         "mtol": [Interval(Real, 0, 1, closed="neither")],
         "n_jobs": [None, Integral],
+        "max_candidates": [Interval(Integral, 1, None, closed="left"), None],
     }
 
     def __init__(self, feature_groups=None, *, group_names=None, binarize=0.0, model="paper",
-                 f3_sign=-1, f6="text", rtol=RTOL, mtol=MTOL, n_jobs=None):
+                 f3_sign=-1, f6="text", rtol=RTOL, mtol=MTOL, n_jobs=None, max_candidates=MAX_CANDIDATES):
         self.feature_groups = feature_groups
         self.group_names = group_names
         self.binarize = binarize
@@ -198,6 +207,7 @@ class GeometricFeatureSetSelector(SupportSelectorMixin, BaseEstimator):
         self.rtol = rtol
         self.mtol = mtol
         self.n_jobs = n_jobs
+        self.max_candidates = max_candidates
 
     def _model(self):
         return self.model if isinstance(self.model, GeometricModel) else paper_model(self.f3_sign)
@@ -225,6 +235,8 @@ class GeometricFeatureSetSelector(SupportSelectorMixin, BaseEstimator):
         if self.classes_.size < 2:
             raise ValueError("GeometricFeatureSetSelector needs at least two classes; got 1 class")
         groups = group_columns(self.feature_groups, X.shape[1])
+        check_candidate_count(self.classes_.size, len(groups), X.shape[0], self.max_candidates,
+                              who=type(self).__name__)
         self.groups_ = groups
         B = point_matrix(X, self.binarize)
         B_groups = [B[:, g].tocsr() for g in groups]

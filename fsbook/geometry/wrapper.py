@@ -34,7 +34,9 @@ from sklearn.utils.validation import check_X_y, validate_data
 from fsbook._selection import SupportSelectorMixin
 from fsbook.decisions import SCORE_ATOL
 from fsbook.geometry.candidates import (
+    MAX_CANDIDATES,
     binary_splits,
+    check_candidate_count,
     feature_subsets,
     group_columns,
     split_label,
@@ -172,6 +174,8 @@ def all_subsets_wrapper(X, y, feature_groups, *, splits=None, cv=5, C=1.0, rando
     if classes.size < 2:
         raise ValueError("the wrapper needs at least two classes")
     groups = group_columns(feature_groups, X.shape[1])
+    if splits is None:       # 2^(ℓ−1) − 1 classifiers x 2^k − 1 sets, each a grid of SVM fits (issue 40)
+        check_candidate_count(classes.size, len(groups), X.shape[0], MAX_CANDIDATES, who="all_subsets_wrapper")
     splits = binary_splits(classes) if splits is None else [tuple(s) for s in splits]
     subsets = feature_subsets(len(groups))
     pipe = Pipeline([("groups", FeatureGroupSelector(groups)),

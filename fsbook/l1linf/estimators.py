@@ -185,7 +185,17 @@ class LDFS(_L1LinfSelector):
         self.random_state = random_state
 
     def _criterion(self, X, y):
-        return LDACriterion(X, y, ridge=self.ridge)
+        crit = LDACriterion(X, y, ridge=self.ridge)
+        within, between = crit.scatter_traces()
+        total = float(np.asarray(X.multiply(X).sum() if sp.issparse(X) else np.einsum("ij,ij->", X, X))) / X.shape[0]
+        if between > 0 and within <= 1e-12 * total:
+            # S_W = 0 and S_B != 0: J(cW) = -c² tr(WᵀS_B W)/δ goes to -∞ faster than the penalty
+            # grows, so problem (6) has no minimiser and the solver would diverge (issue 40)
+            raise ValueError(
+                "LDFS needs within-class variation: every class of y is a single point of X (e.g. one "
+                "sample per class), so the within-class scatter S_W is zero and the LDA criterion of "
+                "eq. (6) is unbounded below. Give several distinct samples per class, or use HSFS.")
+        return crit
 
     def _default_components(self, d, n_classes):
         return max(1, min(d, n_classes - 1))
