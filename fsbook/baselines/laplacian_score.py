@@ -21,10 +21,10 @@ from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, _fit_context
+from sklearn.base import BaseEstimator
 from sklearn.neighbors import kneighbors_graph
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from fsbook._compat import Interval, StrOptions, fit_context
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 
 __all__ = ["LaplacianScore", "laplacian_scores", "class_graph", "heat_knn_graph"]
@@ -112,7 +112,7 @@ class LaplacianScore(SupportSelectorMixin, BaseEstimator):
         self.graph = graph
         self.n_neighbors = n_neighbors
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Score every feature and keep the ``n_features_to_select`` smallest."""
         X, codes = self._validate_classes(X, y)

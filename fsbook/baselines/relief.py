@@ -21,10 +21,10 @@ from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, _fit_context
+from sklearn.base import BaseEstimator
 from sklearn.metrics import pairwise_distances
-from sklearn.utils._param_validation import Interval
 
+from fsbook._compat import Interval, fit_context
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 
 __all__ = ["Relief", "relieff_weights"]
@@ -101,7 +101,7 @@ class Relief(SupportSelectorMixin, BaseEstimator):
         self.n_features_to_select = n_features_to_select
         self.n_neighbors = n_neighbors
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Compute the ReliefF weights and keep the top ``n_features_to_select``."""
         X, codes = self._validate_classes(X, y)

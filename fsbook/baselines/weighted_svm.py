@@ -23,9 +23,9 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, _fit_context
-from sklearn.utils._param_validation import Interval
+from sklearn.base import BaseEstimator
 
+from fsbook._compat import Interval, fit_context
 from fsbook.baselines._linear import LinearBinarySelectorMixin
 
 __all__ = ["FeatureWeightingSVM"]
@@ -74,7 +74,7 @@ class FeatureWeightingSVM(LinearBinarySelectorMixin, BaseEstimator):
         self.C = C
         self.tol = tol
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Solve (★) on ``(X, y)`` (two classes)."""
         import cvxpy as cp

@@ -21,12 +21,12 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
-from sklearn.base import BaseEstimator, _fit_context
-from sklearn.utils._param_validation import Interval, Options, StrOptions
+from sklearn.base import BaseEstimator
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
 from fsbook import decisions
+from fsbook._compat import Interval, Options, StrOptions, fit_context
 from fsbook._selection import SupportSelectorMixin
 from fsbook.geometry import _kernels as K
 from fsbook.geometry.candidates import (
@@ -212,7 +212,7 @@ class GeometricFeatureSetSelector(SupportSelectorMixin, BaseEstimator):
     def _model(self):
         return self.model if isinstance(self.model, GeometricModel) else paper_model(self.f3_sign)
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def compute_ratios(self, X, y):
         """Raw ratios f1-f6 for every (classifier, set) (Fig. 2, lines 1-8).
 
@@ -259,7 +259,7 @@ class GeometricFeatureSetSelector(SupportSelectorMixin, BaseEstimator):
                              "positive": p, "groups": s, **dict(zip(RATIO_NAMES, r))})
         return pd.DataFrame(rows)
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Compute, standardise and classify the ratios of every candidate set (Fig. 2).
 

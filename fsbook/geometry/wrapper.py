@@ -23,14 +23,14 @@ from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, _fit_context
+from sklearn.base import BaseEstimator
 from sklearn.metrics import f1_score, make_scorer
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.pipeline import Pipeline
 from sklearn.svm import LinearSVC
-from sklearn.utils._param_validation import Interval, validate_params
 from sklearn.utils.validation import check_X_y, validate_data
 
+from fsbook._compat import Interval, fit_context, validate_params
 from fsbook._selection import SupportSelectorMixin
 from fsbook.decisions import SCORE_ATOL
 from fsbook.geometry.candidates import (
@@ -99,7 +99,7 @@ class FeatureGroupSelector(SupportSelectorMixin, BaseEstimator):
         self.feature_groups = feature_groups
         self.subset = subset
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Record the columns of the chosen groups.
 

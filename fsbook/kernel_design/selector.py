@@ -11,12 +11,12 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, _fit_context
+from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from fsbook._selection import SupportSelectorMixin
+from fsbook._compat import Interval, PositiveFloats, StrOptions, fit_context
+from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.decisions import top_k_mask
 from fsbook.kernel_design.estimator import KernelDesign
 from fsbook.kernel_design.lp import PSD_OPTIONS
@@ -43,8 +43,9 @@ class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
 
     Parameters
     ----------
-    n_features_to_select : int or None, default=None
-        ``None`` keeps every feature with :math:`s_f >` ``tol``; an int ``k`` keeps the ``k``
+    n_features_to_select : int, float in (0, 1] or None, default=None
+        ``None`` keeps every feature with :math:`s_f >` ``tol``; an int ``k`` (or a fraction of
+        the features, :func:`fsbook._selection.resolve_n_features`) keeps the ``k``
         features of largest score (:func:`fsbook.decisions.top_k_mask`: scores within a
         relative :data:`fsbook.decisions.RTOL` are ties, broken by the smaller feature index),
         even when some of them score zero.  The support is read from ``scores_`` when asked
@@ -115,12 +116,12 @@ class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "n_features_to_select": [Interval(Integral, 1, None, closed="left"), None],
+        "n_features_to_select": N_FEATURES_CONSTRAINT,
         "n_triplets": [Interval(Integral, 1, None, closed="left")],
         "psd": [StrOptions(set(PSD_OPTIONS))],
         "gamma1": [Interval(Real, 0, None, closed="left")],
         "gamma2": [Interval(Real, 0, None, closed="left")],
-        "weak_mu": ["array-like"],
+        "weak_mu": [PositiveFloats()],
         "tol": [Interval(Real, 0, None, closed="left")],
         "solver": [StrOptions({"auto", "column_generation", "cutting_plane", "full_lp"})],
         "random_state": ["random_state"],
@@ -139,7 +140,7 @@ class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
         self.solver = solver
         self.random_state = random_state
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Draw triplets from ``y``, solve the weak-kernel LP, score the features.
 

@@ -13,10 +13,10 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, _fit_context
+from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from fsbook._compat import Interval, StrOptions, fit_context
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.l1linf.hsic import HSICCriterion
 from fsbook.l1linf.lda import LDACriterion
@@ -71,7 +71,7 @@ class _L1LinfSelector(SupportSelectorMixin, BaseEstimator):
     def _start_scale(self):
         return 1.0
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Run the λ path to ``n_features_to_select`` features.
 

@@ -23,14 +23,14 @@ from numbers import Real
 
 import numpy as np
 import scipy.optimize
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.decomposition import KernelPCA
 from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
 from sklearn.svm import SVC
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from fsbook._compat import HasMethods, Interval, StrOptions, fit_context
 from fsbook.projection.linear import reduce
 
 __all__ = ["ProjectionPenaltySVC", "solve_constrained_dual", "solve_penalised_dual",
@@ -204,7 +204,7 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
         return KernelPCA(n_components=max(1, min(2, m - 1)), kernel=self.kernel, degree=self.degree,
                          gamma=self.gamma, coef0=self.coef0)
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y):
         """Fit the reducer (unless prefit) and solve the dual(s) (13)-(15) or (19).
 
