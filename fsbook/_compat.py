@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
@@ -71,9 +71,10 @@ class _FallbackInterval:
         self.type, self.left, self.right, self.closed = type, left, right, closed
 
     def is_satisfied_by(self, val):
-        if isinstance(val, (bool, np.bool_)) or not isinstance(val, self.type):
+        # as scikit-learn: any instance of the type (bool included), NaN in no interval
+        if not isinstance(val, self.type):
             return False
-        if self.type is Real and isinstance(val, float) and np.isnan(val):
+        if not isinstance(val, Integral) and np.isnan(val):
             return False
         if self.left is not None:
             if val < self.left or (val == self.left and self.closed in ("right", "neither")):

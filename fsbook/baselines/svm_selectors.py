@@ -112,7 +112,7 @@ class L1SVMSelector(SupportSelectorMixin, BaseEstimator):
             raise ValueError(
                 "L1SVMSelector: no feature is correlated with the labels (Xᵀy = 0 for the ±1 coding of "
                 "every class, after scaling), so the ℓ1-SVM keeps no feature at any C and there is "
-                f"nothing to select; check X and y ({err})") from err
+                "nothing to select; check X and y") from err
         self.n_iter_ = 0
         path = []
         lo = hi = None

@@ -224,13 +224,17 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
         self.classes_ = np.unique(y)
         if self.classes_.size < 2:
             raise ValueError(f"ProjectionPenaltySVC needs at least 2 classes, got {self.classes_.size} class")
+        K = self._kernel(X, X)
+        if not np.all(np.isfinite(K)):
+            raise ValueError(f"ProjectionPenaltySVC: the {self.kernel!r} kernel matrix of X overflows "
+                             f"(largest |x| = {float(np.max(np.abs(X))):.3g}); standardise X (e.g. "
+                             "StandardScaler) or change the kernel parameters")
         if self.prefit:
             self.reducer_ = self.reducer
         else:
             base = self._default_reducer(X.shape[0]) if self.reducer is None else clone(self.reducer)
             self.reducer_ = base.fit(X, y)
         Z = reduce(self.reducer_, X)
-        K = self._kernel(X, X)
         targets = [self.classes_[1]] if self.classes_.size == 2 else list(self.classes_)
         betas, vs, bs = [], [], []
         for c in targets:

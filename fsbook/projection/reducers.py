@@ -111,6 +111,10 @@ class GeneralizedDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, Transform
         if not 1 <= d <= classes.size - 1:
             raise ValueError(f"n_components must be in [1, {classes.size - 1}], got {self.n_components}")
         K = self._kernel(X, X)
+        if not np.all(np.isfinite(K)):
+            raise ValueError(f"{type(self).__name__}: the {self.kernel!r} kernel matrix of X overflows "
+                             f"(largest |x| = {float(np.max(np.abs(X))):.3g}); standardise X (e.g. "
+                             "StandardScaler) or change the kernel parameters")
         self.centerer_ = KernelCenterer().fit(K)
         Kc = self.centerer_.transform(K)
         lam, U = np.linalg.eigh((Kc + Kc.T) / 2)
