@@ -102,12 +102,12 @@ def test_clear_errors(X_change, y, params, match):
 
 
 def test_all_triplets_on_duplicated_points_raise():
-    X = np.repeat(np.array([[0.0, 1.0], [1.0, 0.0]]), 5, axis=0)
-    y = np.array([0, 1] * 5)
-    X[:, 0] = 0.0
-    X[:, 1] = 0.0                                        # every row the same point
+    X = np.array([[0.0, 1.0], [1.0, 0.0]] * 5)
+    y = np.array([0, 1] * 5)                             # every class a single point
     with pytest.raises(ValueError, match="repeats a point"):
         WeakKernelSelector(n_triplets=20, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="every column of X is constant"):   # issue 40
+        WeakKernelSelector(n_triplets=20, random_state=0).fit(np.zeros((10, 2)), y)
 
 
 def test_protocol_selection_task_and_table():
