@@ -66,6 +66,17 @@ def test_laplacian_score_matches_the_literal_formula(sparse):
         np.testing.assert_allclose(got, _laplacian_literal(X, S), rtol=1e-10)
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+def test_laplacian_score_on_a_sparse_knn_graph_is_the_dense_one(sparse):
+    """Issue 40: graph="knn" keeps the n × n graph sparse; the scores are those of the dense graph."""
+    X, y = _toy(n=30, d=6)
+    Xin = sp.csr_matrix(X) if sparse else X
+    np.testing.assert_allclose(laplacian_scores(Xin, heat_knn_graph(X, 4, sparse=True)),
+                               laplacian_scores(Xin, heat_knn_graph(X, 4)), rtol=1e-12)
+    np.testing.assert_allclose(LaplacianScore(graph="knn", n_neighbors=4).fit(Xin, y).scores_,
+                               laplacian_scores(X, heat_knn_graph(X, 4)), rtol=1e-12)
+
+
 def test_laplacian_score_hand_case():
     # two classes of two samples; feature 0 is the class, feature 1 is not
     X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
