@@ -157,7 +157,8 @@ def test_geometric_selector_refuses_exponential_candidate_counts():
 
 
 @pytest.mark.parametrize("name", ["FOHSIC", "HSFS", "LDFS", "LaplacianScore", "Relief", "SVMRFE",
-                                  "L1SVMSelector", "WeakKernelSelector", "WekaSubsetSelector"])
+                                  "L1SVMSelector", "WeakKernelSelector", "WekaSubsetSelector",
+                                  "ZeroNormSVM", "FeatureWeightingSVM"])
 def test_selectors_refuse_a_constant_X(name):
     X = np.full((20, 4), 2.5)
     with pytest.raises(ValueError, match="every column of X is constant"):
