@@ -167,11 +167,11 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 def fold(f):
-    from fsbook.experiments.hkl import _folds, load_table1
+    from fsbook.experiments.hkl import load_table1, table_folds
     from fsbook.hkl import DisjunctiveHKLCV
     from fsbook.experiments.hkl import TABLE1_DATASETS
     X, y, _, _ = load_table1("tic_tac_toe" if "tic_tac_toe" in TABLE1_DATASETS else "tic-tac-toe")
-    tr, te = _folds(y, None)[f]
+    tr, te = table_folds(y, None)[f]
     t0 = time.process_time()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)

@@ -19,7 +19,8 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 __all__ = ["paper_vs_ours", "format_value", "format_significant", "rank_order", "compare_rankings", "captioned",
-           "styled_table", "Table"]
+           "styled_table", "Table", "join_words", "spaced", "percent", "format_p", "describe_claim",
+           "claims_display", "claims_pivot", "with_unit"]
 
 #: shown where the paper reports no value
 MISSING = "–"
@@ -378,3 +379,168 @@ def styled_table(df, caption, *, decimals=3, percent=(), sci=(), uuid=None):
         {"selector": "th, td", "props": "padding: 0.15em 0.5em; text-align: right;"}])
     key = uuid or "t" + hashlib.sha256(caption.encode()).hexdigest()[:10]
     return styler.set_uuid(key)
+
+
+# --- prose helpers: the one place chapters take them from ---------------------------------------
+
+def join_words(items, *, empty: str = "none") -> str:
+    """``'a'``, ``'a and b'``, ``'a, b and c'``; ``empty`` for no item.
+
+    Examples
+    --------
+    >>> from fsbook.report import join_words
+    >>> join_words(["wine", "glass", "DEXTER"]), join_words([]), join_words(["wine"])
+    ('wine, glass and DEXTER', 'none', 'wine')
+    """
+    items = [str(i) for i in items]
+    if not items:
+        return empty
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def spaced(n) -> str:
+    """An integer with its thousands separated by a space, as the book prints counts.
+
+    Examples
+    --------
+    >>> from fsbook.report import spaced
+    >>> spaced(73262), spaced(12)
+    ('73 262', '12')
+    """
+    if isinstance(n, float) and not float(n).is_integer():
+        raise ValueError(f"spaced() prints counts; got the non-integer {n!r}")
+    return f"{int(n):,}".replace(",", " ")
+
+
+def percent(fraction, decimals: int = 1) -> str:
+    """A fraction as a percentage with ``decimals`` decimals (``0.118`` → ``'11.8 %'``).
+
+    Examples
+    --------
+    >>> from fsbook.report import percent
+    >>> percent(134 / 1140)
+    '11.8 %'
+    """
+    return f"{format_value(100.0 * float(fraction), decimals)} %"
+
+
+def format_p(p) -> str:
+    """A p-value for prose: ``'p < 0.001'``; three significant digits below 0.1, so a value near the
+    0.05 level never prints on its other side; two decimals from 0.1 up; ``'p undefined'`` for NaN.
+
+    Examples
+    --------
+    >>> from fsbook.report import format_p
+    >>> format_p(0.0123), format_p(0.0498), format_p(0.0502), format_p(0.437), format_p(2e-7)
+    ('p = 0.0123', 'p = 0.0498', 'p = 0.0502', 'p = 0.44', 'p < 0.001')
+    >>> format_p(float("nan"))
+    'p undefined'
+    """
+    p = float(p)
+    if math.isnan(p):
+        return "p undefined"
+    if p < 0.001:
+        return "p < 0.001"
+    return f"p = {p:.2f}" if p >= 0.1 else f"p = {p:.3g}"
+
+
+_SINGULAR = {"runs": "run", "pairs": "pair", "splits": "split", "folds": "fold", "data sets": "data set",
+             "tasks": "task"}
+
+
+def with_unit(n, unit: str) -> str:
+    """``'1 data set'``, ``'4 folds'``: a count with its unit in the right number.
+
+    Examples
+    --------
+    >>> from fsbook.report import with_unit
+    >>> with_unit(1, "data sets"), with_unit(500, "runs")
+    ('1 data set', '500 runs')
+    """
+    n = int(n)
+    return f"{n} {_SINGULAR.get(unit, unit) if n == 1 else unit}"
+
+
+def describe_claim(row, *, decimals: int = 2, units: str = "") -> str:
+    """One claims-table row as prose: verdict, effect ± its uncertainty, test, p, and n.
+
+    Parameters
+    ----------
+    row : mapping
+        A row of :func:`fsbook.claims.claims_table`.
+    decimals : int
+        Decimals of the effect (the metric's printed precision).
+    units : str
+        The effect's unit ("points", "%"), appended after the number.
+
+    Examples
+    --------
+    >>> from fsbook.report import describe_claim
+    >>> describe_claim({"verdict": "holds", "effect": 0.2251, "se": 0.035, "test": "corrected_t",
+    ...                 "p_adj": 1e-5, "n": 500, "unit": "runs"}, units="points")
+    'holds (+0.23 ± 0.04 points, corrected resampled t over 500 runs, p < 0.001)'
+    """
+    effect = float(row["effect"])
+    se = float(row.get("se", float("nan")))
+    unit = f" {units}" if units else ""
+    if math.isnan(effect):
+        size = ""
+    elif math.isnan(se):
+        size = f"{effect:+.{decimals}f}{unit}, "
+    else:
+        size = f"{effect:+.{decimals}f} ± {format_value(se, decimals)}{unit}, "
+    test = TEST_NAMES.get(row["test"], row["test"])
+    return f"{row['verdict']} ({size}{test} over {with_unit(row['n'], row['unit'])}, {format_p(row['p_adj'])})"
+
+
+#: how the claims tests are named in prose
+TEST_NAMES = {"corrected_t": "corrected resampled t", "5x2cv_f": "5 × 2 CV F test", "paired_t": "paired t",
+              "wilcoxon": "Wilcoxon signed-rank", "count rule": "count rule"}
+
+
+def claims_display(claims: pd.DataFrame, caption: str, *, decimals: int = 2) -> Table:
+    """A claims table (:func:`fsbook.claims.claims_table`) as a captioned table for a page:
+    the claim, n and unit, the effect with its 95 % interval, the test, Holm-adjusted p and the
+    verdict."""
+    rows = []
+    for _, r in claims.iterrows():
+        effect = "—" if math.isnan(float(r["effect"])) else f"{float(r['effect']):+.{decimals}f}"
+        ci = ("—" if math.isnan(float(r["ci_low"])) else
+              f"[{float(r['ci_low']):+.{decimals}f}, {float(r['ci_high']):+.{decimals}f}]")
+        rows.append({"claim": r["claim"], "n": with_unit(r["n"], r["unit"]), "effect": effect, "95 % CI": ci,
+                     "test": TEST_NAMES.get(r["test"], r["test"]),
+                     "p (Holm)": "—" if math.isnan(float(r["p_adj"])) else format_p(r["p_adj"]).removeprefix("p ")
+                     .removeprefix("= "),
+                     "verdict": r["verdict"] + (f" ({r['note']})" if r.get("note") else "")})
+    return styled_table(pd.DataFrame(rows), caption)
+
+
+def claims_pivot(claims: pd.DataFrame, caption: str, *, rows: str = "dataset", columns: str = "claim",
+                 decimals: int = 2, labels: Mapping | None = None) -> Table:
+    """Per-unit claims (one row per claim and, say, data set) as a compact captioned grid: one cell
+    per ``(rows, columns)`` pair reading ``effect ± se: verdict`` (``effect: verdict`` without an
+    uncertainty, the note where the claim was untestable).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from fsbook.report import claims_pivot
+    >>> c = pd.DataFrame({"dataset": ["a", "b"], "claim": ["x", "x"], "effect": [1.234, 0.5],
+    ...                   "se": [0.2, float("nan")], "verdict": ["holds", "not separable"],
+    ...                   "p": [0.01, float("nan")], "note": ["", "one split: untestable"]})
+    >>> claims_pivot(c, "Claims").data.to_numpy().tolist()
+    [['+1.23 ± 0.20: holds'], ['+0.50: not separable (one split: untestable)']]
+    """
+    def cell(r):
+        effect, se = float(r["effect"]), float(r.get("se", float("nan")))
+        size = "" if math.isnan(effect) else (
+            f"{effect:+.{decimals}f}" + ("" if math.isnan(se) else f" ± {format_value(se, decimals)}") + ": ")
+        note = f" ({r['note']})" if r.get("note") and math.isnan(float(r.get("p", float("nan")))) else ""
+        return f"{size}{r['verdict']}{note}"
+
+    grid = claims.assign(_cell=[cell(r) for _, r in claims.iterrows()]).pivot(
+        index=rows, columns=columns, values="_cell")
+    grid = grid.reindex(index=list(dict.fromkeys(claims[rows])), columns=list(dict.fromkeys(claims[columns])))
+    if labels:
+        grid = grid.rename(index=labels, columns=labels)
+    return captioned(grid, caption, missing="—")

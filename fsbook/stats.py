@@ -25,6 +25,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from fsbook.decisions import RTOL
+
 
 def _check_scores(scores, min_methods=2, min_blocks=1):
     if not isinstance(scores, pd.DataFrame):
@@ -40,52 +42,72 @@ def _check_scores(scores, min_methods=2, min_blocks=1):
     return values
 
 
-def rank_matrix(scores, *, higher_is_better=True, decimals=None):
+def _tied_values(scores, atol, rtol):
+    """Scores with every run of near-equal values in a row replaced by the run's largest value.
+
+    Ties are found on the stored values with the tolerance of :mod:`fsbook.decisions` (a score
+    within ``atol + rtol·|leader|`` of the largest score of its run is a tie), never on printed,
+    rounded digits: rounding decides nothing.
+    """
+    from fsbook.decisions import _tie_keys
+
+    values = _check_scores(scores, min_methods=1)
+    return np.vstack([_tie_keys(row, atol, rtol) for row in values]) if len(values) else values
+
+
+def rank_matrix(scores, *, higher_is_better=True, atol=0.0, rtol=RTOL):
     """Rank of every method within every row (1 = best), ties sharing their mean rank.
 
     Parameters
     ----------
     scores : DataFrame (data sets x methods)
     higher_is_better : bool, default True
-    decimals : int or None
-        Round the scores first, so that differences below the printed precision are ties.
+    atol, rtol : float
+        Scores of one row within ``atol + rtol·|score|`` of each other are ties (the tolerance of
+        :func:`fsbook.decisions.top_k`); the printed precision of a table plays no part.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from fsbook.stats import rank_matrix
+    >>> s = pd.DataFrame({"a": [60.5499999], "b": [60.51], "c": [60.5499999 + 1e-14]})
+    >>> rank_matrix(s).to_numpy().tolist()          # a and c tie; 60.51 is lower, not a tie
+    [[1.5, 3.0, 1.5]]
     """
-    values = _check_scores(scores, min_methods=1)
-    if decimals is not None:
-        values = np.round(values, decimals)
+    values = _tied_values(scores, atol, rtol) if higher_is_better else -_tied_values(-scores, atol, rtol)
     signed = -values if higher_is_better else values
     return pd.DataFrame(stats.rankdata(signed, axis=1), index=scores.index, columns=scores.columns)
 
 
-def average_ranks(scores, *, higher_is_better=True, decimals=None):
+def average_ranks(scores, *, higher_is_better=True, atol=0.0, rtol=RTOL):
     """Mean over data sets of :func:`rank_matrix` (Demšar 2006, Section 3.2.2), best first."""
-    return rank_matrix(scores, higher_is_better=higher_is_better, decimals=decimals).mean().sort_values()
+    return rank_matrix(scores, higher_is_better=higher_is_better, atol=atol, rtol=rtol).mean().sort_values()
 
 
-def friedman(scores, *, decimals=None):
+def friedman(scores, *, atol=0.0, rtol=RTOL):
     """Friedman test over the rows of ``scores``: ``(statistic, p_value)``.
 
     Uses :func:`scipy.stats.friedmanchisquare` (χ² approximation with the tie correction); needs
-    at least three methods and two data sets.  ``decimals`` rounds the scores first (ties).
+    at least three methods and two data sets.  Near-equal scores of a row (within ``atol +
+    rtol·|score|``) are ties, as in :func:`rank_matrix`.
     """
-    values = _check_scores(scores, min_methods=3, min_blocks=2)
-    if decimals is not None:
-        values = np.round(values, decimals)
+    _check_scores(scores, min_methods=3, min_blocks=2)
+    values = _tied_values(scores, atol, rtol)
     res = stats.friedmanchisquare(*values.T)
     return float(res.statistic), float(res.pvalue)
 
 
-def nemenyi(scores, *, decimals=None):
+def nemenyi(scores, *, atol=0.0, rtol=RTOL):
     """Nemenyi post-hoc p-values of every pair of methods (methods x methods DataFrame).
 
     Through :func:`scikit_posthocs.posthoc_nemenyi_friedman` on the block design ``scores``
-    (direction does not matter: it uses absolute differences of mean ranks).
+    (direction does not matter: it uses absolute differences of mean ranks); near-equal scores
+    are ties as in :func:`rank_matrix`.
     """
     import scikit_posthocs as sp
 
-    values = _check_scores(scores, min_methods=3, min_blocks=2)
-    if decimals is not None:
-        values = np.round(values, decimals)
+    _check_scores(scores, min_methods=3, min_blocks=2)
+    values = _tied_values(scores, atol, rtol)
     p = sp.posthoc_nemenyi_friedman(pd.DataFrame(values, columns=list(scores.columns)))
     p.index = p.columns = list(scores.columns)
     return p
@@ -104,13 +126,13 @@ def critical_difference(n_methods, n_datasets, alpha=0.05):
     return float(q * np.sqrt(n_methods * (n_methods + 1) / (6.0 * n_datasets)))
 
 
-def cd_diagram(scores, *, ax=None, alpha=0.05, higher_is_better=True, decimals=None):
+def cd_diagram(scores, *, ax=None, alpha=0.05, higher_is_better=True, atol=0.0, rtol=RTOL):
     """Draw the critical-difference diagram of ``scores`` on ``ax`` (scikit-posthocs' drawing:
     methods on the average-rank axis, bars joining the pairs Nemenyi does not separate)."""
     import scikit_posthocs as sp
 
-    ranks = average_ranks(scores, higher_is_better=higher_is_better, decimals=decimals)
-    return sp.critical_difference_diagram(ranks, nemenyi(scores, decimals=decimals), alpha=alpha, ax=ax)
+    ranks = average_ranks(scores, higher_is_better=higher_is_better, atol=atol, rtol=rtol)
+    return sp.critical_difference_diagram(ranks, nemenyi(scores, atol=atol, rtol=rtol), alpha=alpha, ax=ax)
 
 
 def kuncheva_index(a, b, n_features):

@@ -2,12 +2,13 @@
 
 For each page, at a 1280-pixel window: MathJax has typeset every formula (no raw TeX and no
 inline math left as ``$…$`` text in the visible text), every image has loaded, no notebook output
-shows an execution error, every output table has a caption and fits the text column, and no output
+shows an execution error, every output table has a caption and fits the text column, no shown code
+cell is clipped by the text column (hidden inputs are not checked), and no output
 shows a raw Python repr (``dtype: …``, ``<… object at 0x…>``, a bare ``NaN`` or ``<NA>`` cell where
 the page means "undefined").  A screenshot of each page is saved under ``_build/screenshots/``.
 Exit status 1 lists every failure.
 
-The decisions are pure functions of what the browser measured (:func:`table_problems`,
+The decisions are pure functions of what the browser measured (:func:`table_problems`, :func:`code_problems`,
 :func:`raw_inline_math`, :func:`raw_reprs`), unit-tested without a browser
 (``tests/test_check_html.py``).
 
@@ -75,9 +76,12 @@ const outputs = Array.from(main.querySelectorAll('.cell_output')).map(o => {
   c.querySelectorAll('style, script').forEach(e => e.remove());
   return c.innerText;
 });
+const code = Array.from(main.querySelectorAll('.cell_input pre')).filter(p => p.offsetParent !== null)
+                  .map((p, i) => ({index: i, scrollWidth: p.scrollWidth, clientWidth: p.clientWidth,
+                                   first: p.innerText.split('\n')[0].slice(0, 60)}));
 return {images: imgs, text: clone.innerText, math: document.querySelectorAll('mjx-container').length,
         errors: errors, tracebacks: main.innerText.includes('Traceback (most recent call last)'),
-        columnWidth: columnWidth, tables: tables, outputs: outputs};
+        columnWidth: columnWidth, tables: tables, outputs: outputs, code: code};
 """
 
 
@@ -113,6 +117,26 @@ def table_problems(tables: list[dict], column_width: float) -> list[str]:
         if bare:
             out.append(f"{name} shows a bare missing value: {bare}")
     return out
+
+
+def code_problems(blocks: list[dict]) -> list[str]:
+    """Shown code cells whose lines the text column clips (a horizontal scroll bar).
+
+    Parameters
+    ----------
+    blocks : list of dict
+        One per visible code cell: ``scrollWidth`` and ``clientWidth`` of its ``pre`` (pixels),
+        ``first`` (its first line, for the message) and ``index``.
+
+    Examples
+    --------
+    >>> code_problems([{"index": 0, "scrollWidth": 900, "clientWidth": 700, "first": "x = 1"},
+    ...                {"index": 1, "scrollWidth": 700, "clientWidth": 700, "first": "y = 2"}])
+    ["shown code cell 1 ('x = 1') is clipped: 900 px of code in a 700 px column"]
+    """
+    return [f"shown code cell {b['index'] + 1} ({b['first']!r}) is clipped: {b['scrollWidth']:.0f} px of code "
+            f"in a {b['clientWidth']:.0f} px column"
+            for b in blocks if b["scrollWidth"] > b["clientWidth"] + WIDTH_SLACK]
 
 
 def raw_inline_math(text: str) -> list[str]:
@@ -175,6 +199,7 @@ def check_page(driver, url: str, shot: Path) -> list[str]:
     if inline:
         problems.append(f"inline math left as text: {inline[:5]}")
     problems += table_problems(facts["tables"], facts["columnWidth"])
+    problems += code_problems(facts["code"])
     reprs = raw_reprs(facts["outputs"])
     if reprs:
         problems.append(f"raw Python repr in an output: {reprs[:5]}")

@@ -1,7 +1,6 @@
 """Benchmark protocol: deterministic tasks independent of order, the same folds for every
 method, a tiny run through run_protocol end to end, clear errors on bad parameters."""
 import numpy as np
-import pandas as pd
 import pytest
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -168,15 +167,102 @@ def test_projection_penalty_task_tunes_C_and_lambda_on_the_same_inner_folds():
     assert side["difference"].iloc[0] == pytest.approx(side["Proj-SVM"].iloc[0] - none)
 
 
-def test_classifier_side_wilcoxon_drops_ties_and_matches_scipy():
-    from scipy.stats import wilcoxon
+def _fake_store(datasets=("wine", "ionosphere"), seed=0):
+    """Every full-protocol task of ``datasets`` with random stored accuracies (a test fold of 100)."""
+    from types import SimpleNamespace
 
-    side = pd.DataFrame({"linear SVM": [90.0, 80.0, 70.0, 60.0, 95.0, 85.04],
-                         "Proj-SVM": [91.0, 78.0, 73.5, 64.0, 96.2, 85.0]})
-    wins, ties, losses, p = B.classifier_side_test(side)
-    assert (wins, ties, losses) == (4, 1, 1)                      # 85.04 vs 85.0 is a tie at 0.1 %
-    assert p == pytest.approx(wilcoxon([1.0, -2.0, 3.5, 4.0, 1.2]).pvalue)
-    assert np.isnan(B.classifier_side_test(side.assign(**{"Proj-SVM": side["linear SVM"]}))[3])
+    rng = np.random.default_rng(seed)
+    params = [t for t in B.make_tasks(True) if t["dataset"] in datasets]
+    results = []
+    for p in params:
+        if B.cannot_run(p["method"], p["dataset"]):
+            results.append({"not_run": "no groups"})
+        elif p["method"] in B.CLASSIFIER_SIDE:
+            results.append({"acc_linear": rng.integers(80, 95) / 100})
+        else:
+            n = len(p["ks"])
+            results.append({"k": list(p["ks"]), "acc_linear": list(rng.integers(80, 95, n) / 100),
+                            "acc_rbf": list(rng.integers(80, 95, n) / 100)})
+    return SimpleNamespace(params=params, results=results)
+
+
+def _set(store, dataset, method, values):
+    """Set the linear SVM accuracy of every fold of ``method`` on ``dataset`` (values[repeat][fold])."""
+    for p, r in zip(store.params, store.results):
+        if p["dataset"] == dataset and p["method"] == method:
+            v = values[p["repeat"]][p["fold"]]
+            if method in B.CLASSIFIER_SIDE:
+                r["acc_linear"] = v
+            else:
+                r["acc_linear"] = [v] * len(r["k"])
+
+
+def test_fold_accuracies_pair_the_stored_folds_and_refuse_missing_ones():
+    store = _fake_store(("wine",))
+    acc = B.fold_accuracies(store.params, store.results, "wine", "MI", "acc_rbf", k=5)
+    assert acc.shape == (5, 2)
+    p, r = next((p, r) for p, r in zip(store.params, store.results) if p["method"] == "MI" and p["repeat"] == 3
+                and p["fold"] == 1)
+    assert acc[3, 1] == pytest.approx(100 * r["acc_rbf"][r["k"].index(5)])
+    with pytest.raises(ValueError, match="does not run"):
+        B.fold_accuracies(store.params, store.results, "wine", "GeoRatio")
+    with pytest.raises(ValueError, match="linear SVM accuracy only"):
+        B.fold_accuracies(store.params, store.results, "wine", "Proj-SVM", "acc_rbf")
+    keep = [i for i, p in enumerate(store.params) if not (p["method"] == "MI" and p["repeat"] == 0)]
+    with pytest.raises(ValueError, match="8 of 10 folds"):
+        B.fold_accuracies([store.params[i] for i in keep], [store.results[i] for i in keep], "wine", "MI")
+
+
+def test_proj_claim_is_the_5x2cv_f_test_of_the_paired_folds_by_hand():
+    from scipy import stats
+
+    store = _fake_store()
+    proj = [[0.90, 0.92], [0.91, 0.88], [0.93, 0.90], [0.89, 0.91], [0.92, 0.94]]
+    none = [[0.88, 0.92], [0.90, 0.85], [0.90, 0.91], [0.87, 0.90], [0.90, 0.91]]
+    _set(store, "wine", "Proj-SVM", proj)
+    _set(store, "wine", "none", none)
+    t = B.claims(store)
+    row = t[(t.table == "proj") & (t.dataset == "wine")].iloc[0]
+    d = 100 * (np.array(proj) - np.array(none))                     # Proj-SVM's direction: higher
+    s2 = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+    f = (d ** 2).sum() / (2 * s2.sum())
+    assert row["test"] == "5x2cv_f" and row["unit"] == "folds" and row["n"] == 10
+    assert row["effect"] == pytest.approx(d.mean())
+    assert row["p"] == pytest.approx(stats.f.sf(f, 10, 5))
+    # Holm over the table's tested rows: 2 data sets and the Wilcoxon row over them
+    fam = t[(t.table == "proj") & t.p.notna()]
+    assert len(fam) == 3 and (fam.p_adj >= fam.p).all()
+    over = t[(t.table == "proj") & (t.test == "wilcoxon")].iloc[0]
+    assert over["unit"] == "data sets" and over["n"] == 2
+    count = t[(t.table == "proj") & (t.test == "count rule")].iloc[0]
+    assert count["verdict"] in ("holds", "fails", "not separable") and count["n"] == 2
+
+
+def test_rounding_decides_nothing():
+    """One test sample in one of ten folds (+0.1 point on the mean, a "win" at the printed 0.1 %)
+    is not separable; a last-bit difference is no difference at all."""
+    store = _fake_store()
+    base = [[0.9, 0.9]] * 5
+    _set(store, "wine", "none", base)
+    _set(store, "wine", "Proj-SVM", [[0.91, 0.9]] + [[0.9, 0.9]] * 4)
+    _set(store, "ionosphere", "none", base)
+    _set(store, "ionosphere", "Proj-SVM", [[0.9 + 1e-15, 0.9]] * 5)
+    t = B.claims(store).set_index(["table", "dataset"])
+    wine = t.loc[("proj", "wine")]
+    assert round(wine["effect"], 1) == 0.1 and wine["verdict"] == "not separable"
+    iono = t.loc[("proj", "ionosphere")]
+    assert iono["effect"] == 0.0 and iono["p"] == 1.0 and iono["verdict"] == "not separable"
+
+
+def test_best_selector_claims_name_the_best_and_its_ties():
+    store = _fake_store()
+    for m in ("MI", "ReliefF"):
+        _set(store, "wine", m, [[0.99, 0.99]] * 5)
+    _set(store, "wine", "none", [[0.80, 0.82], [0.81, 0.80], [0.79, 0.80], [0.82, 0.81], [0.80, 0.80]])
+    t = B.claims(store)
+    row = t[(t.table == "best_k") & (t.dataset == "wine") & (t.classifier == "linear SVM")].iloc[0]
+    assert row["a"] == "MI" and row["note"] == "best: MI, ReliefF"         # tie: the protocol's first
+    assert row["effect"] > 0 and row["verdict"] == "holds"
 
 
 def test_stored_datasets_lists_the_data_sets_whose_tasks_are_all_stored():

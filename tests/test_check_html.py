@@ -40,6 +40,13 @@ def test_a_missing_value_written_out_passes():
     assert check_html.table_problems([table(cells=("undefined", "—", "NaN-free text"))], 700.0) == []
 
 
+def test_clipped_code_fails_and_fitting_code_passes():
+    blocks = [{"index": 0, "scrollWidth": 701.0, "clientWidth": 700.0, "first": "fits"},
+              {"index": 1, "scrollWidth": 760.0, "clientWidth": 700.0, "first": "too long"}]
+    (msg,) = check_html.code_problems(blocks)
+    assert "cell 2" in msg and "760 px" in msg and "700 px" in msg
+
+
 def test_each_table_is_numbered_in_order():
     msgs = check_html.table_problems([table(), table(caption="", cells=("first cell",))], 700.0)
     assert msgs == ["output table 2 (first cell) has no caption"]

@@ -163,7 +163,7 @@ def test_reduce_gives_the_interaction_table():
 def test_wisconsin_missing_values_are_imputed_inside_the_fold():
     """``_load_numeric`` keeps Wisconsin's NaNs (no imputation over all rows); the weighted-SVM
     task marks its rule and runs (the imputer is the first step of the pipeline it tunes)."""
-    X, _ = proto._load_numeric("breast_cancer_wisconsin")
+    X, _ = proto.load_numeric("breast_cancer_wisconsin")
     assert int(np.isnan(X).sum()) == 16
     t5 = [t for t in proto.make_tasks(False) if t["table"] == 5 and t["method"] == "weighted_svm"]
     assert t5 and all(t["impute"] == "train-median" for t in t5)
@@ -193,7 +193,7 @@ def test_weka_default_svm_on_raw_tic_tac_toe_equals_the_booleanised_all_row():
 def test_raw_cfs_and_tuned_rows_run():
     r = proto.run_task({"table": 1, "dataset": "vote", "fold": 0, "method": "cfs/best_first (raw)"})
     X, y, nominal, _, _ = proto.load_raw("vote")
-    train, _ = proto._folds(y, None)[0]
+    train, _ = proto.table_folds(y, None)[0]
     from fsbook.baselines import WekaSubsetSelector
     sel = WekaSubsetSelector(evaluator="cfs", search="best_first", discrete_features=nominal)
     assert r["n_selected"] == sel.fit(X[train], y[train]).selected_.size >= 1
@@ -221,3 +221,29 @@ def test_every_uncertified_hkl_fit_is_marked_with_its_gap():
     t4 = tables["table4"].set_index("method")
     assert t4.loc["hkl", "HKL fit"] == "2 of 3 fits uncertified (max gap 0.23)"
     assert t4.loc["zero_norm", "HKL fit"] == "—"
+
+
+def test_claims_pair_hkl_with_each_baseline_over_the_stored_folds():
+    """Table 1's claims are decided on the per-fold accuracies (corrected resampled t, ratio 1/3),
+    MONK's single split is untestable, and Table 2 pairs over the ten data sets."""
+    import numpy as np
+    from scipy import stats
+
+    from fsbook.experiments import read_store
+    res = read_store(proto.PROTOCOL)
+    claims = proto.claims(res)
+    assert set(claims["verdict"]) <= {"holds", "fails", "not separable"}
+    row = claims[(claims["table"] == "Table 1") & (claims["dataset"] == "vote")
+                 & (claims["claim"] == "HKL beats a CV-tuned LibSVM (raw attributes)")].iloc[0]
+    by = {(p["method"], p["fold"]): r for p, r in zip(res.params, res.results)
+          if p["table"] == 1 and p["dataset"] == "vote"}
+    d = np.array([100 * (by[("hkl", f)]["HKL"] - by[(proto.RAW_TUNED, f)]["L2"]) for f in range(4)])
+    assert row["effect"] == pytest.approx(d.mean())
+    t = d.mean() / np.sqrt((1 / 4 + 1 / 3) * d.var(ddof=1)) if d.var(ddof=1) > 0 else 0.0
+    if d.var(ddof=1) > 0:
+        assert row["p"] == pytest.approx(2 * stats.t.sf(abs(t), 3))
+    monk = claims[(claims["table"] == "Table 1") & (claims["dataset"] == "monks1")]
+    assert (monk["verdict"] == "not separable").all() and monk["p"].isna().all()
+    t2 = claims[claims["table"] == "Table 2"]
+    assert len(t2) == len(res.tables["table2"]) and (t2["n"] == 10).all()
+    assert (t2["p_adj"] >= t2["p"]).all()

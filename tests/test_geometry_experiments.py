@@ -99,3 +99,136 @@ def test_make_tasks_cover_every_table():
         dims = [t["dimension"] for t in tasks if t["kind"] == "dimension"]
         assert set(dims) <= set(E.PAPER["table5"].index)
     assert len([t for t in E.make_tasks(True) if t["kind"] == "dimension"]) == 7
+
+
+# ----------------------------------------------------------------------------- Figure 1 and claims
+def test_figure1_f1_score_is_standardised_within_data_set_and_classifier():
+    # the same split label in two data sets whose F1 scores live on different scales
+    suite = pd.DataFrame({"data": ["a"] * 3 + ["b"] * 3, "split": ["{0} vs rest"] * 6,
+                          "f1_score": [0.1, 0.2, 0.3, 0.7, 0.8, 0.9],
+                          "accuracy_z": [0.0] * 6})
+    f1z = E.figure1_performance(suite)[:, 3]
+    one = (np.array([0.1, 0.2, 0.3]) - 0.2) / np.std([0.1, 0.2, 0.3])
+    np.testing.assert_allclose(f1z, np.concatenate([one, one]), atol=1e-12)
+    # pooled over the data sets (the old computation) the first data set would be all negative
+    assert (f1z[:3] > 0).any()
+
+
+def _fake_tables(*, tp=0, fn=6, gains=None, acc_pub=(6, 7)):
+    """The reduced tables claims() reads, with hand-checkable counts."""
+    fig1 = pd.DataFrame({"ratio": [f"f{i}" for i in range(1, 7)], "slope": [-0.5] + [0.0] * 5,
+                         "se": [0.1] * 6, "p": [1e-6] + [1.0] * 5, "n": [100] * 6})
+    k, n = acc_pub
+    conf = pd.DataFrame([
+        {"table": "Table 4", "data set": "Movies Documents", "columns": 1000, "model": m,
+         "tp": 0, "fp": 0, "fn": n - k, "tn": k} for m in ("published", "refitted")] + [
+        {"table": "Table 6", "data set": "wine (real values)", "columns": 13, "model": m,
+         "tp": tp, "fp": 0, "fn": fn, "tn": 39} for m in ("published", "refitted")],
+        columns=["table", "data set", "columns", "model", "tp", "fp", "fn", "tn"])
+    gains = np.full(15, -1.0) if gains is None else np.asarray(gains, float)
+    rnd = pd.DataFrame({"split": [f"s{i}" for i in range(len(gains))],
+                        "gain_pp (published)": gains, "gain_pp (refitted)": gains,
+                        "selected (published)": ["a+random"] * len(gains),
+                        "selected (refitted)": ["a"] * len(gains)})
+    cols = np.array([80, 160, 320, 640, 1280])
+    f3 = pd.DataFrame({"columns": cols, **{f"{q} ({m})": 0.5 + 0.01 * np.log2(cols)
+                                           for q in ("accuracy", "precision", "recall")
+                                           for m in ("published", "refitted")}})
+    return {"figure1": fig1, "confusion": conf, "random": rnd, "figure3": f3}
+
+
+def test_claims_against_hand_computations():
+    from scipy import stats
+    c = E.claims(_fake_tables()).set_index("claim")
+    # Table 6, recall 0 of 6 optimal sets against 0.5: exact two-sided binomial p = 2 / 2**6
+    row = c.loc["published model: recall below 0.5 (the method fails) — wine (real values)"]
+    assert row["p"] == pytest.approx(2 * 0.5 ** 6) and row["effect"] == pytest.approx(0.5)
+    assert row["p_adj"] == pytest.approx(min(1.0, 2 * 2 * 0.5 ** 6))   # Holm over 2 claims
+    assert row["n"] == 6 and row["test"] == "exact binomial"
+    # Figure 1: the stored regression's slope -0.5 (s.e. 0.1) is the paper's direction
+    f1 = c.loc["f1: negative slope on accuracy"]
+    assert f1["effect"] == pytest.approx(0.5) and f1["verdict"] == "holds"
+    half = stats.t.ppf(0.975, 98) * 0.1
+    assert (f1["ci_low"], f1["ci_high"]) == pytest.approx((0.5 - half, 0.5 + half))
+    assert c.loc["f2: negative slope on accuracy", "verdict"] == "not separable"
+    # random columns: every selected set of the published model holds the random columns
+    excl = c.loc["published model: the selected set excludes the random columns on most classifiers"]
+    assert excl["effect"] == pytest.approx(-0.5) and excl["p"] == pytest.approx(2 * 0.5 ** 15)
+    assert excl["verdict"] == "fails"
+    # gains of exactly -1 pp on every classifier: the effect is -11 pp with no spread
+    gain = c.loc["published model: the selected set gains at least 10 pp"]
+    assert gain["effect"] == pytest.approx(-11.0) and gain["verdict"] == "fails"
+    # Figure 3: a rising accuracy on log2(columns), slope 0.01 exactly
+    f3 = c.loc["published model: accuracy grows with the number of columns"]
+    assert f3["effect"] == pytest.approx(0.01) and f3["verdict"] == "holds"
+    # the count rule row over Table 6's one data set: not separable at p_adj = 0.0625
+    count = c.loc["published model: recall below 0.5 (the method fails)"]
+    assert count["test"] == "count rule" and count["verdict"] == "not separable"
+    # precision of a model that recommends nothing is undefined, not zero
+    prec = c.loc["published model: precision at least the paper's lowest (0.630) — Movies Documents"]
+    assert prec["n"] == 0 and np.isnan(prec["effect"]) and prec["verdict"] == "not separable"
+
+
+def test_rounding_cannot_decide():
+    # accuracy 6/7 = 0.857143 against the paper's 0.8571 (6/7 rounded): not separable
+    c = E.claims(_fake_tables(acc_pub=(6, 7))).set_index("claim")
+    # gains that differ from the paper's 10 pp on 3 of 225 classifiers by a hair
+    gains = np.full(225, 10.0)
+    gains[:3] += [1e-3, -2e-3, 1e-3]
+    g = E.claims(_fake_tables(gains=gains)).set_index("claim")
+    row = g.loc["published model: the selected set gains at least 10 pp"]
+    assert row["verdict"] == "not separable" and abs(row["effect"]) < 1e-4
+    # gains equal to the floor up to the last bit count as ties (zero effect, no verdict)
+    tie = E.claims(_fake_tables(gains=np.full(15, 10.0) + 1e-13)).set_index("claim")
+    assert tie.loc["published model: the selected set gains at least 10 pp", "effect"] == 0.0
+    for m in ("published", "refitted"):
+        acc = c.loc[f"{m} model: accuracy at least the paper's lowest (0.754) — Movies Documents"]
+        assert acc["verdict"] == "not separable"
+
+
+def test_growth_claim_slope_against_two():
+    from scipy import stats
+    n = np.array([250.0, 500.0, 1000.0, 2000.0])
+    t = 1e-6 * n ** 2 * np.array([1.0, 1.02, 0.99, 1.01])
+    row = E.growth_claim(n, t).iloc[0]
+    lr = stats.linregress(np.log(n), np.log(t))
+    assert row["effect"] == pytest.approx(lr.slope - 2) and row["verdict"] == "not separable"
+    assert E.growth_claim(n, 1e-3 * n * np.array([1.0, 1.02, 0.99, 1.01])).iloc[0]["verdict"] == "fails"
+
+
+def test_problem_builders_cover_every_task_kind():
+    kinds = {t["kind"] for t in E.make_tasks(True)}
+    assert kinds == set(E.PROBLEMS)
+    with pytest.raises(ValueError, match="unknown task kind"):
+        E.run_task({"kind": "nonsense"})
+
+
+def test_label_rules_on_a_hand_made_suite():
+    # one classifier label in two data sets; accuracies, s.e. and the full set (most features)
+    suite = pd.DataFrame({
+        "data": ["a"] * 4 + ["b"] * 3, "split": ["{0} vs rest"] * 7,
+        "n_features": [1, 2, 3, 6, 1, 2, 3],
+        "accuracy": [0.90, 0.85, 0.80, 0.70, 0.60, 0.58, 0.50],
+        "accuracy_se": [0.03, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01],
+        "optimal": [True, False, False, False, True, False, False]})
+    rules = {name: rule(suite).tolist() for name, rule in E.LABEL_RULES.items()}
+    assert rules["within one s.e. of the best (ours)"] == suite["optimal"].tolist()
+    # best - 2 s.e.: 0.84 in a, 0.58 in b (0.58 is exactly on the line: optimal)
+    assert rules["within two s.e. of the best"] == [True, True, False, False, True, True, False]
+    # means 0.8125 and 0.56: 0.80 is below its data set's mean, 0.58 above its own
+    assert rules["above the classifier's mean accuracy"] == [True, True, False, False, True, True,
+                                                             False]
+    # full set: 0.70 in a (every set of a is at least as good), 0.50 in b
+    assert rules["at least the full set's accuracy"] == [True] * 7
+
+
+def test_paper_base_rates_reproduce_table4():
+    t = E.paper_base_rates()
+    p4 = E.PAPER["table4"]
+    for name, row in t.iterrows():
+        n, o = row["feature sets"], row["optimal (implied)"]
+        r, p = p4.loc[name, "recall"], p4.loc[name, "precision"]
+        tp = r * o
+        fp = tp * (1 / p - 1)
+        fn = o - tp
+        assert (n - fp - fn) / n == pytest.approx(p4.loc[name, "accuracy"])

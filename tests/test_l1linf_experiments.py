@@ -1,14 +1,25 @@
-"""Tests of the l1/linf protocol: task lists, one task, the reduction and the ranking claims."""
-import numpy as np
-import pandas as pd
+"""Tests of the l1/linf protocol: task lists, one task, the reduction and the claims table."""
+from types import SimpleNamespace
 
+import numpy as np
+import pytest
+from scipy import stats
+
+from fsbook.claims import FAILS, HOLDS, NOT_SEPARABLE
 from fsbook.experiments.l1linf import (
+    CLAIM_FOHSIC,
+    CLAIM_HSFS,
+    CLAIM_LDFS,
     METHODS,
-    PAPER_TABLE1,
+    N_FOLDS,
+    SHARED_DATASETS,
     TABLE1_K,
+    better_than_each,
+    claims,
+    claims_for_page,
+    fold_errors,
     load,
     make_tasks,
-    ranking_claims,
     reduce,
     run_task,
     table1_tasks,
@@ -43,15 +54,146 @@ def test_run_task_is_deterministic_and_reduces():
     q = dict(p, method="all", ks=[0])
     tables = reduce([p, q], [r1, run_task(q)])
     assert tables["table1"].loc["LS", "wine"] == 100 * r1["errors"][0]
+    with pytest.raises(ValueError, match="unknown selection"):
+        run_task(dict(p, selection="test"))
 
 
-def test_ranking_claims_hand_table():
-    t = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0], "b": [2.0, 1.0, 3.0, 4.0, 5.0, 7.0, 6.0],
-                      "c": [1.0, 1.0, 3.0, 4.0, 5.0, 6.0, 6.0]}, index=METHODS)
-    c = ranking_claims(t).set_index("dataset")
-    assert tuple(c.loc["a", ["HSFS best", "FOHSIC second (after HSFS)", "LDFS below LS"]]) == ("holds", "holds", "holds")
-    assert tuple(c.loc["b", ["HSFS best", "FOHSIC second (after HSFS)", "LDFS below LS"]]) == ("fails", "fails", "fails")
-    assert tuple(c.loc["c", ["HSFS best", "LDFS below LS"]]) == ("tie", "tie")
-    # the paper's own table satisfies its claims
-    paper = ranking_claims(PAPER_TABLE1)
-    assert (paper["HSFS best"] == "holds").all() and (paper["LDFS below LS"] == "holds").all()
+# ----------------------------------------------------------------------------- claims
+def fake_result(errors):
+    """A protocol result from ``{dataset: {method: [error of fold 0..4 as a fraction]}}`` at
+    Table 1's k (one k per data set)."""
+    params, results = [], []
+    for ds, by_method in errors.items():
+        for m, per_fold in by_method.items():
+            for fold, e in enumerate(per_fold):
+                params.append({"dataset": ds, "method": m, "fold": fold, "n_max": 1000,
+                               "ks": [TABLE1_K[ds]], "selection": "fold"})
+                results.append({"errors": [float(e)], "C": [1.0], "supports": [[0]]})
+    return SimpleNamespace(params=params, results=results)
+
+
+def equal_methods(base):
+    return {m: list(base) for m in METHODS}
+
+
+def row(table, claim, dataset, family="Table 1", level="data set"):
+    r = table[(table.claim == claim) & (table.dataset == dataset) & (table.table == family)
+              & (table.level == level)]
+    assert len(r) == 1, r
+    return r.iloc[0]
+
+
+def test_pair_against_a_hand_computation():
+    base = np.array([0.10, 0.12, 0.08, 0.11, 0.09])
+    errs = equal_methods(base)
+    errs["LS"] = list(base + np.array([0.02, 0.05, 0.03, 0.06, 0.04]))     # LDFS lower than LS
+    t = claims(fake_result({"wine": errs}))
+    r = row(t, CLAIM_LDFS, "wine")
+    d = 100 * np.array([0.02, 0.05, 0.03, 0.06, 0.04])                        # points, LS − LDFS
+    se = np.sqrt((1 / 5 + 1 / 4) * d.var(ddof=1))                            # Nadeau–Bengio, ratio 1/4
+    p = 2 * stats.t.sf(d.mean() / se, 4)
+    assert r["effect"] == pytest.approx(4.0) and r["se"] == pytest.approx(se) and r["p"] == pytest.approx(p)
+    assert r["n"] == 5 and r["unit"] == "folds" and r["test"] == "corrected_t"
+    # Holm within Table 1: the other 11 comparisons have no difference at all (p = 1)
+    assert r["p_adj"] == pytest.approx(min(1.0, 12 * p))
+    assert r["verdict"] == (HOLDS if 12 * p < 0.05 else NOT_SEPARABLE)
+
+
+def test_rounding_cannot_decide():
+    # every method equal on four folds; HSFS one test sample (of 36) lower on one fold:
+    # its mean is lowest, and was "holds" under the old rule on means
+    base = np.array([0.10, 0.12, 0.08, 0.11, 0.09])
+    errs = equal_methods(base)
+    errs["HSFS"] = list(base - np.array([1 / 36, 0, 0, 0, 0]))
+    t = claims(fake_result({"wine": errs}))
+    assert row(t, CLAIM_HSFS, "wine")["verdict"] == NOT_SEPARABLE
+    # a last-bit difference is a tie: effect exactly zero
+    errs["HSFS"] = list(base * (1 + 1e-13))
+    r = row(claims(fake_result({"wine": errs})), CLAIM_HSFS, "wine")
+    assert r["effect"] == 0.0 and r["verdict"] == NOT_SEPARABLE
+
+
+def test_lowest_of_seven_fails_when_one_method_is_significantly_lower():
+    base = np.array([0.30, 0.32, 0.28, 0.31, 0.29])
+    errs = equal_methods(base)
+    errs["ReliefF"] = list(base - 0.10)                # lower than HSFS on every fold by 10 points
+    for m in ("FOHSIC", "l1-SVM", "SVM-RFE", "LDFS", "LS"):
+        errs[m] = list(base + 0.10)
+    t = claims(fake_result({"madelon": errs}))
+    r = row(t, CLAIM_HSFS, "madelon")
+    assert r["verdict"] == FAILS and r["b"] == "ReliefF" and "fails against 1 of 6" in r["note"]
+    # FOHSIC is beaten by ReliefF too
+    assert row(t, CLAIM_FOHSIC, "madelon")["verdict"] == FAILS
+
+
+def test_count_rule_runs_over_the_shared_data_sets_only():
+    base = np.array([0.30, 0.32, 0.28, 0.31, 0.29])
+    good = equal_methods(base)
+    good["LS"] = list(base + 0.2)                       # LDFS lower than LS by 20 points everywhere
+    bad = equal_methods(base)
+    bad["LDFS"] = list(base + 0.2)                      # LDFS higher than LS
+    data = {ds: good for ds in SHARED_DATASETS} | {"yale": bad, "glass_id": bad}
+    t = claims(fake_result(data))
+    count = t[(t.level == "count") & (t.claim == CLAIM_LDFS)].iloc[0]
+    assert count["verdict"] == HOLDS and count["n"] == len(SHARED_DATASETS)
+    assert row(t, CLAIM_LDFS, "yale")["verdict"] == FAILS
+    page = claims_for_page(t, level="count")
+    assert page["claim"].str.contains("over wine, glass, ARCENE, DEXTER, MADELON").all()
+
+
+def test_better_than_each_holds_only_against_every_method():
+    base = np.array([0.30, 0.32, 0.28, 0.31, 0.29])
+    errs = {m: list(base + 0.1) for m in METHODS}
+    errs["HSFS"] = list(base)
+    t = claims(fake_result({"wine": errs}))
+    r = row(t, CLAIM_HSFS, "wine")
+    assert r["verdict"] == HOLDS and "holds against 6" in r["note"]
+    pairs = t[(t.level == "pair") & (t.claim == CLAIM_HSFS) & (t.table == "Table 1")]
+    assert len(pairs) == len(METHODS) - 1
+    with pytest.raises(ValueError, match="one method"):
+        better_than_each(t[t.level == "pair"], "mixed")
+
+
+def test_bad_input_is_refused():
+    with pytest.raises(TypeError, match="read_store"):
+        claims({"wine": 1})
+    errs = equal_methods([0.1] * N_FOLDS)
+    errs["LS"] = errs["LS"][:4]                          # one fold missing
+    with pytest.raises(ValueError, match="same folds"):
+        claims(fake_result({"wine": errs}))
+
+
+def test_fold_errors_are_percent():
+    errs = equal_methods([0.1, 0.2, 0.1, 0.2, 0.1])
+    df = fold_errors(fake_result({"wine": errs}))
+    assert set(df.columns) == {"dataset", "method", "k", "fold", "error"}
+    assert df["error"].max() == pytest.approx(20.0)
+
+
+# ----------------------------------------------------------------------------- explanations of the gaps
+def test_variant_errors_with_the_protocols_settings_are_the_stored_errors():
+    from fsbook.experiments import read_store
+    from fsbook.experiments.l1linf import PROTOCOL, variant_errors
+
+    stored = fold_errors(read_store(PROTOCOL))
+    ours = stored[(stored.dataset == "glass") & (stored.method == "LDFS") & (stored.k == 2)]
+    np.testing.assert_allclose(variant_errors("glass", "LDFS"), ours.sort_values("fold")["error"], rtol=1e-9)
+    with pytest.raises(ValueError, match="HSFS or LDFS"):
+        variant_errors("glass", "FOHSIC")
+    with pytest.raises(ValueError, match="unknown data set"):
+        variant_errors("iris", "HSFS")
+
+
+def test_explanation_claims_point_toward_the_paper():
+    from fsbook.experiments.l1linf import explanation_claims, paper_value
+
+    base = np.array([0.18, 0.20, 0.16, 0.19, 0.17])           # ours on wine, far above the paper's 4.58 %
+    errors = fold_errors(fake_result({"wine": equal_methods(base)}))
+    assert paper_value("HSFS", "wine") < 100 * base.mean()
+    lower = 100 * (base - 0.10)                               # 10 points lower on every fold: toward the paper
+    higher = 100 * (base + 0.10)
+    t = explanation_claims({("wine", "HSFS", "down"): lower, ("wine", "LDFS", "up"): higher}, errors)
+    assert list(t.verdict) == [HOLDS, FAILS]
+    assert t.effect.tolist() == pytest.approx([10.0, -10.0])
+    with pytest.raises(ValueError, match="variant folds"):
+        explanation_claims({("wine", "HSFS", "short"): lower[:4]}, errors)

@@ -1,13 +1,18 @@
 """Tests of the protocol helpers in fsbook.experiments.projection (on small synthetic data)."""
 
+from types import SimpleNamespace
+
 import numpy as np
+import pytest
 import scipy.sparse as sp
+from scipy import stats
 from sklearn.decomposition import PCA
 from sklearn.linear_model import Ridge
 from sklearn.metrics.pairwise import polynomial_kernel
 from sklearn.model_selection import KFold
 from sklearn.svm import SVC
 
+from fsbook.claims import HOLDS, NOT_SEPARABLE
 from fsbook.experiments import projection as ex
 from fsbook.experiments._runner import canonical_json
 from fsbook.projection import ProjectionPenalty, ProjectionPenaltySVC
@@ -276,14 +281,98 @@ def test_store_coverage_counts_stored_tasks_per_part_table_and_topic_count():
     assert (cov.index.get_level_values("part") == "20newsgroups").sum() == 5 * 3 + 1
 
 
-def test_projection_gains_compare_the_printed_values():
-    """Two means that print equal are a tie even when their unrounded difference is not zero,
-    a missing value gives no verdict, and the sign follows higher_is_better."""
-    paper = {"Proj": 10.0, "Base": 11.0, "Other": 9.0}
-    ours = {"Proj": 5.004, "Base": 4.996, "Other": float("nan")}
-    g = ex.projection_gains(paper, ours, [("Proj", "Base"), ("Proj", "Other")], higher_is_better=False)
-    assert g.loc["Proj vs Base", "verdict"] == "tie" and g.loc["Proj vs Base", "our gain"] == 0.0
-    assert g.loc["Proj vs Other", "verdict"] == "undefined"
-    g = ex.projection_gains(paper, {"Proj": 6.0, "Base": 5.0}, [("Proj", "Base")], higher_is_better=True)
-    assert g.loc["Proj vs Base", "verdict"] == "fails"          # paper: -1 (R² down), ours: +1
-    assert (g.loc["Proj vs Base", "paper gain"], g.loc["Proj vs Base", "our gain"]) == (-1.0, 1.0)
+def _store(tasks):
+    return SimpleNamespace(params=[p for p, _ in tasks], results=[r for _, r in tasks])
+
+
+def _face(run, pair, errors, table="table5"):
+    """A face task whose methods all have error 0.25 except those in ``errors``."""
+    return ({"part": "yale", "table": table, "run": run, "pair": list(pair)},
+            {m: {"cv_accuracy": 1.0, "error": errors.get(m, 0.25)} for m in ex.YALE_METHODS})
+
+
+def test_claims_against_a_hand_computed_corrected_t():
+    """Proj-GDA below SVM-GDA on 4 runs × 2 pairs: pairs are averaged within a run, the runs are
+    paired, and the corrected resampled t uses the table's n_test / n_train."""
+    proj = {0: (0.20, 0.10), 1: (0.25, 0.15), 2: (0.30, 0.20), 3: (0.10, 0.30)}
+    tasks = [_face(r, p, {"Proj-GDA": e}) for r, errs in proj.items() for p, e in zip(([0, 1], [0, 2]), errs)]
+    c = ex.claims(_store(tasks), ratios={"table5": 8 / 3})
+    row = c[c["claim"] == "Proj-GDA below SVM-GDA"].iloc[0]
+    d = np.array([25 - 15, 25 - 20, 25 - 25, 25 - 20], dtype=float)        # points, per run
+    se = np.sqrt((1 / 4 + 8 / 3) * d.var(ddof=1))
+    p = 2 * stats.t.sf(d.mean() / se, 3)
+    assert row["n"] == 4 and row["unit"] == "runs" and row["test"] == "corrected_t" and row["gain"]
+    assert row["effect"] == pytest.approx(d.mean()) and row["se"] == pytest.approx(se)
+    assert row["p"] == pytest.approx(p) and row["se (uncorrected)"] == pytest.approx(d.std(ddof=1) / 2)
+    fam = c[c["table"] == "Table 5"]
+    assert row["p_adj"] == pytest.approx(min(1.0, p * fam["p"].notna().sum()))   # smallest p of its family
+    assert row["verdict"] == NOT_SEPARABLE                  # 7.5 ± 6.1 points: the correction decides
+    assert ex.claims(_store(tasks), ratios={"table5": 1e-9}).set_index("claim").loc[
+        "Proj-GDA below SVM-GDA", "p"] < p                  # the plain test would separate more
+
+
+def test_rounding_cannot_decide_a_claim():
+    """Table 5's Proj-OLap against SVM-OLap: 3 of 5 250 tasks differ by one test image (two worse,
+    one better), so the means differ in the third decimal (6.1857 against 6.1845 in the store):
+    the printed-value rule called that a failure; the paired test calls it not separable."""
+    tasks = []
+    for run in range(50):
+        for k, pair in enumerate(ex.YALE_PAIRS):
+            e = {}
+            if (run, k) in ((3, 10), (17, 40)):
+                e = {"Proj-OLap": 0.25 + 1 / 16}
+            elif (run, k) == (30, 7):
+                e = {"Proj-OLap": 0.25 - 1 / 16}
+            tasks.append(_face(run, pair, e))
+    row = ex.claims(_store(tasks), ratios={"table5": 8 / 3}).set_index("claim").loc["Proj-OLap below SVM-OLap"]
+    assert row["effect"] == pytest.approx(-100 / 16 / 105 / 50)            # one image net, against
+    assert row["verdict"] == NOT_SEPARABLE and row["p_adj"] > 0.5
+    clear = [_face(r, p, {"Proj-OLap": 0.10 + 0.001 * (r % 2)}) for r in range(10) for p in ([0, 1], [1, 2])]
+    row = ex.claims(_store(clear), ratios={"table5": 8 / 3}).set_index("claim").loc["Proj-OLap below SVM-OLap"]
+    assert row["verdict"] == HOLDS and row["effect"] == pytest.approx(14.95)
+
+
+def test_claims_of_table1_pair_runs_at_each_models_best_d():
+    """Table 1 is higher-is-better R², each model at the d of its best mean over runs."""
+    runs = []
+    for run in range(6):
+        r2 = lambda base, e: {"1": base + e, "2": base + 0.1 + e}  # noqa: E731 - d = 2 is best
+        e = 0.01 * (run % 3)
+        runs.append(({"part": "boston", "run": run},
+                     {"Ridge": {"fine": 0.50 + e, "paper": 0.40 + e}, "PCR": r2(0.3, e), "PLS": r2(0.3, e),
+                      "Proj-PCR": {"fine": r2(0.45, e), "paper": r2(0.45, e)},
+                      "Proj-PLS": {"fine": r2(0.3, e), "paper": r2(0.3, e)}}))
+    vals = ex.per_run(_store(runs), "table1")
+    np.testing.assert_allclose(vals["Proj-PCR"], [55.0, 56.0, 57.0] * 2)
+    c = ex.claims(_store(runs), ratios={"table1": 0.1, "table1_paper_grid": 0.1}).set_index(["table", "claim"])
+    assert c.loc[("Table 1", "Proj-PCR above PCR"), "effect"] == pytest.approx(15.0)
+    assert c.loc[("Table 1", "Proj-PCR above PCR"), "verdict"] == HOLDS
+    assert c.loc[("Table 1", "Proj-PCR above Ridge"), "effect"] == pytest.approx(5.0)
+    assert c.loc[("Table 1 (paper's α grid)", "Proj-PCR above Ridge"), "effect"] == pytest.approx(15.0)
+
+
+def test_claims_of_the_text_tables_average_the_pairs_of_a_run_first():
+    tasks = []
+    for run in range(3):
+        for k, pair in enumerate(([0, 1], [0, 2])):
+            tasks.append(({"part": "20newsgroups", "table": "table3", "topics": ex.NEWS_D, "run": run,
+                           "pair": pair}, {"L2-LGR": 0.3, "LGR-Topic": 0.2 + 0.1 * k, "Proj-Topic": 0.1 * run}))
+    vals = ex.per_run(_store(tasks), "table3")
+    np.testing.assert_allclose(vals["LGR-Topic"], [25.0] * 3)
+    np.testing.assert_allclose(vals["Proj-Topic"], [0.0, 10.0, 20.0])
+    c = ex.claims(_store(tasks), ratios={"table3": 13.0}).set_index("claim")
+    assert c.loc["Proj-Topic below LGR-Topic", "n"] == 3
+    assert ex.chance_level_tasks(_store(tasks), "table3") == {"tasks": 6, "L2-LGR": 0, "LGR-Topic": 0,
+                                                              "Proj-Topic": 0}
+
+
+def test_split_ratios_follow_the_protocol():
+    r = ex.split_ratios()
+    assert r["table1"] == pytest.approx(456 / 50)
+    assert (r["table5"], r["table6"], r["table7"]) == pytest.approx((8 / 3, 6 / 5, 4 / 7))
+    assert 25 < r["table2"] < 40 and r["table2"] > r["table3"] > r["table4"] > 5      # ~ 1 / fraction
+
+
+def test_run_task_names_an_unknown_part():
+    with pytest.raises(ValueError, match="unknown part"):
+        ex.run_task({"part": "nope", "run": 0})

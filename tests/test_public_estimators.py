@@ -15,7 +15,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from fsbook.baselines import MMC, MMCSupervised
 from fsbook.baselines.mmc import pairs_from_labels
-from fsbook.projection import GeneralizedDiscriminantAnalysis, OrthogonalLaplacianfaces
+from fsbook.projection import ExhaustedSafePLS, GeneralizedDiscriminantAnalysis, OrthogonalLaplacianfaces
 
 SUBPACKAGES = ["projection", "geometry", "hkl", "l1linf", "kernel_design", "baselines"]
 
@@ -42,7 +42,7 @@ def _public_estimators():
 
 
 def test_public_estimators_are_the_known_ones():
-    assert len(_public_estimators()) == 23
+    assert len(_public_estimators()) == 24
     assert set(NOT_DEFAULT_CHECKED) <= set(_public_estimators())
 
 
@@ -52,7 +52,8 @@ def test_docstring_has_an_examples_section(name):
     assert re.search(r"\n\s*Examples\n\s*--------\n(.*\n)*?\s*>>> ", doc), f"{name} has no Examples section"
 
 
-@parametrize_with_checks([GeneralizedDiscriminantAnalysis(), OrthogonalLaplacianfaces(), MMCSupervised()])
+@parametrize_with_checks([GeneralizedDiscriminantAnalysis(), OrthogonalLaplacianfaces(), MMCSupervised(),
+                          ExhaustedSafePLS()])
 def test_default_constructed_estimators_pass_check_estimator(estimator, check):
     check(estimator)
 

@@ -28,9 +28,12 @@ def test_ranks_with_ties_hand_checked():
     r = rank_matrix(s)
     assert r.to_numpy().tolist() == [[1.5, 1.5, 3.0], [1.5, 3.0, 1.5]]
     assert average_ranks(s).to_dict() == {"a": 1.5, "b": 2.25, "c": 2.25}
-    # rounding makes 0.81 and 0.8 a tie
+    # printed digits decide nothing: 0.81 and 0.8 are not a tie, a last-bit difference is
     s2 = pd.DataFrame({"a": [0.81], "b": [0.80]})
-    assert average_ranks(s2, decimals=1).tolist() == [1.5, 1.5]
+    assert average_ranks(s2).to_dict() == {"a": 1.0, "b": 2.0}
+    s3 = pd.DataFrame({"a": [60.5499999], "b": [60.51], "c": [60.5499999 * (1 + 1e-15)]})
+    assert rank_matrix(s3).to_numpy().tolist() == [[1.5, 3.0, 1.5]]
+    assert rank_matrix(s3, higher_is_better=False).to_numpy().tolist() == [[2.5, 1.0, 2.5]]
     assert average_ranks(s2, higher_is_better=False).to_dict() == {"b": 1.0, "a": 2.0}
 
 

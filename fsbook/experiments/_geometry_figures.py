@@ -6,7 +6,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from fsbook.geometry import geometric_ratios, naive_geometric_ratios, standardize_within
+from fsbook.geometry import geometric_ratios, naive_geometric_ratios
 
 
 def timing(X, y, dims, *, naive_max=None, repeats=1):
@@ -52,11 +52,17 @@ def growth_exponent(dims, seconds):
 
 
 def plot_figure1(suite, stats_table):
-    """Figure 1: standardised f1-f6 against standardised performance with regression lines."""
+    """Figure 1: standardised f1-f6 against standardised performance with regression lines.
+
+    ``suite`` is the reduced training suite: its ``f1_z`` column is the F1 score z-scored within
+    (data set, classifier), the performance of f4.
+    """
     import matplotlib.pyplot as plt
+    if "f1_z" not in suite.columns:
+        raise ValueError("plot_figure1 needs the training suite of reduce(), with its f1_z column")
     st = stats_table.set_index("ratio")
     fig, axes = plt.subplots(2, 3, figsize=(10, 6), sharey=True)
-    f1z = standardize_within(suite[["f1_score"]].to_numpy(), suite["split"].to_numpy())[:, 0]
+    f1z = suite["f1_z"].to_numpy()
     for i, ax in enumerate(axes.ravel()):
         z = suite[f"z{i + 1}"].to_numpy()
         t = f1z if i == 3 else suite["accuracy_z"].to_numpy()

@@ -199,6 +199,22 @@ def folds(dataset, repeat, n_folds, y):
     return list(StratifiedKFold(n_folds, shuffle=True, random_state=seed).split(np.zeros(len(y)), y))
 
 
+def _hkl_selector(k, seed, boolean, groups):
+    return HKLRanker(k, boolean=boolean, n_bins=HKL_N_BINS, max_active=HKL_MAX_ACTIVE, random_state=seed)
+
+
+def _georatio_selector(k, seed, boolean, groups):
+    from fsbook.geometry import GeometricFeatureSetSelector
+
+    if groups is None:
+        raise ValueError("GeoRatio needs the feature groups (attribute_groups)")
+    return GeometricFeatureSetSelector(list(groups), binarize=0.0)
+
+
+#: the book's methods built here rather than by the shared registry (method -> factory)
+_OWN_FACTORIES = {"HKL": _hkl_selector, "GeoRatio": _georatio_selector}
+
+
 def make_selector(method, k, seed, boolean=False, groups=None):
     """The selector of ``method`` keeping ``k`` features (``k`` ignored by ``CFS`` and
     ``GeoRatio``), seeded (:func:`fsbook.experiments._protocol_helpers.make_selector`, LDFS and
@@ -207,14 +223,8 @@ def make_selector(method, k, seed, boolean=False, groups=None):
     :class:`~fsbook.geometry.GeometricFeatureSetSelector` over the feature ``groups``)."""
     if method not in BASELINES + BOOK_METHODS or method == "none":
         raise ValueError(f"unknown method {method!r}; expected one of {BASELINES[1:] + BOOK_METHODS}")
-    if method == "HKL":
-        return HKLRanker(k, boolean=boolean, n_bins=HKL_N_BINS, max_active=HKL_MAX_ACTIVE, random_state=seed)
-    if method == "GeoRatio":
-        from fsbook.geometry import GeometricFeatureSetSelector
-
-        if groups is None:
-            raise ValueError("GeoRatio needs the feature groups (attribute_groups)")
-        return GeometricFeatureSetSelector(list(groups), binarize=0.0)
+    if method in _OWN_FACTORIES:
+        return _OWN_FACTORIES[method](k, seed, boolean, groups)
     return registry_selector(method, k, seed, l1linf_path=L1LINF_FAST, boolean=boolean)
 
 
@@ -316,25 +326,29 @@ def _check_params(params):
         raise ValueError(f"unknown method {params['method']!r}; expected one of {known}")
 
 
-def run_task(params):
-    """Accuracies, fit times and kept sets of one method on one fold (module docstring)."""
-    _check_params(params)
-    _, y, _, boolean = load(params["dataset"])
-    train, test = folds(params["dataset"], params["repeat"], params["n_folds"], y)[params["fold"]]
-    seed = task_seed(params)
+def _run_classifier_side(params, X_train, y_train, X_test, y_test, columns, seed):
+    """A classifier-side task (``Proj-SVM``): one accuracy on all features, its time and (C, λ)."""
+    acc, seconds, C, penalty = projection_accuracy(X_train, y_train, X_test, y_test, seed)
+    return {"acc_linear": acc, "fit_time": seconds, "C": C, "reduced_penalty": penalty}
+
+
+def _fit_selector(params, X_train, y_train, k, seed):
+    """Fit one selector of a task at ``k`` (a ranker at the task's largest ``k``): ``(fitted, seconds)``."""
+    method, dataset = params["method"], params["dataset"]
+    boolean = load(dataset)[3]
+    fit_k = max(params["ks"]) if method in RANKERS else k
+    groups = attribute_groups(load(dataset)[2]) if method == "GeoRatio" else None
+    scaler = [] if method in UNSCALED else [StandardScaler()]
+    selector = make_pipeline(*scaler, make_selector(method, fit_k, seed, boolean, groups))
+    start = time.perf_counter()
+    selector.fit(X_train, y_train)
+    return selector[-1], time.perf_counter() - start
+
+
+def _run_selection(params, X_train, y_train, X_test, y_test, columns, seed):
+    """A selector task (or ``none``): at every ``k``, the kept set and both classifiers' accuracies."""
     method = params["method"]
-    d = width(params["dataset"])
-    for k in params["ks"]:
-        if method not in ("none", *CLASSIFIER_SIDE) and not (1 <= k < d or (k == 0 and method in OWN_SIZE)):
-            raise ValueError(f"k={k} must be in [1, {d}) for {params['dataset']}")
-    reason = cannot_run(method, params["dataset"])
-    if reason is not None:
-        return {"not_run": reason}
-    X_train, X_test, columns = fold_data(params["dataset"], train, test)
-    y_train, y_test = y[train], y[test]
-    if method in CLASSIFIER_SIDE:
-        acc, seconds, C, penalty = projection_accuracy(X_train, y_train, X_test, y_test, seed)
-        return {"acc_linear": acc, "fit_time": seconds, "C": C, "reduced_penalty": penalty}
+    d = X_train.shape[1]
     out = {"k": [], "n_selected": [], "acc_linear": [], "acc_rbf": [], "fit_time": [], "support": []}
     ranked = None          # a ranking method's one fit, reused at every k
     for k in params["ks"]:
@@ -343,18 +357,12 @@ def run_task(params):
         elif ranked is not None:
             support = support_at(ranked, method, k)
         else:
-            fit_k = max(params["ks"]) if method in RANKERS else k
-            groups = attribute_groups(load(params["dataset"])[2]) if method == "GeoRatio" else None
-            scaler = [] if method in UNSCALED else [StandardScaler()]
-            selector = make_pipeline(*scaler, make_selector(method, fit_k, seed, boolean, groups))
-            start = time.perf_counter()
-            selector.fit(X_train, y_train)
-            seconds = time.perf_counter() - start
+            fitted, seconds = _fit_selector(params, X_train, y_train, k, seed)
             if method in RANKERS:
-                ranked = selector[-1]
+                ranked = fitted
                 support = support_at(ranked, method, k)
             else:
-                support = np.flatnonzero(selector[-1].get_support())
+                support = np.flatnonzero(fitted.get_support())
         lin, rbf = test_accuracies(X_train[:, support], y_train, X_test[:, support], y_test, seed)
         out["k"].append(int(k))
         out["n_selected"].append(int(support.size))
@@ -367,11 +375,37 @@ def run_task(params):
     return out
 
 
+#: the function that runs a task of each method (selectors and ``none``: :func:`_run_selection`)
+RUNNERS = {**{m: _run_classifier_side for m in CLASSIFIER_SIDE},
+           **{m: _run_selection for m in BASELINES + BOOK_METHODS}}
+
+
+def run_task(params):
+    """Accuracies, fit times and kept sets of one method on one fold (module docstring).
+
+    The method's runner (:data:`RUNNERS`) sees the fold's training and test matrices; a method
+    that cannot run on the data set (:func:`cannot_run`) returns the reason instead."""
+    _check_params(params)
+    _, y, _, _ = load(params["dataset"])
+    train, test = folds(params["dataset"], params["repeat"], params["n_folds"], y)[params["fold"]]
+    seed = task_seed(params)
+    method = params["method"]
+    d = width(params["dataset"])
+    for k in params["ks"]:
+        if method not in ("none", *CLASSIFIER_SIDE) and not (1 <= k < d or (k == 0 and method in OWN_SIZE)):
+            raise ValueError(f"k={k} must be in [1, {d}) for {params['dataset']}")
+    reason = cannot_run(method, params["dataset"])
+    if reason is not None:
+        return {"not_run": reason}
+    X_train, X_test, columns = fold_data(params["dataset"], train, test)
+    return RUNNERS[method](params, X_train, y[train], X_test, y[test], columns, seed)
+
+
 def hkl_certificate(ranker):
     """``{"hkl_certified", "hkl_gap", "hkl_n_used"}`` of a fitted HKL ranker: whether every model
     (one per class on more than two classes) reached its duality-gap tolerance, the largest
     relative gap, and the number of features of positive score."""
-    return {"hkl_certified": bool(all(m.certified_ for m in ranker.models_)),
+    return {"hkl_certified": bool(all(m.converged_ for m in ranker.models_)),
             "hkl_gap": float(max(m.duality_gap_ for m in ranker.models_)), "hkl_n_used": int(ranker.n_used_)}
 
 
@@ -497,51 +531,335 @@ def reduce(params_list, results_list):
       certificate, the median and largest relative gap, and the mean number of features of
       non-zero weight (:func:`hkl_certificate`; empty without HKL tasks).
     """
-    ran = ["not_run" not in r for r in results_list]
-    not_run = (pd.DataFrame([{"dataset": p["dataset"], "method": p["method"], "reason": r["not_run"]}
-                             for p, r in zip(params_list, results_list) if "not_run" in r],
-                            columns=["dataset", "method", "reason"])
-               .drop_duplicates().reset_index(drop=True))
+    not_run = _not_run_table(params_list, results_list)
     hkl_fits = _hkl_fits(params_list, results_list)
-    params_list = [p for p, keep in zip(params_list, ran) if keep]
-    results_list = [r for r, keep in zip(results_list, ran) if keep]
-    side = [p["method"] in CLASSIFIER_SIDE for p in params_list]
-    df = _long([p for p, c in zip(params_list, side) if not c], [r for r, c in zip(results_list, side) if not c])
+    ran = [(p, r) for p, r in zip(params_list, results_list) if "not_run" not in r]
+    side = [(p, r) for p, r in ran if p["method"] in CLASSIFIER_SIDE]
+    sel = [(p, r) for p, r in ran if p["method"] not in CLASSIFIER_SIDE]
+    df = _long([p for p, _ in sel], [r for _, r in sel])
     df["k_point"] = np.where(df.method.isin(list(OWN_SIZE)), df.n_selected, df.k)
-    curves = (df.groupby(["dataset", "method", "k"])
-              .agg(k_mean=("k_point", "mean"), acc_linear=("acc_linear", "mean"), acc_rbf=("acc_rbf", "mean"))
-              .reset_index())
+    none_linear = df[df.method == "none"].groupby("dataset")["acc_linear"].mean()
+    return {"curves": _curves(df), "accuracy_at_k": _accuracy_at_k(df), "stability": _stability_table(df),
+            "fit_time": _fit_time(df), "supports": _supports(df),
+            "classifier_side": _classifier_side([p for p, _ in side], [r for _, r in side], none_linear),
+            "not_run": not_run, "hkl_fits": hkl_fits}
+
+
+def _not_run_table(params_list, results_list):
+    return (pd.DataFrame([{"dataset": p["dataset"], "method": p["method"], "reason": r["not_run"]}
+                          for p, r in zip(params_list, results_list) if "not_run" in r],
+                         columns=["dataset", "method", "reason"])
+            .drop_duplicates().reset_index(drop=True))
+
+
+def _curves(df):
+    return (df.groupby(["dataset", "method", "k"])
+            .agg(k_mean=("k_point", "mean"), acc_linear=("acc_linear", "mean"), acc_rbf=("acc_rbf", "mean"))
+            .reset_index())
+
+
+def _accuracy_at_k(df):
     at_k = df[(df.k == RANK_K) | (df.method == "none")]
     order = [m for m in methods() if m in set(at_k.method)]
-    accuracy_at_k = at_k.groupby(["dataset", "method"])[["acc_linear", "acc_rbf"]].mean().reset_index()
-    accuracy_at_k["method"] = pd.Categorical(accuracy_at_k["method"], order)
-    accuracy_at_k = accuracy_at_k.sort_values(["dataset", "method"]).reset_index(drop=True)
-    accuracy_at_k["method"] = accuracy_at_k["method"].astype(str)
+    out = at_k.groupby(["dataset", "method"])[["acc_linear", "acc_rbf"]].mean().reset_index()
+    out["method"] = pd.Categorical(out["method"], order)
+    out = out.sort_values(["dataset", "method"]).reset_index(drop=True)
+    out["method"] = out["method"].astype(str)
+    return out
+
+
+def _stability_table(df):
     n_features = {d: width(d) for d in df.dataset.unique()}
-    stab = [{"dataset": d, "method": m, "k": k, "kuncheva": _stability(g, n_features[d])}
-            for (d, m, k), g in df[df.method != "none"].groupby(["dataset", "method", "k"])]
-    fit_time = df[df.method != "none"].groupby(["dataset", "method"])["fit_time"].mean().reset_index()
+    return pd.DataFrame([{"dataset": d, "method": m, "k": k, "kuncheva": _stability(g, n_features[d])}
+                         for (d, m, k), g in df[df.method != "none"].groupby(["dataset", "method", "k"])])
+
+
+def _fit_time(df):
+    return df[df.method != "none"].groupby(["dataset", "method"])["fit_time"].mean().reset_index()
+
+
+def _supports(df):
     supports = df[["dataset", "repeat", "fold", "method", "k", "support"]].copy()
     supports["support"] = supports["support"].map(list)
-    none_linear = df[df.method == "none"].groupby("dataset")["acc_linear"].mean()
-    classifier_side = _classifier_side([p for p, c in zip(params_list, side) if c],
-                                       [r for r, c in zip(results_list, side) if c], none_linear)
-    return {"curves": curves, "accuracy_at_k": accuracy_at_k, "stability": pd.DataFrame(stab),
-            "fit_time": fit_time, "supports": supports, "classifier_side": classifier_side, "not_run": not_run,
-            "hkl_fits": hkl_fits}
+    return supports
 
 
-def classifier_side_test(classifier_side, decimals=1):
-    """Wilcoxon signed-rank test (SciPy, two-sided) of ``Proj-SVM`` against the linear SVM on all
-    features over the data sets, on mean accuracies rounded to ``decimals`` (zero differences
-    are ties and dropped, ``zero_method="wilcox"``).  Returns ``(wins, ties, losses, p)``;
-    ``p`` is NaN (undefined) when every difference is a tie."""
-    from scipy.stats import wilcoxon
+#: the two classifiers of every task: the stored metric and its name on the page
+CLASSIFIERS = {"acc_linear": "linear SVM", "acc_rbf": "RBF SVM"}
 
-    diff = (classifier_side["Proj-SVM"].round(decimals) - classifier_side["linear SVM"].round(decimals)).round(decimals)
-    wins, ties, losses = int((diff > 0).sum()), int((diff == 0).sum()), int((diff < 0).sum())
-    p = float("nan") if wins + losses == 0 else float(wilcoxon(diff, zero_method="wilcox").pvalue)
-    return wins, ties, losses, p
+
+def fold_accuracies(params_list, results_list, dataset, method, metric="acc_linear", k=RANK_K):
+    """Test accuracy (%) of ``method`` on every test fold of ``dataset``, as stored.
+
+    Parameters
+    ----------
+    params_list, results_list : list of dict
+        Stored tasks (``read_store(PROTOCOL).params`` and ``.results``).
+    dataset, method : str
+    metric : {"acc_linear", "acc_rbf"}
+        The classifier (``Proj-SVM`` has ``"acc_linear"`` only).
+    k : int
+        Kept features; ignored by ``none``, :data:`OWN_SIZE` and :data:`CLASSIFIER_SIDE` methods,
+        which have one point.
+
+    Returns
+    -------
+    ndarray of shape (repeats, n_folds)
+        Row ``r``, column ``f``: repeat ``r``, test fold ``f``; the folds are the same for every
+        method, so two methods' arrays are paired cell by cell.
+
+    Examples
+    --------
+    >>> from fsbook.experiments import benchmark as B
+    >>> ps = [{"dataset": "wine", "method": "none", "repeat": 0, "fold": f, "n_folds": 2} for f in (0, 1)]
+    >>> rs = [{"k": [0], "acc_linear": [a], "acc_rbf": [a]} for a in (0.9, 0.95)]
+    >>> B.fold_accuracies(ps, rs, "wine", "none").tolist()
+    [[90.0, 95.0]]
+    """
+    if metric not in CLASSIFIERS:
+        raise ValueError(f"metric must be one of {list(CLASSIFIERS)}, got {metric!r}")
+    cells = {}
+    for p, r in zip(params_list, results_list):
+        if p["dataset"] != dataset or p["method"] != method:
+            continue
+        if "not_run" in r:
+            raise ValueError(f"{method} does not run on {dataset}: {r['not_run']}")
+        if method in CLASSIFIER_SIDE:
+            if metric != "acc_linear":
+                raise ValueError(f"{method} has a linear SVM accuracy only")
+            value = r["acc_linear"]
+        else:
+            at = 0 if (method == "none" or method in OWN_SIZE) else (r["k"].index(k) if k in r["k"] else None)
+            if at is None:
+                raise ValueError(f"{method} on {dataset} has no stored k = {k} (stored: {r['k']})")
+            value = r[metric][at]
+        cells[(p["repeat"], p["fold"])] = 100.0 * value
+    if not cells:
+        raise ValueError(f"no stored task of {method} on {dataset}")
+    repeats = 1 + max(r for r, _ in cells)
+    n_folds = next(p["n_folds"] for p in params_list if p["dataset"] == dataset and p["method"] == method)
+    if len(cells) != repeats * n_folds:
+        raise ValueError(f"{method} on {dataset}: {len(cells)} of {repeats * n_folds} folds stored")
+    out = np.empty((repeats, n_folds))
+    for (r, f), v in cells.items():
+        out[r, f] = v
+    return out
+
+
+def _fold_test(values):
+    """The claims test that fits ``values`` of shape (repeats, folds): 5 × 2 CV F on 5 × 2, else
+    the corrected resampled t over the folds with ``n_test/n_train = 1/(folds − 1)``."""
+    if values.shape == (5, 2):
+        return {"test": "5x2cv_f"}
+    return {"test": "corrected_t", "test_train_ratio": 1.0 / (values.shape[1] - 1)}
+
+
+def _best(candidates, values):
+    """The first candidate (in the given order) whose mean is within the tie tolerance of the
+    largest mean (:func:`fsbook.decisions.argbest`), and all those tied with it."""
+    from fsbook.decisions import RTOL, argbest
+
+    means = np.array([v.mean() for v in values])
+    i = argbest(means, maximize=True)
+    tied = [c for c, m in zip(candidates, means) if abs(m - means[i]) <= RTOL * abs(means[i])]
+    return i, tied
+
+
+class _Family:
+    """The rows of one claims table (one Holm family): per data set, over data sets, count rule."""
+
+    def __init__(self, table):
+        self.table, self.rows, self.counts = table, [], []
+
+    def per_dataset(self, text, dataset, classifier, a, b, va, vb, note=""):
+        from fsbook.claims import Claim, evaluate
+
+        claim = Claim(f"{text}: {dataset}", a=a, b=b, better="higher", unit="folds", table=self.table,
+                      dataset=dataset, **_fold_test(va))
+        self.rows.append({**evaluate(claim, va, vb, note=note), "general": text, "dataset": dataset,
+                          "classifier": classifier})
+        return va.mean(), vb.mean()
+
+    def over_datasets(self, text, classifier, a, b, means_a, means_b, note=""):
+        """Wilcoxon signed-rank over the data sets' mean accuracies, and the count rule row."""
+        from fsbook.claims import Claim, evaluate
+
+        claim = Claim(text, a=a, b=b, better="higher", unit="data sets", test="wilcoxon", table=self.table)
+        self.rows.append({**evaluate(claim, means_a, means_b, note=note), "general": text, "dataset": "",
+                          "classifier": classifier})
+        self.counts.append((text, classifier, a))
+
+    def table_rows(self):
+        from fsbook.claims import claims_table, evaluate_over_datasets
+
+        t = claims_table(self.rows)
+        extra = []
+        for text, classifier, a in self.counts:
+            per = t[(t["general"] == text) & (t["dataset"] != "")].assign(claim=text)
+            row = evaluate_over_datasets(per, text, table=self.table)
+            extra.append({**row, "a": a, "general": text, "dataset": "", "classifier": classifier})
+        return pd.concat([t, pd.DataFrame(extra)], ignore_index=True) if extra else t
+
+
+def _ordered(t):
+    """Per-data-set rows, then the Wilcoxon row, then the count-rule row of each claim."""
+    scope = np.where(t["dataset"] != "", 0, np.where(t["test"] == "wilcoxon", 1, 2))
+    first = {g: i for i, g in enumerate(dict.fromkeys(t["general"]))}
+    key = pd.DataFrame({"g": t["general"].map(first), "s": scope, "i": np.arange(len(t))})
+    return t.iloc[key.sort_values(["g", "s", "i"]).index].reset_index(drop=True)
+
+
+#: claims tables of :func:`claims` and the comparison each one makes (Holm within each)
+CLAIM_TABLES = {
+    "proj": "Proj-SVM against the linear SVM on all features",
+    "hsfs": f"HSFS against l1-SVM at k = {RANK_K}",
+    "best_k": f"the best selector at k = {RANK_K} against all features",
+    "best_any": "the best selector at any k against all features",
+    "own_size": "CFS and GeoRatio at their own size against all features",
+    "ldfs_wine": f"every other selector against LDFS on wine (linear SVM, k = {RANK_K})",
+}
+
+
+def claims(results, datasets=None):
+    """Every comparison the benchmark chapter decides, evaluated on the stored fold accuracies.
+
+    Each claim says that ``a`` has a higher test accuracy than ``b``.  Per data set it is tested
+    over the paired test folds (both methods see the same folds): the combined 5 × 2 CV F test on
+    the full protocol's 5 × 2 CV (unit ``"folds"``), else the corrected resampled t-test over the
+    folds.  Over the data sets, the Wilcoxon signed-rank test on the data sets' mean accuracies
+    (unit ``"data sets"``) and the book's count rule on the per-data-set verdicts
+    (:func:`fsbook.claims.count_rule`).  Holm's correction runs within each table
+    (:data:`CLAIM_TABLES`):
+
+    ``proj``
+        ``Proj-SVM`` above the linear SVM on all features (the projection-penalties paper's
+        direction).
+    ``hsfs``
+        HSFS above ℓ1-SVM at :data:`RANK_K` features, for each classifier.
+    ``best_k``, ``best_any``
+        The selector (``best_any``: the selector and ``k``, own-size methods at their size) of
+        the largest mean accuracy on a data set above the classifier on all features.  The best
+        is picked on the same test folds, which favours it: a verdict of *holds* is optimistic,
+        *not separable* is not.
+    ``own_size``
+        CFS, and GeoRatio where it runs, above the classifier on all features.
+    ``ldfs_wine``
+        Every other selector keeping ``k`` features above LDFS on wine (linear SVM, ``k`` =
+        :data:`RANK_K`).
+
+    Parameters
+    ----------
+    results : ProtocolResult
+        ``read_store(PROTOCOL, ...)`` (its ``params`` and ``results``).
+    datasets : list of str, optional
+        The data sets to use (default: every data set of the stored tasks, protocol order).
+
+    Returns
+    -------
+    DataFrame
+        A claims table (:data:`fsbook.claims.COLUMNS`) with the columns ``general`` (the claim
+        without its data set), ``dataset`` (empty over data sets) and ``classifier``.
+    """
+    params_list, results_list = list(results.params), list(results.results)
+    if datasets is None:
+        present = {p["dataset"] for p in params_list}
+        datasets = [d for d in FULL_DATASETS if d in present]
+    if not datasets:
+        raise ValueError("claims need at least one data set")
+
+    def acc(dataset, method, metric, k=RANK_K):
+        return fold_accuracies(params_list, results_list, dataset, method, metric, k)
+
+    ran = {(p["dataset"], p["method"]) for p, r in zip(params_list, results_list) if "not_run" not in r}
+    k_selectors = [m for m in methods() if m not in OWN_SIZE]
+    tables = []
+
+    fam = _Family("proj")
+    text = "Proj-SVM above the linear SVM on all features"
+    means = [fam.per_dataset(text, d, "linear SVM", "Proj-SVM", "none", acc(d, "Proj-SVM", "acc_linear"),
+                             acc(d, "none", "acc_linear")) for d in datasets]
+    fam.over_datasets(text, "linear SVM", "Proj-SVM", "none", *zip(*means))
+    tables.append(fam.table_rows())
+
+    fam = _Family("hsfs")
+    for metric, clf in CLASSIFIERS.items():
+        text = f"HSFS above l1-SVM at k = {RANK_K} ({clf})"
+        means = [fam.per_dataset(text, d, clf, "HSFS", "l1-SVM", acc(d, "HSFS", metric), acc(d, "l1-SVM", metric))
+                 for d in datasets]
+        fam.over_datasets(text, clf, "HSFS", "l1-SVM", *zip(*means))
+    tables.append(fam.table_rows())
+
+    for table, at_any in (("best_k", False), ("best_any", True)):
+        fam = _Family(table)
+        for metric, clf in CLASSIFIERS.items():
+            text = (f"the best selector {'at any k' if at_any else f'at k = {RANK_K}'} above all features ({clf})")
+            means = []
+            for d in datasets:
+                cands = [(m, k) for m in methods() if m != "none" and (d, m) in ran
+                         for k in (_stored_ks(params_list, d, m) if at_any else
+                                   ([RANK_K] if m in k_selectors else []))]
+                vals = [acc(d, m, metric, k) for m, k in cands]
+                i, tied = _best(cands, vals)
+                label = [m if m in OWN_SIZE else f"{m} (k = {k})" if at_any else m for m, k in tied]
+                note = "best: " + ", ".join(label)
+                means.append(fam.per_dataset(text, d, clf, cands[i][0], "none", vals[i], acc(d, "none", metric),
+                                             note=note))
+            fam.over_datasets(text, clf, "best selector", "none", *zip(*means))
+        tables.append(fam.table_rows())
+
+    fam = _Family("own_size")
+    for method in sorted(OWN_SIZE - {"none"}):
+        for metric, clf in CLASSIFIERS.items():
+            text = f"{method} above all features ({clf})"
+            sets = [d for d in datasets if (d, method) in ran]
+            means = [fam.per_dataset(text, d, clf, method, "none", acc(d, method, metric), acc(d, "none", metric))
+                     for d in sets]
+            if len(sets) > 1:
+                fam.over_datasets(text, clf, method, "none", *zip(*means))
+    tables.append(fam.table_rows())
+
+    if "wine" in datasets:
+        fam = _Family("ldfs_wine")
+        base = acc("wine", "LDFS", "acc_linear")
+        for m in k_selectors:
+            if m not in ("none", "LDFS") and ("wine", m) in ran:
+                fam.per_dataset(f"{m} above LDFS on wine (linear SVM, k = {RANK_K})", "wine", "linear SVM", m,
+                                "LDFS", acc("wine", m, "acc_linear"), base)
+        tables.append(fam.table_rows())
+    return pd.concat([_ordered(t) for t in tables], ignore_index=True)
+
+
+def claims_view(claims_df, table):
+    """The rows of one table of :func:`claims`, each claim named by what distinguishes it within
+    the table (its classifier and data set, or "over data sets"), for
+    :func:`fsbook.report.claims_display`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from fsbook.experiments import benchmark as B
+    >>> t = pd.DataFrame({"table": ["hsfs", "hsfs"], "claim": ["x: wine", "x"], "general": ["x", "x"],
+    ...                   "dataset": ["wine", ""], "classifier": ["RBF SVM", "linear SVM"]})
+    >>> B.claims_view(t, "hsfs")["claim"].tolist()
+    ['RBF SVM, wine', 'linear SVM, over data sets']
+    """
+    if table not in set(claims_df["table"]):
+        raise ValueError(f"no claims of table {table!r}; tables: {sorted(set(claims_df['table']))}")
+    t = claims_df[claims_df["table"] == table].copy()
+    several = t["classifier"].nunique() > 1 or t["general"].nunique() > 1
+    where = np.where(t["dataset"] != "", t["dataset"], "over data sets")
+    if table == "ldfs_wine":
+        t["claim"] = t["a"].to_numpy()
+    elif table == "own_size":
+        t["claim"] = [f"{a}, {c}, {w}" for a, c, w in zip(t["a"], t["classifier"], where)]
+    else:
+        t["claim"] = [f"{c}, {w}" if several else w for c, w in zip(t["classifier"], where)]
+    return t.reset_index(drop=True)
+
+
+def _stored_ks(params_list, dataset, method):
+    ks = next(p["ks"] for p in params_list if p["dataset"] == dataset and p["method"] == method)
+    return list(ks)
 
 
 def score_matrix(accuracy_at_k, metric):
@@ -553,17 +871,18 @@ def score_matrix(accuracy_at_k, metric):
     return m[[c for c in methods() if c in m.columns]]
 
 
-def statistics(accuracy_at_k, decimals=1):
+def statistics(accuracy_at_k):
     """Per metric: number of data sets and methods, Friedman χ² and p-value, the Nemenyi
-    critical difference at α = 0.05 and the pairs Nemenyi separates (p < 0.05), on scores
-    rounded to ``decimals`` (differences below the printed precision are ties)."""
+    critical difference at α = 0.05 and the pairs Nemenyi separates (p < 0.05), on the stored
+    scores (near-equal scores are ties with the tolerance of :mod:`fsbook.decisions`; the printed
+    rounding decides nothing)."""
     from fsbook.stats import critical_difference, friedman, nemenyi
 
     rows = []
     for metric, label in (("acc_linear", "linear SVM"), ("acc_rbf", "RBF SVM")):
         s = score_matrix(accuracy_at_k, metric)
-        chi2, p = friedman(s, decimals=decimals)
-        pv = nemenyi(s, decimals=decimals)
+        chi2, p = friedman(s)
+        pv = nemenyi(s)
         pairs = [f"{a} vs {b}" for i, a in enumerate(pv.index) for b in pv.columns[i + 1:] if pv.loc[a, b] < 0.05]
         rows.append({"classifier": label, "data sets": s.shape[0], "methods": s.shape[1], "Friedman chi2": chi2,
                      "p-value": p, "CD (alpha=0.05)": critical_difference(s.shape[1], s.shape[0]),

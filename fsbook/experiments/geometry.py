@@ -12,6 +12,11 @@ problem.  Task kinds:
 * ``growth`` -- one five-site set at increasing dimension, with the selector's CPU time
   (Figure 3).
 
+:func:`claims` decides the paper's claims on the reduced counts and per-task results by the
+book's rule (:mod:`fsbook.claims`): regression t-tests for Figures 1 and 3, exact binomial tests
+of the selector's counts against the paper's values for Tables 4-6, a paired t-test over the
+binary classifiers for the random columns; Holm within each table, the count rule over data sets.
+
 The problems are built in :mod:`fsbook.experiments._geometry_problems`, the figures and the
 timing are drawn by :mod:`fsbook.experiments._geometry_figures` and the tables rendered by
 :func:`fsbook.report.styled_table`; this module re-exports the names the chapter reads.
@@ -31,13 +36,15 @@ dimensions) for a quick look.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from itertools import combinations
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from fsbook.decisions import RTOL, argbest
+from fsbook.claims import NOT_SEPARABLE, Claim, claims_table, evaluate, evaluate_over_datasets
+from fsbook.decisions import RTOL, SCORE_ATOL, argbest
 from fsbook.experiments._geometry_figures import growth_exponent, plot_figure1, plot_figure3, timing
 from fsbook.experiments._geometry_problems import (
     FUNCTION_WORDS,
@@ -60,8 +67,10 @@ from fsbook.geometry import (
 )
 from fsbook.report import styled_table as render
 
-__all__ = ["PROTOCOL", "PAPER", "SETTINGS", "make_tasks", "run_task", "reduce", "label_suite", "scores",
-           "selector_scores", "refit", "figure1_stats", "random_column_table", "random_summary", "model_table",
+__all__ = ["PROTOCOL", "PAPER", "SETTINGS", "TRAIN_NAMES", "PROBLEMS", "make_tasks", "run_task", "reduce",
+           "label_suite", "scores", "confusion", "selector_scores", "refit", "classifier_keys",
+           "figure1_performance", "figure1_stats", "random_column_table", "random_summary", "model_table",
+           "claims", "headline", "growth_claim", "LABEL_RULES", "paper_base_rates", "label_rule_table",
            # the chapter's names from the problems, figures and report modules
            "FUNCTION_WORDS", "NEWS_GROUPS", "WEBTEXT_SITES", "WEBTEXT_TRAIN_SITES", "add_random_columns",
            "allocate", "text_problem", "uci_problem", "growth_exponent", "plot_figure1", "plot_figure3",
@@ -155,26 +164,46 @@ def label_suite(problem, *, cv=5, seed=0, binarize=0.0, n_jobs=None):
 
 
 def _train_problem(spec):
-    rows, cols = spec["rows"], spec["cols"]
-    return text_problem(spec["source"], rows=rows, cols=cols, seed=spec["seed"])
+    return text_problem(spec["source"], rows=spec["rows"], cols=spec["cols"], seed=spec["seed"])
+
+
+def _site_problem(params):
+    """A five-site webtext set of one dimension (Table 5; Figure 3 when ``kind`` is ``growth``)."""
+    train_rows = _train_problem(params["exclude"])["rows"]
+    return text_problem("webtext", rows=5 * params["rows_per_class"], cols=params["dimension"],
+                        seed=params["seed"], classes=params["sites"], exclude_rows=train_rows,
+                        ordered=params["kind"] == "growth")
+
+
+def _uci_problem(params):
+    return uci_problem(params["name"], params["values"])
+
+
+def _random_problem(params):
+    return add_random_columns(_train_problem(params["base"]), params["fraction"],
+                              seed=params["seed"])
+
+
+#: the function that builds the problem of each task kind
+PROBLEMS = {"train": _train_problem, "dimension": _site_problem, "growth": _site_problem,
+            "uci": _uci_problem, "random": _random_problem}
 
 
 def _problem(params):
     kind = params["kind"]
-    if kind == "train":
-        return _train_problem(params)
-    if kind in ("dimension", "growth"):
-        train_rows = _train_problem(params["exclude"])["rows"]
-        return text_problem("webtext", rows=5 * params["rows_per_class"],
-                            cols=params["dimension"], seed=params["seed"],
-                            classes=params["sites"], exclude_rows=train_rows,
-                            ordered=kind == "growth")
-    if kind == "uci":
-        return uci_problem(params["name"], params["values"])
-    if kind == "random":
-        return add_random_columns(_train_problem(params["base"]), params["fraction"],
-                                  seed=params["seed"])
-    raise ValueError(f"unknown task kind {kind!r}")
+    if kind not in PROBLEMS:
+        raise ValueError(f"unknown task kind {kind!r}; expected one of {sorted(PROBLEMS)}")
+    return PROBLEMS[kind](params)
+
+
+def _ratios_cpu_seconds(problem):
+    t0 = time.process_time()
+    GeometricFeatureSetSelector(problem["groups"]).compute_ratios(problem["X"], problem["y"])
+    return time.process_time() - t0
+
+
+#: what a task of each kind measures besides the labelled suite
+EXTRAS = {"growth": {"ratios_cpu_s": _ratios_cpu_seconds}}
 
 
 def run_task(params):
@@ -198,10 +227,8 @@ def run_task(params):
     out = {"R": int(p["X"].shape[0]), "C": int(p["X"].shape[1]), "FT": len(p["groups"]),
            "group_sizes": [int(g.size) for g in p["groups"]],
            "suite": {c: suite[c].tolist() for c in SUITE_COLUMNS}}
-    if params["kind"] == "growth":
-        t0 = time.process_time()
-        GeometricFeatureSetSelector(p["groups"]).compute_ratios(p["X"], p["y"])
-        out["ratios_cpu_s"] = time.process_time() - t0
+    for key, measure in EXTRAS.get(params["kind"], {}).items():
+        out[key] = measure(p)
     return out
 
 
@@ -278,21 +305,50 @@ def refit(suite, stepwise=True):
                       suite["optimal"].to_numpy(), stepwise=stepwise, name="refit (ours)")
 
 
-def figure1_stats(suite):
-    """Per ratio: slope, Pearson r and p-value of the regression of performance on z_i (Fig. 1).
+def classifier_keys(suite):
+    """The binary classifier of each row of a labelled suite: (data set, split).
 
-    Performance is the within-classifier z-score of the accuracy, of the F1 score for f4 (as
-    in the paper).
+    Split labels such as ``"{0} vs rest"`` recur across the data sets of the training suite, so
+    a z-score "within the classifier" groups by the data set too; a suite without a ``data``
+    column is one data set.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from fsbook.experiments.geometry import classifier_keys
+    >>> s = pd.DataFrame({"data": ["a", "a", "b"], "split": ["{0} vs rest"] * 3})
+    >>> classifier_keys(s).tolist()
+    ['a | {0} vs rest', 'a | {0} vs rest', 'b | {0} vs rest']
     """
-    f1z = standardize_within(suite[["f1_score"]].to_numpy(), suite["split"].to_numpy())[:, 0]
+    split = suite["split"].astype(str)
+    if "data" not in suite.columns:
+        return split.to_numpy()
+    return (suite["data"].astype(str) + " | " + split).to_numpy()
+
+
+def figure1_performance(suite):
+    """Figure 1's y values: the within-classifier z-score of the accuracy for f1-f3, f5, f6 and
+    of the wrapper's F1 score for f4 (as in the paper); shape ``(n_pairs, 6)``."""
+    f1z = standardize_within(suite[["f1_score"]].to_numpy(), classifier_keys(suite))[:, 0]
+    acc = suite["accuracy_z"].to_numpy(dtype=float)
+    return np.column_stack([f1z if i == 3 else acc for i in range(6)])
+
+
+def figure1_stats(suite):
+    """Per ratio: slope, its standard error, Pearson r and p-value of the regression of
+    performance on z_i (Figure 1), over the ``n`` (classifier, set) pairs of ``suite``.
+
+    Performance is :func:`figure1_performance`: z-scores within (data set, classifier).
+    """
+    perf = figure1_performance(suite)
     rows = []
     for i, z in enumerate(zcols()):
-        t = f1z if i == 3 else suite["accuracy_z"].to_numpy()
         ok = suite[z].std() > 0
-        lr = stats.linregress(suite[z], t) if ok else None
+        lr = stats.linregress(suite[z], perf[:, i]) if ok else None
         rows.append({"ratio": f"f{i + 1}", "performance": "F1 (z)" if i == 3 else "accuracy (z)",
-                     "slope": lr.slope if ok else np.nan, "r": lr.rvalue if ok else np.nan,
-                     "p": lr.pvalue if ok else np.nan})
+                     "slope": lr.slope if ok else np.nan, "se": lr.stderr if ok else np.nan,
+                     "r": lr.rvalue if ok else np.nan, "p": lr.pvalue if ok else np.nan,
+                     "n": len(suite)})
     return pd.DataFrame(rows)
 
 
@@ -375,121 +431,504 @@ def model_table(paper, ours):
                           "ours": oc[(kind, pred)]} for kind, pred in pc])
 
 
+def confusion(suite, model):
+    """Counts of ``model``'s recommendations against the wrapper labels of one suite.
+
+    Returns
+    -------
+    dict
+        ``tp``, ``fp``, ``fn``, ``tn``: the counts from which :func:`scores` are ratios (the
+        claims test these counts, never the rounded ratios).
+    """
+    pred = np.asarray(model.predict(suite[zcols()].to_numpy()), bool)
+    truth = suite["optimal"].to_numpy(dtype=bool)
+    return {"tp": int(np.sum(pred & truth)), "fp": int(np.sum(pred & ~truth)),
+            "fn": int(np.sum(~pred & truth)), "tn": int(np.sum(~pred & ~truth))}
+
+
+# ----------------------------------------------------------------------------- label rules
+def _best_within(suite, n_se):
+    keys = classifier_keys(suite)
+    g = suite.groupby(keys, sort=False)
+    best = g["accuracy"].transform("idxmax")
+    floor = (suite.loc[best, "accuracy"].to_numpy()
+             - n_se * suite.loc[best, "accuracy_se"].to_numpy() - SCORE_ATOL)
+    return suite["accuracy"].to_numpy() >= floor
+
+
+def _above_mean(suite):
+    mean = suite.groupby(classifier_keys(suite), sort=False)["accuracy"].transform("mean")
+    return (suite["accuracy"] > mean + SCORE_ATOL).to_numpy()
+
+
+def _as_good_as_full(suite):
+    keys = classifier_keys(suite)
+    full = suite.groupby(keys, sort=False)["n_features"].transform("idxmax")
+    return (suite["accuracy"].to_numpy()
+            >= suite.loc[full, "accuracy"].to_numpy() - SCORE_ATOL)
+
+
+#: rules for the wrapper's "optimal" label; the paper states none.  Ties within
+#: :data:`fsbook.decisions.SCORE_ATOL` go to "optimal" (and are not "above the mean").
+LABEL_RULES = {
+    "within one s.e. of the best (ours)": lambda s: s["optimal"].to_numpy(dtype=bool),
+    "within two s.e. of the best": lambda s: _best_within(s, 2.0),
+    "above the classifier's mean accuracy": _above_mean,
+    "at least the full set's accuracy": _as_good_as_full,
+}
+
+
+def paper_base_rates():
+    """The share of optimal sets each Table 4 row of the paper implies.
+
+    With ``O`` optimal sets of ``n``, recall ``r`` gives ``tp = rO``, precision ``p`` gives
+    ``fp = tp (1/p − 1)``, and ``1 − accuracy = (fp + fn) / n``, so
+    ``O / n = (1 − a) / (r / p + 1 − 2r)``.
+
+    Examples
+    --------
+    >>> from fsbook.experiments.geometry import paper_base_rates
+    >>> t = paper_base_rates()
+    >>> round(float(t.loc["Movies Documents", "optimal (implied)"]), 2)     # 5 of 7
+    5.0
+    """
+    t4, t3 = PAPER["table4"], PAPER["table3"]
+    rate = (1 - t4["accuracy"]) / (t4["recall"] / t4["precision"] + 1 - 2 * t4["recall"])
+    return pd.DataFrame({"feature sets": t3.loc[t4.index, "feature sets"],
+                         "optimal (implied)": rate * t3.loc[t4.index, "feature sets"],
+                         "share optimal": rate})
+
+
+def label_rule_table(tsuite, paper=None):
+    """Table 4 under each rule of :data:`LABEL_RULES`: per rule and training data set, the share
+    of optimal sets and the scores of the published model and of the model refitted on the
+    rule's labels (in-sample, as in Table 4)."""
+    paper = paper_model() if paper is None else paper
+    rows = []
+    for rule, labels in LABEL_RULES.items():
+        optimal = labels(tsuite)
+        relabelled = tsuite.assign(optimal=optimal)
+        models = {"published": paper, "refitted": refit(relabelled)}
+        for name, s in relabelled.groupby("data", sort=False):
+            row = {"rule": rule, "data set": name,
+                   "optimal": f"{int(s['optimal'].sum())} of {len(s)}",
+                   "share optimal": float(s["optimal"].mean())}
+            for m, model in models.items():
+                sc = selector_scores(s, model)
+                row.update({f"{k} ({m})": sc[k] for k in ("accuracy", "precision", "recall")})
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------- table builders
+def _train_name(p):
+    return TRAIN_NAMES[p["source"]]
+
+
+def _uci_name(p):
+    name = p["name"].replace("_", " ")
+    if p["name"] == "wine":
+        name += " (real values)" if p["values"] == "real" else " (booleanised)"
+    return name
+
+
+def _table3(train):
+    rows = [{"data set": name, "source": "paper", **PAPER["table3"].loc[name].to_dict(),
+             "optimal": np.nan} for name in PAPER["table3"].index]
+    for p, r, s in train:
+        rows.append({"data set": _train_name(p), "source": "ours", "R": r["R"], "C": r["C"],
+                     "BC": s["split"].nunique(), "FT": r["FT"], "feature sets": len(s),
+                     "optimal": int(s["optimal"].sum())})
+    table = pd.DataFrame(rows)
+    for c in ("R", "C", "BC", "FT", "feature sets", "optimal"):
+        table[c] = table[c].astype("Int64")
+    return table
+
+
+def _table4(train, models):
+    rows = []
+    for p, _r, s in train:
+        name = _train_name(p)
+        paper_row = PAPER["table4"].loc[name] if name in PAPER["table4"].index else None
+        rows += _score_rows({"data set": name}, s, models, paper_row)
+    return pd.DataFrame(rows, columns=["data set", "optimal", "metric", "paper", *models],
+                        dtype=object)
+
+
+def _table5_row(columns):
+    """The paper's Table 5 dimension nearest to ``columns``."""
+    dims = PAPER["table5"].index.to_numpy()
+    return int(dims[np.argmin(np.abs(dims - columns))])
+
+
+def _table5(dimension, models):
+    rows = []
+    for _p, r, s in dimension:
+        nearest = _table5_row(r["C"])
+        rows += _score_rows({"columns": r["C"], "paper row": nearest}, s, models,
+                            PAPER["table5"].loc[nearest])
+    return pd.DataFrame(rows, columns=["columns", "paper row", "optimal", "metric", "paper",
+                                       *models], dtype=object)
+
+
+def _table6_row(p, r):
+    """The paper's Table 6 row of the same data type and nearest dimension."""
+    p6 = PAPER["table6"]
+    cand = p6[p6["type"] == ("continuous" if p["name"] == "wine" else "categorical")]
+    return cand.iloc[int(np.argmin(np.abs(cand["dimension"].to_numpy() - r["C"])))]
+
+
+def _table6(uci, models):
+    rows = []
+    for p, r, s in uci:
+        prow = _table6_row(p, r)
+        rows += _score_rows({"data set": _uci_name(p), "columns": r["C"],
+                             "paper row": f"{prow['dimension']} {prow['type']}"}, s, models, prow)
+    return pd.DataFrame(rows, columns=["data set", "columns", "paper row", "optimal", "metric",
+                                       "paper", *models], dtype=object)
+
+
+def _table6_ratios(uci):
+    return pd.DataFrame([{"data set": p["name"].replace("_", " "), "values": p["values"],
+                          **{f: f"{s[f].min():.3f} – {s[f].max():.3f}" for f in RATIO_NAMES}}
+                         for p, _r, s in uci])
+
+
+def _random_tables(random, models):
+    """Section 5.1: per-classifier table and summary (empty dict without a random task)."""
+    if not random:
+        return {}
+    rp, _rr, rs = random[0]
+    names = _train_problem(rp["base"])["group_names"] + ["random"]
+    rnd = {m: random_column_table(rs, model, names) for m, model in models.items()}
+    per_split = rnd["published"].merge(rnd["refitted"][["split", "selected", "gain_pp"]],
+                                       on="split", suffixes=(" (published)", " (refitted)"))
+    sums = {m: random_summary(t) for m, t in rnd.items()}
+    paper_rc = {"selected set contains the random columns": 0,
+                "min gain of the selected set (pp)": PAPER["random_columns"]["min"],
+                "median gain (pp)": PAPER["random_columns"]["median"],
+                "max gain (pp)": PAPER["random_columns"]["max"]}
+    summary = pd.DataFrame([{"quantity": q, "paper": paper_rc.get(q, np.nan),
+                             **{m: sums[m][q] for m in sums}} for q in sums["published"]],
+                           dtype=object)
+    return {"random": per_split, "random_summary": summary}
+
+
+def _figure3(growth, models):
+    rows = []
+    for _p, r, s in growth:
+        row = {"columns": r["C"], "ratios CPU s": r["ratios_cpu_s"]}
+        for m, model in models.items():
+            sc = selector_scores(s, model)
+            for metric in ("accuracy", "precision", "recall"):
+                row[f"{metric} ({m})"] = sc[metric]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _f3_reading(tsuite):
+    Z = tsuite[zcols()].to_numpy()
+    minus, plus = paper_model(-1).predict(Z), paper_model(+1).predict(Z)
+    return pd.DataFrame([{"pairs": len(Z), "wrapper-optimal": int(tsuite["optimal"].sum()),
+                          "recommended, f3 read as −0.091": int(minus.sum()),
+                          "recommended, f3 read as +0.091": int(plus.sum()),
+                          "decisions that differ": int((minus != plus).sum())}])
+
+
+def _predictors(ours):
+    return pd.DataFrame([{"model": k, "selected predictors": ", ".join(v)}
+                         for k, v in (("logistic", ours.info["logistic_predictors"]),
+                                      ("linear", ours.info["linear_predictors"]))])
+
+
+def _confusion_table(by_kind, models):
+    """Confusion counts of both models on every labelled suite the claims test."""
+    where = {"train": ("Table 4", lambda p, r: _train_name(p)),
+             "dimension": ("Table 5", lambda p, r: f"{r['C']} columns"),
+             "uci": ("Table 6", lambda p, r: _uci_name(p)),
+             "growth": ("Figure 3", lambda p, r: f"{r['C']} columns")}
+    rows = []
+    for kind, (table, name) in where.items():
+        for p, r, s in by_kind.get(kind, []):
+            for m, model in models.items():
+                rows.append({"table": table, "data set": name(p, r), "columns": r["C"],
+                             "model": m, **confusion(s, model)})
+    return pd.DataFrame(rows, columns=["table", "data set", "columns", "model", "tp", "fp", "fn",
+                                       "tn"])
+
+
 def reduce(params_list, results_list):
     """The chapter's tables from the labelled suites.
 
     Returns
     -------
     dict of str to pandas.DataFrame
-        ``table2``, ``table3``, ``table4``, ``table5``, ``table6``, ``figure1``,
-        ``f3_reading``, ``random``, ``random_summary``, ``figure3``, ``training_suite``.
+        ``table2``, ``table2_predictors``, ``table3``, ``table4``, ``table5``, ``table6``,
+        ``table6_ratios``, ``figure1``, ``f3_reading``, ``random``, ``random_summary``,
+        ``figure3``, ``training_suite``, ``confusion`` (the counts the claims test) and
+        ``label_rules`` (Table 4 under other rules for the "optimal" label).
     """
-    suites, info = [], []
+    by_kind = {}
     for p, r in zip(params_list, results_list):
-        suites.append(pd.DataFrame(r["suite"]))
-        info.append((p, r))
-    train = [(p, r, s) for (p, r), s in zip(info, suites) if p["kind"] == "train"]
-    tsuite = pd.concat([s.assign(data=TRAIN_NAMES[p["source"]]) for p, _, s in train],
-                       ignore_index=True)
+        by_kind.setdefault(p["kind"], []).append((p, r, pd.DataFrame(r["suite"])))
+    train = by_kind.get("train", [])
+    tsuite = pd.concat([s.assign(data=_train_name(p)) for p, _r, s in train], ignore_index=True)
+    tsuite["f1_z"] = figure1_performance(tsuite)[:, 3]
     paper, ours = paper_model(), refit(tsuite)
     models = {"published": paper, "refitted": ours}
-
-    t3 = [{"data set": name, "rows": "paper", **PAPER["table3"].loc[name].to_dict(),
-           "optimal": np.nan} for name in PAPER["table3"].index]
-    for p, r, s in train:
-        t3.append({"data set": TRAIN_NAMES[p["source"]], "rows": "ours", "R": r["R"],
-                   "C": r["C"], "BC": s["split"].nunique(), "FT": r["FT"],
-                   "feature sets": len(s), "optimal": int(s["optimal"].sum())})
-    table3 = pd.DataFrame(t3).rename(columns={"rows": "source"})
-    for c in ("R", "C", "BC", "FT", "feature sets", "optimal"):
-        table3[c] = table3[c].astype("Int64")
-
-    t4 = []
-    for p, _r, s in train:
-        name = TRAIN_NAMES[p["source"]]
-        paper_row = PAPER["table4"].loc[name] if name in PAPER["table4"].index else None
-        t4 += _score_rows({"data set": name}, s, models, paper_row)
-    table4 = pd.DataFrame(t4, columns=["data set", "optimal", "metric", "paper", *models],
-                          dtype=object)
-
-    t5 = []
-    dims = PAPER["table5"].index.to_numpy()
-    for (p, r), s in zip(info, suites):
-        if p["kind"] != "dimension":
-            continue
-        nearest = int(dims[np.argmin(np.abs(dims - r["C"]))])
-        t5 += _score_rows({"columns": r["C"], "paper row": nearest}, s, models,
-                          PAPER["table5"].loc[nearest])
-    table5 = pd.DataFrame(t5, columns=["columns", "paper row", "optimal", "metric", "paper",
-                                       *models], dtype=object)
-
-    t6 = []
-    p6 = PAPER["table6"]
-    for (p, r), s in zip(info, suites):
-        if p["kind"] != "uci":
-            continue
-        name = p["name"].replace("_", " ")
-        if p["name"] == "wine":
-            name += " (real values)" if p["values"] == "real" else " (booleanised)"
-        pkind = "continuous" if p["name"] == "wine" else "categorical"
-        cand = p6[p6["type"] == pkind]
-        prow = cand.iloc[int(np.argmin(np.abs(cand["dimension"].to_numpy() - r["C"])))]
-        t6 += _score_rows({"data set": name, "columns": r["C"],
-                           "paper row": f"{prow['dimension']} {prow['type']}"}, s, models, prow)
-    table6 = pd.DataFrame(t6, columns=["data set", "columns", "paper row", "optimal", "metric",
-                                       "paper", *models], dtype=object)
-    spread = []
-    for (p, _r), s in zip(info, suites):
-        if p["kind"] == "uci":
-            spread.append({"data set": p["name"].replace("_", " "), "values": p["values"],
-                           **{f: f"{s[f].min():.3f} – {s[f].max():.3f}" for f in RATIO_NAMES}})
-    table6_ratios = pd.DataFrame(spread)
-
-    tables = {}
-    for (rp, _rr), rs in zip(info, suites):
-        if rp["kind"] != "random":
-            continue
-        names = _train_problem(rp["base"])["group_names"] + ["random"]
-        rnd = {m: random_column_table(rs, model, names) for m, model in models.items()}
-        tables["random"] = rnd["published"].merge(
-            rnd["refitted"][["split", "selected", "gain_pp"]], on="split",
-            suffixes=(" (published)", " (refitted)"))
-        sums = {m: random_summary(t) for m, t in rnd.items()}
-        paper_rc = {"selected set contains the random columns": 0,
-                    "min gain of the selected set (pp)": PAPER["random_columns"]["min"],
-                    "median gain (pp)": PAPER["random_columns"]["median"],
-                    "max gain (pp)": PAPER["random_columns"]["max"]}
-        tables["random_summary"] = pd.DataFrame(
-            [{"quantity": q, "paper": paper_rc.get(q, np.nan), **{m: sums[m][q] for m in sums}}
-             for q in sums["published"]], dtype=object)
-
-    f3 = []
-    for (p, r), s in zip(info, suites):
-        if p["kind"] != "growth":
-            continue
-        row = {"columns": r["C"], "ratios CPU s": r["ratios_cpu_s"]}
-        for m, model in models.items():
-            sc = selector_scores(s, model)
-            for metric in ("accuracy", "precision", "recall"):
-                row[f"{metric} ({m})"] = sc[metric]
-        f3.append(row)
-
-    Z = tsuite[zcols()].to_numpy()
-    reading = pd.DataFrame([{
-        "pairs": len(Z), "wrapper-optimal": int(tsuite["optimal"].sum()),
-        "recommended, f3 read as −0.091": int(paper_model(-1).predict(Z).sum()),
-        "recommended, f3 read as +0.091": int(paper_model(+1).predict(Z).sum()),
-        "decisions that differ": int((paper_model(-1).predict(Z)
-                                      != paper_model(+1).predict(Z)).sum())}])
-    predictors = pd.DataFrame([{"model": k, "selected predictors": ", ".join(v)}
-                               for k, v in (("logistic", ours.info["logistic_predictors"]),
-                                            ("linear", ours.info["linear_predictors"]))])
-    tables.update({"table2": model_table(paper, ours), "table2_predictors": predictors,
-                   "table3": table3, "table4": table4, "table5": table5, "table6": table6,
-                   "table6_ratios": table6_ratios,
-                   "figure1": figure1_stats(tsuite), "f3_reading": reading,
-                   "figure3": pd.DataFrame(f3), "training_suite": tsuite})
+    uci = by_kind.get("uci", [])
+    tables = {"table2": model_table(paper, ours), "table2_predictors": _predictors(ours),
+              "table3": _table3(train), "table4": _table4(train, models),
+              "table5": _table5(by_kind.get("dimension", []), models),
+              "table6": _table6(uci, models), "table6_ratios": _table6_ratios(uci),
+              "figure1": figure1_stats(tsuite), "f3_reading": _f3_reading(tsuite),
+              **_random_tables(by_kind.get("random", []), models),
+              "figure3": _figure3(by_kind.get("growth", []), models),
+              "training_suite": tsuite, "confusion": _confusion_table(by_kind, models),
+              "label_rules": label_rule_table(tsuite, paper)}
     return tables
+
+
+# ----------------------------------------------------------------------------- claims
+_Z975 = float(stats.norm.ppf(0.975))
+
+
+def _claim_row(table, claim, *, a, b, unit, n, effect, se, ci, test, p, note="", **extra):
+    """One claims-table row (the columns of :data:`fsbook.claims.COLUMNS`, then ``extra``) for a
+    claim whose p-value comes from a test the engine does not run (regression, binomial)."""
+    return {"table": table, "claim": claim, "a": a, "b": b, "unit": unit, "n": int(n),
+            "effect": float(effect), "se": float(se), "ci_low": float(ci[0]),
+            "ci_high": float(ci[1]), "test": test, "p": float(p), "p_adj": float(p),
+            "verdict": NOT_SEPARABLE, "note": note, **extra}
+
+
+def _binomial_row(table, claim, k, n, p0, better, *, a, b, unit="sets", note="", **extra):
+    """A selector's proportion ``k / n`` against the paper's value ``p0``: exact two-sided
+    binomial test; effect = the difference, signed so that positive is the paper's direction
+    (``better``); 95 % Clopper-Pearson interval; ``se`` = the interval's half-width / 1.96.
+    No unit (``n = 0``: nothing recommended, or nothing optimal) leaves the claim undefined."""
+    if not 0.0 < p0 < 1.0:
+        raise ValueError(f"the binomial test needs a reference proportion in (0, 1), got {p0}")
+    nan = float("nan")
+    if n == 0:
+        return _claim_row(table, claim, a=a, b=b, unit=unit, n=0, effect=nan, se=nan,
+                          ci=(nan, nan), test="exact binomial", p=nan,
+                          note=note or "undefined: no unit", **extra)
+    test = stats.binomtest(int(k), int(n), p0)
+    ci = test.proportion_ci(0.95, method="exact")
+    sign = 1.0 if better == "higher" else -1.0
+    lo, hi = sorted((sign * (ci.low - p0), sign * (ci.high - p0)))
+    return _claim_row(table, claim, a=a, b=b, unit=unit, n=n, effect=sign * (k / n - p0),
+                      se=(ci.high - ci.low) / (2 * _Z975), ci=(lo, hi), test="exact binomial",
+                      p=test.pvalue, note=note, **extra)
+
+
+def _regression_row(table, claim, x, y, better, *, a, b, unit, null=0.0, note="", **extra):
+    """The least-squares slope of ``y`` on ``x`` against ``null``: t-test with ``n − 2`` degrees
+    of freedom; effect = slope − null, signed so that positive is the paper's direction
+    (``better="higher"``: a larger slope).  Points with an undefined ``y`` are left out."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    ok = np.isfinite(x) & np.isfinite(y)
+    x, y, n = x[ok], y[ok], int(ok.sum())
+    sign = 1.0 if better == "higher" else -1.0
+    nan = float("nan")
+    if n < 3 or np.ptp(x) == 0:
+        return _claim_row(table, claim, a=a, b=b, unit=unit, n=n, effect=nan, se=nan,
+                          ci=(nan, nan), test="regression t", p=nan,
+                          note=note or f"untestable: {n} point(s)", **extra)
+    if np.ptp(y) == 0:                       # a constant y: slope exactly 0, no evidence
+        slope, se, p = 0.0, 0.0, 1.0 if null == 0 else 0.0
+    else:
+        lr = stats.linregress(x, y)
+        slope, se = float(lr.slope), float(lr.stderr)
+        t = (slope - null) / se if se > 0 else np.inf * np.sign(slope - null)
+        p = float(2 * stats.t.sf(abs(t), n - 2)) if np.isfinite(t) else 0.0
+    effect = sign * (slope - null)
+    half = float(stats.t.ppf(0.975, n - 2) * se)
+    return _claim_row(table, claim, a=a, b=b, unit=unit, n=n, effect=effect, se=se,
+                      ci=(effect - half, effect + half), test="regression t", p=p, note=note,
+                      **extra)
+
+
+def _tables(results):
+    if isinstance(results, Mapping):
+        return results
+    if hasattr(results, "tables"):
+        return results.tables
+    raise TypeError(f"claims() needs read_store's result or its tables, got {type(results)}")
+
+
+def _regression_row_from_stats(table, r):
+    """Figure 1's row of one ratio from the stored regression (slope, se, p over n pairs)."""
+    effect, se, n = -float(r["slope"]), float(r["se"]), int(r["n"])
+    half = float(stats.t.ppf(0.975, n - 2) * se)
+    perf = "F1 score" if r["ratio"] == "f4" else "accuracy"
+    return _claim_row(table, f"{r['ratio']}: negative slope on {perf}", a=r["ratio"],
+                      b="no relation", unit="sets", n=n, effect=effect, se=se,
+                      ci=(effect - half, effect + half), test="regression t", p=r["p"],
+                      **{"data set": "training suite", "model": "", "general claim": ""})
+
+
+def _figure1_claims(T):
+    fig1 = T["figure1"]
+    return [_regression_row_from_stats("Figure 1", r) for _, r in fig1.iterrows()]
+
+
+#: the three metrics of Tables 4 and 5: (successes, trials) from the confusion counts
+METRIC_COUNTS = {"accuracy": lambda c: (c["tp"] + c["tn"], c["tp"] + c["fp"] + c["fn"] + c["tn"]),
+                 "precision": lambda c: (c["tp"], c["tp"] + c["fp"]),
+                 "recall": lambda c: (c["tp"], c["tp"] + c["fn"])}
+
+
+def _metric_rows(table, counts, reference, claim_text):
+    """Per (model, data set, metric) binomial rows of a selector table."""
+    rows = []
+    for _, c in counts.iterrows():
+        for metric, count in METRIC_COUNTS.items():
+            p0 = reference(c, metric)
+            k, n = count(c)
+            general = claim_text(c["model"], metric, p0)
+            note = "" if n else ("undefined: no set recommended" if metric == "precision"
+                                 else "undefined: no optimal set")
+            rows.append(_binomial_row(table, general, k, n, p0, "higher", a=f"{c['model']} model",
+                                      b="the paper", note=note, **{"data set": c["data set"],
+                                      "model": c["model"], "general claim": general}))
+    return rows
+
+
+def _table4_claims(T):
+    lowest = PAPER["table4"].min()
+    counts = T["confusion"][T["confusion"]["table"] == "Table 4"]
+    return _metric_rows("Table 4", counts, lambda c, metric: float(lowest[metric]),
+                        lambda m, metric, p0: f"{m} model: {metric} at least the paper's lowest "
+                                              f"({p0:.3f})")
+
+
+def _table5_claims(T):
+    counts = T["confusion"][T["confusion"]["table"] == "Table 5"]
+    return _metric_rows("Table 5", counts,
+                        lambda c, metric: float(PAPER["table5"].loc[_table5_row(c["columns"]),
+                                                                    metric]),
+                        lambda m, metric, p0: f"{m} model: {metric} at least the paper's")
+
+
+def _table6_claims(T):
+    rows = []
+    for _, c in T["confusion"][T["confusion"]["table"] == "Table 6"].iterrows():
+        general = f"{c['model']} model: recall below 0.5 (the method fails)"
+        rows.append(_binomial_row("Table 6", general, c["tp"], c["tp"] + c["fn"], 0.5, "lower",
+                                  a=f"{c['model']} model", b="half of the optimal sets",
+                                  **{"data set": c["data set"], "model": c["model"],
+                                     "general claim": general}))
+    return rows
+
+
+def _random_claims(T):
+    if "random" not in T:
+        return []
+    rnd, rows = T["random"], []
+    floor = PAPER["random_columns"]["min"]
+    for m in ("published", "refitted"):
+        gain = rnd[f"gain_pp ({m})"].to_numpy(dtype=float)
+        gain = gain[np.isfinite(gain)]
+        claim = Claim(f"{m} model: the selected set gains at least {floor:g} pp", a="selected set",
+                      b=f"full set + {floor:g} pp", better="higher", unit="splits",
+                      test="paired_t", table="Random columns")
+        rows.append({**evaluate(claim, gain, np.full(gain.shape, floor)),
+                     "data set": "webtext + random", "model": m, "general claim": ""})
+        selected = rnd[f"selected ({m})"]
+        has = selected != "none recommended"
+        excludes = int((~selected[has].str.split("+").map(lambda s: "random" in s)).sum())
+        rows.append(_binomial_row("Random columns", f"{m} model: the selected set excludes the "
+                                  "random columns on most classifiers", excludes, int(has.sum()),
+                                  0.5, "higher", a="selected set", b="random columns", unit="splits",
+                                  **{"data set": "webtext + random", "model": m,
+                                     "general claim": ""}))
+    return rows
+
+
+def _figure3_claims(T):
+    f3, rows = T["figure3"], []
+    for m in ("published", "refitted"):
+        for metric in METRIC_COUNTS:
+            rows.append(_regression_row("Figure 3", f"{m} model: {metric} grows with the number "
+                                        "of columns", np.log2(f3["columns"].to_numpy(float)),
+                                        f3[f"{metric} ({m})"], "higher", a="more columns",
+                                        b="fewer columns", unit="dimensions",
+                                        **{"data set": "five-site set", "model": m,
+                                           "general claim": ""}))
+    return rows
+
+
+def claims(results):
+    """The chapter's claims, decided on the stored per-task results by the book's rule.
+
+    Parameters
+    ----------
+    results : ProtocolResult or dict of DataFrame
+        What :func:`fsbook.experiments.read_store` returns for :data:`PROTOCOL` (or its
+        ``tables``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The columns of :data:`fsbook.claims.COLUMNS`, then ``data set``, ``model`` and
+        ``general claim``.  Holm's correction runs within each ``table``:
+
+        * ``Figure 1`` -- per ratio, a negative slope of performance on the ratio (regression t
+          over the training suite's (classifier, set) pairs; f4 against the F1 score);
+        * ``Table 4`` -- per model, data set and metric, the selector's accuracy, precision and
+          recall at least the paper's lowest Table 4 value (exact binomial test on the counts);
+          one row per model and metric over the data sets by the count rule;
+        * ``Table 5`` -- the same against the paper's row of each dimension, count rule over the
+          seven test sets;
+        * ``Table 6`` -- recall below 0.5 (the paper's "the method fails"), count rule;
+        * ``Random columns`` -- the selected set gains at least 10 pp over the full set (paired
+          t over the binary classifiers) and excludes the random columns on most of them;
+        * ``Figure 3`` -- accuracy, precision and recall grow with log2 of the number of
+          columns (regression t over the thirteen dimensions of one set).
+    """
+    T = _tables(results)
+    per_unit = claims_table(_figure1_claims(T) + _table4_claims(T) + _table5_claims(T)
+                            + _table6_claims(T) + _random_claims(T) + _figure3_claims(T))
+    general = per_unit[per_unit["general claim"] != ""]
+    counts = []
+    for (table, text), rows in general.groupby(["table", "general claim"], sort=False):
+        counts.append({**evaluate_over_datasets(rows, text, table=table),
+                       "data set": "all", "model": rows["model"].iloc[0], "general claim": text})
+    per_unit = per_unit.assign(claim=[c if g == "" else f"{c} — {d}" for c, g, d in
+                                      zip(per_unit["claim"], per_unit["general claim"],
+                                          per_unit["data set"])])
+    out = pd.concat([per_unit, pd.DataFrame(counts)], ignore_index=True)
+    order = {t: i for i, t in enumerate(dict.fromkeys(per_unit["table"]))}
+    return out.sort_values("table", key=lambda t: t.map(order), kind="stable").reset_index(drop=True)
+
+
+def headline(claims_df):
+    """The rows of :func:`claims` that are the chapter's claims: the count-rule rows of the
+    claims made for several data sets and the claims made once (Figure 1, random columns,
+    Figure 3), without the per-data-set rows the count rule decides from."""
+    return claims_df[(claims_df["general claim"] == "") | (claims_df["test"] == "count rule")]
+
+
+def growth_claim(dims, seconds, *, label="paper's method", exponent=2.0):
+    """The claim "CPU time grows at least as ``dims**exponent``" on a timing: regression of
+    log t on log n, its slope tested against ``exponent`` (a claims-table row set).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fsbook.experiments.geometry import growth_claim
+    >>> n = np.array([250, 500, 1000, 2000])
+    >>> growth_claim(n, 1e-3 * n * (1 + 0.01 * np.arange(4)))["verdict"].item()
+    'fails'
+    """
+    d, s = np.asarray(dims, float), np.asarray(seconds, float)
+    ok = np.isfinite(s) & (s > 0)
+    row = _regression_row("CPU time", f"{label}: time grows at least quadratically",
+                          np.log(d[ok]), np.log(s[ok]), "higher", a=label, b="n²",
+                          unit="dimensions", null=exponent)
+    return claims_table([row])
 
 
 # version 4: the wrapper's linear SVM runs to tol 1e-8 (fsbook.geometry.wrapper.SVM_TOL); at

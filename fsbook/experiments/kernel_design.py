@@ -29,6 +29,11 @@ training part, ``n_test`` test triples from the test part.  A test triple ``(a, 
 paper's "two points in the same class are more similar to each other than any of these points
 to the third"); for MMC, with distances reversed.  Ties count as not respected.
 
+:func:`claims` decides the chapter's claims on the stored per-split results (corrected resampled
+t-test, Holm within each figure, the book's count rule over the data sets; "about the same" claims
+by two one-sided tests); :data:`PARTS` maps a task's ``method`` to the function that runs it, and
+:func:`reduce` builds each table with its own builder.
+
 Book subsample (``full=False``): 2 splits, 300 training triples, γ1, γ2 ∈ {1e-4, 1e-1};
 full protocol: 10 splits, 1 500 triples, γ1, γ2 ∈ {1e-4, 1e-2, 1e-1, 1, 10, 100} and Figure 2's
 10-fold CV.
@@ -40,6 +45,7 @@ import itertools
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 from scipy.spatial.distance import cdist
 from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.neighbors import NeighborhoodComponentsAnalysis
@@ -49,6 +55,18 @@ from sklearn.svm import LinearSVC
 
 from fsbook import datasets
 from fsbook.baselines.mmc import MMC, UnboundedMetricError
+from fsbook.claims import (
+    ALPHA,
+    FAILS,
+    HOLDS,
+    NOT_SEPARABLE,
+    Claim,
+    claims_table,
+    count_rule,
+    evaluate,
+    evaluate_over_datasets,
+    holm,
+)
 from fsbook.decisions import RTOL, SCORE_ATOL, argbest
 from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments._runner import Protocol, task_seed
@@ -190,44 +208,67 @@ def _mixture_result(est, Xte, t_te):
             "n_lp": int(est.lp_.n_iter)}
 
 
-def run_task(params):
-    """One dataset × split × method (see module docstring)."""
-    method = params["method"]
-    X, y = load(params["dataset"])
-    if method == "weak_cv10":
-        return _run_cv10(params)
-    if method == "selection":
-        return _run_selection(params)
+def _run_singles(params):
+    """Figure 1's single kernels: no training, the fraction of test triples each respects."""
     Xtr, ytr, Xte, yte, t_tr, t_te = split(params)
-    out = {"n_features": int(X.shape[1]), "n_train_triples": int(t_tr.shape[0])}
-    if method == "singles":
-        for name, (kind, p) in SINGLES.items():
-            spec = [s for s in full_kernel_specs(mu=(p,) if kind == "gaussian" else (),
-                                                 degree=int(p) if kind == "polynomial" else None,
-                                                 linear=kind == "linear")]
-            out[name] = respected(kernel_stack(spec, Xte)[0], t_te)
+    out = _split_header(params, t_tr)
+    for name, (kind, p) in SINGLES.items():
+        spec = full_kernel_specs(mu=(p,) if kind == "gaussian" else (),
+                                 degree=int(p) if kind == "polynomial" else None,
+                                 linear=kind == "linear")
+        out[name] = respected(kernel_stack(spec, Xte)[0], t_te)
+    return out
+
+
+def _run_mmc(params):
+    """Figure 3's baseline: Xing et al.'s MMC given each training triple as a similar and a
+    dissimilar pair; ``score`` is ``None`` (undefined, not 0) when its problem is unbounded."""
+    Xtr, ytr, Xte, yte, t_tr, t_te = split(params)
+    out = _split_header(params, t_tr)
+    pairs = np.concatenate([np.stack([Xtr[t_tr[:, 0]], Xtr[t_tr[:, 1]]], 1),
+                            np.stack([Xtr[t_tr[:, 0]], Xtr[t_tr[:, 2]]], 1)])
+    lab = np.concatenate([np.ones(t_tr.shape[0]), -np.ones(t_tr.shape[0])])
+    try:
+        m = MMC().fit(pairs, lab)
+    except UnboundedMetricError as err:     # no optimum (Soybean Small): undefined, not 0
+        out["score"], out["undefined"] = None, str(err)
         return out
-    if method == "mmc":
-        pairs = np.concatenate([np.stack([Xtr[t_tr[:, 0]], Xtr[t_tr[:, 1]]], 1),
-                                np.stack([Xtr[t_tr[:, 0]], Xtr[t_tr[:, 2]]], 1)])
-        lab = np.concatenate([np.ones(t_tr.shape[0]), -np.ones(t_tr.shape[0])])
-        try:
-            m = MMC().fit(pairs, lab)
-        except UnboundedMetricError as err:     # no optimum (Soybean Small): undefined, not 0
-            out["score"], out["undefined"] = None, str(err)
-            return out
-        out["score"] = respected_after_map(m.transform(Xte), t_te)
-        return out
-    if method == "nca":
-        nca = NeighborhoodComponentsAnalysis(random_state=task_seed(params, "nca")).fit(Xtr, ytr)
-        out["score"] = respected_after_map(nca.transform(Xte), t_te)
-        return out
-    seed = task_seed(params, "cv")
+    out["score"] = respected_after_map(m.transform(Xte), t_te)
+    return out
+
+
+def _run_nca(params):
+    """The baseline a user would try: NCA on the training labels, triples by Euclidean distance."""
+    Xtr, ytr, Xte, yte, t_tr, t_te = split(params)
+    out = _split_header(params, t_tr)
+    nca = NeighborhoodComponentsAnalysis(random_state=task_seed(params, "nca")).fit(Xtr, ytr)
+    out["score"] = respected_after_map(nca.transform(Xte), t_te)
+    return out
+
+
+def _run_mixture(params):
+    """A mixture of :data:`MIXTURES`: γ1, γ2 by 2-fold CV on the training part, refitted."""
+    Xtr, ytr, Xte, yte, t_tr, t_te = split(params)
+    out = _split_header(params, t_tr)
+    method = params["method"]
     g1, g2, _ = choose_gammas(method, Xtr, ytr, params["grid"], params["n_train"],
-                              params["n_test"] // 2, seed)
+                              params["n_test"] // 2, task_seed(params, "cv"))
     est = _fit_mixture(method, Xtr, t_tr, g1, g2)
     out.update({"gamma1": g1, "gamma2": g2, **_mixture_result(est, Xte, t_te)})
     return out
+
+
+def _split_header(params, t_tr):
+    return {"n_features": int(load(params["dataset"])[0].shape[1]), "n_train_triples": int(t_tr.shape[0])}
+
+
+def run_task(params):
+    """One dataset × split × method (see module docstring): the function of :data:`PARTS`."""
+    try:
+        part = PARTS[params["method"]]
+    except KeyError:
+        raise ValueError(f"unknown method {params['method']!r}; expected one of {sorted(PARTS)}") from None
+    return part(params)
 
 
 def _run_cv10(params):
@@ -263,6 +304,11 @@ def _run_selection(params):
     out["acc_kept"] = (float(_svm().fit(X[tr][:, keep], y[tr]).score(X[te][:, keep], y[te]))
                        if keep.size else float("nan"))
     return out
+
+
+#: the function that runs each part (``method``) of a task
+PARTS = {"singles": _run_singles, "mmc": _run_mmc, "nca": _run_nca, "weak_cv10": _run_cv10,
+         "selection": _run_selection, **{m: _run_mixture for m in MIXTURES}}
 
 
 def make_tasks(full):
@@ -325,9 +371,20 @@ def _pm(values, decimals=3):
 VIOLATION_FLOOR = 1e-6
 
 
-def _violation(v):
-    """A dominance violation as the LP determines it: ``< 1e-06`` below :data:`VIOLATION_FLOOR`."""
+def format_violation(v):
+    """A dominance violation as the LP determines it: ``< 1e-06`` below :data:`VIOLATION_FLOOR`,
+    else three significant digits.
+
+    Examples
+    --------
+    >>> from fsbook.experiments.kernel_design import format_violation
+    >>> format_violation(4.3e-11), format_violation(959.84)
+    ('< 1e-06', '960')
+    """
     return f"< {VIOLATION_FLOOR:g}" if v < VIOLATION_FLOOR else format_significant(v, 3)
+
+
+_violation = format_violation     # the name tests/test_decisions.py imports
 
 
 #: column names of the tables, by method
@@ -357,11 +414,8 @@ def _column(rows, name):
     return rows[name] if name in rows else pd.Series(dtype=float)
 
 
-def reduce(params_list, results_list):
-    """Tables ``figure1``, ``figure2``, ``figure3``, ``scores`` (numbers for plots), ``psd``,
-    ``gammas``, ``selection``."""
-    rows = [{**p, **r} for p, r in zip(params_list, results_list)]
-    df = pd.DataFrame(rows)
+def _raw_scores(df):
+    """Per data set the stored scores of every single kernel and method (arrays over the splits)."""
     raw = []
     for d in DATASETS:
         sub = df[df.dataset == d]
@@ -373,16 +427,25 @@ def reduce(params_list, results_list):
         for m, label in LABELS.items():
             rec[label] = sub[sub.method == m]["score"].to_numpy()
         raw.append(rec)
+    return raw
+
+
+def _scores_table(raw):
+    """Long table of means and deviations over the splits (the numbers of the plots)."""
     cols = list(SINGLES) + list(LABELS.values())
-    long = pd.DataFrame([{"index": r["index"], "dataset": r["dataset"], "method": c,
+    return pd.DataFrame([{"index": r["index"], "dataset": r["dataset"], "method": c,
                           "mean": float(np.mean(r[c])), "std": float(np.std(r[c])),
                           "n": int(len(r[c]))} for r in raw for c in cols])
-    fig1_cols = list(SINGLES) + [LABELS[m] for m in MIXTURES]
-    fig1 = pd.DataFrame([{"#": r["index"], "dataset": r["dataset"],
-                          **{c: _pm(r[c]) for c in fig1_cols}} for r in raw])
-    fig3_cols = [LABELS[m] for m in ("weak", "weak_nonneg", "mmc", "nca")]
-    fig3 = pd.DataFrame([{"#": r["index"], "dataset": r["dataset"],
-                          **{c: _pm(r[c]) for c in fig3_cols}} for r in raw])
+
+
+def _figure_table(raw, cols):
+    """Figure 1 or 3 as numbers: ``mean ± std`` of each column, one row per data set."""
+    return pd.DataFrame([{"#": r["index"], "dataset": r["dataset"], **{c: _pm(r[c]) for c in cols}}
+                         for r in raw])
+
+
+def _figure2_table(df):
+    """Figure 2: features the weak mixtures select, and full kernels the full mixture keeps."""
     sel = []
     for d in DATASETS:
         sub = df[(df.dataset == d) & (df.method != "selection")]
@@ -390,7 +453,6 @@ def reduce(params_list, results_list):
             continue
         cv10 = sub[sub.method == "weak_cv10"]
         src = cv10 if not cv10.empty else sub[sub.method == "weak"]
-
         sel.append({"#": PAPER_INDEX[d], "dataset": PAPER_NAMES[d],
                     "D": int(sub["n_features"].iloc[0]),
                     "selected (weak)": _pm(_column(src, "n_selected"), 1),
@@ -398,23 +460,268 @@ def reduce(params_list, results_list):
                     "source": "10-fold CV" if not cv10.empty else "random splits",
                     "selected (weak, α ≥ 0)": _pm(_column(sub[sub.method == "weak_nonneg"], "n_selected"), 1),
                     "kernels with |α|>0.01 (full)": _pm(_column(sub[sub.method == "full"], "n_kernels"), 1)})
+    return pd.DataFrame(sel)
+
+
+def _psd_table(mix):
+    """The learnt kernels of the final fits: PSD and dominant on their set S (worst case)."""
+    return pd.DataFrame([{"variant": LABELS[v], "fits": int(len(g)),
+                          "largest |S|": int(g["size_S"].max()),
+                          "non-zero kernels": int((g["n_kernels"] > 0).sum()),
+                          # both come from an LP solution fixed to HiGHS's tolerances (~1e-7):
+                          # three digits are what the method determines
+                          "min eigenvalue / max |K_ii|": format_value(
+                              float(np.min(g["min_eig_S"] / np.maximum(g["max_abs_diag"], 1e-300))), 3),
+                          "max dominance violation": format_violation(float(g["max_dominance_violation"].max()))}
+                         # the number of cutting-plane rounds (stored per task as n_lp) is left out:
+                         # which violated rows enter a round is decided by near-equal violations,
+                         # and its mean moved between 5.7 and 5.8 from one numerical path to another
+                         for v in MIXTURES for g in [mix[mix.method == v]] if not g.empty])
+
+
+def _gammas_table(mix):
+    """How often each (γ1, γ2) was chosen, per mixture."""
+    if mix.empty:
+        return pd.DataFrame(columns=["method", "gamma1", "gamma2", "count"])
+    return mix.groupby(["method", "gamma1", "gamma2"]).size().rename("count").reset_index()
+
+
+def reduce(params_list, results_list):
+    """Tables ``figure1``, ``figure2``, ``figure3``, ``scores`` (numbers for plots), ``psd``,
+    ``gammas``, ``selection``, one builder each."""
+    df = pd.DataFrame([{**p, **r} for p, r in zip(params_list, results_list)])
+    raw = _raw_scores(df)
     mix = df[df.method.isin(list(MIXTURES))]
-    psd = pd.DataFrame([{"variant": LABELS[v], "fits": int(len(g)),
-                         "largest |S|": int(g["size_S"].max()),
-                         "non-zero kernels": int((g["n_kernels"] > 0).sum()),
-                         # both come from an LP solution fixed to HiGHS's tolerances (~1e-7):
-                         # three digits are what the method determines
-                         "min eigenvalue / max |K_ii|": format_value(
-                             float(np.min(g["min_eig_S"] / np.maximum(g["max_abs_diag"], 1e-300))), 3),
-                         "max dominance violation": _violation(float(g["max_dominance_violation"].max()))}
-                        # the number of cutting-plane rounds (stored per task as n_lp) is left out:
-                        # which violated rows enter a round is decided by near-equal violations,
-                        # and its mean moved between 5.7 and 5.8 from one numerical path to another
-                        for v in MIXTURES for g in [mix[mix.method == v]] if not g.empty])
-    gam = (mix.groupby(["method", "gamma1", "gamma2"]).size().rename("count").reset_index()
-           if not mix.empty else pd.DataFrame(columns=["method", "gamma1", "gamma2", "count"]))
-    return {"figure1": fig1, "figure2": pd.DataFrame(sel), "figure3": fig3, "scores": long,
-            "psd": psd, "gammas": gam, "selection": _selection_table(df)}
+    return {"figure1": _figure_table(raw, list(SINGLES) + [LABELS[m] for m in MIXTURES]),
+            "figure2": _figure2_table(df),
+            "figure3": _figure_table(raw, [LABELS[m] for m in ("weak", "weak_nonneg", "mmc", "nca")]),
+            "scores": _scores_table(raw), "psd": _psd_table(mix), "gammas": _gammas_table(mix),
+            "selection": _selection_table(df)}
+
+
+# ----------------------------------------------------------------------------- claims
+#: the paper's exceptions, by claim: data sets on which the paper itself says the claim does not
+#: hold (Section 3.2); they are decided and shown, but left out of the count rule
+PAPER_EXCEPTIONS = {
+    "full mixture above the best single kernel": ("boston", "iris", "wdbc", "pima"),
+    "weak mixture keeps fewer than D features": ("balance_scale",),
+    "weak mixture (α ≥ 0, ours) keeps fewer than D features": ("balance_scale",),
+    "weak mixture above MMC": ("balance_scale",),
+    "weak mixture (α ≥ 0, ours) above MMC": ("balance_scale",),
+}
+#: equivalence margin (fraction of test triples, or accuracy) of the two one-sided tests (TOST)
+EQUIVALENCE_MARGIN = 0.02
+#: the claims decided as equivalences ("about the same"), not as differences
+EQUIVALENCE_CLAIMS = ("linear ≈ polynomial of degree 2",
+                      "SVM accuracy on kept features ≈ on all features")
+BEST_SINGLE = "best single kernel"
+
+
+def _frame(results):
+    params, res = (results.params, results.results) if hasattr(results, "params") else results
+    return pd.DataFrame([{**p, **r} for p, r in zip(params, res)])
+
+
+def _per_split(df, dataset, method, column="score"):
+    """One value per split (index: split) of a method on a data set; ``NaN`` where undefined."""
+    g = df[(df.dataset == dataset) & (df.method == method)]
+    return pd.Series(pd.to_numeric(g[column], errors="coerce").to_numpy(dtype=float),
+                     index=g["split"].to_numpy()).sort_index()
+
+
+def best_single_kernel(df, dataset):
+    """The single kernel with the highest mean score over the splits (the first of tied ones, in
+    the order of :data:`SINGLES`): the one the claims of Figure 1 compare with."""
+    means = [float(_per_split(df, dataset, "singles", k).mean()) for k in SINGLES]
+    return list(SINGLES)[argbest(means, atol=SCORE_ATOL)]
+
+
+def _tost_p(effect, se, df, margin):
+    """p-value of the two one-sided t-tests that |mean difference| < ``margin``."""
+    if not np.isfinite(se):
+        return float("nan")
+    if se == 0:
+        return 0.0 if abs(effect) < margin else 1.0
+    t_low, t_high = (effect + margin) / se, (margin - effect) / se
+    return float(max(stats.t.sf(t_low, df), stats.t.sf(t_high, df)))
+
+
+def _paired_row(claim, a, b, *, note=""):
+    """:func:`fsbook.claims.evaluate` on the units where both values are defined."""
+    a, b = a.align(b, join="inner")
+    ok = a.notna() & b.notna()
+    if not ok.all():
+        dropped = int((~ok).sum())
+        note = (note + "; " if note else "") + (
+            f"undefined on all {dropped} units" if not ok.any() else f"undefined on {dropped} units, dropped")
+    row = evaluate(claim, a[ok].to_numpy(), b[ok].to_numpy(), note=note)
+    row["dataset"] = claim.dataset
+    return row
+
+
+def _claim_rows(df, ratio_split, ratio_cv10, ratio_sel):
+    rows = []
+
+    def claim(text, a, b, table, dataset, ratio, unit="splits", better="higher"):
+        return Claim(text, a=a, b=b, better=better, unit=unit, test="corrected_t", table=table,
+                     test_train_ratio=ratio, dataset=dataset)
+
+    for d in DATASETS:
+        if df[(df.dataset == d) & (df.method == "singles")].empty:
+            continue
+        best = best_single_kernel(df, d)
+        single = _per_split(df, d, "singles", best)
+        lab = {m: LABELS[m] for m in LABELS}
+        for m, text in (("weak", "weak mixture above the best single kernel"),
+                        ("weak_nonneg", "weak mixture (α ≥ 0, ours) above the best single kernel"),
+                        ("full", "full mixture above the best single kernel")):
+            r = _paired_row(claim(text, lab[m], BEST_SINGLE, "Figure 1", d, ratio_split),
+                            _per_split(df, d, m), single)
+            rows.append({**r, "best_single": best})
+        rows.append(_paired_row(claim(EQUIVALENCE_CLAIMS[0], "Linear", "Poly degree 2", "Figure 1", d,
+                                      ratio_split),
+                                _per_split(df, d, "singles", "Linear"),
+                                _per_split(df, d, "singles", "Poly degree 2")))
+        D = float(load(d)[0].shape[1])
+        cv10 = _per_split(df, d, "weak_cv10", "n_selected")
+        text = "weak mixture keeps fewer than D features"
+        c = claim(text, "features kept", "D", "Figure 2", d, ratio_cv10, unit="folds", better="lower")
+        zero = df[(df.dataset == d) & (df.method == "weak")]["alpha"].map(lambda a: not np.any(a))
+        if len(cv10) and (cv10 == 0).all() and zero.all():
+            # α = 0: the learnt kernel is zero and selects nothing; "fewer than D" would be vacuous
+            r = evaluate(c, [], [], note="untestable: α = 0 in every fit, no kernel is learnt")
+            rows.append({**r, "dataset": d})
+        else:
+            rows.append(_paired_row(c, cv10, pd.Series(D, index=cv10.index)))
+        nn = _per_split(df, d, "weak_nonneg", "n_selected")
+        rows.append(_paired_row(claim("weak mixture (α ≥ 0, ours) keeps fewer than D features", "features kept",
+                                      "D", "Figure 2", d, ratio_split, better="lower"),
+                                nn, pd.Series(D, index=nn.index)))
+        mmc = _per_split(df, d, "mmc")
+        for m, text in (("weak", "weak mixture above MMC"),
+                        ("weak_nonneg", "weak mixture (α ≥ 0, ours) above MMC"),
+                        ("full", "full mixture above MMC (ours)")):
+            rows.append(_paired_row(claim(text, lab[m], lab["mmc"], "Figure 3", d, ratio_split),
+                                    _per_split(df, d, m), mmc))
+        nn_score = _per_split(df, d, "weak_nonneg")
+        for m, text in (("full", "weak mixture (α ≥ 0) above the full mixture"),
+                        ("nca", "weak mixture (α ≥ 0) above NCA")):
+            rows.append(_paired_row(claim(text, lab["weak_nonneg"], lab[m], "our additions", d, ratio_split),
+                                    nn_score, _per_split(df, d, m)))
+    for d in SELECTION_DATASETS:
+        if df[(df.dataset == d) & (df.method == "selection")].empty:
+            continue
+        kept = _per_split(df, d, "selection", "n_kept")
+        D = float(load(d)[0].shape[1])
+        rows.append(_paired_row(claim("the selector keeps fewer than D features", "features kept", "D",
+                                      "selection check", d, ratio_sel, unit="folds", better="lower"),
+                                kept, pd.Series(D, index=kept.index)))
+        rows.append(_paired_row(claim(EQUIVALENCE_CLAIMS[1], "kept features", "all features",
+                                      "selection check", d, ratio_sel, unit="folds"),
+                                _per_split(df, d, "selection", "acc_kept"),
+                                _per_split(df, d, "selection", "acc_all")))
+    return rows
+
+
+def _decide_equivalences(table):
+    """Equivalence claims: *fails* when the difference is significant (Holm within the table),
+    *holds* when the two one-sided tests with :data:`EQUIVALENCE_MARGIN` are (Holm over the
+    equivalence rows of the table), *not separable* otherwise."""
+    table = table.copy()
+    table["p_tost"] = np.nan
+    table["p_tost_adj"] = np.nan
+    eq = table["claim"].isin(EQUIVALENCE_CLAIMS)
+    table.loc[eq, "p_tost"] = [_tost_p(e, s, n - 1, EQUIVALENCE_MARGIN)
+                               for e, s, n in zip(table.loc[eq, "effect"], table.loc[eq, "se"], table.loc[eq, "n"])]
+    for _, idx in table[eq].groupby("table", sort=False).groups.items():
+        table.loc[idx, "p_tost_adj"] = holm(table.loc[idx, "p_tost"].to_numpy(dtype=float))
+    for i in table.index[eq]:
+        p, pt = table.at[i, "p_adj"], table.at[i, "p_tost_adj"]
+        table.at[i, "verdict"] = (HOLDS if np.isfinite(pt) and pt < ALPHA else
+                                  FAILS if np.isfinite(p) and p < ALPHA else NOT_SEPARABLE)
+        table.at[i, "note"] = "; ".join(x for x in (table.at[i, "note"],
+                                                    f"equivalence margin ±{EQUIVALENCE_MARGIN:g}") if x)
+    return table
+
+
+def claims(results) -> pd.DataFrame:
+    """The chapter's claims, decided per data set on the stored per-split results, and over the data
+    sets by the book's count rule (:func:`fsbook.claims.count_rule`).
+
+    Every claim pairs two methods (or a method and the number of features ``D``) over the units
+    the store holds: the 10 random splits (corrected resampled t-test with ``n_test / n_train`` of
+    the triples, 1 000 / 1 500), the folds of Figure 2's 10-fold CV (ratio 1/9) or of the
+    selection check's 5-fold CV (1/4).  Holm's correction runs within each table (``Figure 1``,
+    ``Figure 2``, ``Figure 3``, ``our additions``, ``selection check``).  The paper's own
+    exceptions (:data:`PAPER_EXCEPTIONS`) are decided and shown but not counted.  The claims of
+    :data:`EQUIVALENCE_CLAIMS` ("about the same") hold only by two one-sided tests with margin
+    :data:`EQUIVALENCE_MARGIN`; a significant difference fails them.
+
+    Parameters
+    ----------
+    results : ProtocolResult or (params, results)
+        What ``read_store(PROTOCOL)`` returns (its ``params`` and per-task ``results``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The columns of :data:`fsbook.claims.COLUMNS`, plus ``dataset`` (empty on the count-rule
+        rows), ``counted`` (whether a data set's row enters the count rule), ``best_single``
+        (Figure 1) and ``p_tost``, ``p_tost_adj`` (equivalence claims).
+
+    Examples
+    --------
+    >>> from fsbook.experiments import read_store
+    >>> from fsbook.experiments.kernel_design import PROTOCOL, claims
+    >>> table = claims(read_store(PROTOCOL))
+    >>> row = table[(table.claim == "full mixture above MMC (ours)") & (table.dataset == "")]
+    >>> row["test"].item(), int(row["n"].item())
+    ('count rule', 9)
+    """
+    df = _frame(results)
+    if df.empty:
+        raise ValueError("no stored task to decide the claims on")
+    mixt = df[df.method.isin(list(MIXTURES))]
+    if mixt.empty:
+        raise ValueError("the claims need the mixtures' tasks; none is stored")
+    ratio_split = float(mixt["n_test"].iloc[0]) / float(mixt["n_train"].iloc[0])
+    n_folds = int(df[df.method == "weak_cv10"]["split"].nunique()) or 10
+    n_sel = int(df[df.method == "selection"]["split"].nunique()) or 5
+    per = claims_table(_claim_rows(df, ratio_split, 1.0 / (n_folds - 1), 1.0 / (n_sel - 1)))
+    per = _decide_equivalences(per)
+    per["counted"] = [r["dataset"] not in PAPER_EXCEPTIONS.get(r["claim"], ()) for _, r in per.iterrows()]
+    per["note"] = [n if c else "; ".join(x for x in (n, "the paper's exception, not counted") if x)
+                   for n, c in zip(per["note"], per["counted"])]
+    overall = []
+    for (table, text), g in per.groupby(["table", "claim"], sort=False):
+        counted = g[g["counted"]]
+        if counted.empty:          # a partial store that holds only the paper's exceptions
+            row = evaluate_over_datasets(g, text, table=table)
+            row.update(n=0, verdict=count_rule([]), note="only the paper's exceptions are stored")
+        else:
+            row = evaluate_over_datasets(counted, text, table=table)
+        overall.append({**row, "dataset": "", "counted": False})
+    out = pd.concat([per, pd.DataFrame(overall)], ignore_index=True)
+    return out
+
+
+def claim_rows(table, claim):
+    """The rows of one claim, labelled for :func:`fsbook.report.claims_display`: the data set's
+    paper index and name in ``claim`` (and the best single kernel where it is compared), the
+    count-rule row last, labelled "all data sets (count rule)"."""
+    rows = table[table["claim"] == claim].copy()
+    if rows.empty:
+        raise ValueError(f"no claim {claim!r} in the table")
+
+    def label(r):
+        if not r["dataset"]:
+            return "all data sets (count rule)"
+        name = f"{PAPER_INDEX[r['dataset']]}. {PAPER_NAMES[r['dataset']]}"
+        best = r.get("best_single")
+        return f"{name} (vs {best})" if isinstance(best, str) and best else name
+
+    rows["claim"] = [label(r) for _, r in rows.iterrows()]
+    return rows
 
 
 PROTOCOL = Protocol(name="kernel_design", make_tasks=make_tasks, run_task=run_task, reduce=reduce,

@@ -6,6 +6,9 @@
 * Tables 5-7 -- Yale faces, 105 pairwise tasks, degree-2 polynomial kernel: :func:`yale_task`;
   sensitivity of Proj-R to ρ (eq. 17): the ``"rho"`` tasks.
 
+:func:`claims` decides the paper's claims (the order of every pair of methods of each table) on
+the stored per-run results with :mod:`fsbook.claims`.
+
 :data:`PROTOCOL` runs them on the shared runner (:func:`fsbook.experiments.run_protocol`): one
 task per Boston run, per (run, pair) of the text and face experiments, reduced into the
 paper's tables.  Each task's seeds come from its parameters (run and pair index), so the
@@ -56,7 +59,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from scipy.optimize._linesearch import LineSearchWarning
-from sklearn.base import BaseEstimator, TransformerMixin, clone
+from sklearn.base import clone
 from sklearn.cross_decomposition import PLSRegression
 from sklearn.decomposition import PCA, KernelPCA, LatentDirichletAllocation
 from sklearn.exceptions import ConvergenceWarning
@@ -71,10 +74,12 @@ from fsbook.decisions import RTOL, SCORE_ATOL, argbest, log_grid, tie_refit
 from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments._runner import Protocol
 from fsbook.projection import (
+    ExhaustedSafePLS,
     GeneralizedDiscriminantAnalysis,
     OrthogonalLaplacianfaces,
     ProjectionPenalty,
     augment_features,
+    krylov_rank,
 )
 
 #: the paper's regularisation grid 10^-8, 10^-6, ..., 10^10 (exact decimal literals)
@@ -148,11 +153,6 @@ def ridge_path_cv(A, y, alphas, n_splits=5, seed=0):
     return errs
 
 
-def _best_alpha(A, y, alphas, seed):
-    errs = ridge_path_cv(A, y, alphas, seed=seed)
-    return alphas[argbest(errs, maximize=False, rtol=RTOL)]
-
-
 def _proj_ridge_path_cv(X, y, reducer, alphas, lam, seed):
     """CV errors of the projection-penalised ridge: the reducer is refitted inside each fold."""
     errs = np.zeros(len(alphas))
@@ -162,52 +162,6 @@ def _proj_ridge_path_cv(X, y, reducer, alphas, lam, seed):
         A_va = augment_features(X[va], red.transform(X[va]), 1 / np.sqrt(lam))
         errs += _ridge_path_fold(A_tr, y[tr], A_va, y[va], alphas) / 5
     return errs
-
-
-def _krylov_rank(pls):
-    """Components of a fitted ``PLSRegression`` before its Krylov space is exhausted (x-scores of
-    norm below ``1e-10`` of the largest: deflation has reached rounding noise)."""
-    norms = np.linalg.norm(pls.x_scores_, axis=0)
-    vanished = np.flatnonzero(norms <= 1e-10 * norms.max())
-    return int(vanished[0]) if vanished.size else norms.size
-
-
-class ExhaustedSafePLS(TransformerMixin, BaseEstimator):
-    """PLS directions (``PLSRegression(scale=False)``) that stop where the Krylov space is
-    exhausted: Proj-PLS's reducer.
-
-    Past that point scikit-learn's further components are directions of rounding noise, which
-    differ from machine to machine (and with the memory alignment of the arrays); the projection
-    penalty built from them would too.  With ``n_components`` beyond the exhaustion point the
-    reducer keeps the components before it, which span the same Krylov space.
-
-    Parameters
-    ----------
-    n_components : int
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> Z = rng.normal(size=(20, 3))
-    >>> X = np.linalg.qr(Z - Z.mean(axis=0))[0]       # centred, XᵀX = I: a 1-dimensional Krylov space
-    >>> ExhaustedSafePLS(3).fit(X, X @ [1.0, 2.0, 3.0]).n_kept_
-    1
-    """
-
-    def __init__(self, n_components=2):
-        self.n_components = n_components
-
-    def fit(self, X, y):
-        pls = PLSRegression(self.n_components, scale=False).fit(X, y)
-        self.n_kept_ = _krylov_rank(pls)
-        if self.n_kept_ < self.n_components:
-            pls = PLSRegression(self.n_kept_, scale=False).fit(X, y)
-        self.pls_ = pls
-        return self
-
-    def transform(self, X):
-        return self.pls_.transform(X)
 
 
 def pls_predict(X_train, y_train, X_test, d):
@@ -220,7 +174,7 @@ def pls_predict(X_train, y_train, X_test, d):
     Boston runs at d = 13, a value that differs from machine to machine).
     """
     pls = PLSRegression(d, scale=False).fit(X_train, y_train)
-    if _krylov_rank(pls) < d:
+    if krylov_rank(pls) < d:
         return LinearRegression().fit(X_train, y_train).predict(X_test)
     return pls.predict(X_test).ravel()
 
@@ -519,28 +473,55 @@ def yale_task(grams, y, is_train, pair, seed):
     return {key: _svc_cv_fit(G[np.ix_(rel, rel)], yy, tr, te, GRID, seed) for key, G in grams.items()}
 
 
-def run_task(params):
-    """Run one task of :data:`PROTOCOL` (see :func:`make_tasks`)."""
-    part, run = params["part"], params["run"]
-    if part == "boston":
-        X, y = _boston()
-        return boston_run(run, X, y)
+def _run_boston(params):
+    """One Boston run of Table 1 (:func:`boston_run`)."""
+    X, y = _boston()
+    return boston_run(params["run"], X, y)
+
+
+def _run_news(params):
+    """One (run, pair) task of Tables 2-4 (:func:`newsgroups_task`)."""
+    Xtr, ytr, Xte, yte = newsgroups_corpus()
+    Ztr, Zte = _news_topics(params["topics"])
     pair = tuple(params["pair"])
-    if part == "20newsgroups":
-        Xtr, ytr, Xte, yte = newsgroups_corpus()
-        Ztr, Zte = _news_topics(params["topics"])
-        g1, g2 = pair
-        itr, ite = np.flatnonzero((ytr == g1) | (ytr == g2)), np.flatnonzero((yte == g1) | (yte == g2))
-        return newsgroups_task(Xtr[itr], Ztr[itr], (ytr[itr] == g2).astype(int),
-                               Xte[ite], Zte[ite], (yte[ite] == g2).astype(int),
-                               NEWS_FRACS[params["table"]], seed=run * 1000 + NEWS_PAIRS.index(pair))
-    k, rhos = (YALE_K[params["table"]], (YALE_RHO,)) if part == "yale" else (SWEEP["k"], tuple(YALE_RHOS))
+    g1, g2 = pair
+    itr, ite = np.flatnonzero((ytr == g1) | (ytr == g2)), np.flatnonzero((yte == g1) | (yte == g2))
+    return newsgroups_task(Xtr[itr], Ztr[itr], (ytr[itr] == g2).astype(int),
+                           Xte[ite], Zte[ite], (yte[ite] == g2).astype(int),
+                           NEWS_FRACS[params["table"]], seed=params["run"] * 1000 + NEWS_PAIRS.index(pair))
+
+
+def _run_faces(params, k, rhos, name):
+    """One (run, pair) face task: ``{name(key): {"cv_accuracy", "error"}}`` (:func:`yale_task`)."""
+    run, pair = params["run"], tuple(params["pair"])
     _, y = _yale()
     is_train, grams = _yale_run_grams(k, run, rhos)
     fits = yale_task(grams, y, is_train, pair, run * 1000 + YALE_PAIRS.index(pair))
-    name = (lambda key: key[0]) if part == "yale" else (lambda key: f"{key[0]}@{key[1]:.0e}")
     return {key if isinstance(key, str) else name(key): {"cv_accuracy": acc, "error": err}
             for key, (acc, err) in fits.items()}
+
+
+def _run_yale(params):
+    """One (run, pair) task of Tables 5-7, at the paper's ρ."""
+    return _run_faces(params, YALE_K[params["table"]], (YALE_RHO,), lambda key: key[0])
+
+
+def _run_rho(params):
+    """One pair of the ρ sweep: Proj-R for every ρ of :data:`YALE_RHOS`, keyed ``Proj-R@ρ``."""
+    return _run_faces(params, SWEEP["k"], tuple(YALE_RHOS), lambda key: f"{key[0]}@{key[1]:.0e}")
+
+
+#: the function that runs a task of each part of :data:`PROTOCOL`
+PARTS = {"boston": _run_boston, "20newsgroups": _run_news, "yale": _run_yale, "rho": _run_rho}
+
+
+def run_task(params):
+    """Run one task of :data:`PROTOCOL` (see :func:`make_tasks`) by its part's function
+    (:data:`PARTS`)."""
+    part = params.get("part")
+    if part not in PARTS:
+        raise ValueError(f"unknown part {part!r}; the parts are {sorted(PARTS)}")
+    return PARTS[part](params)
 
 
 def _frame(params_list, results_list, part):
@@ -587,21 +568,85 @@ def balanced_block(rows):
     return best[1], best[2]
 
 
+def _per_run(rows, methods, scale):
+    """``(per_run, runs, pairs)``: the runs × methods frame of each run's average over the pairs
+    of the largest complete block of runs × pairs (:func:`balanced_block`), times ``scale``;
+    ``rows`` is ``[(run, pair, {m: v})]``."""
+    runs, pairs = balanced_block([(run, tuple(pair)) for run, pair, _ in rows])
+    keep = set(runs), set(pairs)
+    df = pd.DataFrame([{"run": run, **{m: v[m] for m in methods}} for run, pair, v in rows
+                       if run in keep[0] and tuple(pair) in keep[1]])
+    return df.groupby("run")[methods].mean() * scale, runs, pairs
+
+
 def _runs_table(rows, methods, scale):
     """Mean ± s.e. over runs of the per-run average over tasks; ``rows`` is ``[(run, pair, {m:
     v})]``.  Only the tasks of the largest complete block of runs × pairs are averaged
     (:func:`balanced_block`; all of them in a complete store); ``runs`` and ``tasks per run``
     describe that block, ``tasks stored`` counts every task of ``rows``.  With one run the
     standard error is undefined (NaN)."""
-    runs, pairs = balanced_block([(run, tuple(pair)) for run, pair, _ in rows])
-    keep = set(runs), set(pairs)
-    df = pd.DataFrame([{"run": run, **{m: v[m] for m in methods}} for run, pair, v in rows
-                       if run in keep[0] and tuple(pair) in keep[1]])
-    per_run = df.groupby("run")[methods].mean() * scale
+    per_run, runs, pairs = _per_run(rows, methods, scale)
     m, s = mean_se(per_run.to_numpy()) if len(per_run) > 1 else (per_run.to_numpy()[0], np.full(len(methods), np.nan))
     return pd.DataFrame({"mean": m, "se": s, "runs": len(runs), "tasks per run": len(pairs),
                          "tasks stored": len(rows)},
                         index=pd.Index(methods, name="method"))
+
+
+NEWS_METHODS = ["L2-LGR", "LGR-Topic", "Proj-Topic"]
+
+
+def _news_rows(news, table, topics):
+    """``[(run, pair, {method: error})]`` of the text tasks of one table and topic count."""
+    return [(p["run"], p["pair"], r) for p, r in news if p["table"] == table and p["topics"] == topics]
+
+
+def _yale_rows(yale, table):
+    """``[(run, pair, {method: error})]`` of the face tasks of one table."""
+    return [(p["run"], p["pair"], {m: r[m]["error"] for m in YALE_METHODS}) for p, r in yale if p["table"] == table]
+
+
+def _boston_tables(boston):
+    """Table 1 on both α grids and the per-d table, from ``[(params, result)]``."""
+    runs = [r for _, r in sorted(boston, key=lambda pr: pr[0]["run"])]
+    return {"table1": boston_table(runs, "fine"), "table1_paper_grid": boston_table(runs, "paper"),
+            "table1_by_d": boston_by_d(runs, "fine")}
+
+
+def _news_tables(news):
+    """``table{2,3,4}_d{d}`` for every table and topic count present."""
+    tables = {}
+    for t in NEWS_FRACS:
+        for d in sorted({p["topics"] for p, _ in news}):
+            rows = _news_rows(news, t, d)
+            if rows:
+                tables[f"{t}_d{d}"] = _runs_table(rows, NEWS_METHODS, 100)
+    return tables
+
+
+def _yale_tables(yale):
+    """``table{5,6,7}`` for every table present."""
+    return {t: _runs_table(rows, YALE_METHODS, 100) for t in YALE_K if (rows := _yale_rows(yale, t))}
+
+
+def _rho_tables(sweep):
+    """``rho_sweep`` (error % of Proj-R for every ρ) and ``rho_reference`` (the plain models and
+    Proj-R with ρ chosen by CV) of the ρ sweep's tasks."""
+    rhos = list(YALE_RHOS)
+    names = ["KPCA", "GDA", "OLap"]
+    err = lambda key: 100 * float(np.mean([r[key]["error"] for _, r in sweep]))  # noqa: E731
+    out = {"rho_sweep": pd.DataFrame({f"Proj-{n}": [err(f"Proj-{n}@{g:.0e}") for g in rhos] for n in names},
+                                     index=pd.Index(rhos, name="ρ"))}
+    ref = {m: err(m) for m in ["SVM-Kernel"] + [f"SVM-{n}" for n in names]}
+    for n in names:   # ρ chosen per task jointly with C by the same CV (ties: smallest ρ)
+        keys = [f"Proj-{n}@{g:.0e}" for g in rhos]
+        cv = [r[keys[argbest([r[k]["cv_accuracy"] for k in keys], atol=SCORE_ATOL)]]["error"] for _, r in sweep]
+        ref[f"Proj-{n} (ρ by CV)"] = 100 * float(np.mean(cv))
+    out["rho_reference"] = pd.Series(ref, name="error (%)").to_frame()
+    return out
+
+
+#: the builder of each part's tables
+BUILDERS = {"boston": _boston_tables, "20newsgroups": _news_tables, "yale": _yale_tables, "rho": _rho_tables}
 
 
 def reduce(params_list, results_list):
@@ -610,40 +655,12 @@ def reduce(params_list, results_list):
     ``table{2,3,4}_d{d}``, ``table{5,6,7}`` (mean ± s.e. over runs, in %; from a partial store,
     over the largest complete block of runs × pairs, :func:`balanced_block`), and for the ρ sweep
     ``rho_sweep`` (error % of Proj-R for every ρ) and ``rho_reference``.  A table none of whose
-    tasks is present is left out."""
+    tasks is present is left out.  Each part's tables come from its builder (:data:`BUILDERS`)."""
     tables = {}
-    boston = _frame(params_list, results_list, "boston")
-    if boston:
-        runs = [r for _, r in sorted(boston, key=lambda pr: pr[0]["run"])]
-        tables["table1"] = boston_table(runs, "fine")
-        tables["table1_paper_grid"] = boston_table(runs, "paper")
-        tables["table1_by_d"] = boston_by_d(runs, "fine")
-    news = _frame(params_list, results_list, "20newsgroups")
-    for t in NEWS_FRACS:
-        for d in sorted({p["topics"] for p, _ in news}):
-            rows = [(p["run"], p["pair"], r) for p, r in news if p["table"] == t and p["topics"] == d]
-            if rows:
-                tables[f"{t}_d{d}"] = _runs_table(rows, ["L2-LGR", "LGR-Topic", "Proj-Topic"], 100)
-    yale = _frame(params_list, results_list, "yale")
-    for t in YALE_K:
-        rows = [(p["run"], p["pair"], {m: r[m]["error"] for m in YALE_METHODS}) for p, r in yale if p["table"] == t]
+    for part, build in BUILDERS.items():
+        rows = _frame(params_list, results_list, part)
         if rows:
-            tables[t] = _runs_table(rows, YALE_METHODS, 100)
-    sweep = _frame(params_list, results_list, "rho")
-    if sweep:
-        rhos = list(YALE_RHOS)
-        names = ["KPCA", "GDA", "OLap"]
-        err = lambda key: 100 * float(np.mean([r[key]["error"] for _, r in sweep]))  # noqa: E731
-        tables["rho_sweep"] = pd.DataFrame(
-            {f"Proj-{n}": [err(f"Proj-{n}@{g:.0e}") for g in rhos] for n in names},
-            index=pd.Index(rhos, name="ρ"))
-        ref = {m: err(m) for m in ["SVM-Kernel"] + [f"SVM-{n}" for n in names]}
-        for n in names:   # ρ chosen per task jointly with C by the same CV (ties: smallest ρ)
-            keys = [f"Proj-{n}@{g:.0e}" for g in rhos]
-            cv = [r[keys[argbest([r[k]["cv_accuracy"] for k in keys], atol=SCORE_ATOL)]]["error"]
-                  for _, r in sweep]
-            ref[f"Proj-{n} (ρ by CV)"] = 100 * float(np.mean(cv))
-        tables["rho_reference"] = pd.Series(ref, name="error (%)").to_frame()
+            tables.update(build(rows))
     return tables
 
 
@@ -652,35 +669,195 @@ PROTOCOL = Protocol(name="projection", make_tasks=make_tasks, run_task=run_task,
 
 
 # ============================================================================ summaries
-def projection_gains(paper, ours, comparisons, higher_is_better, decimals=2):
-    """Gain of each projection model over its plain counterpart, paper vs ours.
+#: the paper's topic count of Tables 2-4, the one the claims are decided at
+NEWS_D = 30
+#: the projection gains the chapter reports per table: (projection model, its plain counterpart)
+GAINS = {"table1": [("Proj-PCR", "PCR"), ("Proj-PLS", "PLS"), ("Proj-PCR", "Ridge")],
+         **{t: [("Proj-Topic", "LGR-Topic"), ("Proj-Topic", "L2-LGR")] for t in NEWS_FRACS},
+         **{t: [("Proj-KPCA", "SVM-KPCA"), ("Proj-GDA", "SVM-GDA"), ("Proj-OLap", "SVM-OLap"),
+                ("Proj-KPCA", "SVM-Kernel")] for t in YALE_K}}
+GAINS["table1_paper_grid"] = GAINS["table1"]
+#: how the claims table names each table (the family of Holm's correction)
+TABLE_NAMES = {"table1": "Table 1", "table1_paper_grid": "Table 1 (paper's α grid)",
+               **{t: f"Table {t[-1]}" for t in (*NEWS_FRACS, *YALE_K)}}
 
-    ``comparisons`` is a list of ``(proj_method, baseline)``; the gain is measured so that a
-    positive number favours the projection penalty (R² up, error down).  Both values are first
-    rounded to ``decimals``, as the tables print them, so the gain is the difference of the
-    printed values; the verdict is "holds" (same sign as the paper's), "fails" (opposite sign)
-    or "tie" (the printed values are equal: neither holds nor fails); "undefined" when one of
-    our values is missing.
+
+@functools.lru_cache(maxsize=1)
+def split_ratios():
+    """``n_test / n_train`` of one split of each table, for the corrected resampled t-test.
+
+    Table 1: 456 test and 50 training examples.  Tables 2-4: summed over the 190 pairs, the
+    pair's test posts against its sampled training posts (``max(4, round(frac · m))`` of its
+    ``m``).  Tables 5-7: ``11 − k`` test and ``k`` training images per subject.
+
+    Returns
+    -------
+    dict of str to float, keyed like :data:`TABLE_NAMES`.
+    """
+    from fsbook.datasets import load_20newsgroups
+    n_boston = len(_boston()[1])
+    out = {"table1": (n_boston - 50) / 50, "table1_paper_grid": (n_boston - 50) / 50}
+    ytr = load_20newsgroups(subset="train").target
+    yte = load_20newsgroups(subset="test").target
+    ntr, nte = np.bincount(ytr), np.bincount(yte)
+    for t, frac in NEWS_FRACS.items():
+        train = sum(max(4, int(round(frac * (ntr[a] + ntr[b])))) for a, b in NEWS_PAIRS)
+        out[t] = sum(nte[a] + nte[b] for a, b in NEWS_PAIRS) / train
+    per_subject = int(np.bincount(_yale()[1]).min())
+    out.update({t: (per_subject - k) / k for t, k in YALE_K.items()})
+    return out
+
+
+def _boston_per_run(rows, grid):
+    """Runs × models of Table 1: test R² (%) at each model's best d (the table's), per run."""
+    runs = [r for _, r in sorted(rows, key=lambda pr: pr[0]["run"])]
+    best_d = boston_table(runs, grid)["d"]
+    out = {"Ridge": np.array([o["Ridge"][grid] for o in runs]) * 100}
+    for name in ("PCR", "PLS", "Proj-PCR", "Proj-PLS"):
+        ds, R = _r2_by_d(runs, name, grid)
+        out[name] = R[:, ds.index(int(best_d[name]))]
+    return pd.DataFrame(out, index=pd.Index([p["run"] for p, _ in sorted(rows, key=lambda pr: pr[0]["run"])],
+                                            name="run"))
+
+
+def per_run(results, table):
+    """The per-run values a table's claims are paired over (runs × methods).
+
+    Table 1 (``"table1"``, ``"table1_paper_grid"``): each run's test R² (%) of each model at its
+    best d.  Tables 2-7: each run's test error (%) averaged over the pairs of the largest complete
+    block of runs × pairs (:func:`balanced_block`; all 190 or 105 pairs in a complete run), the
+    average the tables print the mean of; Tables 2-4 at :data:`NEWS_D` topics.
+
+    Parameters
+    ----------
+    results : ProtocolResult
+        What ``read_store(PROTOCOL, allow_partial=True)`` returns (``params`` and ``results``).
+    table : str
+        A key of :data:`TABLE_NAMES`.
+
+    Returns
+    -------
+    pandas.DataFrame or None
+        ``None`` when none of the table's tasks is present.
+    """
+    if table not in TABLE_NAMES:
+        raise ValueError(f"unknown table {table!r}; the tables are {list(TABLE_NAMES)}")
+    params, res = results.params, results.results
+    if table.startswith("table1"):
+        rows = _frame(params, res, "boston")
+        return _boston_per_run(rows, "paper" if table == "table1_paper_grid" else "fine") if rows else None
+    if table in NEWS_FRACS:
+        rows = _news_rows(_frame(params, res, "20newsgroups"), table, NEWS_D)
+        methods = NEWS_METHODS
+    else:
+        rows, methods = _yale_rows(_frame(params, res, "yale"), table), YALE_METHODS
+    return _per_run(rows, methods, 100)[0] if rows else None
+
+
+def claims(results, *, ratios=None):
+    """The chapter's claims table: the paper's order of every pair of methods of each table,
+    decided on the stored per-run results by :mod:`fsbook.claims`.
+
+    For each table present (:data:`TABLE_NAMES`) and each pair of its methods whose printed
+    values in the paper differ, the claim is the paper's order ("Proj-KPCA below SVM-KPCA": a
+    lower error; "Proj-PCR above PCR": a higher R²).  It is paired over runs (:func:`per_run`;
+    for 20 Newsgroups and the faces each run's average over its pairs, so the runs are the
+    units) and tested by Nadeau and Bengio's corrected resampled t-test with the table's
+    ``n_test / n_train`` (:func:`split_ratios`): the runs' random splits share data.
+    Holm's correction runs over the claims of one table.
+
+    Parameters
+    ----------
+    results : ProtocolResult
+        ``read_store(PROTOCOL, allow_partial=True)`` (or any object with ``params`` and
+        ``results``).
+    ratios : dict, optional
+        ``n_test / n_train`` per table; default :func:`split_ratios`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The columns of :data:`fsbook.claims.COLUMNS` plus ``id`` (the table's key), ``gain``
+        (whether the row is one of the projection gains of :data:`GAINS`), ``paper effect``
+        (the paper's difference, positive: its direction) and ``se (uncorrected)`` (the plain
+        paired standard error ``s/√J``, which ignores that the runs share data; shown, never
+        used for a verdict).
 
     Examples
     --------
-    >>> g = projection_gains({"P": 10.0, "B": 11.0}, {"P": 9.004, "B": 8.996}, [("P", "B")],
-    ...                      higher_is_better=False)
-    >>> g.loc["P vs B", "verdict"], float(g.loc["P vs B", "our gain"])   # 9.00 and 9.00 as printed
-    ('tie', 0.0)
+    >>> from types import SimpleNamespace
+    >>> task = lambda run, pair, e: ({"part": "yale", "table": "table5", "run": run, "pair": pair},
+    ...                              {m: {"error": e if m == "Proj-OLap" else 0.25} for m in YALE_METHODS})
+    >>> tasks = [task(r, p, 0.25 - 0.05 * (r + 1)) for r in range(3) for p in ([0, 1], [0, 2])]
+    >>> store = SimpleNamespace(params=[p for p, _ in tasks], results=[r for _, r in tasks])
+    >>> c = claims(store, ratios={"table5": 8 / 3})
+    >>> row = c[c["claim"] == "Proj-OLap below SVM-OLap"].iloc[0]
+    >>> float(round(row["effect"], 6)), int(row["n"]), bool(row["gain"])   # 5, 10, 15 points: mean 10
+    (10.0, 3, True)
     """
-    sign = 1.0 if higher_is_better else -1.0
-    rows = {}
-    for proj, base in comparisons:
-        gp = sign * (round(float(paper[proj]), decimals) - round(float(paper[base]), decimals))
-        go = sign * (round(float(ours[proj]), decimals) - round(float(ours[base]), decimals))
-        gp, go = round(gp, decimals) + 0.0, round(go, decimals) + 0.0  # no "-0.0", no float noise
-        if np.isnan(go):
-            verdict = "undefined"
-        else:
-            verdict = "tie" if go == 0 else ("holds" if np.sign(gp) == np.sign(go) else "fails")
-        rows[f"{proj} vs {base}"] = {"paper gain": gp, "our gain": go, "verdict": verdict}
-    return pd.DataFrame.from_dict(rows, orient="index")
+    from fsbook.claims import Claim, claims_table, evaluate, paired_test
+    ratios = split_ratios() if ratios is None else ratios
+    rows = []
+    for table, label in TABLE_NAMES.items():
+        values = per_run(results, table)
+        if values is None:
+            continue
+        paper = PAPER["table1" if table.startswith("table1") else table]["mean"]
+        higher = table.startswith("table1")
+        names = [m for m in paper if m in values.columns]
+        for i, m1 in enumerate(names):
+            for m2 in names[i + 1:]:
+                if paper[m1] == paper[m2]:
+                    continue                                   # the paper asserts no order
+                a, b = (m1, m2) if (paper[m1] > paper[m2]) == higher else (m2, m1)
+                claim = Claim(f"{a} {'above' if higher else 'below'} {b}", a=a, b=b,
+                              better="higher" if higher else "lower", unit="runs", test="corrected_t",
+                              table=label, test_train_ratio=ratios[table])
+                va, vb = values[a].to_numpy(), values[b].to_numpy()
+                row = evaluate(claim, va, vb)
+                plain = paired_test(va - vb if higher else vb - va, "paired_t")["se"]
+                row.update(id=table, gain=(a, b) in GAINS[table],
+                           **{"paper effect": abs(paper[a] - paper[b]), "se (uncorrected)": plain})
+                rows.append(row)
+    return claims_table(rows)
+
+
+def chance_level_tasks(results, table="table2", threshold=0.40):
+    """How many stored text tasks of ``table`` (at :data:`NEWS_D` topics) give each method a
+    test error of at least ``threshold`` (chance is 0.5 on a balanced pair).
+
+    Returns
+    -------
+    dict: ``{"tasks": stored tasks, method: count, ...}``
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> p = {"part": "20newsgroups", "table": "table2", "topics": NEWS_D, "run": 0, "pair": [0, 1]}
+    >>> r = {"L2-LGR": 0.45, "LGR-Topic": 0.10, "Proj-Topic": 0.40}
+    >>> chance_level_tasks(SimpleNamespace(params=[p], results=[r]))
+    {'tasks': 1, 'L2-LGR': 1, 'LGR-Topic': 0, 'Proj-Topic': 1}
+    """
+    rows = _news_rows(_frame(results.params, results.results, "20newsgroups"), table, NEWS_D)
+    return {"tasks": len(rows), **{m: sum(r[m] >= threshold for _, _, r in rows) for m in NEWS_METHODS}}
+
+
+def equal_errors(results, a, b):
+    """``(equal, stored)``: the stored face tasks (Tables 5-7) in which ``a`` and ``b`` have
+    exactly the same test error, and all stored face tasks."""
+    face = [r for p, r in zip(results.params, results.results) if p["part"] == "yale"]
+    return sum(r[a]["error"] == r[b]["error"] for r in face), len(face)
+
+
+def subsample(results):
+    """The stored tasks of the chapter's earlier subsample (``make_tasks(False)``), as a
+    :class:`~fsbook.experiments.ProtocolResult` with its tables."""
+    from fsbook.experiments._runner import ProtocolResult, canonical_json
+    keys = {canonical_json(p) for p in make_tasks(False)}
+    keep = [i for i, p in enumerate(results.params) if canonical_json(p) in keys]
+    params, res = [results.params[i] for i in keep], [results.results[i] for i in keep]
+    return ProtocolResult(params=params, results=res, tables=reduce(params, res), n_cached=len(keep),
+                          protocol=PROTOCOL.name, n_total=len(keys))
 
 
 #: how :func:`store_coverage` labels the tables of a part

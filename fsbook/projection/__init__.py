@@ -10,6 +10,8 @@ subspace spanned by the reducer is penalised (eqs. 6, 8, 17).
   for ``gamma=0`` and (19) for ``gamma>0``.
 - :class:`GeneralizedDiscriminantAnalysis`, :class:`OrthogonalLaplacianfaces`
   -- two reducers of the paper's face experiments.
+- :class:`ExhaustedSafePLS` -- PLS directions up to the exhaustion of the Krylov space
+  (Proj-PLS's reducer in the Boston experiment); :func:`krylov_rank`.
 """
 
 from fsbook.projection.kernel import (
@@ -19,8 +21,9 @@ from fsbook.projection.kernel import (
                                       solve_penalised_dual,
 )
 from fsbook.projection.linear import ProjectionPenalty, augment_features
+from fsbook.projection.pls import ExhaustedSafePLS, krylov_rank
 from fsbook.projection.reducers import GeneralizedDiscriminantAnalysis, OrthogonalLaplacianfaces
 
 __all__ = ["ProjectionPenalty", "augment_features", "ProjectionPenaltySVC",
            "solve_constrained_dual", "solve_penalised_dual", "dual_objective",
-           "GeneralizedDiscriminantAnalysis", "OrthogonalLaplacianfaces"]
+           "GeneralizedDiscriminantAnalysis", "OrthogonalLaplacianfaces", "ExhaustedSafePLS", "krylov_rank"]

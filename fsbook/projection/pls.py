@@ -1,0 +1,135 @@
+"""PLS directions that stop where the Krylov space is exhausted: Proj-PLS's reducer.
+
+* :func:`krylov_rank` -- how many components of a fitted ``PLSRegression`` come before its
+  Krylov space is exhausted.
+* :class:`ExhaustedSafePLS` -- a transformer onto those PLS directions only.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.cross_decomposition import PLSRegression
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+__all__ = ["ExhaustedSafePLS", "krylov_rank"]
+
+#: x-scores of norm at most this fraction of the largest are rounding noise
+KRYLOV_RTOL = 1e-10
+
+
+def krylov_rank(pls) -> int:
+    """Components of a fitted ``PLSRegression`` before its Krylov space is exhausted.
+
+    The space is exhausted at the first component whose x-scores have a norm of at most
+    :data:`KRYLOV_RTOL` times the largest: deflation has reached rounding noise.
+
+    Parameters
+    ----------
+    pls : sklearn.cross_decomposition.PLSRegression
+        A fitted model.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.cross_decomposition import PLSRegression
+    >>> from fsbook.projection import krylov_rank
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(20, 3))
+    >>> krylov_rank(PLSRegression(2, scale=False).fit(X, X @ [1.0, 2.0, 3.0]))
+    2
+    """
+    norms = np.linalg.norm(pls.x_scores_, axis=0)
+    vanished = np.flatnonzero(norms <= KRYLOV_RTOL * norms.max())
+    return int(vanished[0]) if vanished.size else norms.size
+
+
+class ExhaustedSafePLS(TransformerMixin, BaseEstimator):
+    """PLS directions (``PLSRegression(scale=False)``) that stop where the Krylov space is
+    exhausted: Proj-PLS's reducer in Table 1 of Zhang & Schneider (2010).
+
+    Past that point scikit-learn's further components are directions of rounding noise, which
+    differ from machine to machine (and with the memory alignment of the arrays); the projection
+    penalty built from them would too.  With ``n_components`` beyond the exhaustion point the
+    reducer keeps the components before it (:func:`krylov_rank`), which span the same Krylov
+    space.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+        The most components to keep.
+
+    Attributes
+    ----------
+    n_kept_ : int
+        Components kept (at most ``n_components``).
+    pls_ : sklearn.cross_decomposition.PLSRegression
+        The fitted PLS model with ``n_kept_`` components.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fsbook.projection import ExhaustedSafePLS
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.normal(size=(20, 3))
+    >>> X = np.linalg.qr(Z - Z.mean(axis=0))[0]   # centred, XᵀX = I: a 1-dimensional Krylov space
+    >>> pls = ExhaustedSafePLS(3).fit(X, X @ [1.0, 2.0, 3.0])
+    >>> pls.n_kept_, pls.transform(X).shape
+    (1, (20, 1))
+    """
+
+    _parameter_constraints: dict = {"n_components": [Interval(Integral, 1, None, closed="left")]}
+
+    def __init__(self, n_components=2):
+        self.n_components = n_components
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Fit PLS with ``n_components``, then refit with the components before exhaustion.
+
+        Parameters
+        ----------
+        X : array-like of shape (m, n)
+        y : array-like of shape (m,) or (m, k)
+
+        Returns
+        -------
+        self
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
+        if self.n_components > X.shape[1]:
+            raise ValueError(f"n_components = {self.n_components} exceeds the {X.shape[1]} feature(s) of X")
+        pls = PLSRegression(self.n_components, scale=False).fit(X, y)
+        self.n_kept_ = max(1, krylov_rank(pls))
+        if self.n_kept_ < self.n_components:
+            pls = PLSRegression(self.n_kept_, scale=False).fit(X, y)
+        self.pls_ = pls
+        return self
+
+    def transform(self, X):
+        """The x-scores of ``X`` on the kept PLS directions.
+
+        Parameters
+        ----------
+        X : array-like of shape (m', n)
+
+        Returns
+        -------
+        ndarray of shape (m', n_kept_)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return self.pls_.transform(X)
