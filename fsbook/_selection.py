@@ -20,14 +20,16 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.sparsefuncs import min_max_axis
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from fsbook._compat import Interval
 from fsbook.decisions import top_k_mask
 
-__all__ = ["N_FEATURES_CONSTRAINT", "resolve_n_features", "SupportSelectorMixin"]
+__all__ = ["N_FEATURES_CONSTRAINT", "resolve_n_features", "SupportSelectorMixin", "constant_columns"]
 
 #: ``_parameter_constraints`` entry of ``n_features_to_select``: an int >= 1, a fraction in
 #: (0, 1] or None
@@ -86,6 +88,28 @@ def resolve_n_features(n_features_to_select, n_features: int) -> int:
     if k > n_features:
         raise ValueError(f"n_features_to_select={k} exceeds the number of features {n_features}")
     return int(k)
+
+
+def constant_columns(X):
+    """Boolean mask of the columns of ``X`` whose values are all equal (NaN ignored; a column
+    of NaN only counts as constant).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> constant_columns(np.array([[1.0, 2.0, np.nan], [1.0, 3.0, np.nan]])).tolist()
+    [True, False, True]
+    """
+    if X.shape[0] == 0:
+        return np.ones(X.shape[1], dtype=bool)
+    if sp.issparse(X):
+        lo, hi = min_max_axis(X, axis=0, ignore_nan=True)
+    else:
+        finite_or_nan = np.where(np.isnan(X), np.inf, X)
+        lo = finite_or_nan.min(axis=0)
+        hi = np.where(np.isnan(X), -np.inf, X).max(axis=0)
+    lo, hi = np.asarray(lo).ravel(), np.asarray(hi).ravel()
+    return ~(hi > lo)
 
 
 class SupportSelectorMixin(SelectorMixin):
@@ -154,6 +178,14 @@ class SupportSelectorMixin(SelectorMixin):
         Traceback (most recent call last):
         ...
         ValueError: Demo needs at least two classes; y has one class (np.int64(1))
+
+        A constant ``X`` carries no information about ``y``: any ``k`` features would be an
+        arbitrary choice, so it is refused (issue 40):
+
+        >>> sel._validate_classes(np.ones((4, 3)), [0, 1, 0, 1])
+        Traceback (most recent call last):
+        ...
+        ValueError: Demo: every column of X is constant (3 features, 4 samples), so no feature carries information about y and any selection would be arbitrary; remove constant features first (e.g. sklearn.feature_selection.VarianceThreshold) and check the data
         """
         X, y = validate_data(self, X, y, accept_sparse=self._sparse_input, dtype=np.float64,
                              ensure_min_samples=2,
@@ -163,6 +195,12 @@ class SupportSelectorMixin(SelectorMixin):
         if len(self.classes_) < 2:
             raise ValueError(f"{type(self).__name__} needs at least two classes; "
                              f"y has one class ({self.classes_[0]!r})")
+        if constant_columns(X).all():
+            raise ValueError(
+                f"{type(self).__name__}: every column of X is constant ({X.shape[1]} features, "
+                f"{X.shape[0]} samples), so no feature carries information about y and any selection "
+                "would be arbitrary; remove constant features first (e.g. "
+                "sklearn.feature_selection.VarianceThreshold) and check the data")
         return X, codes
 
     def _resolve_k(self, n_features):

@@ -322,8 +322,10 @@ def test_selector_errors():
         WekaSubsetSelector().fit(X, [0, 1, np.nan, 1])
     with pytest.raises(ValueError):
         WekaSubsetSelector().fit(np.array([[np.inf, 1.0], [0.0, 1.0]]), [0, 1])
+    with pytest.raises(ValueError, match="every column of X is constant"):
+        WekaSubsetSelector().fit(X, [0, 1, 0, 1])
     with pytest.raises(ValueError, match="discrete_features"):
-        WekaSubsetSelector(discrete_features=np.array([True])).fit(X, [0, 1, 0, 1])
+        WekaSubsetSelector(discrete_features=np.array([True])).fit(np.eye(4)[:, :2], [0, 1, 0, 1])
 
 
 # --- Weka's default LibSVM ---------------------------------------------------------------------

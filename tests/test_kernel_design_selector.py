@@ -102,12 +102,12 @@ def test_clear_errors(X_change, y, params, match):
 
 
 def test_all_triplets_on_duplicated_points_raise():
-    X = np.repeat(np.array([[0.0, 1.0], [1.0, 0.0]]), 5, axis=0)
-    y = np.array([0, 1] * 5)
-    X[:, 0] = 0.0
-    X[:, 1] = 0.0                                        # every row the same point
+    X = np.array([[0.0, 1.0], [1.0, 0.0]] * 5)
+    y = np.array([0, 1] * 5)                             # every class a single point
     with pytest.raises(ValueError, match="repeats a point"):
         WeakKernelSelector(n_triplets=20, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="every column of X is constant"):   # issue 40
+        WeakKernelSelector(n_triplets=20, random_state=0).fit(np.zeros((10, 2)), y)
 
 
 def test_protocol_selection_task_and_table():
@@ -119,3 +119,22 @@ def test_protocol_selection_task_and_table():
     assert 0.5 < r["acc_all"] <= 1 and 0.5 < r["acc_kept"] <= 1
     table = reduce([p], [r])["selection"]
     assert table.loc[0, "folds"] == 1 and table.loc[0, "D"] == 13
+
+
+@pytest.mark.parametrize("params", [{}, {"n_features_to_select": 0.1}, {"psd": "dominance", "gamma1": 1e-6}])
+def test_sparse_input_gives_the_result_of_the_dense_input(params):
+    """Issue 40: a sparse X is accepted; only the rows the triplets use are densified."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(0)
+    y = np.arange(40) % 2
+    X = (rng.random((40, 30)) < 0.2) * rng.integers(1, 4, (40, 30)).astype(float)
+    X[:, :2] += y[:, None] * (rng.random((40, 2)) < 0.8)
+    dense = WeakKernelSelector(n_triplets=60, **params).fit(X, y)
+    sparse = WeakKernelSelector(n_triplets=60, **params).fit(sp.csr_matrix(X), y)
+    np.testing.assert_array_equal(sparse.scores_, dense.scores_)
+    np.testing.assert_array_equal(sparse.triplets_, dense.triplets_)
+    np.testing.assert_array_equal(sparse.get_support(), dense.get_support())
+    out = sparse.transform(sp.csr_matrix(X))
+    assert out.shape == (40, int(dense.get_support().sum()))
+    assert sp.issparse(out) or out.shape[1] == 0        # scikit-learn returns a dense empty array

@@ -66,6 +66,17 @@ def test_laplacian_score_matches_the_literal_formula(sparse):
         np.testing.assert_allclose(got, _laplacian_literal(X, S), rtol=1e-10)
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+def test_laplacian_score_on_a_sparse_knn_graph_is_the_dense_one(sparse):
+    """Issue 40: graph="knn" keeps the n × n graph sparse; the scores are those of the dense graph."""
+    X, y = _toy(n=30, d=6)
+    Xin = sp.csr_matrix(X) if sparse else X
+    np.testing.assert_allclose(laplacian_scores(Xin, heat_knn_graph(X, 4, sparse=True)),
+                               laplacian_scores(Xin, heat_knn_graph(X, 4)), rtol=1e-12)
+    np.testing.assert_allclose(LaplacianScore(graph="knn", n_neighbors=4).fit(Xin, y).scores_,
+                               laplacian_scores(X, heat_knn_graph(X, 4)), rtol=1e-12)
+
+
 def test_laplacian_score_hand_case():
     # two classes of two samples; feature 0 is the class, feature 1 is not
     X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
@@ -88,6 +99,63 @@ def test_relieff_hand_case_and_skrebate():
     np.testing.assert_allclose(relieff_weights(X, y, 5), ref, rtol=1e-10, atol=1e-12)
     s = Relief(2, n_neighbors=5).fit(X, y)
     assert set(np.flatnonzero(s.get_support())) == set(np.argsort(-ref)[:2])
+
+
+def _relieff_unblocked(X, y, n_neighbors):
+    """The implementation before issue 40: the full n × n distance matrix on the dense X."""
+    from sklearn.metrics import pairwise_distances
+
+    X = np.asarray(X, dtype=float)
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    span = np.where(hi > lo, hi - lo, 1.0)
+    Z = (X - lo) / span
+    D = pairwise_distances(Z, metric="manhattan")
+    np.fill_diagonal(D, np.inf)
+    classes, codes, counts = np.unique(y, return_inverse=True, return_counts=True)
+    prior = counts / counts.sum()
+    m = len(codes)
+    w = np.zeros(X.shape[1])
+    members = [np.flatnonzero(codes == c) for c in range(len(classes))]
+    for c, rows in enumerate(members):
+        for c2, cols in enumerate(members):
+            kk = min(n_neighbors, len(cols) - (1 if c2 == c else 0))
+            if kk <= 0:
+                continue
+            nn = cols[np.argsort(D[np.ix_(rows, cols)], axis=1, kind="stable")[:, :kk]]
+            total = np.zeros(X.shape[1])
+            for r in range(kk):
+                total += np.abs(Z[rows] - Z[nn[:, r]]).sum(axis=0)
+            if c2 == c:
+                w -= total / (m * kk)
+            else:
+                w += prior[c2] / (1.0 - prior[c]) * total / (m * kk)
+    return w
+
+
+@pytest.mark.parametrize("block_bytes", [None, 4000, 30_000])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_relieff_in_blocks_is_the_unblocked_computation_bit_for_bit(block_bytes, sparse):
+    """Issue 40: neighbours by blocks of rows and a sparse X densified a block at a time give the
+    weights of the n × n computation exactly (also with ties: 0/1 and integer data)."""
+    rng = np.random.default_rng(7)
+    for X, y in [((rng.random((90, 40)) < 0.2).astype(float), np.arange(90) % 3),
+                 (rng.integers(0, 4, (70, 25)).astype(float) * (rng.random((70, 25)) < 0.5), np.arange(70) % 2),
+                 (rng.standard_normal((60, 33)) * (rng.random((60, 33)) < 0.3), np.arange(60) % 4)]:
+        got = relieff_weights(sp.csr_matrix(X) if sparse else X, y, 10, block_bytes=block_bytes)
+        np.testing.assert_array_equal(got, _relieff_unblocked(X, y, 10))
+
+
+def test_relieff_keeps_a_sparse_X_sparse():
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    X = sp.random(200, 5000, density=0.01, format="csr", random_state=0)    # dense: 8 MB
+    y = rng.integers(0, 2, 200)
+    tracemalloc.start()
+    relieff_weights(X, y, 5, block_bytes=1 << 18)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 4e6, peak
 
 
 def test_l1svm_path_reaches_exactly_k():

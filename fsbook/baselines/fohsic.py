@@ -16,9 +16,9 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, _fit_context
-from sklearn.utils._param_validation import Interval
+from sklearn.base import BaseEstimator
 
+from fsbook._compat import Interval, fit_context
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.baselines._kernels_fohsic import hsic_gains_csc
 from fsbook.decisions import RTOL, argbest
@@ -73,7 +73,7 @@ class FOHSIC(SupportSelectorMixin, BaseEstimator):
         self.sigma = sigma
         self.scale = scale
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Select features greedily (see module docstring)."""
         X, codes = self._validate_classes(X, y)

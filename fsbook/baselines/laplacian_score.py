@@ -21,10 +21,10 @@ from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, _fit_context
+from sklearn.base import BaseEstimator
 from sklearn.neighbors import kneighbors_graph
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from fsbook._compat import Interval, StrOptions, fit_context
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 
 __all__ = ["LaplacianScore", "laplacian_scores", "class_graph", "heat_knn_graph"]
@@ -37,10 +37,18 @@ def class_graph(y):
     return (Y / counts) @ Y.T
 
 
-def heat_knn_graph(X, n_neighbors=5, t=None):
+def heat_knn_graph(X, n_neighbors=5, t=None, *, sparse=False):
     """Symmetrised k-nearest-neighbour graph with heat-kernel weights ``exp(−||x_i − x_l||²/t)``.
 
-    ``t`` defaults to the mean squared distance over the graph's edges.
+    ``t`` defaults to the mean squared distance over the graph's edges.  ``sparse=True`` returns
+    the CSR matrix (at most ``2 n k`` entries) instead of the dense ``n × n`` array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [1.0], [3.0]])
+    >>> heat_knn_graph(X, 1, sparse=True).nnz, heat_knn_graph(X, 1).shape
+    (4, (3, 3))
     """
     G = kneighbors_graph(X, n_neighbors=n_neighbors, mode="distance", include_self=False)
     G = G.maximum(G.T).tocoo()
@@ -48,17 +56,20 @@ def heat_knn_graph(X, n_neighbors=5, t=None):
     t = float(np.mean(d2)) if t is None else t
     if t <= 0:
         t = 1.0
-    return sp.csr_matrix((np.exp(-d2 / t), (G.row, G.col)), shape=G.shape).toarray()
+    S = sp.csr_matrix((np.exp(-d2 / t), (G.row, G.col)), shape=G.shape)
+    return S if sparse else S.toarray()
 
 
 def laplacian_scores(X, S):
-    """``L_r`` for every column of ``X`` (dense or sparse) on the graph ``S``; constant columns get +inf."""
-    deg = S.sum(axis=1)
+    """``L_r`` for every column of ``X`` (dense or sparse) on the graph ``S`` (dense, or sparse: then
+    no ``n × n`` array is formed); constant columns get +inf."""
+    deg = np.asarray(S.sum(axis=1)).ravel() if sp.issparse(S) else S.sum(axis=1)
     total = deg.sum()
     if sp.issparse(X):
         a = np.asarray(X.multiply(X).T @ deg).ravel()
         b = np.asarray(X.T @ deg).ravel()
-        SX = np.asarray((X.T @ S).T)                     # S X, dense n x d (S symmetric)
+        SX = (X.T @ S).T                                 # S X, n x d (S symmetric); sparse if S is
+        SX = SX if sp.issparse(SX) else np.asarray(SX)
         c = np.asarray(X.multiply(SX).sum(axis=0)).ravel()
     else:
         a = (X * X).T @ deg
@@ -112,7 +123,7 @@ class LaplacianScore(SupportSelectorMixin, BaseEstimator):
         self.graph = graph
         self.n_neighbors = n_neighbors
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Score every feature and keep the ``n_features_to_select`` smallest."""
         X, codes = self._validate_classes(X, y)
@@ -122,7 +133,7 @@ class LaplacianScore(SupportSelectorMixin, BaseEstimator):
         else:
             if self.n_neighbors >= X.shape[0]:
                 raise ValueError(f"n_neighbors={self.n_neighbors} must be below n_samples={X.shape[0]}")
-            S = heat_knn_graph(X, self.n_neighbors)
+            S = heat_knn_graph(X, self.n_neighbors, sparse=True)     # no n x n array (issue 40)
         self.scores_ = laplacian_scores(X, S)
         self._keep_top(-self.scores_, k)
         return self

@@ -12,8 +12,9 @@ are used) and its ``k`` nearest hits ``H_r`` and, for every other class
 skrebate (0.7) implements the same algorithm and works with our scikit-learn,
 but loops in Python over samples and features: 155 s for ARCENE's 160 × 10 000
 training fold, too slow for a protocol of hundreds of fits.  This version is
-vectorised (one distance matrix, then ``k`` array differences per class);
-the tests check it against skrebate and against a hand-computed case.
+vectorised (distances and ``k`` array differences per class, in blocks of rows so that
+neither an ``n × n`` matrix nor a dense copy of a sparse ``X`` is formed); the tests check it
+against skrebate, against a hand-computed case and against the unblocked computation.
 """
 from __future__ import annotations
 
@@ -21,40 +22,116 @@ from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, _fit_context
+from sklearn.base import BaseEstimator
 from sklearn.metrics import pairwise_distances
-from sklearn.utils._param_validation import Interval
+from sklearn.utils.sparsefuncs import min_max_axis
 
+from fsbook._compat import Interval, fit_context
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 
 __all__ = ["Relief", "relieff_weights"]
 
 
-def relieff_weights(X, y, n_neighbors=10):
-    """ReliefF weights of the columns of the dense matrix ``X`` (formula in the module docstring).
+#: bytes of one block of dense work (scaled rows, distances, differences) in
+#: :func:`relieff_weights`; the memory of a fit is a few blocks, whatever ``n`` is
+BLOCK_BYTES = 1 << 23
+
+
+def _scaled_rows(X, rows, lo, span):
+    """``(X[rows] − lo) / span`` as a dense array: the same numbers as the rows of the dense
+    scaled matrix (elementwise operations), without densifying the other rows of a sparse ``X``."""
+    block = X[rows]
+    block = block.toarray() if sp.issparse(block) else block
+    return (block - lo) / span
+
+
+def _nearest(X, rows, cols, kk, same, lo, span, block_rows, col_block):
+    """The ``kk`` nearest ``cols`` (Manhattan on the scaled rows) of every row of ``rows``, in
+    blocks of ``block_rows`` rows: a ``block_rows × |cols|`` distance block instead of ``n × n``.
+    ``same``: ``rows`` is ``cols`` (a point is not its own neighbour); the columns are scaled
+    ``col_block`` rows at a time.  Each distance is computed
+    by the same ``pairwise_distances`` call on the same numbers as the full matrix would be, and
+    ties are broken by the stable sort as before, so the neighbours are those of the full matrix."""
+    nn = np.empty((len(rows), kk), dtype=np.intp)
+    for start in range(0, len(rows), block_rows):
+        rb = rows[start:start + block_rows]
+        Zr = _scaled_rows(X, rb, lo, span)
+        D = np.empty((len(rb), len(cols)))
+        for cs in range(0, len(cols), col_block):
+            D[:, cs:cs + col_block] = pairwise_distances(
+                Zr, _scaled_rows(X, cols[cs:cs + col_block], lo, span), metric="manhattan")
+        if same:
+            D[np.arange(len(rb)), start + np.arange(len(rb))] = np.inf
+        nn[start:start + len(rb)] = cols[np.argsort(D, axis=1, kind="stable")[:, :kk]]
+    return nn
+
+
+def relieff_weights(X, y, n_neighbors=10, block_bytes=None):
+    """ReliefF weights of the columns of ``X`` (formula in the module docstring).
 
     ``k`` is capped per class at the number of other samples of that class.
+
+    Memory (issue 40): the neighbours are found block by block (:func:`_nearest`) and a sparse
+    ``X`` is densified a block of rows at a time, so no ``n × n`` matrix and no dense copy of a
+    sparse ``X`` is formed; a block holds about ``block_bytes`` (default :data:`BLOCK_BYTES`).
+    The weights are those of the unblocked computation bit for bit: the distances, the tie rule
+    and the order of every sum are the same (a class whose differences fit in one block is summed
+    exactly as before; a larger one is summed row after row across blocks, which is the order of
+    NumPy's reduction over the rows of a C-ordered array).
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix (n_samples, n_features)
+    y : array-like (n_samples,), class labels
+    n_neighbors : int
+    block_bytes : int, optional
+
+    Returns
+    -------
+    ndarray (n_features,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> relieff_weights(np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]), [0, 0, 1, 1], 1)
+    array([ 1., -1.])
     """
-    X = np.asarray(X, dtype=float)
-    lo, hi = X.min(axis=0), X.max(axis=0)
+    if not sp.issparse(X):
+        X = np.asarray(X, dtype=float)
+        lo, hi = X.min(axis=0), X.max(axis=0)
+    else:
+        X = X.tocsr().astype(float)
+        lo, hi = (np.asarray(v, dtype=float).ravel() for v in min_max_axis(X, axis=0))
     span = np.where(hi > lo, hi - lo, 1.0)
-    Z = (X - lo) / span
-    D = pairwise_distances(Z, metric="manhattan")
-    np.fill_diagonal(D, np.inf)
+    n, d = X.shape
+    budget = BLOCK_BYTES if block_bytes is None else int(block_bytes)
     classes, codes, counts = np.unique(y, return_inverse=True, return_counts=True)
     prior = counts / counts.sum()
     m = len(codes)
-    w = np.zeros(X.shape[1])
+    w = np.zeros(d)
     members = [np.flatnonzero(codes == c) for c in range(len(classes))]
     for c, rows in enumerate(members):
+        block_rows = max(1, budget // (8 * max(d, n)))       # rows × max(features, samples)
+        col_block = max(1, budget // (8 * d))                 # scaled rows of the other points
         for c2, cols in enumerate(members):
             kk = min(n_neighbors, len(cols) - (1 if c2 == c else 0))
             if kk <= 0:
                 continue
-            nn = cols[np.argsort(D[np.ix_(rows, cols)], axis=1, kind="stable")[:, :kk]]
-            total = np.zeros(X.shape[1])
+            nn = _nearest(X, rows, cols, kk, c2 == c, lo, span, block_rows, col_block)
+            if len(rows) * d * 8 <= budget:          # one block: the computation as it always was
+                Zr = _scaled_rows(X, rows, lo, span)
+                sums = [np.abs(Zr - _scaled_rows(X, nn[:, r], lo, span)).sum(axis=0) for r in range(kk)]
+            else:
+                sums = [None] * kk
+                for start in range(0, len(rows), block_rows):
+                    Zr = _scaled_rows(X, rows[start:start + block_rows], lo, span)
+                    for r in range(kk):
+                        diff = np.abs(Zr - _scaled_rows(X, nn[start:start + block_rows, r], lo, span))
+                        sums[r] = diff.sum(axis=0) if sums[r] is None else np.add.reduce(
+                            np.concatenate([sums[r][None, :], diff]), axis=0)
+            total = np.zeros(d)
             for r in range(kk):
-                total += np.abs(Z[rows] - Z[nn[:, r]]).sum(axis=0)
+                total += sums[r]
             if c2 == c:
                 w -= total / (m * kk)
             else:
@@ -101,12 +178,11 @@ class Relief(SupportSelectorMixin, BaseEstimator):
         self.n_features_to_select = n_features_to_select
         self.n_neighbors = n_neighbors
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Compute the ReliefF weights and keep the top ``n_features_to_select``."""
         X, codes = self._validate_classes(X, y)
         k = self._resolve_k(X.shape[1])
-        self.feature_importances_ = relieff_weights(X.toarray() if sp.issparse(X) else X, codes,
-                                                    self.n_neighbors)
+        self.feature_importances_ = relieff_weights(X, codes, self.n_neighbors)
         self._keep_top(self.feature_importances_, k)
         return self

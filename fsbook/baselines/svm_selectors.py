@@ -17,12 +17,12 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, _fit_context
+from sklearn.base import BaseEstimator
 from sklearn.feature_selection import RFE
 from sklearn.svm import LinearSVC, l1_min_c
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval
 
+from fsbook._compat import Interval, fit_context
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.l1linf.estimators import feature_scales
 
@@ -98,7 +98,7 @@ class L1SVMSelector(SupportSelectorMixin, BaseEstimator):
         w = np.abs(svc.coef_).max(axis=0)
         return svc.coef_, int((w > 0).sum())
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Run the C path (see module docstring)."""
         X, codes = self._validate_classes(X, y)
@@ -106,7 +106,13 @@ class L1SVMSelector(SupportSelectorMixin, BaseEstimator):
         # one integer seed for every fit along the path, so each fit shuffles alike
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         Xs = _scaled(X)
-        C = l1_min_c(Xs, codes, loss="squared_hinge") * 1.01
+        try:
+            C = l1_min_c(Xs, codes, loss="squared_hinge") * 1.01
+        except ValueError as err:       # "Ill-posed l1_min_c calculation": X'y = 0 (issue 40)
+            raise ValueError(
+                "L1SVMSelector: no feature is correlated with the labels (Xᵀy = 0 for the ±1 coding of "
+                "every class, after scaling), so the ℓ1-SVM keeps no feature at any C and there is "
+                "nothing to select; check X and y") from err
         self.n_iter_ = 0
         path = []
         lo = hi = None
@@ -190,7 +196,7 @@ class SVMRFE(SupportSelectorMixin, BaseEstimator):
         self.C = C
         self.random_state = random_state
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Eliminate features by the squared weights of a linear SVM."""
         X, codes = self._validate_classes(X, y)

@@ -23,9 +23,9 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, _fit_context
-from sklearn.utils._param_validation import Interval
+from sklearn.base import BaseEstimator
 
+from fsbook._compat import Interval, fit_context
 from fsbook.baselines._linear import LinearBinarySelectorMixin
 
 __all__ = ["FeatureWeightingSVM"]
@@ -74,7 +74,7 @@ class FeatureWeightingSVM(LinearBinarySelectorMixin, BaseEstimator):
         self.C = C
         self.tol = tol
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Solve (★) on ``(X, y)`` (two classes)."""
         import cvxpy as cp
@@ -85,7 +85,13 @@ class FeatureWeightingSVM(LinearBinarySelectorMixin, BaseEstimator):
         w, b = cp.Variable(n), cp.Variable()
         hinge = cp.sum(cp.pos(1 - cp.multiply(s, X @ w + b)))
         prob = cp.Problem(cp.Minimize(0.5 * cp.square(cp.norm1(w)) + self.C * hinge))
-        prob.solve(solver=cp.CLARABEL)
+        try:
+            prob.solve(solver=cp.CLARABEL)
+        except cp.error.SolverError as err:       # e.g. features of scale 1e150 (issue 40)
+            scale = float(np.max(np.abs(X), initial=0.0))
+            raise ValueError(f"FeatureWeightingSVM: the cone solver (Clarabel) failed on this data "
+                             f"(largest |x| = {scale:.3g}); standardise X (e.g. StandardScaler) so the "
+                             "features have a moderate scale") from err
         if prob.status not in ("optimal", "optimal_inaccurate"):
             raise RuntimeError(f"the solver failed: {prob.status}")
         coef = np.asarray(w.value, dtype=np.float64)

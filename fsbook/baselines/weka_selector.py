@@ -20,9 +20,9 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator, _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator
 
+from fsbook._compat import Interval, StrOptions, fit_context
 from fsbook._selection import SupportSelectorMixin
 from fsbook.baselines.mdl import discretize
 from fsbook.baselines.subset_evaluators import (
@@ -135,7 +135,7 @@ class WekaSubsetSelector(SupportSelectorMixin, BaseEstimator):
         return CfsEvaluator(codes, levels, y[rows], n_classes,
                             locally_predictive=self.evaluator == "cfs")
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Search the subset on ``(X, y)``; ``X`` may have missing values (NaN), ``y`` may not."""
         X, y_codes = self._validate_classes(X, y)

@@ -25,11 +25,12 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.svm import SVC
-from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from fsbook._compat import Interval, fit_context
 
 __all__ = ["WekaLibSVM", "weka_fill_values", "weka_nominal_to_binary"]
 
@@ -139,7 +140,7 @@ class WekaLibSVM(ClassifierMixin, BaseEstimator):
         X = np.where(np.isnan(X), self.fill_[None, :], X)
         return weka_nominal_to_binary(X, self.nominal_, self.n_levels_)
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit on ``(X, y)``; ``X`` may have missing values (NaN)."""
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")

@@ -14,10 +14,10 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, _fit_context
+from sklearn.base import BaseEstimator
 from sklearn.svm import LinearSVC
-from sklearn.utils._param_validation import Interval
 
+from fsbook._compat import Interval, fit_context
 from fsbook.baselines._linear import LinearBinarySelectorMixin
 from fsbook.decisions import top_k
 
@@ -92,7 +92,7 @@ class ZeroNormSVM(LinearBinarySelectorMixin, BaseEstimator):
         out[keep] = z[keep]
         return out
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Run AROM on ``(X, y)`` (two classes)."""
         X, y = self._check_binary(X, y)

@@ -44,10 +44,10 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_array, check_X_y
 
+from fsbook._compat import Interval, StrOptions, validate_params
 from fsbook.geometry import _kernels as K
 from fsbook.geometry.hull import count_in_sparse_hull, ones_scale, sparse_hull
 

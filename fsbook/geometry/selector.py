@@ -21,16 +21,18 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
-from sklearn.base import BaseEstimator, _fit_context
-from sklearn.utils._param_validation import Interval, Options, StrOptions
+from sklearn.base import BaseEstimator
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
 from fsbook import decisions
+from fsbook._compat import Interval, Options, StrOptions, fit_context
 from fsbook._selection import SupportSelectorMixin
 from fsbook.geometry import _kernels as K
 from fsbook.geometry.candidates import (
+    MAX_CANDIDATES,
     binary_splits,
+    check_candidate_count,
     feature_subsets,
     group_columns,
     split_label,
@@ -129,6 +131,12 @@ class GeometricFeatureSetSelector(SupportSelectorMixin, BaseEstimator):
         Rank and membership tolerances.
     n_jobs : int, optional
         joblib (threads) parallelism over binary classifiers.
+    max_candidates : int or None, default 4096
+        Refuse (``ValueError``) a fit with more than this many (binary classifier, feature set)
+        pairs, ``(2^(ℓ−1) − 1)(2^k − 1)`` for ℓ classes and ``k`` groups; each pair costs
+        eigen-decompositions of ``m × m`` matrices, so the cost grows exponentially in ℓ and
+        ``k`` (:data:`fsbook.geometry.candidates.MAX_CANDIDATES`; 10 classes of one group are
+        511 pairs, 13 classes 4 095).  None: no bound.
 
     Attributes
     ----------
@@ -185,10 +193,11 @@ class GeometricFeatureSetSelector(SupportSelectorMixin, BaseEstimator):
         "rtol": [Interval(Real, 0, 1, closed="neither")],
         "mtol": [Interval(Real, 0, 1, closed="neither")],
         "n_jobs": [None, Integral],
+        "max_candidates": [Interval(Integral, 1, None, closed="left"), None],
     }
 
     def __init__(self, feature_groups=None, *, group_names=None, binarize=0.0, model="paper",
-                 f3_sign=-1, f6="text", rtol=RTOL, mtol=MTOL, n_jobs=None):
+                 f3_sign=-1, f6="text", rtol=RTOL, mtol=MTOL, n_jobs=None, max_candidates=MAX_CANDIDATES):
         self.feature_groups = feature_groups
         self.group_names = group_names
         self.binarize = binarize
@@ -198,11 +207,12 @@ class GeometricFeatureSetSelector(SupportSelectorMixin, BaseEstimator):
         self.rtol = rtol
         self.mtol = mtol
         self.n_jobs = n_jobs
+        self.max_candidates = max_candidates
 
     def _model(self):
         return self.model if isinstance(self.model, GeometricModel) else paper_model(self.f3_sign)
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def compute_ratios(self, X, y):
         """Raw ratios f1-f6 for every (classifier, set) (Fig. 2, lines 1-8).
 
@@ -225,6 +235,8 @@ class GeometricFeatureSetSelector(SupportSelectorMixin, BaseEstimator):
         if self.classes_.size < 2:
             raise ValueError("GeometricFeatureSetSelector needs at least two classes; got 1 class")
         groups = group_columns(self.feature_groups, X.shape[1])
+        check_candidate_count(self.classes_.size, len(groups), X.shape[0], self.max_candidates,
+                              who=type(self).__name__)
         self.groups_ = groups
         B = point_matrix(X, self.binarize)
         B_groups = [B[:, g].tocsr() for g in groups]
@@ -247,7 +259,7 @@ class GeometricFeatureSetSelector(SupportSelectorMixin, BaseEstimator):
                              "positive": p, "groups": s, **dict(zip(RATIO_NAMES, r))})
         return pd.DataFrame(rows)
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Compute, standardise and classify the ratios of every candidate set (Fig. 2).
 

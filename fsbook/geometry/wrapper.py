@@ -23,18 +23,20 @@ from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, _fit_context
+from sklearn.base import BaseEstimator
 from sklearn.metrics import f1_score, make_scorer
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.pipeline import Pipeline
 from sklearn.svm import LinearSVC
-from sklearn.utils._param_validation import Interval, validate_params
 from sklearn.utils.validation import check_X_y, validate_data
 
+from fsbook._compat import Interval, fit_context, validate_params
 from fsbook._selection import SupportSelectorMixin
 from fsbook.decisions import SCORE_ATOL
 from fsbook.geometry.candidates import (
+    MAX_CANDIDATES,
     binary_splits,
+    check_candidate_count,
     feature_subsets,
     group_columns,
     split_label,
@@ -97,7 +99,7 @@ class FeatureGroupSelector(SupportSelectorMixin, BaseEstimator):
         self.feature_groups = feature_groups
         self.subset = subset
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Record the columns of the chosen groups.
 
@@ -172,6 +174,8 @@ def all_subsets_wrapper(X, y, feature_groups, *, splits=None, cv=5, C=1.0, rando
     if classes.size < 2:
         raise ValueError("the wrapper needs at least two classes")
     groups = group_columns(feature_groups, X.shape[1])
+    if splits is None:       # 2^(ℓ−1) − 1 classifiers x 2^k − 1 sets, each a grid of SVM fits (issue 40)
+        check_candidate_count(classes.size, len(groups), X.shape[0], MAX_CANDIDATES, who="all_subsets_wrapper")
     splits = binary_splits(classes) if splits is None else [tuple(s) for s in splits]
     subsets = feature_subsets(len(groups))
     pipe = Pipeline([("groups", FeatureGroupSelector(groups)),

@@ -9,13 +9,14 @@ followed by hand.
 """
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from fsbook._compat import Interval, PositiveFloats, StrOptions, fit_context
 from fsbook.kernel_design.base_kernels import (
     full_kernel_specs,
     kernel_diagonal,
@@ -36,6 +37,7 @@ from fsbook.kernel_design.lp import (
 from fsbook.kernel_design.triplets import TripletError, check_triplets
 
 __all__ = ["KernelDesign"]
+
 
 
 def _checked_preprocessor(preprocessor):
@@ -178,8 +180,8 @@ class KernelDesign(TransformerMixin, BaseEstimator):
         "variant": [StrOptions({"weak", "full"})],
         "gamma1": [Interval(Real, 0, None, closed="left")],
         "gamma2": [Interval(Real, 0, None, closed="left")],
-        "full_mu": ["array-like"],
-        "weak_mu": ["array-like"],
+        "full_mu": [PositiveFloats(allow_empty=True)],
+        "weak_mu": [PositiveFloats()],
         "degree": [Interval(Integral, 1, None, closed="left"), None],
         "solver": [StrOptions({"auto", "cutting_plane", "column_generation", "full_lp"})],
         "threshold": [Interval(Real, 0, None, closed="left")],
@@ -206,7 +208,7 @@ class KernelDesign(TransformerMixin, BaseEstimator):
             return full_kernel_specs(tuple(self.full_mu), self.degree)
         return weak_kernel_specs(n_features, tuple(self.weak_mu))
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, triplets, y=None):
         """Solve formulation (4) or (7) on the triplets (see class docstring for the input).
 
@@ -291,10 +293,22 @@ class KernelDesign(TransformerMixin, BaseEstimator):
         return float(np.mean(self.predict(triplets) == 1))
 
     def transform(self, X):
-        """The selected features of ``X`` (weak variant only)."""
+        """The selected features of ``X`` (weak variant only).
+
+        Warns (``UserWarning``) when no feature is selected: with ``psd="dominance"`` (the
+        default, the paper's constraint) the LP's optimum is α = 0 in every fit of chapter 3's
+        experiments on real data, so ``transform`` would return no column without a word.
+        """
         check_is_fitted(self)
         if self.variant != "weak":
             raise ValueError("transform selects features; only the weak-kernel variant does")
+        if self.selected_features_.size == 0:
+            hint = (" With psd='dominance' (the default, the paper's diagonal-dominance constraint) "
+                    "the LP's optimum is alpha = 0 on most real data (chapter 3); psd='nonnegative' "
+                    "keeps K PSD by alpha >= 0 and selects features." if self.psd == "dominance" else "")
+            warnings.warn(f"KernelDesign selected no feature (every group weight max|alpha_p| <= "
+                          f"threshold={self.threshold}); transform returns 0 columns.{hint} Smaller "
+                          "gamma1/gamma2 also make alpha = 0 less likely.", UserWarning, stacklevel=2)
         X = np.asarray(X, dtype=np.float64)
         if X.ndim != 2 or X.shape[1] != self.n_features_in_:
             raise ValueError(f"X must have shape (n, {self.n_features_in_}), got {X.shape}")

@@ -11,12 +11,13 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, _fit_context
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from fsbook._selection import SupportSelectorMixin
+from fsbook._compat import Interval, PositiveFloats, StrOptions, fit_context
+from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.decisions import top_k_mask
 from fsbook.kernel_design.estimator import KernelDesign
 from fsbook.kernel_design.lp import PSD_OPTIONS
@@ -25,11 +26,15 @@ from fsbook.kernel_design.triplets import triplets_from_labels
 __all__ = ["WeakKernelSelector"]
 
 
+def _distinct_rows_mask(X, t):
+    """Triplets of ``t`` whose three points differ by value (no duplicated row of ``X``)."""
+    a, b, c = X[t[:, 0]], X[t[:, 1]], X[t[:, 2]]
+    return ~((a == b).all(1) | (a == c).all(1) | (b == c).all(1))
+
+
 def _distinct_triplets(X, t):
     """Drop triplets in which two points coincide by value (duplicated rows of ``X``)."""
-    a, b, c = X[t[:, 0]], X[t[:, 1]], X[t[:, 2]]
-    same = (a == b).all(1) | (a == c).all(1) | (b == c).all(1)
-    return t[~same]
+    return t[_distinct_rows_mask(X, t)]
 
 
 class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
@@ -43,8 +48,9 @@ class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
 
     Parameters
     ----------
-    n_features_to_select : int or None, default=None
-        ``None`` keeps every feature with :math:`s_f >` ``tol``; an int ``k`` keeps the ``k``
+    n_features_to_select : int, float in (0, 1] or None, default=None
+        ``None`` keeps every feature with :math:`s_f >` ``tol``; an int ``k`` (or a fraction of
+        the features, :func:`fsbook._selection.resolve_n_features`) keeps the ``k``
         features of largest score (:func:`fsbook.decisions.top_k_mask`: scores within a
         relative :data:`fsbook.decisions.RTOL` are ties, broken by the smaller feature index),
         even when some of them score zero.  The support is read from ``scores_`` when asked
@@ -83,6 +89,9 @@ class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
     random_state : int, RandomState instance or None, default=0
         Seeds the draw of the triplets.
 
+    A sparse ``X`` is accepted: only the rows the drawn triplets use are made dense (the LP
+    works on those points), and the result is that of the dense ``X``.
+
     Attributes
     ----------
     scores_ : ndarray of shape (n_features,)
@@ -114,13 +123,14 @@ class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
     array([0, 1])
     """
 
+    _sparse_input = "csr"
     _parameter_constraints = {
-        "n_features_to_select": [Interval(Integral, 1, None, closed="left"), None],
+        "n_features_to_select": N_FEATURES_CONSTRAINT,
         "n_triplets": [Interval(Integral, 1, None, closed="left")],
         "psd": [StrOptions(set(PSD_OPTIONS))],
         "gamma1": [Interval(Real, 0, None, closed="left")],
         "gamma2": [Interval(Real, 0, None, closed="left")],
-        "weak_mu": ["array-like"],
+        "weak_mu": [PositiveFloats()],
         "tol": [Interval(Real, 0, None, closed="left")],
         "solver": [StrOptions({"auto", "column_generation", "cutting_plane", "full_lp"})],
         "random_state": ["random_state"],
@@ -139,7 +149,7 @@ class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
         self.solver = solver
         self.random_state = random_state
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Draw triplets from ``y``, solve the weak-kernel LP, score the features.
 
@@ -155,13 +165,24 @@ class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
         if self.n_features_to_select is not None:
             self._resolve_k(d)                     # raises if it exceeds the number of features
         seed = int(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
-        t = _distinct_triplets(X, triplets_from_labels(codes, self.n_triplets, seed))
+        drawn = triplets_from_labels(codes, self.n_triplets, seed)
+        if sp.issparse(X):
+            # only the rows the triplets use are densified (the LP works on those points, S):
+            # the same points, triplets and LP as for the dense X
+            used, local = np.unique(drawn, return_inverse=True)
+            points = X[used].toarray()
+            local = local.reshape(drawn.shape)
+            keep = _distinct_rows_mask(points, local)
+            t, fit_on = drawn[keep], local[keep]
+        else:
+            points, t = X, _distinct_triplets(X, drawn)
+            fit_on = t
         if t.shape[0] == 0:
             raise ValueError("every triplet drawn from the labels repeats a point (duplicated "
                              "rows of X); no triplet to learn from")
         self.kernel_design_ = KernelDesign(
             variant="weak", gamma1=self.gamma1, gamma2=self.gamma2, weak_mu=tuple(self.weak_mu),
-            threshold=self.tol, preprocessor=X, psd=self.psd, solver=self.solver).fit(t)
+            threshold=self.tol, preprocessor=points, psd=self.psd, solver=self.solver).fit(fit_on)
         groups = self.kernel_design_.groups_
         scores = np.zeros(d)
         np.maximum.at(scores, groups, np.abs(self.kernel_design_.alpha_))

@@ -13,10 +13,10 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, _fit_context
+from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from fsbook._compat import Interval, StrOptions, fit_context
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.l1linf.hsic import HSICCriterion
 from fsbook.l1linf.lda import LDACriterion
@@ -71,7 +71,7 @@ class _L1LinfSelector(SupportSelectorMixin, BaseEstimator):
     def _start_scale(self):
         return 1.0
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Run the λ path to ``n_features_to_select`` features.
 
@@ -185,7 +185,17 @@ class LDFS(_L1LinfSelector):
         self.random_state = random_state
 
     def _criterion(self, X, y):
-        return LDACriterion(X, y, ridge=self.ridge)
+        crit = LDACriterion(X, y, ridge=self.ridge)
+        within, between = crit.scatter_traces()
+        total = float(np.asarray(X.multiply(X).sum() if sp.issparse(X) else np.einsum("ij,ij->", X, X))) / X.shape[0]
+        if between > 0 and within <= 1e-12 * total:
+            # S_W = 0 and S_B != 0: J(cW) = -c² tr(WᵀS_B W)/δ goes to -∞ faster than the penalty
+            # grows, so problem (6) has no minimiser and the solver would diverge (issue 40)
+            raise ValueError(
+                "LDFS needs within-class variation: every class of y is a single point of X (e.g. one "
+                "sample per class), so the within-class scatter S_W is zero and the LDA criterion of "
+                "eq. (6) is unbounded below. Give several distinct samples per class, or use HSFS.")
+        return crit
 
     def _default_components(self, d, n_classes):
         return max(1, min(d, n_classes - 1))

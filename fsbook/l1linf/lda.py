@@ -50,6 +50,24 @@ class LDACriterion:
         self.n = n
         self.ridge = float(ridge)
 
+    def scatter_traces(self):
+        """``(tr S_W, tr S_B)`` (scaled by ``1/n``), without forming either matrix.
+
+        ``tr S_B = ||X_b||²_F`` and ``tr S_W = ||X||²_F/n − Σ_c (n_c/n) ||m_c||²`` (the total
+        second moment minus that of the class means).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> crit = LDACriterion(np.array([[0.0], [2.0], [4.0], [6.0]]), [0, 0, 1, 1])
+        >>> tuple(round(v, 12) for v in crit.scatter_traces())
+        (1.0, 4.0)
+        """
+        sq = self.X.multiply(self.X).sum() if sp.issparse(self.X) else np.einsum("ij,ij->", self.X, self.X)
+        counts = np.asarray(self.Z.sum(axis=0)).ravel()
+        within = float(sq) / self.n - float(np.sum(counts / self.n * np.einsum("cj,cj->c", self.M, self.M)))
+        return max(within, 0.0), float(np.einsum("cj,cj->", self.Xb, self.Xb))
+
     def restrict(self, rows):
         """The criterion of ``W_S ↦ J(W)`` with the rows outside ``S = rows`` fixed at zero:
         the same criterion on the columns ``X_S`` (``M`` and ``X_b`` restricted alike)."""

@@ -27,8 +27,27 @@ from scipy.optimize import minimize
 
 from fsbook.l1linf.prox import linf_penalty, prox_rows_linf
 
-__all__ = ["OptimResult", "accelerated_proximal_gradient", "active_set_proximal_gradient", "bound_constrained_lbfgsb",
+__all__ = ["OptimResult", "SolverDivergedError", "MAX_BACKTRACK", "accelerated_proximal_gradient", "active_set_proximal_gradient", "bound_constrained_lbfgsb",
            "linearly_constrained_slsqp"]
+
+
+#: doublings of the Lipschitz estimate ``L`` allowed in one backtracking line search: ``2**200``
+#: times the previous estimate is far beyond any curvature in double precision, so a line search
+#: that needs more has met a criterion that is unbounded below or not finite (issue 40)
+MAX_BACKTRACK = 200
+
+
+class SolverDivergedError(ValueError):
+    """The objective of a proximal-gradient solve left the finite numbers or the line search
+    found no step: the criterion is unbounded below (or not finite) along the iterates."""
+
+
+def _diverged(what, lam, L):
+    return SolverDivergedError(
+        f"proximal gradient diverged ({what}; lambda={lam:.3g}, Lipschitz estimate L={L:.3g}): the "
+        "criterion is unbounded below or not finite along the iterates. For LDFS this happens when "
+        "a direction without within-class scatter separates the classes (S_W W = 0 but S_B W != 0, "
+        "e.g. one sample per class): give more samples per class, a larger ridge, or use HSFS.")
 
 
 @dataclass
@@ -51,6 +70,7 @@ def accelerated_proximal_gradient(criterion, W0, lam, *, max_iter=500, tol=1e-6,
     W0 : ndarray (d, q), start
     lam : float ≥ 0
     max_iter : int
+        Bound on the iterations; each iteration's backtracking is bounded by :data:`MAX_BACKTRACK`.
     tol : float
         Stop when the decrease of the objective relative to ``|F|`` and the
         norm of the step relative to ``||W||_F`` are both below ``tol``.
@@ -60,6 +80,13 @@ def accelerated_proximal_gradient(criterion, W0, lam, *, max_iter=500, tol=1e-6,
     Returns
     -------
     OptimResult
+
+    Raises
+    ------
+    SolverDivergedError
+        The start or an accepted iterate has a non-finite objective, or a line search needs
+        more than :data:`MAX_BACKTRACK` doublings of ``L`` (which happens when the criterion is
+        unbounded below, instead of looping for ever).
     """
     W = prox_rows_linf(np.array(W0, dtype=float), 0.0)
     f, g = criterion(W)
@@ -67,6 +94,8 @@ def accelerated_proximal_gradient(criterion, W0, lam, *, max_iter=500, tol=1e-6,
     # and for the gradient at the accepted point only if a restart needs it
     value = getattr(criterion, "value", None)
     F = f + lam * linf_penalty(W)
+    if not np.isfinite(F) or not np.all(np.isfinite(g)):
+        raise _diverged("the objective or its gradient at the start is not finite", lam, np.nan)
     if step0 is None:
         gn = np.linalg.norm(g)
         step0 = 1.0 if gn == 0 else max(1e-3, np.linalg.norm(W)) / gn
@@ -75,14 +104,22 @@ def accelerated_proximal_gradient(criterion, W0, lam, *, max_iter=500, tol=1e-6,
     converged = False
     it = 0
     for it in range(1, max_iter + 1):  # noqa: B007 (the count is read after the loop)
-        while True:
+        for _ in range(MAX_BACKTRACK + 1):
             Wn = prox_rows_linf(Y - gy / L, lam / L)
             fn, gn_ = (value(Wn), None) if value is not None else criterion(Wn)
             diff = Wn - Y
             if fn <= fy + float(np.sum(gy * diff)) + 0.5 * L * float(np.sum(diff * diff)) + 1e-12 * abs(fy):
                 break
             L *= 2.0
+            if not np.isfinite(L):
+                break
+        else:
+            raise _diverged(f"no step satisfied the line search in {MAX_BACKTRACK} halvings", lam, L)
+        if not np.isfinite(L):
+            raise _diverged("the line search's step size went to zero", lam, L)
         Fn = fn + lam * linf_penalty(Wn)
+        if not np.isfinite(Fn):
+            raise _diverged(f"the objective reached {Fn}", lam, L)
         if Fn > F and Y is not W:          # momentum overshot: restart from W
             if g is None:
                 f, g = criterion(W)

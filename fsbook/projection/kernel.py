@@ -23,14 +23,14 @@ from numbers import Real
 
 import numpy as np
 import scipy.optimize
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.decomposition import KernelPCA
 from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
 from sklearn.svm import SVC
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from fsbook._compat import HasMethods, Interval, StrOptions, fit_context
 from fsbook.projection.linear import reduce
 
 __all__ = ["ProjectionPenaltySVC", "solve_constrained_dual", "solve_penalised_dual",
@@ -204,7 +204,7 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
         return KernelPCA(n_components=max(1, min(2, m - 1)), kernel=self.kernel, degree=self.degree,
                          gamma=self.gamma, coef0=self.coef0)
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y):
         """Fit the reducer (unless prefit) and solve the dual(s) (13)-(15) or (19).
 
@@ -224,13 +224,17 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
         self.classes_ = np.unique(y)
         if self.classes_.size < 2:
             raise ValueError(f"ProjectionPenaltySVC needs at least 2 classes, got {self.classes_.size} class")
+        K = self._kernel(X, X)
+        if not np.all(np.isfinite(K)):
+            raise ValueError(f"ProjectionPenaltySVC: the {self.kernel!r} kernel matrix of X overflows "
+                             f"(largest |x| = {float(np.max(np.abs(X))):.3g}); standardise X (e.g. "
+                             "StandardScaler) or change the kernel parameters")
         if self.prefit:
             self.reducer_ = self.reducer
         else:
             base = self._default_reducer(X.shape[0]) if self.reducer is None else clone(self.reducer)
             self.reducer_ = base.fit(X, y)
         Z = reduce(self.reducer_, X)
-        K = self._kernel(X, X)
         targets = [self.classes_[1]] if self.classes_.size == 2 else list(self.classes_)
         betas, vs, bs = [], [], []
         for c in targets:

@@ -26,14 +26,15 @@ import scipy.linalg
 import scipy.optimize
 import scipy.sparse as sp
 import scipy.special
-from sklearn.base import BaseEstimator, MetaEstimatorMixin, _fit_context, clone, is_classifier
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone, is_classifier
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.svm import LinearSVC
-from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from fsbook._compat import HasMethods, Interval, fit_context
 
 __all__ = ["ProjectionPenalty", "augment_features", "reduce"]
 
@@ -284,7 +285,7 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
         if isinstance(self.reducer, np.ndarray) and self.reducer.ndim != 2:
             raise ValueError("a matrix reducer P must have shape (d, n_features)")
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y):
         """Fit the reducer (unless prefit) and the penalised model (eq. 7).
 

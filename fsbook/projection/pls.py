@@ -10,10 +10,11 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.cross_decomposition import PLSRegression
-from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from fsbook._compat import Interval, fit_context
 
 __all__ = ["ExhaustedSafePLS", "krylov_rank"]
 
@@ -96,7 +97,7 @@ class ExhaustedSafePLS(TransformerMixin, BaseEstimator):
         tags.target_tags.required = True
         return tags
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit PLS with ``n_components``, then refit with the components before exhaustion.
 

@@ -13,12 +13,13 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.linalg
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
 from sklearn.preprocessing import KernelCenterer
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from fsbook._compat import Interval, StrOptions, fit_context
 
 __all__ = ["GeneralizedDiscriminantAnalysis", "OrthogonalLaplacianfaces"]
 
@@ -91,7 +92,7 @@ class GeneralizedDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, Transform
     def _n_features_out(self):
         return self.n_components_
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit the discriminant directions on ``(X, y)``.
 
@@ -110,9 +111,20 @@ class GeneralizedDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, Transform
         if not 1 <= d <= classes.size - 1:
             raise ValueError(f"n_components must be in [1, {classes.size - 1}], got {self.n_components}")
         K = self._kernel(X, X)
+        if not np.all(np.isfinite(K)):
+            raise ValueError(f"{type(self).__name__}: the {self.kernel!r} kernel matrix of X overflows "
+                             f"(largest |x| = {float(np.max(np.abs(X))):.3g}); standardise X (e.g. "
+                             "StandardScaler) or change the kernel parameters")
         self.centerer_ = KernelCenterer().fit(K)
         Kc = self.centerer_.transform(K)
         lam, U = np.linalg.eigh((Kc + Kc.T) / 2)
+        if not lam.max() > 0:
+            raise ValueError(
+                f"{type(self).__name__}: the centred kernel matrix is zero, so all {X.shape[0]} samples "
+                f"have the same image under the {self.kernel!r} kernel (constant X, or features so small "
+                "or so large for this kernel that every point looks alike) and there is no direction to "
+                "discriminate along; remove constant features, standardise X, or change the kernel "
+                "parameters")
         keep = lam > 1e-10 * max(lam.max(), 1e-300)
         lam, U = lam[keep], U[:, keep]
         F = U * np.sqrt(lam)  # Φ̃, coordinates of the centred points
@@ -197,7 +209,7 @@ class OrthogonalLaplacianfaces(ClassNamePrefixFeaturesOutMixin, TransformerMixin
     def _n_features_out(self):
         return self.n_components_
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit the orthogonal basis on ``(X, y)`` (supervised graph).
 
