@@ -17,9 +17,9 @@ from numbers import Integral
 import numpy as np
 from sklearn.base import BaseEstimator, _fit_context
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
+from fsbook._compat import Interval
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.decisions import top_k
 
