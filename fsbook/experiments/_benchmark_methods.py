@@ -15,11 +15,11 @@ import warnings
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator, _fit_context
+from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
-from fsbook._compat import Interval
+from fsbook._compat import Interval, fit_context
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.decisions import top_k
 
@@ -139,7 +139,7 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
         owner = np.repeat(np.arange(n), [len(t) for t in thresholds])
         return Xb.astype(np.float64), owner
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Booleanise ``X`` if needed, fit HKL and rank the features.
 
