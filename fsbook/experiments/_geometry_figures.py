@@ -75,7 +75,7 @@ def growth_fit(dims, seconds):
     >>> n = np.array([100.0, 200.0, 400.0, 800.0])
     >>> fit = growth_fit(n, 1e-6 * n ** 2 * np.array([1.0, 1.1, 0.9, 1.0]))
     >>> round(fit["exponent"], 3), fit["n"]
-    (1.974, 4)
+    (1.971, 4)
     """
     d, s = np.asarray(dims, float), np.asarray(seconds, float)
     if d.shape != s.shape or d.ndim != 1:
