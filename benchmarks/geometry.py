@@ -23,11 +23,20 @@
    underestimates it); pass ``--naive-rows 1500`` to time it in full.
 2. The full selector (Fig. 2) on a 5-class, 4-feature-type problem of the same
    size (15 binary classifiers × 15 feature sets).
+3. Growth (Figure 3's CPU-time claim, issue 39): CPU seconds (``time.process_time``) of
+   :func:`fsbook.geometry.geometric_ratios` (best of ``GROWTH_REPEATS_OURS``) and of the
+   paper's m + 2 SVDs (:func:`fsbook.geometry.naive_geometric_ratios`, best of
+   ``GROWTH_REPEATS_NAIVE``) for one classifier and set: movie-review unigrams, 150
+   reviews, the ``n`` most frequent columns for ``n`` in :data:`GROWTH_DIMS`; the
+   quality check beside it is that both give the same ratios at every ``n``.  The
+   growth exponent of each (slope of log t on log n, with its standard error) is
+   recorded beside the times.  The whole selector's growth (all 225 pairs of each
+   Figure 3 set) is read from the store of the geometry protocol, not measured here.
 
-Sections: ``scaling`` (0) and ``naive`` (1 and 2); ``--only scaling`` runs one
-(``--only-scaling`` is the same).  A run of ``scaling`` over both problems records
-its measurement for chapter 4 in ``benchmarks/results/geometry.json``
-(:mod:`fsbook.benchmark_records`).
+Sections: ``scaling`` (0), ``naive`` (1 and 2) and ``growth`` (3); ``--only scaling``
+runs one (``--only-scaling`` is the same).  A run of ``scaling`` over both problems and a
+run of ``growth`` record their measurements for chapter 4 in
+``benchmarks/results/geometry.json`` (:mod:`fsbook.benchmark_records`).
 """
 import argparse
 import json
@@ -40,6 +49,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from fsbook.benchmark_records import record_benchmark
+from fsbook.experiments.geometry import growth_fit, text_problem, timing
 from fsbook.geometry import GeometricFeatureSetSelector, geometric_ratios, gram_geometric_ratios
 from fsbook.geometry.hull import sparse_hull
 from fsbook.geometry.ratios import RTOL, point_matrix, svd_affine_dim
@@ -213,6 +223,37 @@ def _scale_record(r):
     return out
 
 
+#: Figure 3's kernel timing: columns of the movie-review unigram problem, repeats of each timing
+GROWTH_DIMS = (250, 500, 1000, 2000, 4000, 8000)
+GROWTH_REPEATS_OURS, GROWTH_REPEATS_NAIVE = 5, 3
+
+
+def growth():
+    """Section 3: CPU time of our kernels and of the m + 2 SVDs against the number of columns."""
+    tp = text_problem("movies", rows=150, cols=3 * max(GROWTH_DIMS), seed=0, ordered=True)
+    X, y = tp["X"][:, tp["groups"][0]], tp["y"]
+    geometric_ratios(X[:, :50], y)                              # numba JIT / cache load
+    ours = timing(X, y, GROWTH_DIMS, naive_max=0, repeats=GROWTH_REPEATS_OURS)
+    naive = [timing(X, y, GROWTH_DIMS, repeats=1) for _ in range(GROWTH_REPEATS_NAIVE)]
+    naive_s = np.min([t["naive_s"].to_numpy() for t in naive], axis=0)
+    agree = all(bool(t["agree"].all()) for t in naive)
+    fits = {"ours": growth_fit(GROWTH_DIMS, ours["ours_s"]), "naive": growth_fit(GROWTH_DIMS, naive_s)}
+    for d, a, b in zip(GROWTH_DIMS, ours["ours_s"], naive_s):
+        print(f"n = {d:>5}: ours {a:.4f} s, m + 2 SVDs {b:.3f} s")
+    for k, f in fits.items():
+        print(f"{k}: exponent {f['exponent']:.3f} ± {f['se']:.3f}")
+    print(f"same ratios at every n: {agree}")
+    return {"problem": f"movie-review unigrams, {X.shape[0]} reviews, the n most frequent columns",
+            "dimensions": list(GROWTH_DIMS), "rows": int(X.shape[0]),
+            "ours_s": [float(f"{t:.3g}") for t in ours["ours_s"]],
+            "naive_s": [float(f"{t:.3g}") for t in naive_s],
+            "same_ratios": agree,
+            "fits": {k: {q: round(v, 4) if isinstance(v, float) else v for q, v in f.items()}
+                     for k, f in fits.items()},
+            "repeats": f"CPU seconds (process time), best of {GROWTH_REPEATS_OURS} (ours) and of "
+                       f"{GROWTH_REPEATS_NAIVE} (m + 2 SVDs); exponents fitted on the full-precision times"}
+
+
 def naive_time(X, y, n_rows):
     """Seconds of the naive method: the 3 cloud SVDs + ``n_rows`` per-sample SVDs."""
     B = point_matrix(X, binarize=0.0).toarray()
@@ -238,14 +279,18 @@ def main(argv=None):
                     help="rows of the intermediate problem checked against the Gram reference "
                          "(0: skip)")
     ap.add_argument("--only-scaling", action="store_true")
-    ap.add_argument("--only", choices=["scaling", "naive"], default=None,
-                    help="one section: scaling (0) or naive (1 and 2)")
+    ap.add_argument("--only", choices=["scaling", "naive", "growth"], default=None,
+                    help="one section: scaling (0), naive (1 and 2) or growth (3)")
     ap.add_argument("--problems", nargs="+", default=["text", "block"], choices=list(PROBLEMS))
     ap.add_argument("--child", nargs=3, metavar=("KIND", "M", "N"), help=argparse.SUPPRESS)
     ap.add_argument("--reference", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         return child(args.child[0], int(args.child[1]), int(args.child[2]), args.reference)
+    if args.only in (None, "growth"):
+        print("recorded in", record_benchmark("geometry", "growth", growth()))
+        if args.only == "growth":
+            return
     if args.only == "scaling":
         args.only_scaling = True
     if args.only != "naive":

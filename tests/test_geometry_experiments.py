@@ -114,7 +114,7 @@ def test_figure1_f1_score_is_standardised_within_data_set_and_classifier():
     assert (f1z[:3] > 0).any()
 
 
-def _fake_tables(*, tp=0, fn=6, gains=None, acc_pub=(6, 7)):
+def _fake_tables(*, tp=0, fn=6, gains=None, acc_pub=(6, 7), cpu=None):
     """The reduced tables claims() reads, with hand-checkable counts."""
     fig1 = pd.DataFrame({"ratio": [f"f{i}" for i in range(1, 7)], "slope": [-0.5] + [0.0] * 5,
                          "se": [0.1] * 6, "p": [1e-6] + [1.0] * 5, "n": [100] * 6})
@@ -133,7 +133,8 @@ def _fake_tables(*, tp=0, fn=6, gains=None, acc_pub=(6, 7)):
     cols = np.array([80, 160, 320, 640, 1280])
     f3 = pd.DataFrame({"columns": cols, **{f"{q} ({m})": 0.5 + 0.01 * np.log2(cols)
                                            for q in ("accuracy", "precision", "recall")
-                                           for m in ("published", "refitted")}})
+                                           for m in ("published", "refitted")},
+                       "ratios CPU s": cpu if cpu is not None else 1e-3 * cols})
     return {"figure1": fig1, "confusion": conf, "random": rnd, "figure3": f3}
 
 
@@ -194,6 +195,39 @@ def test_growth_claim_slope_against_two():
     lr = stats.linregress(np.log(n), np.log(t))
     assert row["effect"] == pytest.approx(lr.slope - 2) and row["verdict"] == "not separable"
     assert E.growth_claim(n, 1e-3 * n * np.array([1.0, 1.02, 0.99, 1.01])).iloc[0]["verdict"] == "fails"
+
+
+def test_cpu_claim_on_the_stored_selector_times():
+    from scipy import stats
+    cols = np.array([80, 160, 320, 640, 1280])
+    # times exactly linear in the columns: slope 1, no spread, so the claim of 2 fails
+    row = E.claims(_fake_tables()).set_index("claim").loc[E.CPU_CLAIM]
+    assert row["table"] == "Figure 3, CPU time" and row["n"] == 5
+    assert row["effect"] == pytest.approx(-1.0) and row["verdict"] == "fails"
+    # quadratic up to noise: the slope is near 2 and the claim is not separable
+    cpu = 1e-6 * cols ** 2.0 * np.array([1.0, 1.05, 0.97, 1.02, 0.99])
+    row = E.claims(_fake_tables(cpu=cpu)).set_index("claim").loc[E.CPU_CLAIM]
+    lr = stats.linregress(np.log(cols), np.log(cpu))
+    assert row["effect"] == pytest.approx(lr.slope - 2) and row["se"] == pytest.approx(lr.stderr)
+    t = (lr.slope - 2) / lr.stderr
+    assert row["p"] == pytest.approx(2 * stats.t.sf(abs(t), 3))
+    assert row["verdict"] == "not separable"
+    fit = E.growth_fit(cols, cpu)
+    assert fit["exponent"] == pytest.approx(lr.slope) and fit["se"] == pytest.approx(lr.stderr)
+    # cubic: significantly above 2, the paper's direction
+    cpu3 = 1e-9 * cols ** 3.0 * np.array([1.0, 1.05, 0.97, 1.02, 0.99])
+    assert E.claims(_fake_tables(cpu=cpu3)).set_index("claim").loc[E.CPU_CLAIM, "verdict"] == "holds"
+    # the claim is among the chapter's headline claims
+    assert E.CPU_CLAIM in set(E.headline(E.claims(_fake_tables()))["claim"])
+
+
+def test_cpu_claim_needs_the_stored_times():
+    tables = _fake_tables()
+    tables["figure3"] = tables["figure3"].drop(columns="ratios CPU s")
+    with pytest.raises(ValueError, match="ratios_cpu_s"):
+        E.claims(tables)
+    with pytest.raises(ValueError, match="three or more sizes"):
+        E.growth_fit([100, 200], [1.0, 2.0])
 
 
 def test_problem_builders_cover_every_task_kind():
