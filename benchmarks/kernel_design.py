@@ -25,7 +25,7 @@ whether the selected features are the same.  ``--no-direct`` skips the direct so
 
 ``--only regimes`` runs :func:`fsbook.experiments.kernel_design.weak_kernel_regimes` (formulation
 (7) under each regime of ``REGIMES``: raw or standardised features, other widths, dominance per
-triple, α ≥ 0; three data sets × five splits, about 5 CPU minutes) and records its rows for
+triple, α ≥ 0; three data sets × five splits × 1 500 training triples, about 6 CPU minutes) and records its rows for
 chapter 3 (section ``regimes``), with the CPU time it took.
 
 Sections: ``pima`` (the default run), ``arcene`` (``--only arcene`` runs ``--arcene 3000
