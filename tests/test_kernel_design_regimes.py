@@ -106,7 +106,7 @@ def test_regime_claims_decide_each_hypothesis():
                   "n_selected": 0, "score": 0.0, "best_single": 0.86},
                  {"dataset": "iris", "split": s, "regime": "dominance per triple", "alpha_zero": False,
                   "D": 4, "n_selected": 4, "score": 0.50 - 0.01 * s, "best_single": 0.85}]
-    t = KD.regime_claims(pd.DataFrame(rows))
+    t = KD.regime_claims(pd.DataFrame(rows), test_train_ratio=1000 / 1500)
     per = t[t.dataset == "iris"].set_index("claim")["verdict"]
     assert per["(a) raw features: α ≠ 0 more often than ours"] == "not separable"
     assert per["(c) dominance per triple: α ≠ 0 more often than ours"] == "holds"

@@ -841,7 +841,8 @@ def weak_kernel_regimes(datasets=("iris", "wine", "glass"), n_splits=5, n_train=
     Returns
     -------
     pandas.DataFrame
-        One row per data set, split and regime: ``dataset``, ``split``, ``regime``, ``scale``,
+        One row per data set, split and regime: ``dataset``, ``split``, ``regime``, ``n_train``,
+        ``n_test``, ``scale``,
         ``mu``, ``dominance``, ``D``, ``size_S``, ``alpha_zero``, ``gamma1``, ``gamma2``,
         ``n_selected``, ``score``, ``linear``, ``poly2``, ``best_single``, ``negative_features``
         (whether the scaled training part has a negative value).
@@ -874,7 +875,8 @@ def weak_kernel_regimes(datasets=("iris", "wine", "glass"), n_splits=5, n_train=
                     linear=kind == "linear"), Xte)[0], t_te) for name, (kind, p) in SINGLES.items()}
             sing = singles[scale]
             alpha, specs, groups = _regime_fit(regime, Xtr, t_tr, REGIME_GAMMA1[0], REGIME_GAMMA2[0])
-            row = {"dataset": d, "split": s, "regime": regime, "scale": scale, "mu": list(mu),
+            row = {"dataset": d, "split": s, "regime": regime, "n_train": int(n_train), "n_test": int(n_test),
+                   "scale": scale, "mu": list(mu),
                    "dominance": where, "D": int(Xtr.shape[1]), "size_S": int(np.unique(t_tr).size),
                    "alpha_zero": bool(np.abs(alpha).max() <= ALPHA_ZERO_TOL), "gamma1": np.nan, "gamma2": np.nan,
                    "n_selected": 0, "score": 0.0, "linear": sing["Linear"], "poly2": sing["Poly degree 2"],
@@ -904,7 +906,7 @@ def regime_claims(df, test_train_ratio=None):
     ``"in the regime"``: where a regime learns a non-zero kernel, "above the best single kernel"
     (``score`` against ``best_single`` of the same scaling and test triples) and "fewer than D
     features" (``n_selected`` against ``D``).  Corrected resampled t-test over the splits with
-    ``test_train_ratio`` (default ``n_test / n_train`` of the triples, 1 000 / 1 500), Holm within
+    ``test_train_ratio`` (default: ``n_test / n_train`` of the rows' triples), Holm within
     each table, then the count rule over the data sets (rows with ``dataset == ""``).
 
     Examples
@@ -920,7 +922,11 @@ def regime_claims(df, test_train_ratio=None):
     >>> t[t.dataset == ""]["test"].tolist()                  # over the data sets
     ['count rule', 'count rule', 'count rule']
     """
-    ratio = float(test_train_ratio) if test_train_ratio is not None else 1000.0 / 1500.0
+    if test_train_ratio is None:
+        if not {"n_test", "n_train"} <= set(df.columns):
+            raise ValueError("give test_train_ratio, or rows with the columns n_test and n_train")
+        test_train_ratio = float(df["n_test"].iloc[0]) / float(df["n_train"].iloc[0])
+    ratio = float(test_train_ratio)
     ours = df[df.regime == "ours"]
     rows = []
 
