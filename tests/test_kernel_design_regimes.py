@@ -77,6 +77,7 @@ def test_weak_kernel_regimes_on_a_tiny_case():
     assert not tri["alpha_zero"].any() and (tri["score"] > 0.5).all()
     assert tri["gamma1"].isin(KD.REGIME_GAMMA1).all() and tri["gamma2"].isin(KD.REGIME_GAMMA2).all()
     assert ((tri["n_selected"] >= 1) & (tri["n_selected"] <= 4)).all()
+    assert np.isfinite(tri["min_eig_S"]).all() and ours["min_eig_S"].isna().all()
     # iris is non-negative: on raw features (x'y + 1)^2 is monotone in x'y, the same order as x'y
     raw = df[df.regime == "raw features"]
     assert not raw["negative_features"].any() and (raw["linear"] == raw["poly2"]).all()

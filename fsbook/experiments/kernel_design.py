@@ -844,7 +844,8 @@ def weak_kernel_regimes(datasets=("iris", "wine", "glass"), n_splits=5, n_train=
         One row per data set, split and regime: ``dataset``, ``split``, ``regime``, ``n_train``,
         ``n_test``, ``scale``,
         ``mu``, ``dominance``, ``D``, ``size_S``, ``alpha_zero``, ``gamma1``, ``gamma2``,
-        ``n_selected``, ``score``, ``linear``, ``poly2``, ``best_single``, ``negative_features``
+        ``n_selected``, ``score``, ``min_eig_S`` (smallest eigenvalue of the learnt kernel on the
+        triples' distinct points over its largest diagonal entry; NaN for α = 0), ``linear``, ``poly2``, ``best_single``, ``negative_features``
         (whether the scaled training part has a negative value).
 
     Examples
@@ -879,14 +880,17 @@ def weak_kernel_regimes(datasets=("iris", "wine", "glass"), n_splits=5, n_train=
                    "scale": scale, "mu": list(mu),
                    "dominance": where, "D": int(Xtr.shape[1]), "size_S": int(np.unique(t_tr).size),
                    "alpha_zero": bool(np.abs(alpha).max() <= ALPHA_ZERO_TOL), "gamma1": np.nan, "gamma2": np.nan,
+                   "min_eig_S": np.nan,
                    "n_selected": 0, "score": 0.0, "linear": sing["Linear"], "poly2": sing["Poly degree 2"],
                    "best_single": max(sing.values()), "negative_features": bool((Xtr < 0).any())}
             if not row["alpha_zero"]:
                 g1, g2 = _regime_gammas(regime, Xtr, ytr, n_train, n_test // 2,
                                         task_seed({"dataset": d, "split": s, "regime": regime}, "cv"))
                 alpha, specs, groups = _regime_fit(regime, Xtr, t_tr, g1, g2)
+                K_S = np.tensordot(alpha, kernel_stack(specs, np.unique(Xtr[np.unique(t_tr)], axis=0)), 1)
                 row.update(gamma1=g1, gamma2=g2, n_selected=_n_selected(alpha, groups),
-                           score=_regime_score(alpha, specs, Xte, t_te))
+                           score=_regime_score(alpha, specs, Xte, t_te),
+                           min_eig_S=float(np.linalg.eigvalsh(K_S).min() / np.abs(np.diag(K_S)).max()))
             rows.append(row)
     return pd.DataFrame(rows)
 
