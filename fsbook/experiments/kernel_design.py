@@ -29,6 +29,11 @@ training part, ``n_test`` test triples from the test part.  A test triple ``(a, 
 paper's "two points in the same class are more similar to each other than any of these points
 to the third"); for MMC, with distances reversed.  Ties count as not respected.
 
+:func:`weak_kernel_regimes` (not a protocol part) refits formulation (7) under other regimes (raw
+features, other widths, dominance per triple, α ≥ 0) to find why it learns the zero kernel;
+:func:`regime_claims` decides those hypotheses.  ``benchmarks/kernel_design.py --only regimes``
+records its rows for the chapter.
+
 :func:`claims` decides the chapter's claims on the stored per-split results (corrected resampled
 t-test, Holm within each figure, the book's count rule over the data sets; "about the same" claims
 by two one-sided tests); :data:`PARTS` maps a task's ``method`` to the function that runs it, and

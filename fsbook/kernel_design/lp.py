@@ -40,6 +40,10 @@ directional derivative at ``α = 0``, where every ``ε_t = 1``); for Gaussians
 :math:`\\operatorname{tr}_S K_p = |S|`, so ``γ2`` competes with the mean gain per point of ``S``
 and ``γ1`` with the total gain, which grows with the number of triplets ``T``.
 
+:func:`solve_block_dominance` asks dominance of given principal submatrices of ``K^α`` only (each
+triple's own ``3 × 3`` block, say) by the same cutting planes: a relaxation, whose ``K^α`` need
+not be PSD on ``S`` (chapter 3 uses it to test where the zero kernel comes from).
+
 Written by hand because no library builds these LPs; the solving is HiGHS's
 (:func:`scipy.optimize.linprog` with ``method="highs"``).
 """
