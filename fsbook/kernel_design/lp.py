@@ -40,6 +40,10 @@ directional derivative at ``α = 0``, where every ``ε_t = 1``); for Gaussians
 :math:`\\operatorname{tr}_S K_p = |S|`, so ``γ2`` competes with the mean gain per point of ``S``
 and ``γ1`` with the total gain, which grows with the number of triplets ``T``.
 
+:func:`solve_block_dominance` asks dominance of given principal submatrices of ``K^α`` only (each
+triple's own ``3 × 3`` block, say) by the same cutting planes: a relaxation, whose ``K^α`` need
+not be PSD on ``S`` (chapter 3 uses it to test where the zero kernel comes from).
+
 Written by hand because no library builds these LPs; the solving is HiGHS's
 (:func:`scipy.optimize.linprog` with ``method="highs"``).
 """
@@ -55,7 +59,7 @@ from scipy.optimize import OptimizeWarning, linprog
 
 __all__ = ["LPResult", "lp_sizes", "build_full_lp", "solve_full_lp", "solve_cutting_plane", "dominance_violation",
            "objective_value", "PSD_OPTIONS", "triplet_differences", "build_nonnegative_lp",
-           "solve_nonnegative_lp"]
+           "solve_nonnegative_lp", "solve_block_dominance"]
 
 #: ways of keeping ``K^α`` positive semidefinite: the paper's diagonal dominance on ``S``, or
 #: ``α ≥ 0`` (our departure from the paper, PSD by construction)
@@ -389,6 +393,80 @@ def solve_cutting_plane(K, triplets, groups, gamma1, gamma2, tol=1e-9, max_iter=
         # cut: -(K_ii - sum_j sign_ij K_ij) . α <= 0
         coef = np.einsum("pbj,bj->bp", K[:, bad, :], sign) - diag[:, bad].T
         cuts.append(coef)
+    else:
+        raise RuntimeError(f"cutting plane did not converge in {max_iter} LPs")
+    x = res.x
+    return LPResult(alpha=alpha, eps=x[m:m + T], s=x[m + T:m + T + G], objective=float(res.fun),
+                    n_variables=nvar, n_constraints=A.shape[0], nnz=int(A.nnz), n_iter=it,
+                    n_cuts=int(C.shape[0]), solve_time=time.perf_counter() - start,
+                    history=history)
+
+
+def solve_block_dominance(K, triplets, groups, gamma1, gamma2, blocks, tol=1e-9, max_iter=500):
+    """Formulation (4)/(7) with diagonal dominance asked of principal submatrices of ``K^α`` only.
+
+    ``blocks`` is an integer array ``(B, b)``: each row lists ``b ≥ 2`` distinct points of ``S``
+    whose ``b × b`` submatrix of ``K^α`` must be diagonally dominant,
+    :math:`K^α_{ii} ≥ \\sum_{j∈β, j≠i}|K^α_{ij}|` for every block ``β`` and ``i ∈ β``.  One block
+    holding every point of ``S`` is the LP of :func:`solve_cutting_plane` (same optimum);
+    ``blocks = triplets`` asks each triple's own ``3 × 3`` submatrix to be dominant (the
+    smallest set ``S`` the paper's text allows, "a set of training points").  The objective and
+    the triplet and group rows are those of :func:`solve_cutting_plane` (trace over all of
+    ``S``), and the dominance rows are generated the same way: start from
+    :math:`K^α_{ii} ≥ 0`, add for every violated block row the cut with
+    ``σ_j = sign(K^α_ij)``, re-solve until no block row is violated.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fsbook.kernel_design import kernel_groups, kernel_stack, weak_kernel_specs
+    >>> from fsbook.kernel_design.lp import solve_block_dominance, solve_cutting_plane
+    >>> X = np.random.default_rng(0).normal(size=(12, 2))
+    >>> specs = weak_kernel_specs(2, (1.0, 10.0))
+    >>> K, (groups, _) = kernel_stack(specs, X), kernel_groups(specs)
+    >>> t = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11], [0, 4, 8]])
+    >>> whole = solve_block_dominance(K, t, groups, 1e-3, 1e-3, np.arange(12)[None, :])
+    >>> bool(abs(whole.objective - solve_cutting_plane(K, t, groups, 1e-3, 1e-3).objective) < 1e-7)
+    True
+    >>> per_triple = solve_block_dominance(K, t, groups, 1e-3, 1e-3, t)
+    >>> bool(per_triple.objective <= whole.objective + 1e-9)      # fewer rows: a relaxation
+    True
+    """
+    start = time.perf_counter()
+    K, t, g = _check_inputs(K, triplets, groups, gamma1, gamma2)
+    m, n, _ = K.shape
+    blk = np.asarray(blocks, dtype=np.int64)
+    if blk.ndim != 2 or blk.shape[0] == 0 or blk.shape[1] < 2:
+        raise ValueError(f"blocks must be a (B, b) integer array with B >= 1 and b >= 2, got {blk.shape}")
+    if blk.min() < 0 or blk.max() >= n:
+        raise ValueError("block indices out of range of S")
+    if np.any(np.diff(np.sort(blk, axis=1), axis=1) == 0):
+        raise ValueError("a block lists the same point twice")
+    T, G = t.shape[0], int(g.max()) + 1
+    c, A0, b0, bounds, diag = _common_blocks(K, t, g, gamma1, gamma2)
+    nvar = m + T + G
+    Kb = K[:, blk[:, :, None], blk[:, None, :]]                      # (m, B, b, b)
+    eye = np.eye(blk.shape[1], dtype=bool)
+    cuts = [-diag.T[np.unique(blk)]]                                  # -K^α_ii <= 0
+    history = []
+    for it in range(1, max_iter + 1):
+        C = np.vstack(cuts)
+        A = sp.vstack([A0, sp.hstack([sp.csr_matrix(C), sp.csr_matrix((C.shape[0], nvar - m))])],
+                      format="csr")
+        res = _linprog(c, A, np.concatenate([b0, np.zeros(C.shape[0])]), bounds)
+        alpha = res.x[:m]
+        Ka = np.tensordot(alpha, Kb, axes=1)                          # (B, b, b)
+        d = np.diagonal(Ka, axis1=1, axis2=2)
+        viol = np.where(eye, 0.0, np.abs(Ka)).sum(axis=2) - d
+        bb, ii = np.nonzero(viol > tol * (1.0 + np.abs(d)))
+        history.append({"iter": it, "objective": float(res.fun), "n_violated": int(bb.size),
+                        "max_violation": float(max(viol.max(), 0.0))})
+        if bb.size == 0:
+            break
+        sign = np.sign(Ka[bb, ii])                                    # (v, b)
+        sign[np.arange(bb.size), ii] = 0.0
+        coef = np.einsum("pvj,vj->vp", Kb[:, bb, ii, :], sign) - Kb[:, bb, ii, ii].T
+        cuts.append(np.unique(coef, axis=0))
     else:
         raise RuntimeError(f"cutting plane did not converge in {max_iter} LPs")
     x = res.x
