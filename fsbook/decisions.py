@@ -11,6 +11,8 @@ such decision in fsbook goes through this module:
   ``9.999999999999999e-06`` for ``1e-05``).
 * :func:`argbest` picks the first candidate (in the caller's documented order, simplest first)
   whose score is within a tolerance of the best, so near-equal scores are ties.
+* :func:`argbest_lexicographic` breaks the ties of one score on a second score (for example
+  equal cross-validated accuracies on the cross-validated log-loss), then by order.
 * :func:`tie_refit` is that rule as a ``refit`` callable for scikit-learn's ``GridSearchCV``.
 * :func:`top_k` keeps the ``k`` largest scores; scores within a tolerance of each other are ties,
   broken by the smaller index.
@@ -31,7 +33,8 @@ from decimal import Decimal
 
 import numpy as np
 
-__all__ = ["SCORE_ATOL", "RTOL", "log_grid", "argbest", "tie_refit", "top_k", "top_k_mask"]
+__all__ = ["SCORE_ATOL", "RTOL", "log_grid", "argbest", "argbest_lexicographic", "tie_refit", "top_k",
+           "top_k_mask"]
 
 #: absolute tolerance under which two cross-validated accuracies are a tie (see module docstring)
 SCORE_ATOL = 1e-9
@@ -118,6 +121,64 @@ def argbest(scores, *, maximize: bool = True, atol: float = 0.0, rtol: float = R
     tol = _tolerance(best, atol, rtol)
     ok = finite & ((s >= best - tol) if maximize else (s <= best + tol))
     return int(np.flatnonzero(ok)[0])
+
+
+def _pair(value, name):
+    """``value`` as a pair (one per score); a single value serves both."""
+    out = tuple(value) if isinstance(value, (tuple, list)) else (value, value)
+    if len(out) != 2:
+        raise ValueError(f"{name} must be one value or a pair, got {value!r}")
+    return out
+
+
+def argbest_lexicographic(primary, secondary, *, maximize=(True, False), atol=(0.0, 0.0),
+                          rtol=(RTOL, RTOL)) -> int:
+    """Index of the best candidate by ``primary``, its ties broken by ``secondary``, then by order.
+
+    The candidates within tolerance of the best ``primary`` score (:func:`argbest`'s rule) are
+    tied; of those, the ones within tolerance of the best ``secondary`` score among them are
+    tied again, and the first of these wins.  With a continuous secondary score (a
+    cross-validated log-loss beside a cross-validated accuracy, which takes few values on a
+    few validation points) the order decides only what both scores call equal.
+
+    Parameters
+    ----------
+    primary, secondary : array-like of float, shape (n,)
+        NaN primary scores are never chosen; a NaN secondary score is never chosen among the
+        primary ties (all NaN there raises).
+    maximize : bool or (bool, bool), default=(True, False)
+        Per score (default: the largest primary, e.g. an accuracy, then the smallest
+        secondary, e.g. a loss).
+    atol, rtol : float or (float, float)
+        Absolute and relative tolerance per score (see :data:`SCORE_ATOL`, :data:`RTOL`).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> from fsbook.decisions import SCORE_ATOL, argbest_lexicographic
+    >>> acc = [0.7, 0.7, 0.7 + 1e-16, 0.6]       # three tied accuracies
+    >>> loss = [0.69, 0.41, 0.41 + 1e-15, 0.2]   # the log-loss breaks the tie; rounding does not
+    >>> argbest_lexicographic(acc, loss, atol=(SCORE_ATOL, 0.0))
+    1
+    >>> argbest_lexicographic([0.9, 0.8], [0.5, 0.1], atol=(SCORE_ATOL, 0.0))   # no tie: primary
+    0
+    """
+    maximize, atol, rtol = _pair(maximize, "maximize"), _pair(atol, "atol"), _pair(rtol, "rtol")
+    p = np.asarray(primary, dtype=float)
+    q = np.asarray(secondary, dtype=float)
+    if p.ndim != 1 or p.size == 0 or q.shape != p.shape:
+        raise ValueError(f"primary and secondary must be non-empty 1-d arrays of one length, got shapes "
+                         f"{p.shape} and {q.shape}")
+    first = argbest(p, maximize=maximize[0], atol=atol[0], rtol=rtol[0])
+    best = p[first]
+    tol = _tolerance(best, atol[0], rtol[0])
+    tied = np.flatnonzero(~np.isnan(p) & ((p >= best - tol) if maximize[0] else (p <= best + tol)))
+    if np.isnan(q[tied]).all():
+        raise ValueError("every secondary score of the tied candidates is NaN: the tie cannot be broken")
+    return int(tied[argbest(q[tied], maximize=maximize[1], atol=atol[1], rtol=rtol[1])])
 
 
 def tie_refit(atol: float = SCORE_ATOL, rtol: float = 0.0):
