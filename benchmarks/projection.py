@@ -40,24 +40,13 @@ def task_data(params):
     """The sampled training documents and the test documents of a stored text task, as
     :func:`fsbook.experiments.projection._run_news` builds them: ``{method: (A_tr, A_te)}``,
     ``y_tr``, ``y_te``, seed."""
-    Xtr, ytr, Xte, yte = P.newsgroups_corpus()
-    Ztr, Zte = P._news_topics(params["topics"])
-    g1, g2 = pair = tuple(params["pair"])
-    itr, ite = np.flatnonzero((ytr == g1) | (ytr == g2)), np.flatnonzero((yte == g1) | (yte == g2))
-    y_tr, y_te = (ytr[itr] == g2).astype(int), (yte[ite] == g2).astype(int)
-    seed = params["run"] * 1000 + P.NEWS_PAIRS.index(pair)
-    rng = np.random.default_rng(seed)                     # newsgroups_task's sample
-    m = len(y_tr)
-    n = max(4, int(round(P.NEWS_FRACS[params["table"]] * m)))
-    while True:
-        idx = np.sort(rng.choice(m, n, replace=False))
-        if np.bincount(y_tr[idx], minlength=2).min() >= 2:
-            break
-    X, Z, Xt, Zt = Xtr[itr][idx], Ztr[itr][idx], Xte[ite], Zte[ite]
+    a = P.newsgroups_pair(params)
+    idx = P.newsgroups_sample(a["y_tr"], a["frac"], a["seed"])
+    X, Z = a["X_tr"][idx], a["Z_tr"][idx]
     s = 1 / np.sqrt(P.NEWS_REDUCED_PENALTY)
-    data = {"L2-LGR": (X, Xt), "LGR-Topic": (Z, Zt),
-            "Proj-Topic": (augment_features(X, Z, s), augment_features(Xt, Zt, s))}
-    return data, y_tr[idx], y_te, seed
+    data = {"L2-LGR": (X, a["X_te"]), "LGR-Topic": (Z, a["Z_te"]),
+            "Proj-Topic": (augment_features(X, Z, s), augment_features(a["X_te"], a["Z_te"], s))}
+    return data, a["y_tr"][idx], a["y_te"], a["seed"]
 
 
 def reference(data, y, yte, seed):

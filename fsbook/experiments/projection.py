@@ -526,6 +526,24 @@ def _lgr_cv_fast(A_tr, y_tr, A_te, y_te, grid, seed):
 LGR_CV = {"reference": _lgr_cv, "fast": _lgr_cv_fast}
 
 
+def newsgroups_sample(y_tr, frac, seed):
+    """Sorted indices of the training documents a text task samples: ``max(4, round(frac · m))``
+    of its ``m``, drawn again until each class has at least 2.
+
+    Examples
+    --------
+    >>> newsgroups_sample(np.repeat([0, 1], 100), 0.02, seed=0).size
+    4
+    """
+    rng = np.random.default_rng(seed)
+    m = len(y_tr)
+    n = max(4, int(round(frac * m)))
+    while True:
+        idx = np.sort(rng.choice(m, n, replace=False))
+        if np.bincount(y_tr[idx], minlength=2).min() >= 2:
+            return idx
+
+
 def newsgroups_task(X_tr, Z_tr, y_tr, X_te, Z_te, y_te, frac, seed, grid=GRID,
                     reduced_penalty=NEWS_REDUCED_PENALTY, lgr="reference"):
     """One pairwise task: errors of L2-LGR, LGR-Topic and Proj-Topic (eq. 7 + Section 2.5).
@@ -537,13 +555,7 @@ def newsgroups_task(X_tr, Z_tr, y_tr, X_te, Z_te, y_te, frac, seed, grid=GRID,
     if lgr not in LGR_CV:
         raise ValueError(f"unknown lgr {lgr!r}; choose one of {sorted(LGR_CV)}")
     fit = LGR_CV[lgr]
-    rng = np.random.default_rng(seed)
-    m = len(y_tr)
-    n = max(4, int(round(frac * m)))
-    while True:
-        idx = np.sort(rng.choice(m, n, replace=False))
-        if np.bincount(y_tr[idx], minlength=2).min() >= 2:
-            break
+    idx = newsgroups_sample(y_tr, frac, seed)
     Xs, Zs, ys = X_tr[idx], Z_tr[idx], y_tr[idx]
     s = 1 / np.sqrt(reduced_penalty)
     return {"L2-LGR": fit(Xs, ys, X_te, y_te, grid, seed),
@@ -721,15 +733,22 @@ NEWS_LGR = "reference"
 def _run_news(params, lgr=None):
     """One (run, pair) task of Tables 2-4 (:func:`newsgroups_task`, by :data:`NEWS_LGR` unless
     ``lgr`` is given)."""
+    return newsgroups_task(**newsgroups_pair(params), lgr=NEWS_LGR if lgr is None else lgr)
+
+
+def newsgroups_pair(params, topics=True):
+    """The arguments of :func:`newsgroups_task` for a text task of :data:`PROTOCOL`: the pair's
+    training and test documents (words ``X_*``, topic proportions ``Z_*`` of the LDA with
+    ``params["topics"]`` topics, or ``None`` with ``topics=False``), labels (1: the pair's
+    second group), the table's fraction and the task's seed."""
     Xtr, ytr, Xte, yte = newsgroups_corpus()
-    Ztr, Zte = _news_topics(params["topics"])
+    Ztr, Zte = _news_topics(params["topics"]) if topics else (None, None)
     pair = tuple(params["pair"])
     g1, g2 = pair
     itr, ite = np.flatnonzero((ytr == g1) | (ytr == g2)), np.flatnonzero((yte == g1) | (yte == g2))
-    return newsgroups_task(Xtr[itr], Ztr[itr], (ytr[itr] == g2).astype(int),
-                           Xte[ite], Zte[ite], (yte[ite] == g2).astype(int),
-                           NEWS_FRACS[params["table"]], seed=params["run"] * 1000 + NEWS_PAIRS.index(pair),
-                           lgr=NEWS_LGR if lgr is None else lgr)
+    return {"X_tr": Xtr[itr], "Z_tr": None if Ztr is None else Ztr[itr], "y_tr": (ytr[itr] == g2).astype(int),
+            "X_te": Xte[ite], "Z_te": None if Zte is None else Zte[ite], "y_te": (yte[ite] == g2).astype(int),
+            "frac": NEWS_FRACS[params["table"]], "seed": params["run"] * 1000 + NEWS_PAIRS.index(pair)}
 
 
 def _run_faces(params, k, rhos, name):
