@@ -341,9 +341,9 @@ def _newton_logistic(X, sgn, m, reg, theta, max_iter):
     diag = np.arange(theta.shape[1])
     for _ in range(max_iter):
         Xa, Xta, sa, ma, ra, th = X[active], Xt[active], sgn[active], m[active], reg[active], theta[active]
-        p = expit(sa * z)                                                      # P(correct label)
-        g = (Xta @ (ma * -sa * (1 - p))[..., None])[..., 0] + ra * th
-        H = Xta @ (Xa * (ma * p * (1 - p))[..., None])
+        q = expit(-sa * z)               # P(wrong label), not 1 - P(right): no cancellation at large margins
+        g = (Xta @ (ma * -sa * q)[..., None])[..., 0] + ra * th
+        H = Xta @ (Xa * (ma * q * expit(sa * z))[..., None])
         H[..., diag, diag] += ra
         step = -np.linalg.solve(H, g[..., None])[..., 0]
         dz = (Xa @ step[..., None])[..., 0]
@@ -442,8 +442,9 @@ def lgr_cv_path(A_tr, y_tr, grid, seed):
     -------
     dict
         ``"C"``: the C values (``1/(2α)``, smallest first, :func:`_lgr_cv`'s order);
-        ``"accuracy"``, ``"log_loss"``: arrays of shape (folds, len(grid)), each fold's
-        validation accuracy and mean log-loss (natural log) per C.
+        ``"accuracy"``, ``"log_loss"``, ``"positive"``: arrays of shape (folds, len(grid)), each
+        fold's validation accuracy, mean log-loss (natural log) and share of validation
+        documents predicted in class 1, per C.
 
     Examples
     --------
@@ -464,13 +465,14 @@ def lgr_cv_path(A_tr, y_tr, grid, seed):
     for f, ((tr, _), (Pt, _)) in enumerate(zip(folds, coords)):
         Phi[f, :len(tr), :Pt.shape[1]], Y[f, :len(tr)], M[f, :len(tr)] = Pt, y_tr[tr], 1.0
     coef, intercept = logistic_path(Phi, Y, M, Cs)
-    acc, nll = np.zeros((n_folds, len(Cs))), np.zeros((n_folds, len(Cs)))
+    acc, nll, pos = (np.zeros((n_folds, len(Cs))) for _ in range(3))
     for f, ((_, va), (Pt, Pv)) in enumerate(zip(folds, coords)):
         z = Pv @ coef[f, :, :Pt.shape[1]].T + intercept[f]                    # (n_va, k)
         yv = y_tr[va][:, None]
         acc[f] = np.mean((z > 0) == (yv == 1), axis=0)
         nll[f] = np.mean(np.logaddexp(0.0, -(2.0 * yv - 1.0) * z), axis=0)
-    return {"C": Cs, "accuracy": acc, "log_loss": nll}
+        pos[f] = np.mean(z > 0, axis=0)
+    return {"C": Cs, "accuracy": acc, "log_loss": nll, "positive": pos}
 
 
 def _lgr_refit_error(A_tr, y_tr, A_te, y_te, C):
