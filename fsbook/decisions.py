@@ -123,34 +123,34 @@ def argbest(scores, *, maximize: bool = True, atol: float = 0.0, rtol: float = R
     return int(np.flatnonzero(ok)[0])
 
 
-def _pair(value, name):
-    """``value`` as a pair (one per score); a single value serves both."""
-    out = tuple(value) if isinstance(value, (tuple, list)) else (value, value)
-    if len(out) != 2:
-        raise ValueError(f"{name} must be one value or a pair, got {value!r}")
+def _per_score(value, k, name):
+    """``value`` as a tuple of ``k`` (one per score); a single value serves all."""
+    out = tuple(value) if isinstance(value, (tuple, list)) else (value,) * k
+    if len(out) != k:
+        raise ValueError(f"{name} must be one value or one per score ({k}), got {value!r}")
     return out
 
 
-def argbest_lexicographic(primary, secondary, *, maximize=(True, False), atol=(0.0, 0.0),
-                          rtol=(RTOL, RTOL)) -> int:
-    """Index of the best candidate by ``primary``, its ties broken by ``secondary``, then by order.
+def argbest_lexicographic(primary, *tie_breakers, maximize=None, atol=0.0, rtol=RTOL) -> int:
+    """Index of the best candidate by ``primary``, its ties broken by each of ``tie_breakers`` in
+    turn, then by order.
 
     The candidates within tolerance of the best ``primary`` score (:func:`argbest`'s rule) are
-    tied; of those, the ones within tolerance of the best ``secondary`` score among them are
-    tied again, and the first of these wins.  With a continuous secondary score (a
-    cross-validated log-loss beside a cross-validated accuracy, which takes few values on a
-    few validation points) the order decides only what both scores call equal.
+    tied; of those, the ones within tolerance of the best first tie-breaker among them are tied
+    again, and so on; the first remaining candidate wins.  With a continuous tie-breaker (a
+    cross-validated log-loss beside a cross-validated accuracy, which takes few values on a few
+    validation points) the order decides only what every score calls equal.
 
     Parameters
     ----------
-    primary, secondary : array-like of float, shape (n,)
-        NaN primary scores are never chosen; a NaN secondary score is never chosen among the
-        primary ties (all NaN there raises).
-    maximize : bool or (bool, bool), default=(True, False)
-        Per score (default: the largest primary, e.g. an accuracy, then the smallest
-        secondary, e.g. a loss).
-    atol, rtol : float or (float, float)
-        Absolute and relative tolerance per score (see :data:`SCORE_ATOL`, :data:`RTOL`).
+    primary, *tie_breakers : array-like of float, shape (n,)
+        NaN scores are never chosen; all NaN among the candidates still tied raises.
+    maximize : bool or tuple of bool, optional
+        Per score; default: maximise ``primary`` (e.g. an accuracy) and minimise every
+        tie-breaker (e.g. a loss).
+    atol, rtol : float or tuple of float
+        Absolute and relative tolerance, one value for all scores or one per score (see
+        :data:`SCORE_ATOL`, :data:`RTOL`).
 
     Returns
     -------
@@ -165,20 +165,26 @@ def argbest_lexicographic(primary, secondary, *, maximize=(True, False), atol=(0
     1
     >>> argbest_lexicographic([0.9, 0.8], [0.5, 0.1], atol=(SCORE_ATOL, 0.0))   # no tie: primary
     0
+    >>> both = [0, 1, 1, 1]                       # predicts both classes? (maximised), then the loss
+    >>> argbest_lexicographic(acc, both, loss, maximize=(True, True, False), atol=(SCORE_ATOL, 0, 0))
+    1
     """
-    maximize, atol, rtol = _pair(maximize, "maximize"), _pair(atol, "atol"), _pair(rtol, "rtol")
-    p = np.asarray(primary, dtype=float)
-    q = np.asarray(secondary, dtype=float)
-    if p.ndim != 1 or p.size == 0 or q.shape != p.shape:
-        raise ValueError(f"primary and secondary must be non-empty 1-d arrays of one length, got shapes "
-                         f"{p.shape} and {q.shape}")
-    first = argbest(p, maximize=maximize[0], atol=atol[0], rtol=rtol[0])
-    best = p[first]
-    tol = _tolerance(best, atol[0], rtol[0])
-    tied = np.flatnonzero(~np.isnan(p) & ((p >= best - tol) if maximize[0] else (p <= best + tol)))
-    if np.isnan(q[tied]).all():
-        raise ValueError("every secondary score of the tied candidates is NaN: the tie cannot be broken")
-    return int(tied[argbest(q[tied], maximize=maximize[1], atol=atol[1], rtol=rtol[1])])
+    scores = [np.asarray(x, dtype=float) for x in (primary, *tie_breakers)]
+    k = len(scores)
+    if scores[0].ndim != 1 or scores[0].size == 0 or any(x.shape != scores[0].shape for x in scores):
+        raise ValueError(f"the scores must be non-empty 1-d arrays of one length, got shapes "
+                         f"{[x.shape for x in scores]}")
+    maximize = (True,) + (False,) * (k - 1) if maximize is None else _per_score(maximize, k, "maximize")
+    atol, rtol = _per_score(atol, k, "atol"), _per_score(rtol, k, "rtol")
+    cand = np.arange(scores[0].size)
+    for x, mx, a, r in zip(scores, maximize, atol, rtol):
+        sub = x[cand]
+        if np.isnan(sub).all():
+            raise ValueError("every score of the candidates still tied is NaN: the tie cannot be broken")
+        best = sub[argbest(sub, maximize=mx, atol=a, rtol=r)]
+        tol = _tolerance(best, a, r)
+        cand = cand[~np.isnan(sub) & ((sub >= best - tol) if mx else (sub <= best + tol))]
+    return int(cand[0])
 
 
 def tie_refit(atol: float = SCORE_ATOL, rtol: float = 0.0):

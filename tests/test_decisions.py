@@ -64,11 +64,21 @@ def test_argbest_lexicographic_breaks_primary_ties_on_the_secondary_score():
     assert lex([0.9, 0.8], [0.5, 0.1]) == 0              # no tie: the secondary score is not read
     assert argbest_lexicographic([1.0, 1.0], [2.0, 3.0], maximize=(True, True)) == 1
     assert argbest_lexicographic([0.5, 0.5, 0.4], [np.nan, 0.2, 0.1], atol=(SCORE_ATOL, 0.0)) == 1
+    # three scores: tied accuracies, then "predicts both classes" (1) over one-class models (0),
+    # then the loss: the one-class model with the smallest loss (index 0) is passed over
+    both = np.array([0.0, 1.0, 1.0, 1.0, 1.0])
+    loss3 = np.array([0.10, 0.45, 0.30, 0.05, 0.30])
+    assert lex(acc, loss3) == 0
+    assert argbest_lexicographic(acc, both, loss3, maximize=(True, True, False),
+                                 atol=(SCORE_ATOL, 0.0, 0.0)) == 2
+    assert argbest_lexicographic(acc, np.zeros(5), loss3, maximize=(True, True, False),
+                                 atol=(SCORE_ATOL, 0.0, 0.0)) == 0    # no tied alternative: the loss decides
+    assert argbest_lexicographic([0.1, 0.2]) == 1                      # one score: argbest
     with pytest.raises(ValueError, match="NaN"):
         argbest_lexicographic([0.5, 0.5], [np.nan, np.nan])
     with pytest.raises(ValueError, match="one length"):
         argbest_lexicographic([0.5, 0.5], [0.1])
-    with pytest.raises(ValueError, match="pair"):
+    with pytest.raises(ValueError, match="one per score"):
         argbest_lexicographic([0.5], [0.1], atol=(0.0, 0.0, 0.0))
 
 
