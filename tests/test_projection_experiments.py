@@ -441,3 +441,29 @@ def test_fast_cv_path_agrees_with_the_grid_search_on_real_tasks(params):
         f_path = C * np.sum(np.logaddexp(0, -s * (PX @ coef[0, j] + b[0, j]))) + 0.5 * np.sum(coef[0, j] ** 2)
         assert f_path <= f_skl * (1 + 1e-12)
     assert isinstance(skl, LogisticRegression)
+
+
+def test_lexicographic_tie_rule_never_picks_a_one_class_model_beside_a_tied_two_class_one():
+    """Imbalanced documents (6 vs 3): at the largest α the model predicts the majority class for
+    every validation document, which ties with models that predict both classes; the protocol's
+    rule takes the first tie (largest α), the proposed rule a two-class model."""
+    rng = np.random.default_rng(11)
+    moved = 0
+    for trial in range(20):
+        A = rng.poisson(0.5, size=(9, 40)).astype(float)
+        y = np.r_[np.zeros(6, int), np.ones(3, int)]
+        A[y == 1, :3] += rng.poisson(1.0, size=(3, 3))
+        path = ex.lgr_cv_path(A, y, ex.GRID, seed=trial)
+        acc = path["accuracy"].mean(0)
+        pos = (path["positive"] * path["n_validation"][:, None]).sum(0) / path["n_validation"].sum()
+        one_class = (pos == 0) | (pos == 1)
+        tied = np.flatnonzero(acc >= acc.max() - ex.SCORE_ATOL)
+        first, lex = ex.lgr_choice(path), ex.lgr_choice(path, "lexicographic")
+        assert first == tied[0] and lex in tied
+        if (~one_class[tied]).any():
+            assert not one_class[lex]
+            moved += bool(one_class[first])
+    assert moved >= 1                                      # the case the rule is for occurs
+    assert one_class[0]                                    # w ≈ 0 at α = 1e10: the majority class
+    with pytest.raises(ValueError, match="tie rule"):
+        ex.lgr_choice(path, "largest")

@@ -444,7 +444,8 @@ def lgr_cv_path(A_tr, y_tr, grid, seed):
         ``"C"``: the C values (``1/(2α)``, smallest first, :func:`_lgr_cv`'s order);
         ``"accuracy"``, ``"log_loss"``, ``"positive"``: arrays of shape (folds, len(grid)), each
         fold's validation accuracy, mean log-loss (natural log) and share of validation
-        documents predicted in class 1, per C.
+        documents predicted in class 1, per C; ``"n_validation"``: each fold's validation
+        documents.
 
     Examples
     --------
@@ -472,7 +473,44 @@ def lgr_cv_path(A_tr, y_tr, grid, seed):
         acc[f] = np.mean((z > 0) == (yv == 1), axis=0)
         nll[f] = np.mean(np.logaddexp(0.0, -(2.0 * yv - 1.0) * z), axis=0)
         pos[f] = np.mean(z > 0, axis=0)
-    return {"C": Cs, "accuracy": acc, "log_loss": nll, "positive": pos}
+    return {"C": Cs, "accuracy": acc, "log_loss": nll, "positive": pos,
+            "n_validation": np.array([len(va) for _, va in folds])}
+
+
+#: tie rules of :func:`lgr_fast_fit` on the cross-validation path
+LGR_TIE_RULES = ("first", "lexicographic")
+
+
+def lgr_choice(path, tie="first"):
+    """Index of the C a cross-validation path (:func:`lgr_cv_path`) chooses.
+
+    ``tie="first"`` (the protocol's rule, version 4): the best mean validation accuracy, ties
+    within :data:`~fsbook.decisions.SCORE_ATOL` to the first (largest α).
+    ``tie="lexicographic"`` (proposed, issue 38): the best mean accuracy; among its ties the
+    models that predict both classes on the pooled validation documents over those that
+    predict one class for all of them (the majority-rate models, at chance), then the smallest
+    mean validation log-loss (:data:`~fsbook.decisions.RTOL`), then the first
+    (:func:`fsbook.decisions.argbest_lexicographic`).  A one-class model is chosen only when
+    every tied model is one.
+
+    Examples
+    --------
+    >>> path = {"accuracy": np.array([[0.75, 0.75, 0.75]]), "log_loss": np.array([[0.56, 0.9, 0.5]]),
+    ...         "positive": np.array([[0.0, 0.5, 0.25]]), "n_validation": np.array([4])}
+    >>> lgr_choice(path), lgr_choice(path, "lexicographic")
+    (0, 2)
+    """
+    from fsbook.decisions import argbest_lexicographic
+    acc = path["accuracy"].mean(axis=0)
+    if tie == "first":
+        return argbest(acc, atol=SCORE_ATOL)
+    if tie != "lexicographic":
+        raise ValueError(f"unknown tie rule {tie!r}; choose one of {LGR_TIE_RULES}")
+    w = np.asarray(path["n_validation"], dtype=float)[:, None]
+    pos = (path["positive"] * w).sum(axis=0) / w.sum()
+    both = ((pos > 0) & (pos < 1)).astype(float)
+    return argbest_lexicographic(acc, both, path["log_loss"].mean(axis=0), maximize=(True, True, False),
+                                 atol=(SCORE_ATOL, 0.0, 0.0))
 
 
 def _lgr_refit_error(A_tr, y_tr, A_te, y_te, C):
@@ -486,12 +524,13 @@ def _lgr_refit_error(A_tr, y_tr, A_te, y_te, C):
     return float(np.mean(model.predict(A_te) != y_te))
 
 
-def lgr_fast_fit(A_tr, y_tr, A_te, y_te, grid, seed, refit="exact"):
+def lgr_fast_fit(A_tr, y_tr, A_te, y_te, grid, seed, refit="exact", tie="first"):
     """``(C, test error)`` of :func:`_lgr_cv`'s model with the cross-validation by
     :func:`lgr_cv_path` (one batched exact solve instead of ``folds × len(grid)``
-    scikit-learn fits): the same folds and the same tie rule on the mean validation accuracy
-    (:func:`fsbook.decisions.argbest`, atol :data:`~fsbook.decisions.SCORE_ATOL`, first =
-    largest α).  The chosen C is refitted on all of ``A_tr`` by :func:`logistic_path`
+    scikit-learn fits): the same folds and, with ``tie="first"``, the same tie rule on the mean
+    validation accuracy (:func:`fsbook.decisions.argbest`, atol
+    :data:`~fsbook.decisions.SCORE_ATOL`, first = largest α; :func:`lgr_choice` for the
+    proposed ``"lexicographic"`` rule).  The chosen C is refitted on all of ``A_tr`` by :func:`logistic_path`
     (``refit="exact"``, warm-started along the grid up to C) or by :func:`_lgr_cv`'s
     scikit-learn estimator (``refit="sklearn"``, :func:`_lgr_refit_error`).
 
@@ -507,7 +546,7 @@ def lgr_fast_fit(A_tr, y_tr, A_te, y_te, grid, seed, refit="exact"):
     if refit not in ("exact", "sklearn"):
         raise ValueError(f"refit must be 'exact' or 'sklearn', got {refit!r}")
     path = lgr_cv_path(A_tr, y_tr, grid, seed)
-    best = argbest(path["accuracy"].mean(axis=0), atol=SCORE_ATOL)
+    best = lgr_choice(path, tie)
     C = path["C"][best]
     if refit == "sklearn":
         return C, _lgr_refit_error(A_tr, y_tr, A_te, y_te, C)
