@@ -47,6 +47,14 @@ completes it, resuming, on a Dask cluster::
         --backend dask --scheduler tcp://HOST:8786
 
 and the tables then average over whatever is stored (:func:`reduce`, :func:`balanced_block`).
+
+Each text task runs three cross-validated logistic-regression grids.  The stored results come
+from scikit-learn's grid search (:func:`_lgr_cv_search`, :data:`NEWS_LGR` ``= "reference"``);
+:func:`lgr_fast_fit` solves all folds and all α of a grid in one warm-started, batched Newton
+solve in reduced coordinates (``benchmarks/projection.py`` records its speed and its agreement
+with the store).  It is opt-in: at α ≤ 1e-6 the reference's Newton-CG stops far from the
+optimum, so the exact path sometimes chooses another C and then differs from the store; a new
+protocol version can switch to it (with the tie rule of :func:`lgr_choice`).
 """
 
 from __future__ import annotations
