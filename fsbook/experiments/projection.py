@@ -100,8 +100,10 @@ FINE_GRID = log_grid(-8, 10, per_decade=4)
 #: tolerance.  At α = 1e-8 the problem is nearly the hard-margin one and badly conditioned;
 #: L-BFGS at ``tol=1e-4`` stopped after ~15 iterations far from the optimum (up to 60 test
 #: predictions of one task changed with the stopping point), so its output depended on
-#: rounding.  Newton-CG at ``tol=1e-8`` converges in about 20 iterations; on four pairs and
-#: α ≥ 1e-6 a relative perturbation of 1e-15 of the data changed no test prediction.
+#: rounding.  Newton-CG at ``tol=1e-8`` stops in about 20 iterations; on four pairs and
+#: α ≥ 1e-6 a relative perturbation of 1e-15 of the data changed no test prediction.  Its
+#: gradient test passes before the optimum at α ≤ 1e-6 on word counts (:func:`_lgr_cv_search`;
+#: the exact path :func:`logistic_path` reaches it).
 LGR_SOLVER = {"solver": "newton-cg", "tol": 1e-8, "max_iter": 10_000}
 #: Section 3.1: "λ/1000 ||v||²" (read as reduced_penalty = 1e-3, see the chapter)
 BOSTON_REDUCED_PENALTY = 1e-3
