@@ -11,6 +11,8 @@ such decision in fsbook goes through this module:
   ``9.999999999999999e-06`` for ``1e-05``).
 * :func:`argbest` picks the first candidate (in the caller's documented order, simplest first)
   whose score is within a tolerance of the best, so near-equal scores are ties.
+* :func:`argbest_lexicographic` breaks the ties of one score on a second score (for example
+  equal cross-validated accuracies on the cross-validated log-loss), then by order.
 * :func:`tie_refit` is that rule as a ``refit`` callable for scikit-learn's ``GridSearchCV``.
 * :func:`top_k` keeps the ``k`` largest scores; scores within a tolerance of each other are ties,
   broken by the smaller index.
@@ -31,7 +33,8 @@ from decimal import Decimal
 
 import numpy as np
 
-__all__ = ["SCORE_ATOL", "RTOL", "log_grid", "argbest", "tie_refit", "top_k", "top_k_mask"]
+__all__ = ["SCORE_ATOL", "RTOL", "log_grid", "argbest", "argbest_lexicographic", "tie_refit", "top_k",
+           "top_k_mask"]
 
 #: absolute tolerance under which two cross-validated accuracies are a tie (see module docstring)
 SCORE_ATOL = 1e-9
@@ -118,6 +121,70 @@ def argbest(scores, *, maximize: bool = True, atol: float = 0.0, rtol: float = R
     tol = _tolerance(best, atol, rtol)
     ok = finite & ((s >= best - tol) if maximize else (s <= best + tol))
     return int(np.flatnonzero(ok)[0])
+
+
+def _per_score(value, k, name):
+    """``value`` as a tuple of ``k`` (one per score); a single value serves all."""
+    out = tuple(value) if isinstance(value, (tuple, list)) else (value,) * k
+    if len(out) != k:
+        raise ValueError(f"{name} must be one value or one per score ({k}), got {value!r}")
+    return out
+
+
+def argbest_lexicographic(primary, *tie_breakers, maximize=None, atol=0.0, rtol=RTOL) -> int:
+    """Index of the best candidate by ``primary``, its ties broken by each of ``tie_breakers`` in
+    turn, then by order.
+
+    The candidates within tolerance of the best ``primary`` score (:func:`argbest`'s rule) are
+    tied; of those, the ones within tolerance of the best first tie-breaker among them are tied
+    again, and so on; the first remaining candidate wins.  With a continuous tie-breaker (a
+    cross-validated log-loss beside a cross-validated accuracy, which takes few values on a few
+    validation points) the order decides only what every score calls equal.
+
+    Parameters
+    ----------
+    primary, *tie_breakers : array-like of float, shape (n,)
+        NaN scores are never chosen; all NaN among the candidates still tied raises.
+    maximize : bool or tuple of bool, optional
+        Per score; default: maximise ``primary`` (e.g. an accuracy) and minimise every
+        tie-breaker (e.g. a loss).
+    atol, rtol : float or tuple of float
+        Absolute and relative tolerance, one value for all scores or one per score (see
+        :data:`SCORE_ATOL`, :data:`RTOL`).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> from fsbook.decisions import SCORE_ATOL, argbest_lexicographic
+    >>> acc = [0.7, 0.7, 0.7 + 1e-16, 0.6]       # three tied accuracies
+    >>> loss = [0.69, 0.41, 0.41 + 1e-15, 0.2]   # the log-loss breaks the tie; rounding does not
+    >>> argbest_lexicographic(acc, loss, atol=(SCORE_ATOL, 0.0))
+    1
+    >>> argbest_lexicographic([0.9, 0.8], [0.5, 0.1], atol=(SCORE_ATOL, 0.0))   # no tie: primary
+    0
+    >>> both = [0, 1, 1, 1]                       # predicts both classes? (maximised), then the loss
+    >>> argbest_lexicographic(acc, both, loss, maximize=(True, True, False), atol=(SCORE_ATOL, 0, 0))
+    1
+    """
+    scores = [np.asarray(x, dtype=float) for x in (primary, *tie_breakers)]
+    k = len(scores)
+    if scores[0].ndim != 1 or scores[0].size == 0 or any(x.shape != scores[0].shape for x in scores):
+        raise ValueError(f"the scores must be non-empty 1-d arrays of one length, got shapes "
+                         f"{[x.shape for x in scores]}")
+    maximize = (True,) + (False,) * (k - 1) if maximize is None else _per_score(maximize, k, "maximize")
+    atol, rtol = _per_score(atol, k, "atol"), _per_score(rtol, k, "rtol")
+    cand = np.arange(scores[0].size)
+    for x, mx, a, r in zip(scores, maximize, atol, rtol):
+        sub = x[cand]
+        if np.isnan(sub).all():
+            raise ValueError("every score of the candidates still tied is NaN: the tie cannot be broken")
+        best = sub[argbest(sub, maximize=mx, atol=a, rtol=r)]
+        tol = _tolerance(best, a, r)
+        cand = cand[~np.isnan(sub) & ((sub >= best - tol) if mx else (sub <= best + tol))]
+    return int(cand[0])
 
 
 def tie_refit(atol: float = SCORE_ATOL, rtol: float = 0.0):

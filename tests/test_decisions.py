@@ -5,7 +5,15 @@ from sklearn.datasets import make_classification
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.svm import LinearSVC
 
-from fsbook.decisions import SCORE_ATOL, argbest, log_grid, tie_refit, top_k, top_k_mask
+from fsbook.decisions import (
+    SCORE_ATOL,
+    argbest,
+    argbest_lexicographic,
+    log_grid,
+    tie_refit,
+    top_k,
+    top_k_mask,
+)
 
 
 def test_log_grid_values_are_the_decimal_literals():
@@ -39,6 +47,39 @@ def test_argbest_treats_last_bit_differences_as_ties():
         argbest([np.nan, np.nan])
     with pytest.raises(ValueError, match="non-empty"):
         argbest([])
+
+
+def test_argbest_lexicographic_breaks_primary_ties_on_the_secondary_score():
+    acc = np.array([0.7, 0.7, 0.7, 0.6, 0.7])
+    loss = np.array([0.69, 0.45, 0.30, 0.10, 0.30])
+    lex = lambda a, b: argbest_lexicographic(a, b, atol=(SCORE_ATOL, 0.0))  # noqa: E731
+    assert argbest(acc, atol=SCORE_ATOL) == 0             # the plain rule: the first tie
+    assert lex(acc, loss) == 2                            # the best loss among the ties (0.10 is not tied)
+    for noise in (1e-16, -1e-16):                         # rounding moves neither decision
+        a, b = acc.copy(), loss.copy()
+        a[4] += noise
+        b[4] += noise
+        assert lex(a, b) == 2
+    assert lex(acc + np.array([0, 0, -1e-6, 0, 0]), loss) == 4   # a real accuracy difference
+    assert lex([0.9, 0.8], [0.5, 0.1]) == 0              # no tie: the secondary score is not read
+    assert argbest_lexicographic([1.0, 1.0], [2.0, 3.0], maximize=(True, True)) == 1
+    assert argbest_lexicographic([0.5, 0.5, 0.4], [np.nan, 0.2, 0.1], atol=(SCORE_ATOL, 0.0)) == 1
+    # three scores: tied accuracies, then "predicts both classes" (1) over one-class models (0),
+    # then the loss: the one-class model with the smallest loss (index 0) is passed over
+    both = np.array([0.0, 1.0, 1.0, 1.0, 1.0])
+    loss3 = np.array([0.10, 0.45, 0.30, 0.05, 0.30])
+    assert lex(acc, loss3) == 0
+    assert argbest_lexicographic(acc, both, loss3, maximize=(True, True, False),
+                                 atol=(SCORE_ATOL, 0.0, 0.0)) == 2
+    assert argbest_lexicographic(acc, np.zeros(5), loss3, maximize=(True, True, False),
+                                 atol=(SCORE_ATOL, 0.0, 0.0)) == 0    # no tied alternative: the loss decides
+    assert argbest_lexicographic([0.1, 0.2]) == 1                      # one score: argbest
+    with pytest.raises(ValueError, match="NaN"):
+        argbest_lexicographic([0.5, 0.5], [np.nan, np.nan])
+    with pytest.raises(ValueError, match="one length"):
+        argbest_lexicographic([0.5, 0.5], [0.1])
+    with pytest.raises(ValueError, match="one per score"):
+        argbest_lexicographic([0.5], [0.1], atol=(0.0, 0.0, 0.0))
 
 
 def test_top_k_breaks_near_ties_by_index():
