@@ -66,7 +66,6 @@ import warnings
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from scipy.optimize._linesearch import LineSearchWarning
 from scipy.special import expit
 from sklearn.base import clone
 from sklearn.cross_decomposition import PLSRegression
@@ -79,6 +78,7 @@ from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold
 from sklearn.preprocessing import StandardScaler, normalize
 from sklearn.svm import SVC
 
+from fsbook._compat import LineSearchWarning
 from fsbook.decisions import RTOL, SCORE_ATOL, argbest, log_grid, tie_refit
 from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments._runner import Protocol
