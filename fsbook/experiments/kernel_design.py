@@ -729,6 +729,59 @@ def claim_rows(table, claim):
     return rows
 
 
+#: the solvers of benchmarks/kernel_design_sdp.py compared by :func:`sdp_cost_claims`: record key, label
+SDP_COST_SOLVERS = {"lp_cutting_plane": "LP, cutting planes", "lp_full": "LP, direct HiGHS",
+                    "sdp_clarabel": "SDP, Clarabel"}
+
+
+def sdp_cost_claims(rows):
+    """Claim (i) "the LP is cheaper than the SDP", decided over data sets on a benchmark record.
+
+    For each kernel family (``"full"``, ``"weak"``) and each LP solver (cutting planes, direct
+    HiGHS), the claim that the LP takes less CPU time than the SDP (Clarabel) is decided by the
+    Wilcoxon signed-rank test over the data sets, on the log10 CPU times (so the paired
+    difference is the log10 of the SDP/LP time ratio); the four claims form one Holm family.
+
+    Parameters
+    ----------
+    rows : list of dict
+        The rows of section ``"datasets"`` of ``benchmarks/results/kernel_design_sdp.json``
+        (:func:`fsbook.benchmark_records.read_benchmark`): one per data set and ``variant``,
+        each with ``cpu_seconds`` under the keys of :data:`SDP_COST_SOLVERS`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A claims table (:func:`fsbook.claims.claims_table`) with a column ``variant``; the effect
+        is the mean log10 of the SDP/LP time ratio over the data sets.
+
+    Examples
+    --------
+    >>> rows = [{"dataset": f"d{i}", "variant": v, "lp_cutting_plane": {"cpu_seconds": 0.01},
+    ...          "lp_full": {"cpu_seconds": 0.1}, "sdp_clarabel": {"cpu_seconds": 1.0 + i}}
+    ...         for i in range(9) for v in ("full", "weak")]
+    >>> table = sdp_cost_claims(rows)
+    >>> table["verdict"].tolist()
+    ['holds', 'holds', 'holds', 'holds']
+    >>> round(float(table["effect"].iloc[0]), 2)      # log10(SDP / LP) averaged over the data sets
+    2.62
+    """
+    out = []
+    for variant in ("full", "weak"):
+        rs = [r for r in rows if r["variant"] == variant]
+        if len({r["dataset"] for r in rs}) != len(rs) or not rs:
+            raise ValueError(f"the {variant!r} rows must hold each data set once, got {len(rs)} rows")
+        sdp = np.log10([r["sdp_clarabel"]["cpu_seconds"] for r in rs])
+        for key in ("lp_cutting_plane", "lp_full"):
+            label = SDP_COST_SOLVERS[key]
+            claim = Claim(f"{label} faster than the SDP, {variant} kernels", a=label,
+                          b=SDP_COST_SOLVERS["sdp_clarabel"], better="lower", unit="data sets",
+                          test="wilcoxon", table="LP cheaper than SDP")
+            lp = np.log10([r[key]["cpu_seconds"] for r in rs])
+            out.append({**evaluate(claim, lp, sdp), "variant": variant})
+    return claims_table(out)
+
+
 PROTOCOL = Protocol(name="kernel_design", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
                     version="3", description="Fung, Rosales & Rao (2007): Figures 1-3 "
                     "(relative-similarity triples, LP kernel mixtures incl. alpha >= 0, MMC, NCA) "

@@ -330,7 +330,15 @@ def objective_value(K, alpha, eps, s, gamma1, gamma2):
 def solve_full_lp(K, triplets, groups, gamma1, gamma2, psd="dominance"):
     """Solve formulation (4) (full kernels, ``groups = arange(m)``) or (7) (weak kernels,
     ``groups`` = feature of each kernel) as one LP with the dominance block (see module);
-    ``psd="nonnegative"`` solves the ``α ≥ 0`` LP instead (:func:`solve_nonnegative_lp`)."""
+    ``psd="nonnegative"`` solves the ``α ≥ 0`` LP instead (:func:`solve_nonnegative_lp`).
+
+    The returned point is HiGHS's, not cleaned.  Where the optimum is the zero mixture (weak
+    kernels on real data, chapter 3, Section 4), HiGHS may stop at a point with ``|α|`` of order
+    ``1e-12`` and ``s = 0``: the zero mixture up to its primal feasibility tolerance
+    (:data:`HIGHS_OPTIONS`), at the same objective ``T`` within rounding, whose "kernel" orders
+    test triples by rounding noise.  :func:`solve_cutting_plane` returns ``α = 0`` exactly there,
+    and it is what :class:`~fsbook.kernel_design.KernelDesign` (``solver="auto"``) and the
+    chapter's protocol use; compare this solver's ``α`` with a tolerance, not with ``== 0``."""
     if check_psd(psd) == "nonnegative":
         return _nonnegative_from_stack(K, triplets, groups, gamma1, gamma2)
     start = time.perf_counter()
