@@ -1,0 +1,160 @@
+"""What each public estimator of fsbook accepts: its scikit-learn tags beside what ``fit`` does.
+
+:func:`capability_table` lists every public estimator (the :class:`~sklearn.base.BaseEstimator`
+subclasses exported by a method subpackage's ``__all__``) with what its tags declare
+(``sklearn.utils.get_tags``: ``input_tags.sparse``, ``input_tags.allow_nan``) and what a fit on a
+tiny input actually does: sparse ``X``, a missing value, three classes, a continuous (regression)
+target. The tags of a transformer or selector say nothing about multiclass or regression targets,
+so those two columns are probed only. A probe is one ``fit`` inside a ``try``: it is *yes* when the
+fit returns, *refused* when it raises; the message of each refusal is kept.
+"""
+from __future__ import annotations
+
+import importlib
+import warnings
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, clone
+from sklearn.utils import get_tags
+
+__all__ = ["SUBPACKAGES", "public_estimators", "capability_table"]
+
+#: the subpackages whose ``__all__`` exports the public estimators
+SUBPACKAGES = ("projection", "geometry", "hkl", "l1linf", "kernel_design", "baselines")
+
+#: the probes, in the columns' order: (column, what the fit receives)
+PROBES = ("sparse X", "NaN in X", "3 classes", "regression y")
+
+
+def public_estimators() -> dict[str, type]:
+    """The public estimator classes of fsbook, by name, in the subpackages' order.
+
+    Examples
+    --------
+    >>> from fsbook.capabilities import public_estimators
+    >>> est = public_estimators()
+    >>> len(est), "HSFS" in est, est["MMC"].__module__
+    (24, True, 'fsbook.baselines.mmc')
+    """
+    found = {}
+    for name in SUBPACKAGES:
+        module = importlib.import_module(f"fsbook.{name}")
+        for attr in module.__all__:
+            obj = getattr(module, attr)
+            if isinstance(obj, type) and issubclass(obj, BaseEstimator):
+                found[attr] = obj
+    return found
+
+
+def _instance(name: str, cls: type):
+    """The instance probed: the default one, or a stated one where there is no default."""
+    if name == "ProjectionPenalty":
+        from sklearn.decomposition import PCA
+        from sklearn.linear_model import LogisticRegression
+        return cls(LogisticRegression(), PCA(n_components=2)), "LogisticRegression(), PCA(2)"
+    return cls(), "default"
+
+
+def _input_kind(name: str) -> str:
+    return {"MMC": "pairs", "KernelDesign": "triplets"}.get(name, "(X, y)")
+
+
+def _probe_data(seed: int = 0):
+    rng = np.random.default_rng(seed)
+    y2 = np.repeat([0, 1], 15)
+    X = rng.normal(size=(30, 4))
+    X[:, :2] += 2.0 * y2[:, None]
+    y3 = np.tile([0, 1, 2], 10)
+    Xnan = X.copy()
+    Xnan[3, 2] = np.nan
+    yreg = X[:, 0] + 0.1 * rng.normal(size=30)
+    return {"sparse X": (sp.csr_matrix(X), y2), "NaN in X": (Xnan, y2),
+            "3 classes": (X + y3[:, None], y3), "regression y": (X, yreg)}
+
+
+def _fits(est, X, y):
+    """None when ``clone(est).fit(X, y)`` returns, else the one-line message of its exception."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            clone(est).fit(X, y)
+    except Exception as exc:  # noqa: BLE001 - any refusal is what the probe records
+        return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+    return None
+
+
+def capability_table(names=None, *, seed: int = 0) -> pd.DataFrame:
+    """What every public estimator accepts, from its tags and from a probe fit on tiny inputs.
+
+    Parameters
+    ----------
+    names : list of str, optional
+        Estimator names (keys of :func:`public_estimators`); all of them by default.
+    seed : int, default=0
+        Seed of the tiny probe data (30 samples, 4 features, two informative).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per estimator, indexed by its name, with the columns ``input`` (``(X, y)``,
+        ``pairs`` or ``triplets``), ``kind`` (``selector``, ``transformer``, ``classifier``),
+        ``sparse (tag)`` and ``NaN (tag)`` (``input_tags.sparse`` / ``allow_nan`` of
+        ``sklearn.utils.get_tags``), and one column per probe (``sparse X``, ``NaN in X``,
+        ``3 classes``, ``regression y``): ``"yes"`` when ``fit`` returned, ``"refused"`` when it
+        raised, ``"—"`` for the pair and triplet learners, which take no ``(X, y)``. The column
+        ``tags agree`` is ``"no"`` where a tag and its probe disagree (the tag says sparse or NaN
+        is supported and the fit refuses it, or the reverse). ``table.attrs["messages"]`` maps
+        ``(name, probe)`` to the message of each refusal, and ``table.attrs["probed_as"]`` names
+        the instance probed where the estimator has no default.
+
+    Examples
+    --------
+    >>> from fsbook.capabilities import capability_table
+    >>> t = capability_table(["HSFS", "ProjectionPenaltySVC", "MMC"])
+    >>> t[["kind", "sparse (tag)", "sparse X", "3 classes", "regression y"]]
+                               kind sparse (tag) sparse X 3 classes regression y
+    estimator
+    HSFS                   selector          yes      yes       yes      refused
+    ProjectionPenaltySVC classifier           no  refused       yes      refused
+    MMC                 transformer           no        —         —            —
+    >>> t.attrs["messages"][("HSFS", "regression y")][:36]
+    'ValueError: Unknown label type: cont'
+    """
+    classes = public_estimators()
+    if names is None:
+        names = list(classes)
+    unknown = [n for n in names if n not in classes]
+    if unknown:
+        raise ValueError(f"not public estimators of fsbook: {unknown}; choose from {sorted(classes)}")
+    data = _probe_data(seed)
+    rows, messages, probed_as = [], {}, {}
+    for name in names:
+        est, how = _instance(name, classes[name])
+        if how != "default":
+            probed_as[name] = how
+        tags = get_tags(est)
+        kind = ("classifier" if tags.estimator_type == "classifier" else
+                "regressor" if tags.estimator_type == "regressor" else
+                "selector" if hasattr(est, "get_support") else "transformer")
+        row = {"estimator": name, "input": _input_kind(name), "kind": kind,
+               "sparse (tag)": "yes" if tags.input_tags.sparse else "no",
+               "NaN (tag)": "yes" if tags.input_tags.allow_nan else "no"}
+        for probe in PROBES:
+            if row["input"] != "(X, y)":
+                row[probe] = "—"
+                continue
+            msg = _fits(est, *data[probe])
+            row[probe] = "yes" if msg is None else "refused"
+            if msg is not None:
+                messages[(name, probe)] = msg
+        row["tags agree"] = "—" if row["input"] != "(X, y)" else (
+            "yes" if all((row[tag] == "yes") == (row[probe] == "yes")
+                         for tag, probe in (("sparse (tag)", "sparse X"), ("NaN (tag)", "NaN in X")))
+            else "no")
+        rows.append(row)
+    table = pd.DataFrame(rows).set_index("estimator")
+    table.attrs["messages"] = messages
+    table.attrs["probed_as"] = probed_as
+    return table

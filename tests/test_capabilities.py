@@ -1,0 +1,77 @@
+"""fsbook.capabilities: the capability table lists every public estimator, and its probes and
+tags say what fit does (issue 40)."""
+import numpy as np
+import pytest
+
+from fsbook.capabilities import PROBES, capability_table, public_estimators
+
+FAST = ["HSFS", "Relief", "ProjectionPenalty", "ZeroNormSVM", "DisjunctiveHKL", "FeatureGroupSelector",
+        "MMC", "KernelDesign", "ExhaustedSafePLS"]
+
+
+@pytest.fixture(scope="module")
+def table():
+    return capability_table(FAST)
+
+
+def test_every_public_estimator_is_listed():
+    est = public_estimators()
+    assert len(est) == 24
+    assert {"GeometricFeatureSetSelector", "ProjectionPenalty", "KernelDesign", "MMC"} <= set(est)
+
+
+def test_columns_and_values(table):
+    assert list(table.index) == FAST
+    assert set(PROBES) <= set(table.columns)
+    for probe in PROBES:
+        assert set(table[probe]) <= {"yes", "refused", "—"}
+
+
+def test_probes_record_what_fit_does(table):
+    assert table.loc["HSFS", "sparse X"] == "yes"              # HSFS keeps sparse X sparse
+    assert table.loc["ZeroNormSVM", "sparse X"] == "refused"
+    assert table.loc["ZeroNormSVM", "3 classes"] == "refused"  # binary only
+    assert table.loc["DisjunctiveHKL", "3 classes"] == "refused"
+    assert table.loc["Relief", "3 classes"] == "yes"
+    assert table.loc["FeatureGroupSelector", "NaN in X"] == "yes"
+    assert table.loc["ExhaustedSafePLS", "regression y"] == "yes"
+    assert table.loc["HSFS", "regression y"] == "refused"
+    assert "binary" in table.attrs["messages"][("DisjunctiveHKL", "3 classes")]
+    assert table.attrs["probed_as"] == {"ProjectionPenalty": "LogisticRegression(), PCA(2)"}
+
+
+def test_pair_and_triplet_learners_are_not_probed(table):
+    assert table.loc["MMC", "input"] == "pairs"
+    assert table.loc["KernelDesign", "input"] == "triplets"
+    assert (table.loc[["MMC", "KernelDesign"], list(PROBES)] == "—").all().all()
+
+
+def test_tags_agree_with_fit(table):
+    assert (table.loc[table["input"] == "(X, y)", "tags agree"] == "yes").all()
+
+
+def test_a_wrong_tag_is_reported(monkeypatch):
+    """The check can fail: a selector whose tag claims sparse input while fit refuses it."""
+    from fsbook.l1linf import HSFS
+
+    def refuse_sparse(self, X, y):
+        import scipy.sparse as sp
+        if sp.issparse(X):
+            raise TypeError("no sparse")
+        return self
+    monkeypatch.setattr(HSFS, "fit", refuse_sparse)
+    t = capability_table(["HSFS"])
+    assert t.loc["HSFS", "sparse (tag)"] == "yes"
+    assert t.loc["HSFS", "sparse X"] == "refused"
+    assert t.loc["HSFS", "tags agree"] == "no"
+
+
+def test_unknown_name_is_refused():
+    with pytest.raises(ValueError, match="not public estimators"):
+        capability_table(["SelectKBest"])
+
+
+def test_probe_data_is_seeded():
+    a, b = capability_table(["Relief"], seed=1), capability_table(["Relief"], seed=1)
+    assert a.equals(b)
+    assert np.all(a.columns == b.columns)
