@@ -76,9 +76,10 @@ const outputs = Array.from(main.querySelectorAll('.cell_output')).map(o => {
   c.querySelectorAll('style, script').forEach(e => e.remove());
   return c.innerText;
 });
-const code = Array.from(main.querySelectorAll('.cell_input pre')).filter(p => p.offsetParent !== null)
+const code = Array.from(main.querySelectorAll('.cell_input pre'))
+                  .filter(p => p.offsetParent !== null && !p.closest('details, .tag_hide-input, .tag_hide-cell'))
                   .map((p, i) => ({index: i, scrollWidth: p.scrollWidth, clientWidth: p.clientWidth,
-                                   first: p.innerText.split('\n')[0].slice(0, 60)}));
+                                   first: p.innerText.split('\\n')[0].slice(0, 60)}));
 return {images: imgs, text: clone.innerText, math: document.querySelectorAll('mjx-container').length,
         errors: errors, tracebacks: main.innerText.includes('Traceback (most recent call last)'),
         columnWidth: columnWidth, tables: tables, outputs: outputs, code: code};
