@@ -108,12 +108,22 @@ def profile_fit(X, y, k):
     pstats.Stats(prof).sort_stats("tottime").print_stats(12)
 
 
-def _cpu_time(fn):
-    """(wall seconds, CPU seconds of this process, result): single-threaded fits (the
-    ``*_NUM_THREADS=1`` settings) on a shared machine are compared by CPU time."""
-    t, c = time.perf_counter(), time.process_time()
-    out = fn()
-    return time.perf_counter() - t, time.process_time() - c, out
+def _cpu_time(fn, repeat=1):
+    """(wall seconds, CPU seconds of this process, result), the least of ``repeat`` runs:
+    single-threaded fits (the ``*_NUM_THREADS=1`` settings) on a shared machine are compared by
+    CPU time, and the fits of a few tenths of a second by the best of :data:`REPEAT` runs (one
+    run of FOHSIC on DEXTER took 0.14 to 0.34 s CPU here)."""
+    wall = cpu = np.inf
+    for _ in range(repeat):
+        t, c = time.perf_counter(), time.process_time()
+        out = fn()
+        cpu, wall = min(cpu, time.process_time() - c), min(wall, time.perf_counter() - t)
+    return wall, cpu, out
+
+
+#: runs of HSFS and FOHSIC timed in :func:`selection_times` (the least CPU time counts; today's
+#: HSFS, 30-80 s, runs once)
+REPEAT = 3
 
 
 def _seconds(t):
@@ -149,13 +159,13 @@ def selection_times(reference=True, profile=False, datasets=("arcene", "dexter")
         X = b.data.astype(np.float64)
         FOHSIC(2).fit(X[:20], b.target[:20])          # numba compilation outside the timing
         HSFS(2).fit(X[:20, :50], b.target[:20])
-        w_h, t_h, h = _cpu_time(lambda: HSFS(k, random_state=0).fit(X, b.target))  # noqa: B023 (called at once)
-        w_f, t_f, f = _cpu_time(lambda: FOHSIC(k).fit(X, b.target))  # noqa: B023 (called at once)
+        w_h, t_h, h = _cpu_time(lambda: HSFS(k, random_state=0).fit(X, b.target), REPEAT)  # noqa: B023 (called at once)
+        w_f, t_f, f = _cpu_time(lambda: FOHSIC(k).fit(X, b.target), REPEAT)  # noqa: B023 (called at once)
         acc_h, acc_f = svm_accuracy(X, b.target, h.support_), svm_accuracy(X, b.target, f.support_)
         print(f"{name:7s} k={k:2d}  HSFS {t_h:8.2f} s CPU ({w_h:.2f} s wall; {h.n_iter_} iterations, "
               f"{len(h.path_)} λ, SVM accuracy {acc_h:.3f})   FOHSIC {t_f:8.2f} s CPU ({w_f:.2f} s wall; "
               f"SVM accuracy {acc_f:.3f})   HSFS/FOHSIC = {t_h / t_f:6.2f} CPU, {w_h / w_f:6.2f} wall", flush=True)
-        w_q, t_q, fq = _cpu_time(lambda: HSFS(k, random_state=0, **FAST_PATH).fit(X, b.target))  # noqa: B023
+        w_q, t_q, fq = _cpu_time(lambda: HSFS(k, random_state=0, **FAST_PATH).fit(X, b.target), REPEAT)  # noqa: B023
         acc_q = svm_accuracy(X, b.target, fq.support_)
         common_q = int((fq.support_ & h.support_).sum())
         print(f"{name:7s} k={k:2d}  HSFS fast path {t_q:8.2f} s CPU ({w_q:.2f} s wall; {fq.n_iter_} iterations, "
@@ -178,7 +188,7 @@ def selection_times(reference=True, profile=False, datasets=("arcene", "dexter")
         values = {r["dataset"]: _record_row(r) for r in rows}
         values["dexter"]["accuracy_floor_met"] = bool(rows[1]["acc_hsfs"] >= 0.88)
         values["dexter"]["fast_accuracy_floor_met"] = bool(rows[1]["acc_fast"] >= 0.88)
-        values["time"] = "CPU seconds of one process"
+        values["time"] = f"CPU seconds of one process (HSFS and FOHSIC: least of {REPEAT} runs)"
         print("recorded in", record_benchmark("l1linf", "selection", values))
     else:
         print("not recorded: the record needs both data sets and today's HSFS")
