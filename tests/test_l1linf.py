@@ -394,3 +394,65 @@ def test_hsic_numba_kernel_matches_the_numpy_matrices(sparse):
     assert crit.value(W) == v                      # the line search's value: same bits
     assert crit.restrict(np.arange(5)).value(W[:5]) == crit.restrict(np.arange(5))(W[:5])[0]
     np.testing.assert_allclose(G, G_ref, rtol=1e-10, atol=1e-15 * np.abs(G_ref).max())
+
+
+def _pair_loop_reference(Z, Gamma, inv2s2):
+    """The HSIC pair kernel before issue 39 (plain double loop over i < j), run by numba."""
+    n, q = Z.shape
+    rowsum, AZ, total = np.zeros(n), np.zeros((n, q)), 0.0
+    for i in range(n):
+        a = Gamma[i, i]
+        total += a
+        rowsum[i] += a
+        for m in range(q):
+            AZ[i, m] += a * Z[i, m]
+        for j in range(i + 1, n):
+            d2 = 0.0
+            for m in range(q):
+                t = Z[i, m] - Z[j, m]
+                d2 += t * t
+            a = np.exp(-d2 * inv2s2) * Gamma[i, j]
+            total += 2.0 * a
+            rowsum[i] += a
+            rowsum[j] += a
+            for m in range(q):
+                AZ[i, m] += a * Z[j, m]
+                AZ[j, m] += a * Z[i, m]
+    return total, rowsum[:, None] * Z - AZ
+
+
+@pytest.mark.parametrize(("n", "q", "zero_rows"), [(60, 10, 0.0), (45, 3, 0.5), (30, 1, 0.2)])
+def test_hsic_pair_kernel_has_the_bits_of_the_plain_double_loop(n, q, zero_rows):
+    # issue 39 reordered the kernel's loops (j innermost, on Zᵀ) but kept every sum's order:
+    # the stored HSFS selections must recompute with the same bits
+    from numba import njit
+
+    from fsbook.l1linf._kernels_hsic import hsic_value, hsic_value_and_daz
+    from fsbook.l1linf.hsic import centred_label_kernel
+
+    rng = np.random.default_rng(n)
+    Z = rng.standard_normal((n, q))
+    Z[rng.random(n) < zero_rows] = 0.0
+    Gamma = centred_label_kernel(rng.integers(0, 3, n))
+    total, DAZ = hsic_value_and_daz(Z, Gamma, 0.4)
+    ref_total, ref_DAZ = njit(_pair_loop_reference)(Z, Gamma, 0.4)
+    assert total == ref_total and hsic_value(Z, Gamma, 0.4) == ref_total
+    assert np.array_equal(DAZ, ref_DAZ)
+
+
+@pytest.mark.parametrize("q", [1, 4, 10])
+def test_projection_has_the_bits_of_the_vectorised_numpy_form(q):
+    # the numba projection (issue 39) against the NumPy form it replaced
+    rng = np.random.default_rng(q)
+    V = rng.standard_normal((300, q)) * rng.random((300, 1)) * 3
+    V[::7] = 0.0
+    for radius in (0.05, 1.0, 4.0):
+        A = np.abs(V)
+        outside = A.sum(axis=1) > radius
+        ref = V.copy()
+        U = -np.sort(-A[outside], axis=1)
+        css = np.cumsum(U, axis=1) - radius
+        rho = np.maximum((U - css / np.arange(1, q + 1) > 0).sum(axis=1) - 1, 0)
+        theta = css[np.arange(len(rho)), rho] / (rho + 1)
+        ref[outside] = np.sign(V[outside]) * np.maximum(A[outside] - theta[:, None], 0.0)
+        assert np.array_equal(project_rows_l1_ball(V, radius), ref)

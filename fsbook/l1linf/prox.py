@@ -12,6 +12,7 @@ cvxpy solves it generically and is used to test this one).
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 __all__ = ["project_rows_l1_ball", "prox_rows_linf", "linf_penalty"]
 
@@ -36,15 +37,37 @@ def project_rows_l1_ball(V, radius):
     out = V.copy()
     if not outside.any():
         return out
-    Ao = A[outside]
-    U = -np.sort(-Ao, axis=1)                       # descending
-    css = np.cumsum(U, axis=1) - radius
-    idx = np.arange(1, U.shape[1] + 1)
-    cond = U - css / idx > 0                        # true on a prefix
-    rho = np.maximum(cond.sum(axis=1) - 1, 0)       # last index of the prefix (≥ 0 despite rounding)
-    theta = css[np.arange(len(rho)), rho] / (rho + 1)
-    out[outside] = np.sign(V[outside]) * np.maximum(Ao - theta[:, None], 0.0)
+    _project_rows(V, A, np.flatnonzero(outside), float(radius), out)
     return out
+
+
+@njit(cache=True)
+def _project_rows(V, A, rows, radius, out):
+    """Duchi et al.'s projection of the ``rows`` of ``V`` (``A = |V|``) into ``out``, in place.
+
+    Per row: sort ``|v|`` descending, running sums ``css_k = Σ_{l≤k} u_l − radius``, ``ρ`` the
+    last ``k`` with ``u_k > css_k / (k + 1)`` (a prefix; ``ρ ≥ 0`` despite rounding) and
+    ``θ = css_ρ / (ρ + 1)``; the projection is ``sign(v) max(|v| − θ, 0)``.  The arithmetic
+    is that of the vectorised NumPy form it replaced (same bits, without the ``(rows, q)``
+    temporaries).
+    """
+    q = V.shape[1]
+    U = np.empty(q)
+    css = np.empty(q)
+    for r in range(rows.shape[0]):
+        i = rows[r]
+        U[:] = -np.sort(-A[i])
+        c = 0.0
+        count = 0
+        for k in range(q):
+            c += U[k]
+            css[k] = c - radius
+            if U[k] - css[k] / (k + 1) > 0:
+                count += 1
+        rho = max(count - 1, 0)
+        theta = css[rho] / (rho + 1)
+        for k in range(q):
+            out[i, k] = np.sign(V[i, k]) * max(A[i, k] - theta, 0.0)
 
 
 def prox_rows_linf(V, t):
