@@ -13,7 +13,7 @@ import pytest
 from sklearn.base import BaseEstimator
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from fsbook.baselines import MMC, MMCSupervised
+from fsbook.baselines import MMC, MMCSupervised, WekaFilters
 from fsbook.baselines.mmc import pairs_from_labels
 from fsbook.projection import ExhaustedSafePLS, GeneralizedDiscriminantAnalysis, OrthogonalLaplacianfaces
 
@@ -42,7 +42,7 @@ def _public_estimators():
 
 
 def test_public_estimators_are_the_known_ones():
-    assert len(_public_estimators()) == 24
+    assert len(_public_estimators()) == 25
     assert set(NOT_DEFAULT_CHECKED) <= set(_public_estimators())
 
 
@@ -53,7 +53,7 @@ def test_docstring_has_an_examples_section(name):
 
 
 @parametrize_with_checks([GeneralizedDiscriminantAnalysis(), OrthogonalLaplacianfaces(), MMCSupervised(),
-                          ExhaustedSafePLS()])
+                          ExhaustedSafePLS(), WekaFilters()])
 def test_default_constructed_estimators_pass_check_estimator(estimator, check):
     check(estimator)
 

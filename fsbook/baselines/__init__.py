@@ -16,6 +16,7 @@ Chapter 6, disjunctive-HKL experiments:
 - :class:`ZeroNormSVM` -- zero-norm SVM by multiplicative rescaling (Weston et al. 2003).
 - :class:`FeatureWeightingSVM` -- convex feature-weighting (squared-L1) SVM.
 - :class:`WekaLibSVM` -- Weka's default LibSVM (mean/mode imputation, nominal to binary, RBF, C = 1).
+- :class:`WekaFilters` -- the two Weka filters LibSVM runs first (mean/mode imputation, nominal to binary).
 - :mod:`mdl`, :mod:`subset_evaluators`, :mod:`subset_search` -- the pieces.
 
 Chapter 7, benchmark: :class:`SVMRFE`, :class:`L1SVMSelector`, :class:`Relief` and CFS
@@ -28,9 +29,9 @@ from fsbook.baselines.relief import Relief
 from fsbook.baselines.svm_selectors import SVMRFE, L1SVMSelector
 from fsbook.baselines.weighted_svm import FeatureWeightingSVM
 from fsbook.baselines.weka_selector import EVALUATORS, SEARCHES, WekaSubsetSelector
-from fsbook.baselines.weka_svm import WekaLibSVM
+from fsbook.baselines.weka_svm import WekaFilters, WekaLibSVM
 from fsbook.baselines.zero_norm_svm import ZeroNormSVM
 
-__all__ = ["WekaSubsetSelector", "EVALUATORS", "SEARCHES", "WekaLibSVM", "ZeroNormSVM",
+__all__ = ["WekaSubsetSelector", "EVALUATORS", "SEARCHES", "WekaLibSVM", "WekaFilters", "ZeroNormSVM",
            "FeatureWeightingSVM", "FOHSIC", "LaplacianScore", "Relief", "SVMRFE", "L1SVMSelector",
            "MMC", "MMCSupervised", "UnboundedMetricError"]

@@ -25,14 +25,14 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.svm import SVC
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from fsbook._compat import Interval, fit_context
 
-__all__ = ["WekaLibSVM", "weka_fill_values", "weka_nominal_to_binary"]
+__all__ = ["WekaLibSVM", "WekaFilters", "weka_fill_values", "weka_nominal_to_binary"]
 
 
 def weka_fill_values(X, nominal):
@@ -93,6 +93,74 @@ def weka_nominal_to_binary(X, nominal, n_levels):
     return np.hstack(blocks)
 
 
+def _resolve_nominal(X, nominal, n_levels):
+    """The boolean nominal mask and the declared number of levels of each column (``None``: all
+    numeric; one more than the largest code seen)."""
+    n = X.shape[1]
+    nominal = np.zeros(n, dtype=bool) if nominal is None else np.asarray(nominal)
+    if nominal.dtype != bool or nominal.shape != (n,):
+        raise ValueError(f"nominal must be a boolean array of length {n}")
+    if n_levels is None:
+        top = np.max(np.where(np.isnan(X), -1.0, X), axis=0) if X.shape[0] else np.zeros(n)
+        n_levels = np.where(nominal, top.astype(np.int64) + 1, 0)
+    else:
+        n_levels = np.asarray(n_levels, dtype=np.int64)
+        if n_levels.shape != (n,):
+            raise ValueError(f"n_levels must have length {n}")
+    return nominal, n_levels
+
+
+class WekaFilters(TransformerMixin, BaseEstimator):
+    """Weka's ``ReplaceMissingValues`` then ``NominalToBinary``, the steps Weka's LibSVM runs
+    before libsvm; their statistics come from ``fit``.
+
+    Parameters
+    ----------
+    nominal : bool array (n_features,) or None, default None
+        Nominal columns (integer codes); None = all numeric.
+    n_levels : int array (n_features,) or None, default None
+        Declared number of values of each nominal column; None = one more than the largest code
+        seen in training.
+
+    Attributes
+    ----------
+    fill_ : float array (n_features,), the values that replace NaN
+    nominal_, n_levels_, n_features_in_
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 1.0], [2.0, np.nan], [1.0, 3.0]])
+    >>> WekaFilters(nominal=np.array([True, False])).fit_transform(X).tolist()
+    [[1.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 2.0], [0.0, 1.0, 0.0, 3.0]]
+    """
+
+    _parameter_constraints = {"nominal": ["array-like", None], "n_levels": ["array-like", None]}
+
+    def __init__(self, nominal=None, n_levels=None):
+        self.nominal = nominal
+        self.n_levels = n_levels
+
+    @fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Learn the replacement values (mean or mode) and the levels of the nominal columns."""
+        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
+        self.nominal_, self.n_levels_ = _resolve_nominal(X, self.nominal, self.n_levels)
+        self.fill_ = weka_fill_values(X, self.nominal_)
+        return self
+
+    def transform(self, X):
+        """Replace NaN by the training values, then one-hot encode the nominal columns."""
+        check_is_fitted(self, "fill_")
+        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False)
+        return weka_nominal_to_binary(np.where(np.isnan(X), self.fill_[None, :], X), self.nominal_,
+                                      self.n_levels_)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
+
+
 class WekaLibSVM(ClassifierMixin, BaseEstimator):
     """Weka's ``LibSVM`` with default options: impute, nominal to binary, RBF C-SVC (``C = 1``).
 
@@ -145,19 +213,8 @@ class WekaLibSVM(ClassifierMixin, BaseEstimator):
         """Fit on ``(X, y)``; ``X`` may have missing values (NaN)."""
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         check_classification_targets(y)
-        n = X.shape[1]
-        nominal = np.zeros(n, dtype=bool) if self.nominal is None else np.asarray(self.nominal)
-        if nominal.dtype != bool or nominal.shape != (n,):
-            raise ValueError(f"nominal must be a boolean array of length {n}")
-        if self.n_levels is None:
-            top = np.max(np.where(np.isnan(X), -1.0, X), axis=0)
-            n_levels = np.where(nominal, top.astype(np.int64) + 1, 0)
-        else:
-            n_levels = np.asarray(self.n_levels, dtype=np.int64)
-            if n_levels.shape != (n,):
-                raise ValueError(f"n_levels must have length {n}")
-        self.nominal_, self.n_levels_ = nominal, n_levels
-        self.fill_ = weka_fill_values(X, nominal)
+        self.nominal_, self.n_levels_ = _resolve_nominal(X, self.nominal, self.n_levels)
+        self.fill_ = weka_fill_values(X, self.nominal_)
         Z = self._transform(X)
         if self.gamma is None:
             nonzero = np.flatnonzero((Z != 0).any(axis=0))

@@ -61,7 +61,6 @@ import warnings
 import numpy as np
 import pandas as pd
 from scipy.stats import wilcoxon
-from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.impute import SimpleImputer
 from sklearn.model_selection import StratifiedKFold
@@ -70,7 +69,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
 
 from fsbook.baselines import EVALUATORS, SEARCHES, FeatureWeightingSVM, WekaSubsetSelector, ZeroNormSVM
-from fsbook.baselines.weka_svm import WekaLibSVM, weka_fill_values, weka_nominal_to_binary
+from fsbook.baselines.weka_svm import WekaFilters, WekaLibSVM
 from fsbook.booleanize import booleanize
 from fsbook.datasets import load_atheism_religion, most_frequent_words
 from fsbook.experiments._hkl_newsgroups import interaction_svm_fold
@@ -291,24 +290,6 @@ def _svms():
                             random_state=0)}
 
 
-class _WekaFilters(TransformerMixin, BaseEstimator):
-    """Weka's ``ReplaceMissingValues`` then ``NominalToBinary`` (statistics from ``fit``), the
-    steps Weka's LibSVM runs before libsvm (:mod:`fsbook.baselines.weka_svm`)."""
-
-    def __init__(self, nominal, n_levels):
-        self.nominal = nominal
-        self.n_levels = n_levels
-
-    def fit(self, X, y=None):
-        self.fill_ = weka_fill_values(np.asarray(X, dtype=np.float64), self.nominal)
-        return self
-
-    def transform(self, X):
-        X = np.asarray(X, dtype=np.float64)
-        return weka_nominal_to_binary(np.where(np.isnan(X), self.fill_[None, :], X), self.nominal,
-                                      self.n_levels)
-
-
 def _l1_svm(C=1.0):
     """liblinear's L1-regularised L2-loss SVM; 100 000 iterations (10 000 left some C = 100 fits
     of the tuned rows unconverged; the raw rows treat non-convergence as an error)."""
@@ -320,7 +301,7 @@ def _raw_svms(nominal, n_levels):
     """Table 1's classifiers on raw attributes with Weka's defaults: :class:`WekaLibSVM` (the
     paper's L2 row) and the L1-SVM after the same two Weka filters."""
     return {"L2": WekaLibSVM(nominal=nominal, n_levels=n_levels),
-            "L1": make_pipeline(_WekaFilters(nominal, n_levels), _l1_svm())}
+            "L1": make_pipeline(WekaFilters(nominal, n_levels), _l1_svm())}
 
 
 def _raw_tuned_svms(nominal, n_levels, seed):
@@ -329,7 +310,7 @@ def _raw_tuned_svms(nominal, n_levels, seed):
     :data:`RBF_C_GRID` × :data:`RBF_GAMMA_GRID`, the L1-SVM over :data:`SVM_C_GRID`."""
     return {"L2": tuned_svm(WekaLibSVM(nominal=nominal, n_levels=n_levels),
                             {"C": RBF_C_GRID, "gamma": RBF_GAMMA_GRID}, seed, error_score="raise"),
-            "L1": tuned_svm(make_pipeline(_WekaFilters(nominal, n_levels), _l1_svm()),
+            "L1": tuned_svm(make_pipeline(WekaFilters(nominal, n_levels), _l1_svm()),
                             {"linearsvc__C": SVM_C_GRID}, seed, error_score="raise")}
 
 
