@@ -85,19 +85,15 @@ def conic_program(Psi, y, C, d, M, p):
     cones = [clarabel.NonnegativeConeT(2 * m + 1)]
     if p == 2.0:
         # one second-order cone per node v: (r_v, w_{D(v)})
-        starts = np.searchsorted(vv, np.arange(k + 1))
-        rows, cols = [], []
-        row = 0
-        for v in range(k):
-            members = uu[starts[v]:starts[v + 1]]
-            rows.append(row)
-            cols.append(ir + v)
-            rows.extend(range(row + 1, row + 1 + members.size))
-            cols.extend((iw + members).tolist())
-            cones.append(clarabel.SecondOrderConeT(1 + members.size))
-            row += 1 + members.size
-        blocks.append(sp.csr_matrix((-np.ones(len(rows)), (rows, cols)), shape=(row, ns)))
-        rhs.append(np.zeros(row))
+        size = np.bincount(vv, minlength=k) + 1            # cone of v: r_v, then w_{D(v)}
+        head = np.concatenate([[0], np.cumsum(size)[:-1]])  # row of r_v
+        pos = np.arange(npair) - np.searchsorted(vv, vv)    # rank of u within D(v)
+        rows = np.r_[head, head[vv] + 1 + pos]
+        cols = np.r_[ir + np.arange(k), iw + uu]
+        nrow = int(size.sum())
+        blocks.append(sp.csr_matrix((-np.ones(rows.size), (rows, cols)), shape=(nrow, ns)))
+        rhs.append(np.zeros(nrow))
+        cones.extend(clarabel.SecondOrderConeT(int(c)) for c in size)
     else:
         blocks = [sp.hstack([b_, sp.csr_matrix((b_.shape[0], npair))]) for b_ in blocks]
         # Σ_{u∈D(v)} s_vu − r_v = 0
@@ -121,7 +117,7 @@ def conic_program(Psi, y, C, d, M, p):
     return P, q, A, np.concatenate(rhs), cones, dict(w=iw, b=ib, xi=ixi, r=ir, t=it)
 
 
-def restricted_conic(red, tol=1e-9, max_iter=200):
+def restricted_conic(red, tol=1e-8, max_iter=200):
     """Solve the restricted problem of ``red`` (:class:`fsbook.hkl.RestrictedProblem`) in the
     primal by Clarabel and return the quantities of the certificate.
 
@@ -150,6 +146,11 @@ def restricted_conic(red, tol=1e-9, max_iter=200):
     s.verbose = False
     s.tol_gap_abs = s.tol_gap_rel = s.tol_feas = float(tol)
     s.max_iter = int(max_iter)
+    # faer's supernodal LDLᵀ: 4.6x faster than the default QDLDL on the 20 Newsgroups
+    # problem at 659 nodes (4.6 s → 1.0 s CPU); one thread, so that the result does not depend
+    # on the machine's thread count
+    s.direct_solve_method = "faer"
+    s.max_threads = 1
     res = clarabel.DefaultSolver(P, q, A, b, cones, s).solve()
     x, z = np.asarray(res.x), np.asarray(res.z)
     w = x[at["w"]:at["w"] + k].copy()

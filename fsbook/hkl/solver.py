@@ -174,11 +174,15 @@ class HKLProblem:
         miss = [v for v in nodes if v not in self._psi_cache]
         if miss:
             cols = lattice.node_indicator(self.Xcsc, miss, sparse=True)
-            for j, v in enumerate(miss):
-                self._psi_cache[v] = cols[:, j]
+            for j, v in enumerate(miss):      # the rows where ψ_v = 1
+                self._psi_cache[v] = cols.indices[cols.indptr[j]:cols.indptr[j + 1]].copy()
         if not nodes:
-            return sp.csc_matrix((self.m, 0))
-        return sp.hstack([self._psi_cache[v] for v in nodes], format="csr")
+            return sp.csr_matrix((self.m, 0))
+        rows = [self._psi_cache[v] for v in nodes]
+        indptr = np.concatenate([[0], np.cumsum([r.size for r in rows])])
+        indices = np.concatenate(rows)
+        return sp.csc_matrix((np.ones(indices.size), indices, indptr),
+                             shape=(self.m, len(nodes))).tocsr()
 
 
 class RestrictedProblem:
