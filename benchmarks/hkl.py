@@ -17,7 +17,7 @@
    and the number of sources violating the sufficiency condition at the last iteration.  The
    outer test posts are not used.
 5. Large C (``large_c``): tic-tac-toe, 4-fold CV of ``DisjunctiveHKLCV(Cs=[0.1, 1, 10, 100,
-   1000], cv=3)`` with this code and with the package at the commit when the issue was filed
+   1000], cv=3)`` with this code (``solver="conic"``; recorded) and with the package at the commit when the issue was filed
    (``76f3d01``, unpacked by ``git archive``), each in one single-threaded child process; the
    ratio of their CPU seconds (``/proc`` while running, ``wait4`` if stopped), so that other
    load on the machine does not count.  The old run is stopped after ``--old-timeout`` CPU
@@ -187,6 +187,8 @@ import json, sys, time, warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+KW = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
+
 def fold(f):
     from fsbook.experiments.hkl import _folds, load_table1
     from fsbook.hkl import DisjunctiveHKLCV
@@ -197,7 +199,7 @@ def fold(f):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         m = DisjunctiveHKLCV(Cs=[0.1, 1.0, 10.0, 100.0, 1000.0], cv=3,
-                             random_state=1000 * f + 7).fit(X[tr], y[tr])
+                             random_state=1000 * f + 7, **KW).fit(X[tr], y[tr])
     return dict(fold=f, C=m.C_, accuracy=float(np.mean(m.predict(X[te]) == y[te])),
                 gap=float(m.duality_gap_), cpu_seconds=time.process_time() - t0)
 
@@ -218,7 +220,7 @@ def _cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _run_large_c(root, cpu_timeout, poll=2.0):
+def _run_large_c(root, cpu_timeout, poll=2.0, kwargs=None):
     """The tic-tac-toe CV of section 5 with the package at ``root``, in one single-threaded child
     process: (CPU seconds of the child, folds or None if stopped after ``cpu_timeout`` CPU seconds,
     wall seconds).  CPU time, not wall time, so that other load on the machine does not count."""
@@ -234,7 +236,8 @@ def _run_large_c(root, cpu_timeout, poll=2.0):
     t0 = time.perf_counter()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         # cwd=root: ``python -c`` puts the working directory first on sys.path, before PYTHONPATH
-        proc = subprocess.Popen([sys.executable, "-c", _LARGE_C_SCRIPT], env=env, cwd=root,
+        proc = subprocess.Popen([sys.executable, "-c", _LARGE_C_SCRIPT, json.dumps(kwargs or {})],
+                                env=env, cwd=root,
                                 stdout=out, stderr=err, text=True)
         stopped = False
         while proc.poll() is None:
@@ -262,20 +265,21 @@ def _run_large_c(root, cpu_timeout, poll=2.0):
     return res["cpu"], res["folds"], wall, res["folds"]
 
 
-def bench_large_c(old_timeout=None, base="76f3d01", factor=12.0):
-    """Large-C target of the issue: this code against the package at ``base`` (the commit when
-    the issue was filed, unpacked with ``git archive``), CPU seconds of each whole run.  The old
-    run is stopped after ``old_timeout`` CPU seconds (default ``factor`` × this code's)."""
+def bench_large_c(old_timeout=None, base="76f3d01", factor=12.0, solver="conic"):
+    """Large-C target of the issue: this code (restricted solver ``solver``) against the package
+    at ``base`` (the commit when the issue was filed, unpacked with ``git archive``), CPU seconds
+    of each whole run.  The old run is stopped after ``old_timeout`` CPU seconds (default
+    ``factor`` × this code's)."""
     import os
     import subprocess
     import tempfile
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    t_new, new, w_new, _ = _run_large_c(here, None)
+    t_new, new, w_new, _ = _run_large_c(here, None, kwargs=dict(solver=solver))
     limit = factor * t_new if old_timeout is None else old_timeout
     print("\nlarge C: tic-tac-toe 4-fold CV, DisjunctiveHKLCV(Cs=[0.1, 1, 10, 100, 1000], cv=3), "
           "one single-threaded process each, CPU seconds", flush=True)
     gaps = [float(f"{r['gap']:.1e}") for r in new]
-    print(f"  this code: {t_new:.0f} CPU s ({w_new:.0f} s wall); accuracy "
+    print(f"  this code (solver={solver!r}): {t_new:.0f} CPU s ({w_new:.0f} s wall); accuracy "
           f"{np.mean([r['accuracy'] for r in new]):.4f}, folds "
           f"{[round(r['accuracy'], 4) for r in new]}, C {[r['C'] for r in new]}, gaps {gaps}",
           flush=True)
@@ -283,6 +287,11 @@ def bench_large_c(old_timeout=None, base="76f3d01", factor=12.0):
         subprocess.run(f"git -C {here} archive {base} fsbook | tar -x -C {old_root}", shell=True,
                        check=True)
         t_old, old, w_old, done = _run_large_c(old_root, limit)
+    row = dict(solver=solver, cpu_seconds=round(t_new, 1), accuracy=round(float(np.mean(
+        [r["accuracy"] for r in new])), 4), gaps=gaps, base=base, base_cpu_seconds=round(t_old, 1),
+        base_stopped=old is None, ratio=round(t_old / t_new, 1),
+        ratio_is_lower_bound=old is None)
+    record_benchmark("hkl", "large_c", row)
     if old is None:
         print(f"  main at {base}: stopped after {t_old:.0f} CPU s ({w_old:.0f} s wall), "
               f"{len(done)} of 4 folds done ({[round(r['cpu_seconds']) for r in done]} CPU s); "

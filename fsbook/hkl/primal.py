@@ -62,6 +62,18 @@ def conic_program(Psi, y, C, d, M, p):
     Returns
     -------
     P, q, A, b : the data; cones : list of Clarabel cones; layout : dict of variable offsets.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from fsbook.hkl import lattice
+    >>> from fsbook.hkl.primal import conic_program
+    >>> nodes = [(), (0,), (1,)]                     # top node and two single features
+    >>> Psi = sp.csr_matrix([[0., 1, 0], [0, 0, 1], [0, 1, 1], [0, 0, 0]])
+    >>> P, q, A, b, cones, at = conic_program(Psi, np.array([1., -1, 1, -1]), 1.0,
+    ...                                       np.array([1., 1, 1]), lattice.ancestor_matrix(nodes), 2.0)
+    >>> A.shape, len(cones), at          # 2m + 1 nonnegative rows, then one cone per node
+    ((17, 12), 4, {'w': 0, 'b': 3, 'xi': 4, 'r': 8, 't': 11})
     """
     import clarabel
     m, k = Psi.shape
@@ -136,6 +148,19 @@ def restricted_conic(red, tol=1e-8, max_iter=200):
         ``w``, ``b`` (the primal point), ``c = α∘y`` (the dual point, in ``τ(y, C)``),
         ``s = Ψᵀc``, ``eta`` (the maximiser of ``F_s``), ``zeta``, ``sigma`` (``= ζ(η)``),
         ``status`` (Clarabel's), ``iterations``, ``seconds``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fsbook.hkl import HKLProblem, RestrictedProblem, lattice
+    >>> from fsbook.hkl.primal import restricted_conic
+    >>> X = np.array([[1, 0], [0, 1], [1, 1], [0, 0]]); y = np.array([1., -1., 1., -1.])
+    >>> red = RestrictedProblem(HKLProblem(X, y), lattice.hull([(0,), (1,)]))
+    >>> sol = restricted_conic(red)
+    >>> sol["status"], np.abs(np.round(sol["w"], 4)).tolist(), round(sol["b"], 4)
+    ('Solved', [0.0, 0.2222, 0.0], -0.1111)
+    >>> sol["c"].tolist()                 # α∘y: every sample at the bound C = 1
+    [1.0, -1.0, 1.0, -1.0]
     """
     import clarabel
     prob = red.prob

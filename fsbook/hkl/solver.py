@@ -25,6 +25,11 @@ sub-gradient).  ``η`` is kept above a floor ``eta_min`` so that every active
 kernel keeps a (tiny) weight: the hinge-loss dual is not unique and the floor
 makes the SVM pick a dual point with small ``s_u`` on the switched-off nodes.
 
+Alternatively (``solve_active_set(..., solver="conic")``, :mod:`fsbook.hkl.primal`) the
+restricted problem is solved in the primal, as one conic program on the node features ``Ψ``
+(one interior-point solve per active set instead of one SVM per mirror-descent step); the
+certificate below is computed from its ``(w, b, α)`` in the same way.
+
 Sufficiency condition (chapter 5, after Bach 2009).  For a source ``t`` of
 ``A^c`` let
 
@@ -756,6 +761,8 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
                    max_Q=float(np.exp(min(logQmax, 700.0))), n_sources=len(logQ),
                    n_violating=int(viol.size), md_steps=n_md, n_svm=red.n_svm,
                    time=t2 - t0)
+        if solver == "conic":       # Clarabel's status and iterations of the restricted solve
+            rec.update(conic_status=ev["status"], conic_iterations=ev["iterations"])
         history.append(rec)
         if callback is not None:
             callback(list(nodes), ev, rec)
