@@ -297,8 +297,9 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
         ``duality_gap_`` and ``stop_reason_ = "max_active"``.
     max_add : int, default=20
         Cap on the violating nodes added per active-set iteration.
-    max_iter : int, default=100
-        Cap on active-set iterations.
+    max_iter : int or None, default=100
+        Cap on active-set iterations (``None``: no cap); a fit stopped by it warns and reports
+        ``stop_reason_ = "max_iter"`` with its gap.
     feature_weights : array-like of shape (n_features,) or None, default=None
         Per-feature prior weights ``ω_i > 0`` (the paper's "background knowledge"); ``None``
         means 1.
@@ -366,7 +367,7 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
         "tol": [Interval(Real, 0, 1, closed="neither")],
         "max_active": [Interval(Integral, 1, None, closed="left"), None],
         "max_add": [Interval(Integral, 1, None, closed="left")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
         "feature_weights": ["array-like", None],
         "solver": [StrOptions({"mirror", "conic"})],
     }

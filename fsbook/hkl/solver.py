@@ -695,6 +695,8 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
         evaluation.  ``"conic"``: the restricted primal (2)–(3) as one conic program on the
         node features ``Ψ`` (:func:`fsbook.hkl.primal.restricted_conic`, Clarabel); same
         certificate and sufficiency check.
+    max_iter : int or None
+        Cap on the active-set iterations; ``None``: no cap.
     max_active : int or None
         ``None``: no cap on the active set (the fit stops at the certificate, at ``max_iter``
         or when no node violates the condition).
@@ -711,6 +713,8 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
         raise ValueError(f"solver must be 'mirror' or 'conic', got {solver!r}")
     if max_active is None:
         max_active = np.inf
+    if max_iter is None:
+        max_iter = np.iinfo(np.int64).max
     if nodes is None:
         nodes, eta = [()], np.ones(1)
     else:
