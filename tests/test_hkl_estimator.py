@@ -208,3 +208,26 @@ def test_data_driven_c_rule():
 def test_sklearn_check_estimator(estimator, check):
     """A default-constructed estimator passes scikit-learn's checks (binarize=0.0 by default)."""
     check(estimator)
+
+
+def test_conic_solver_option_and_stop_reason():
+    """solver="conic" gives the certified model of the reference solver; a fit that reaches
+    its node budget reports certified_ = False and stop_reason_ = "max_active"."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    X, y = _data(6, m=80)
+    a = DisjunctiveHKL(C=10.0, beta=2.0, tol=1e-5).fit(X, y)
+    b = DisjunctiveHKL(C=10.0, beta=2.0, tol=1e-5, solver="conic", max_active=None).fit(X, y)
+    assert a.certified_ and b.certified_ and b.stop_reason_ == "certified"
+    assert b.objective_ == pytest.approx(a.objective_, rel=2e-5)
+    fa, fb = a.decision_function(X), b.decision_function(X)
+    np.testing.assert_allclose(fb, fa, atol=0.02 * np.abs(fa).max())
+    with pytest.warns(ConvergenceWarning, match="max_active"):
+        c = DisjunctiveHKL(C=10.0, beta=2.0, solver="conic", max_active=1, max_add=1).fit(X, y)
+    assert not c.certified_ and c.stop_reason_ == "max_active" and c.duality_gap_ > c.tol
+    cv = DisjunctiveHKLCV(Cs=[1.0, 10.0], solver="conic").fit(X, y)
+    assert cv.estimator_.solver == "conic" and cv.certified_
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        DisjunctiveHKLCV(Cs=[1.0, 10.0], solver="conic", max_active=None).fit(X, y)

@@ -329,3 +329,109 @@ def test_prefix_quadforms_equal_direct_quadratic_forms():
             expect_q.append(e @ R @ e)
     np.testing.assert_allclose(base, expect_base, rtol=1e-12)
     np.testing.assert_allclose(q, expect_q, rtol=1e-10, atol=1e-12)
+
+
+# ---- the conic restricted solver (solver="conic", issue 37) ---------------------------------
+
+@pytest.fixture(scope="module")
+def solved_conic():
+    out = {}
+    for case in CASES:
+        p, seed, n = case[:3]
+        X, y = _data(seed, n=n)
+        om, dtop, dnode = _weights(case)
+        prob = HKLProblem(X, y, C=10.0, p=p, omega=om, delta_top=dtop, delta_node=dnode)
+        trace = []
+        r = solve_active_set(prob, tol=1e-4, max_add=3, solver="conic",
+                             callback=lambda nodes, ev, rec, trace=trace: trace.append(rec))
+        out[case] = (X, y, r, nv.brute_force_primal(X, y, 10.0, p, om, dtop, dnode), trace)
+    return out
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_conic_solver_matches_brute_force(solved_conic, case):
+    """The conic restricted solver certifies the brute-force optimum of problem (1) over all
+    2^n nodes: same objective within the gap, same decision values, every certified gap at
+    every iteration at least the true gap."""
+    X, y, r, (val, nodes, w, b), trace = solved_conic[case]
+    tol = 1e-4
+    assert r["converged"] and r["stop_reason"] == "certified" and r["gap"] <= tol
+    # val is cvxpy's optimum, itself accurate to about 1e-8 relative: the conic solution may
+    # lie just below it
+    assert val * (1 - 1e-6) <= r["primal"] <= val * (1 + 2 * tol)
+    f_bf = nv.node_values(X, nodes) @ w + b
+    f_cs = nv.node_values(X, r["nodes"]) @ r["w"] + r["b"]
+    np.testing.assert_allclose(f_cs, f_bf, atol=0.02 * np.abs(f_bf).max())
+    for rec in trace:
+        assert rec["gap"] >= (rec["primal"] - val) / rec["primal"] - 1e-9
+        assert rec["dual"] <= val * (1 + 1e-6)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_conic_and_mirror_solvers_agree_within_the_gap(solved, solved_conic, case):
+    """Where both solvers certify, their objectives agree within the gap tolerance and their
+    decision values within the tolerance's square root of the scale (strong convexity of ½Ω²
+    in w bounds ||Δw|| by √(2 gap P))."""
+    X, _, om, _, r_md, *_ = solved[case]
+    _, _, r_cs, _, _ = solved_conic[case]
+    assert r_md["converged"] and r_cs["converged"]
+    tol = 1e-4
+    assert r_cs["primal"] == pytest.approx(r_md["primal"], rel=2 * tol)
+    f_md = nv.node_values(X, r_md["nodes"]) @ r_md["w"] + r_md["b"]
+    f_cs = nv.node_values(X, r_cs["nodes"]) @ r_cs["w"] + r_cs["b"]
+    np.testing.assert_allclose(f_cs, f_md, atol=0.02 * np.abs(f_md).max())
+
+
+def test_conic_program_is_the_restricted_primal():
+    """At the conic solution, the objective Clarabel minimised (½t² + C1ᵀξ) equals the
+    restricted primal (2)–(3) evaluated from w and b, and the dual point lies in τ(y, C)."""
+    import clarabel
+
+    from fsbook.hkl.primal import conic_program
+    from fsbook.hkl.solver import RestrictedProblem
+    X, y = _data(3, m=30, n=5)
+    for p in (2.0, 1.5):
+        prob = HKLProblem(X, y, C=3.0, p=p, omega=np.full(5, 2.0), delta_top=1.0,
+                          delta_node=0.25)
+        red = RestrictedProblem(prob, lattice.hull([(0, 1), (2,), (3, 4)]))
+        P, q, A, b, cones, at = conic_program(red.Psi, y, 3.0, red.d, red.M, p)
+        s = clarabel.DefaultSettings()
+        s.verbose = False
+        res = clarabel.DefaultSolver(P, q, A, b, cones, s).solve()
+        x, z = np.asarray(res.x), np.asarray(res.z)
+        k, m = len(red.nodes), len(y)
+        w, b0 = x[:k], x[k]
+        f = red.Psi @ w + b0
+        omega = float(red.d @ (red.MT @ np.abs(w) ** p) ** (1 / p))
+        primal = 0.5 * omega ** 2 + 3.0 * np.maximum(0, 1 - y * f).sum()
+        assert res.obj_val == pytest.approx(primal, rel=1e-6)
+        alpha = z[:m]
+        assert np.all(alpha >= -1e-7) and np.all(alpha <= 3.0 + 1e-7)
+        assert abs(alpha @ y) <= 1e-6 * 3.0 * m
+        # the dual objective at α (with the exact restricted dual norm) closes the gap
+        sA = red.PsiT @ (alpha * y)
+        up, _, _ = red.dual_norm(sA)
+        assert alpha.sum() - 0.5 * up == pytest.approx(primal, rel=1e-5)
+
+
+@pytest.mark.parametrize("solver", ["mirror", "conic"])
+def test_a_fit_stopped_by_a_budget_says_so(solver):
+    """No cap decides a result silently: a fit stopped at max_active or max_iter warns, reports
+    the reason and its (uncertified) gap."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    X, y = _data(2, n=8)
+    prob = HKLProblem(X, y, C=10.0, omega=np.full(8, np.sqrt(8)), delta_top=1 / np.sqrt(8))
+    for kw, reason in ((dict(max_active=2, max_add=1), "max_active"),
+                       (dict(max_iter=1), "max_iter")):
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("always")
+            r = solve_active_set(prob, tol=1e-6, solver=solver, **kw)
+        assert r["stop_reason"] == reason and not r["converged"] and r["gap"] > 1e-6
+        assert any(issubclass(w.category, ConvergenceWarning) and reason in str(w.message)
+                   for w in rec)
+    r = solve_active_set(prob, tol=1e-6, solver=solver, max_active=None)
+    assert r["converged"] and r["stop_reason"] == "certified"
+    with pytest.raises(ValueError, match="solver"):
+        solve_active_set(prob, solver="fista")

@@ -60,7 +60,7 @@ def _make_problem(X, ys, om, beta, C, mu, p):
 
 
 def disjunctive_hkl_path(X, ys, Cs, beta, mu=1.0, p=2.0, feature_weights=None, tol=1e-3,
-                         max_active=200, max_add=20, max_iter=100):
+                         max_active=200, max_add=20, max_iter=100, solver="mirror"):
     """Warm-started regularisation path of problem (1): yields one solution per ``C``.
 
     A generator (the ``Cs`` may be any iterable, consumed lazily, so callers can stop the path
@@ -73,7 +73,7 @@ def disjunctive_hkl_path(X, ys, Cs, beta, mu=1.0, p=2.0, feature_weights=None, t
     X : {ndarray, sparse matrix} of shape (m, n), 0/1
     ys : ndarray of shape (m,), ±1
     Cs : iterable of float
-    beta, mu, p, feature_weights, tol, max_active, max_add, max_iter
+    beta, mu, p, feature_weights, tol, max_active, max_add, max_iter, solver
         As in :class:`DisjunctiveHKL` (``beta`` a number).
 
     Yields
@@ -89,7 +89,7 @@ def disjunctive_hkl_path(X, ys, Cs, beta, mu=1.0, p=2.0, feature_weights=None, t
             prob = _make_problem(X, ys, om, beta, C, mu, p)
         prob.C = float(C)
         res = solve_active_set(prob, tol=tol, max_active=max_active, max_add=max_add,
-                               max_iter=max_iter, **({} if warm is None else warm))
+                               max_iter=max_iter, solver=solver, **({} if warm is None else warm))
         warm = dict(nodes=res["nodes"], eta=res["eta"])
         yield float(C), res
 
@@ -177,6 +177,7 @@ class _DisjunctiveHKLBase(ClassifierMixin, TransformerMixin, BaseEstimator):
         self.duality_gap_ = res["gap"]
         self.converged_ = res["converged"]
         self.certified_ = bool(res["converged"])
+        self.stop_reason_ = res["stop_reason"]
         self.objective_ = res["primal"]
         self.history_ = pd.DataFrame(res["history"])
         self.times_ = res["times"]
@@ -290,15 +291,22 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
         :class:`sklearn.naive_bayes.BernoulliNB`); ``None`` requires 0/1 input.
     tol : float, default=1e-3
         Relative duality-gap tolerance ε (on the full problem).
-    max_active : int, default=200
-        Cap on the active set (top node excluded).
+    max_active : int or None, default=200
+        Cap on the active set (top node excluded); ``None``: no cap.  A fit that reaches the
+        cap before its certificate warns and reports ``certified_ = False`` with its
+        ``duality_gap_`` and ``stop_reason_ = "max_active"``.
     max_add : int, default=20
         Cap on the violating nodes added per active-set iteration.
-    max_iter : int, default=100
-        Cap on active-set iterations.
+    max_iter : int or None, default=100
+        Cap on active-set iterations (``None``: no cap); a fit stopped by it warns and reports
+        ``stop_reason_ = "max_iter"`` with its gap.
     feature_weights : array-like of shape (n_features,) or None, default=None
         Per-feature prior weights ``ω_i > 0`` (the paper's "background knowledge"); ``None``
         means 1.
+    solver : {"mirror", "conic"}, default="mirror"
+        Solver of the problem restricted to the active set (:func:`fsbook.hkl.solve_active_set`):
+        mirror descent on ``η`` with one inner SVM per step (the reference), or one conic
+        program on the node features (:mod:`fsbook.hkl.primal`); same certificate.
 
     Attributes
     ----------
@@ -324,6 +332,11 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
     duality_gap_ : float
         Certified relative duality gap at termination.
     converged_ : bool
+    certified_ : bool
+        Whether the relative duality gap reached ``tol`` (same as ``converged_``).
+    stop_reason_ : str
+        ``"certified"``, ``"max_active"``, ``"max_iter"`` or ``"stalled"``
+        (:func:`fsbook.hkl.solve_active_set`).
     objective_ : float
         Value of (1).
     history_ : pandas.DataFrame
@@ -352,14 +365,16 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
         "p": [Interval(Real, 1, 2, closed="right")],
         "binarize": [Real, None],
         "tol": [Interval(Real, 0, 1, closed="neither")],
-        "max_active": [Interval(Integral, 1, None, closed="left")],
+        "max_active": [Interval(Integral, 1, None, closed="left"), None],
         "max_add": [Interval(Integral, 1, None, closed="left")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
         "feature_weights": ["array-like", None],
+        "solver": [StrOptions({"mirror", "conic"})],
     }
 
     def __init__(self, C=1.0, beta="auto", mu=1.0, p=2.0, binarize=0.0, tol=1e-3,
-                 max_active=200, max_add=20, max_iter=100, feature_weights=None):
+                 max_active=200, max_add=20, max_iter=100, feature_weights=None,
+                 solver="mirror"):
         self.C = C
         self.beta = beta
         self.mu = mu
@@ -370,6 +385,7 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
         self.max_add = max_add
         self.max_iter = max_iter
         self.feature_weights = feature_weights
+        self.solver = solver
 
     def _problem(self, X, ys, om, beta, C):
         return _make_problem(X, ys, om, beta, C, self.mu, self.p)
@@ -377,7 +393,7 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
     def _solve(self, prob, warm=None):
         res = solve_active_set(prob, tol=self.tol, max_active=self.max_active,
                                max_add=self.max_add, max_iter=self.max_iter,
-                               **({} if warm is None else warm))
+                               solver=self.solver, **({} if warm is None else warm))
         self._store(res)
         return res
 
@@ -434,7 +450,7 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
     cv : int, cross-validation generator or iterable of (train, test) splits, default=3
         An int is the number of stratified folds, shuffled with ``random_state``.
     random_state : int, default=0
-    mu, p, binarize, tol, max_active, max_add, max_iter, feature_weights
+    mu, p, binarize, tol, max_active, max_add, max_iter, feature_weights, solver
         As in :class:`DisjunctiveHKL`.
 
     Attributes
@@ -479,7 +495,7 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
 
     def __init__(self, Cs=None, betas=("auto",), mu=1.0, p=2.0, binarize=0.0, tol=1e-3,
                  max_active=200, max_add=20, max_iter=100, feature_weights=None, patience=4,
-                 max_Cs=12, cv=3, random_state=0):
+                 max_Cs=12, cv=3, random_state=0, solver="mirror"):
         self.Cs = Cs
         self.betas = betas
         self.mu = mu
@@ -494,6 +510,7 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
         self.max_Cs = max_Cs
         self.cv = cv
         self.random_state = random_state
+        self.solver = solver
 
     def _folds(self, ys):
         if isinstance(self.cv, Integral):
@@ -517,7 +534,7 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
         Cs, adaptive = self._candidates(X, ys, beta)
         kw = dict(beta=beta, mu=self.mu, p=self.p, feature_weights=self.feature_weights,
                   tol=self.tol, max_active=self.max_active, max_add=self.max_add,
-                  max_iter=self.max_iter)
+                  max_iter=self.max_iter, solver=self.solver)
         paths = [disjunctive_hkl_path(X[tr], ys[tr], iter(Cs), **kw) for tr, _ in folds]
         rows = []
         for C in Cs:
@@ -579,7 +596,8 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
         self.Cs_ = res.C[res.beta == betas[0]].to_numpy()
         self.C_, self.beta_ = float(best.C), float(best.beta)
         params = {k: getattr(self, k) for k in ("mu", "p", "binarize", "tol", "max_active",
-                                                 "max_add", "max_iter", "feature_weights")}
+                                                 "max_add", "max_iter", "feature_weights",
+                                                 "solver")}
         self.estimator_ = DisjunctiveHKL(C=self.C_, beta=self.beta_, **params).fit(X_in, y_in)
         for k, v in vars(self.estimator_).items():
             if k.endswith("_") and not k.startswith("_") and k not in ("beta_",):

@@ -144,12 +144,21 @@ def sources(active, n_features):
 
 def ancestor_matrix(nodes):
     """Boolean matrix ``M[u, v] = (nodes[v] ⊆ nodes[u])`` (v is an ancestor of u)."""
-    sets = [frozenset(v) for v in nodes]
+    from itertools import combinations
+    index = {frozenset(v): j for j, v in enumerate(nodes)}
     k = len(nodes)
     M = np.zeros((k, k), dtype=bool)
-    for a, su in enumerate(sets):
-        for b, sv in enumerate(sets):
-            M[a, b] = sv <= su
+    for a, v in enumerate(nodes):
+        v = sorted(set(v))
+        if 2 ** len(v) <= k:            # enumerate the subsets of v (few: short disjunctions)
+            for r in range(len(v) + 1):
+                for sub in combinations(v, r):
+                    b = index.get(frozenset(sub))
+                    if b is not None:
+                        M[a, b] = True
+        else:
+            su = frozenset(v)
+            M[a] = [sv <= su for sv in index]
     return M
 
 

@@ -25,6 +25,11 @@ sub-gradient).  ``η`` is kept above a floor ``eta_min`` so that every active
 kernel keeps a (tiny) weight: the hinge-loss dual is not unique and the floor
 makes the SVM pick a dual point with small ``s_u`` on the switched-off nodes.
 
+Alternatively (``solve_active_set(..., solver="conic")``, :mod:`fsbook.hkl.primal`) the
+restricted problem is solved in the primal, as one conic program on the node features ``Ψ``
+(one interior-point solve per active set instead of one SVM per mirror-descent step); the
+certificate below is computed from its ``(w, b, α)`` in the same way.
+
 Sufficiency condition (chapter 5, after Bach 2009).  For a source ``t`` of
 ``A^c`` let
 
@@ -46,6 +51,7 @@ from sklearn.svm import SVC
 
 from fsbook.hkl import lattice
 from fsbook.hkl._kernels import prefix_quadforms, source_quadforms, union_matrix
+from fsbook.hkl.primal import restricted_conic
 from fsbook.hkl.smo import clarabel_svm, ipm_svm, smo_svm
 
 __all__ = ["HKLProblem", "RestrictedProblem", "solve_active_set", "source_scores",
@@ -173,11 +179,15 @@ class HKLProblem:
         miss = [v for v in nodes if v not in self._psi_cache]
         if miss:
             cols = lattice.node_indicator(self.Xcsc, miss, sparse=True)
-            for j, v in enumerate(miss):
-                self._psi_cache[v] = cols[:, j]
+            for j, v in enumerate(miss):      # the rows where ψ_v = 1
+                self._psi_cache[v] = cols.indices[cols.indptr[j]:cols.indptr[j + 1]].copy()
         if not nodes:
-            return sp.csc_matrix((self.m, 0))
-        return sp.hstack([self._psi_cache[v] for v in nodes], format="csr")
+            return sp.csr_matrix((self.m, 0))
+        rows = [self._psi_cache[v] for v in nodes]
+        indptr = np.concatenate([[0], np.cumsum([r.size for r in rows])])
+        indices = np.concatenate(rows)
+        return sp.csc_matrix((np.ones(indices.size), indices, indptr),
+                             shape=(self.m, len(nodes))).tocsr()
 
 
 class RestrictedProblem:
@@ -596,6 +606,30 @@ def _project(eta, eta_min):
     return eta
 
 
+def _conic_restricted(red, eta):
+    """The restricted problem by :func:`fsbook.hkl.primal.restricted_conic`, in the form of
+    :func:`_mirror_descent`'s result: (evaluation dict, P, ``Ω_A*(s)²`` bound, reduced gap, w, Ω(w)).
+
+    ``P`` is the primal (2)–(3) at the conic solution ``(w, b)``, the reduced gap is ``P``
+    minus the dual lower bound at ``α`` (:func:`_dual_lower` with the upper bound of
+    ``Ω_A*(s)²``): both are evaluated here, not taken from the conic solver.
+    """
+    prob = red.prob
+    sol = restricted_conic(red)
+    w, b = sol["w"], sol["b"]
+    f = red.Psi @ w + b
+    omega = float(red.d @ (red.MT @ np.abs(w) ** prob.p) ** (1.0 / prob.p))
+    P = 0.5 * omega ** 2 + prob.C * float(np.maximum(0.0, 1.0 - prob.y * f).sum())
+    eta0 = eta if eta is not None and len(eta) == len(red.nodes) else None
+    up, _, eta_dn = red.dual_norm(sol["s"], eta0)
+    gapA = P - _dual_lower(np.abs(sol["c"]).sum(), up)
+    eta_dn = _project(np.maximum(eta_dn, 1e-300), min(prob.eta_min, 0.1 / len(eta_dn)))
+    zeta, _ = red.zeta(eta_dn)
+    ev = dict(c=sol["c"], b=b, s=sol["s"], a=sol["s"] ** 2, sigma=zeta, zeta=zeta, eta=eta_dn,
+              status=sol["status"], iterations=sol["iterations"], seconds=sol["seconds"])
+    return ev, P, up, gapA, w, omega
+
+
 def _mirror_descent(red, eta, tol, max_iter):
     """Entropic mirror descent on the (floored) simplex for (8), stopped on the reduced gap.
 
@@ -634,7 +668,8 @@ def _mirror_descent(red, eta, tol, max_iter):
 
 
 def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
-                     md_max_iter=200, verbose=False, callback=None, nodes=None, eta=None):
+                     md_max_iter=200, verbose=False, callback=None, nodes=None, eta=None,
+                     solver="mirror"):
     """Active-set algorithm of Figure 1 with the derived sufficiency condition.
 
     Parameters
@@ -654,12 +689,32 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
     nodes, eta : list of tuple, ndarray or None
         Warm start (a regularisation path): a hull-closed initial active set starting with
         the top node ``()`` and its ``η``; default ``[()]`` and ``η = 1``.
+    solver : {"mirror", "conic"}
+        How the restricted problem on the active set is solved.  ``"mirror"`` (the reference):
+        entropic mirror descent on ``η`` for the reduced dual (8), one inner SVM (9) per
+        evaluation.  ``"conic"``: the restricted primal (2)–(3) as one conic program on the
+        node features ``Ψ`` (:func:`fsbook.hkl.primal.restricted_conic`, Clarabel); same
+        certificate and sufficiency check.
+    max_iter : int or None
+        Cap on the active-set iterations; ``None``: no cap.
+    max_active : int or None
+        ``None``: no cap on the active set (the fit stops at the certificate, at ``max_iter``
+        or when no node violates the condition).
 
     Returns
     -------
     dict with the active nodes, η, ``c = α∘y``, intercept ``b``, weights ``w``,
-    the relative duality gap of the full problem, the history and timings.
+    the relative duality gap of the full problem, the history and timings, and
+    ``stop_reason``: ``"certified"`` (gap ≤ tol), ``"max_active"``, ``"max_iter"`` or
+    ``"stalled"`` (no violating source left while the gap is above tol: inexact restricted
+    solves).  Every stop other than ``"certified"`` warns (``ConvergenceWarning``) with the gap.
     """
+    if solver not in ("mirror", "conic"):
+        raise ValueError(f"solver must be 'mirror' or 'conic', got {solver!r}")
+    if max_active is None:
+        max_active = np.inf
+    if max_iter is None:
+        max_iter = np.iinfo(np.int64).max
     if nodes is None:
         nodes, eta = [()], np.ones(1)
     else:
@@ -674,13 +729,21 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
     history = []
     times = dict(svm=0.0, mirror_descent=0.0, sufficiency=0.0)
     converged = False
-    n_svm = n_svm_capped = 0
+    stop_reason = "max_iter"
+    n_svm = n_svm_capped = n_conic_iter = 0
     for it in range(1, max_iter + 1):
         t0 = time.perf_counter()
         red = RestrictedProblem(prob, nodes)
-        ev, n_md, P, MA2, gapA = _mirror_descent(red, eta, tol / 2, md_max_iter)
+        if solver == "mirror":
+            ev, n_md, P, MA2, gapA = _mirror_descent(red, eta, tol / 2, md_max_iter)
+            _, w, omega = red.primal(ev)
+        else:
+            ev, P, MA2, gapA, w, omega = _conic_restricted(red, eta)
+            n_md = 0
+            red.t_svm = ev["seconds"]
+            red.n_svm = 1
+            n_conic_iter += ev["iterations"]
         eta = ev["eta"]
-        _, w, omega = red.primal(ev)
         t1 = time.perf_counter()
         groups = lattice.source_groups(nodes, prob.n)
         logQ = source_group_scores(prob, ev["c"], groups, threshold=MA2)
@@ -702,6 +765,8 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
                    max_Q=float(np.exp(min(logQmax, 700.0))), n_sources=len(logQ),
                    n_violating=int(viol.size), md_steps=n_md, n_svm=red.n_svm,
                    time=t2 - t0)
+        if solver == "conic":       # Clarabel's status and iterations of the restricted solve
+            rec.update(conic_status=ev["status"], conic_iterations=ev["iterations"])
         history.append(rec)
         if callback is not None:
             callback(list(nodes), ev, rec)
@@ -709,12 +774,15 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
             print({k: (round(v, 6) if isinstance(v, float) else v) for k, v in rec.items()})
         if rel <= tol:
             converged = True
+            stop_reason = "certified"
             break
         if viol.size == 0:
-            if n_md >= md_max_iter or gapA <= tol / 2 * max(P, 1e-12):
+            if solver == "conic" or n_md >= md_max_iter or gapA <= tol / 2 * max(P, 1e-12):
+                stop_reason = "stalled"
                 break          # no progress possible (inexact inner solves)
             continue
         if len(nodes) - 1 >= max_active:
+            stop_reason = "max_active"
             break
         order = viol[np.argsort(-logQ[viol])][: max(1, min(max_add, max_active - len(nodes) + 1))]
         new_nodes = _sources_at(groups, order)
@@ -725,9 +793,10 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
         nodes = nodes + new_nodes
     if not converged:
         warnings.warn(f"disjunctive HKL stopped before the duality gap reached tol "
-                      f"(relative gap {history[-1]['gap']:.3g}, {len(nodes) - 1} active nodes)",
-                      ConvergenceWarning, stacklevel=2)
+                      f"({stop_reason}: relative gap {history[-1]['gap']:.3g}, "
+                      f"{len(nodes) - 1} active nodes)", ConvergenceWarning, stacklevel=2)
     return dict(nodes=nodes, eta=eta, c=ev["c"], b=ev["b"], w=w, sigma=ev["sigma"],
                 zeta=ev["zeta"], primal=P, gap=history[-1]["gap"], history=history,
                 n_iter=len(history), converged=converged, times=times, omega=omega,
-                n_svm=n_svm, n_svm_capped=n_svm_capped, n_ipm=prob.n_ipm)
+                n_svm=n_svm, n_svm_capped=n_svm_capped, n_ipm=prob.n_ipm,
+                stop_reason=stop_reason, solver=solver, n_conic_iter=n_conic_iter)
