@@ -368,9 +368,9 @@ def bench_pair_sources(max_active=600, C=3.0):
 
 
 def _newsgroups_fold0():
-    from fsbook.experiments.hkl import _folds, load_table1
+    from fsbook.experiments.hkl import load_table1, table_folds
     X, y, _, _ = load_table1("20newsgroups")
-    tr, te = _folds(y, None)[0]
+    tr, te = table_folds(y, None)[0]
     return X, np.where(y == np.unique(y)[1], 1.0, -1.0), tr, te
 
 
@@ -413,13 +413,13 @@ def bench_conic_fit(C=3.0, tol=1e-3):
 
 
 def bench_c_path(Cs=(0.1, 1.0, 10.0, 100.0, 1000.0), tol=1e-3):
-    from fsbook.experiments.hkl import _folds, load_table1
+    from fsbook.experiments.hkl import load_table1, table_folds
     from fsbook.hkl import disjunctive_hkl_path
     from fsbook.hkl.estimator import _make_problem, _resolve_beta
     X, y, _, _ = load_table1("tic_tac_toe")
     ys = np.where(y == np.unique(y)[1], 1.0, -1.0)
     beta = _resolve_beta("auto", X.shape[1])
-    folds = _folds(y, None)
+    folds = table_folds(y, None)
     # compile / load the numba kernels before timing
     list(disjunctive_hkl_path(X[folds[0][0]], ys[folds[0][0]], [1.0], beta, solver="conic"))
     out = {}
@@ -453,10 +453,10 @@ def bench_c_path(Cs=(0.1, 1.0, 10.0, 100.0, 1000.0), tol=1e-3):
 
 
 def bench_task(fold=0):
-    from fsbook.experiments.hkl import _folds, load_table1
+    from fsbook.experiments.hkl import load_table1, table_folds
     from fsbook.hkl import DisjunctiveHKLCV
     X, y, _, _ = load_table1("20newsgroups")
-    tr, te = _folds(y, None)[fold]
+    tr, te = table_folds(y, None)[fold]
     t0 = time.process_time()
     w0 = time.perf_counter()
     m = DisjunctiveHKLCV(cv=3, random_state=1000 * fold + 7, max_active=None,

@@ -14,12 +14,12 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.model_selection import StratifiedKFold, check_cv
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
+from fsbook._compat import Interval, StrOptions, check_feature_names_in, fit_context
 from fsbook.hkl import lattice
 from fsbook.hkl.solver import HKLProblem, solve_active_set, source_scores
 
@@ -246,7 +246,7 @@ class _DisjunctiveHKLBase(ClassifierMixin, TransformerMixin, BaseEstimator):
         ndarray of str (object)
         """
         check_is_fitted(self)
-        names = _check_feature_names_in(self, input_features)
+        names = check_feature_names_in(self, input_features)
         return np.array([" OR ".join(str(names[i]) for i in v) for v in self.disjunctions_],
                         dtype=object)
 
@@ -397,7 +397,7 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
         self._store(res)
         return res
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit problem (1) on ``X`` (booleanised as ``x > binarize``) and binary ``y``.
 
@@ -558,7 +558,7 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
                 break
         return rows
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Choose ``(C, β)`` by cross-validation, then refit one :class:`DisjunctiveHKL`.
 
