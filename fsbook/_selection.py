@@ -112,6 +112,17 @@ def constant_columns(X):
     return ~(hi > lo)
 
 
+def refuse_constant_X(estimator, X):
+    """Raise a clear error when every column of ``X`` is constant: no feature then carries
+    information about ``y`` and any selection would be arbitrary."""
+    if constant_columns(X).all():
+        raise ValueError(
+            f"{type(estimator).__name__}: every column of X is constant ({X.shape[1]} features, "
+            f"{X.shape[0]} samples), so no feature carries information about y and any selection "
+            "would be arbitrary; remove constant features first (e.g. "
+            "sklearn.feature_selection.VarianceThreshold) and check the data")
+
+
 class SupportSelectorMixin(SelectorMixin):
     """Base of every fsbook feature selector: ``support_``, ``k``, top-k and the tags.
 
@@ -195,12 +206,7 @@ class SupportSelectorMixin(SelectorMixin):
         if len(self.classes_) < 2:
             raise ValueError(f"{type(self).__name__} needs at least two classes; "
                              f"y has one class ({self.classes_[0]!r})")
-        if constant_columns(X).all():
-            raise ValueError(
-                f"{type(self).__name__}: every column of X is constant ({X.shape[1]} features, "
-                f"{X.shape[0]} samples), so no feature carries information about y and any selection "
-                "would be arbitrary; remove constant features first (e.g. "
-                "sklearn.feature_selection.VarianceThreshold) and check the data")
+        refuse_constant_X(self, X)
         return X, codes
 
     def _resolve_k(self, n_features):

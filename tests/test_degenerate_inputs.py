@@ -9,7 +9,6 @@ inputs below, each under a time limit (SIGALRM), must either return finite outpu
 number of rows or raise ``ValueError``/``TypeError`` with a message that does not come from the
 inside of a numerical library.
 """
-import importlib
 import re
 import signal
 import time
@@ -18,9 +17,9 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator
 
-SUBPACKAGES = ["projection", "geometry", "hkl", "l1linf", "kernel_design", "baselines"]
+from fsbook.capabilities import public_estimators
+
 #: not (X, y) estimators (see NOT_DEFAULT_CHECKED in test_public_estimators.py)
 NOT_XY = {"MMC", "KernelDesign", "ProjectionPenalty"}
 #: constructor arguments that keep a case cheap (the default searches 12 values of C by 3-fold CV)
@@ -34,14 +33,7 @@ OBSCURE = re.compile(r"zero-size array|Ill-posed|Model error|Solver '\w+' failed
 
 
 def _estimators():
-    found = {}
-    for name in SUBPACKAGES:
-        module = importlib.import_module(f"fsbook.{name}")
-        for attr in module.__all__:
-            obj = getattr(module, attr)
-            if isinstance(obj, type) and issubclass(obj, BaseEstimator) and attr not in NOT_XY:
-                found[attr] = obj
-    return found
+    return {name: cls for name, cls in public_estimators().items() if name not in NOT_XY}
 
 
 def _inputs():

@@ -5,19 +5,16 @@ subpackage's ``__all__``. Every one is checked by ``check_estimator`` default-co
 in its own test file or below, except those in NOT_DEFAULT_CHECKED, each with its reason (the pair
 and triplet learners, as metric-learn does for its weakly supervised learners).
 """
-import importlib
 import re
 
 import numpy as np
 import pytest
-from sklearn.base import BaseEstimator
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from fsbook.baselines import MMC, MMCSupervised, WekaFilters
 from fsbook.baselines.mmc import pairs_from_labels
+from fsbook.capabilities import public_estimators
 from fsbook.projection import ExhaustedSafePLS, GeneralizedDiscriminantAnalysis, OrthogonalLaplacianfaces
-
-SUBPACKAGES = ["projection", "geometry", "hkl", "l1linf", "kernel_design", "baselines"]
 
 #: public estimators that check_estimator does not run on default-constructed, and why
 NOT_DEFAULT_CHECKED = {
@@ -31,14 +28,7 @@ NOT_DEFAULT_CHECKED = {
 
 
 def _public_estimators():
-    found = {}
-    for name in SUBPACKAGES:
-        module = importlib.import_module(f"fsbook.{name}")
-        for attr in module.__all__:
-            obj = getattr(module, attr)
-            if isinstance(obj, type) and issubclass(obj, BaseEstimator):
-                found[attr] = obj
-    return found
+    return public_estimators()
 
 
 def test_public_estimators_are_the_known_ones():

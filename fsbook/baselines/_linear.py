@@ -6,7 +6,7 @@ from sklearn.base import ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from fsbook._selection import SupportSelectorMixin, constant_columns
+from fsbook._selection import SupportSelectorMixin, refuse_constant_X
 
 
 class LinearBinarySelectorMixin(SupportSelectorMixin, ClassifierMixin):
@@ -22,12 +22,7 @@ class LinearBinarySelectorMixin(SupportSelectorMixin, ClassifierMixin):
                              "is multiclass.")
         if self.classes_.size < 2:
             raise ValueError(f"y has one class: {type(self).__name__} needs two")
-        if constant_columns(X).all():
-            raise ValueError(
-                f"{type(self).__name__}: every column of X is constant ({X.shape[1]} features, "
-                f"{X.shape[0]} samples), so no feature carries information about y and any selection "
-                "would be arbitrary; remove constant features first (e.g. "
-                "sklearn.feature_selection.VarianceThreshold) and check the data")
+        refuse_constant_X(self, X)
         return X, y
 
     def decision_function(self, X):
