@@ -6,7 +6,8 @@
 :func:`fsbook.experiments.run_protocol` into its store (default ``results/<name>`` of the clone).
 ``python -m fsbook.experiments verify [--budget-seconds S] [--turn K | --all]`` recomputes one
 turn of every store's tasks (:mod:`fsbook.experiments._verify`); ``python -m fsbook.experiments
-pack`` merges journals left by interrupted runs into the packs.  Every protocol module defines
+pack`` merges journals left by interrupted runs into the packs; ``python -m fsbook.experiments
+cost`` prints each store's tasks and recorded CPU time.  Every protocol module defines
 ``PROTOCOL``; a public module without one is refused.  Mistakes end in a one-line message and
 exit code 2; an interrupted run (Ctrl-C) says how many tasks are saved and the command that
 resumes, and exits with 130.
@@ -22,8 +23,8 @@ from pathlib import Path
 
 import fsbook.experiments as _pkg
 
-#: subcommands that are not protocols, and their entry points in :mod:`._verify`
-SUBCOMMANDS = {"verify": "main", "pack": "pack_main"}
+#: subcommands that are not protocols: their module and entry point
+SUBCOMMANDS = {"verify": ("_verify", "main"), "pack": ("_verify", "pack_main"), "cost": ("_cost", "main")}
 #: the exit code of a run stopped by Ctrl-C (128 + SIGINT)
 INTERRUPTED = 130
 
@@ -145,6 +146,7 @@ def _options(parser) -> str:
 
 def usage() -> str:
     """The top-level help: the three forms of the command and every option of each."""
+    from fsbook.experiments._cost import cost_parser
     from fsbook.experiments._verify import pack_parser, verify_parser
 
     return (
@@ -153,13 +155,16 @@ def usage() -> str:
         "       python -m fsbook.experiments verify [--budget-seconds S] [--turn K | --all] [--n-jobs N]\n"
         "           [--root DIR] [--protocol NAME ...]\n"
         "       python -m fsbook.experiments pack [NAME ...] [--root DIR]\n"
+        "       python -m fsbook.experiments cost [NAME ...] [--root DIR]\n"
         f"protocols: {', '.join(available_protocols())}\n\n"
         "Run a protocol into its store (resumable: rerun the same command after an interruption).\n"
         f"{_options(_parser('<protocol>'))}\n\n"
         "verify: recompute one turn of the stored tasks and compare (every task once per cycle of turns).\n"
         f"{_options(verify_parser())}\n\n"
         "pack: merge the journals of interrupted runs into the packs.\n"
-        f"{_options(pack_parser())}\n"
+        f"{_options(pack_parser())}\n\n"
+        "cost: tasks stored and the CPU time recorded for them, per store.\n"
+        f"{_options(cost_parser())}\n"
     )
 
 
@@ -171,11 +176,12 @@ def main(argv=None):
     name, rest = argv[0], argv[1:]
     try:
         if name in SUBCOMMANDS:
-            from fsbook.experiments import _verify
-            return getattr(_verify, SUBCOMMANDS[name])(rest)
+            module, entry = SUBCOMMANDS[name]
+            return getattr(importlib.import_module(f"fsbook.experiments.{module}"), entry)(rest)
         if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or name not in available_protocols():
             print(f"python -m fsbook.experiments: error: unknown protocol or command {name!r}; choose one of "
-                  f"{', '.join(available_protocols())}, verify, pack (--help lists the options)", file=sys.stderr)
+                  f"{', '.join(available_protocols())}, verify, pack, cost (--help lists the options)",
+                  file=sys.stderr)
             return 2
         module = importlib.import_module(f"fsbook.experiments.{name}")
         if not hasattr(module, "PROTOCOL"):
