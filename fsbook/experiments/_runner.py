@@ -36,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import os
 import time
 import warnings
 from collections.abc import Callable, Mapping
@@ -288,6 +289,32 @@ def _task_list(protocol, full, tasks):
     return [json.loads(t) for t in texts], keys
 
 
+def _hours(seconds: float) -> str:
+    return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min"
+
+
+def cost_postfix(stored_secs, run_secs, n_left: int, n_jobs: int) -> str:
+    """The progress bar's cost note: the CPU time recorded so far (stored tasks and this run's)
+    and an estimate of the wall time left, ``n_left`` tasks at the mean recorded cost of this
+    run's tasks (of the stored ones before the first finishes) over ``n_jobs`` workers.
+
+    Examples
+    --------
+    >>> from fsbook.experiments._runner import cost_postfix
+    >>> cost_postfix([60.0] * 30, [], 90, 2)
+    'recorded 30 min, left ≈ 45 min'
+    >>> cost_postfix([], [], 10, 1)
+    'recorded 0 min, left: no cost recorded yet'
+    """
+    done = sum(stored_secs) + sum(run_secs)
+    basis = run_secs or stored_secs
+    if not basis:
+        return f"recorded {_hours(done)}, left: no cost recorded yet"
+    workers = max(1, n_jobs if n_jobs > 0 else (os.cpu_count() or 1))
+    left = n_left * (sum(basis) / len(basis)) / workers
+    return f"recorded {_hours(done)}, left ≈ {_hours(left)}"
+
+
 def _run_tasks(protocol, params, keys, store, resume, n_jobs, backend, scheduler, progress):
     """Read the stored tasks, compute the others (journaling each into ``store``), pack the
     store; returns ``(results, seconds, machines, n_cached, n_computed)``."""
@@ -309,6 +336,9 @@ def _run_tasks(protocol, params, keys, store, resume, n_jobs, backend, scheduler
     from tqdm import tqdm  # the text bar: tqdm.auto warns in notebooks without ipywidgets
 
     bar = tqdm(total=len(params), initial=n_cached, desc=protocol.name, disable=not progress)
+    stored_secs = [float(s) for s in seconds if s is not None]
+    run_secs: list = []
+    bar.set_postfix_str(cost_postfix(stored_secs, run_secs, len(todo), n_jobs), refresh=False)
     stream = None
     try:
         if todo:
@@ -321,6 +351,9 @@ def _run_tasks(protocol, params, keys, store, resume, n_jobs, backend, scheduler
                     rec = make_record(keys[i], params[i], result, secs, machine)
                     store.append(rec)
                     records[keys[i]] = rec
+                run_secs.append(float(secs))
+                bar.set_postfix_str(cost_postfix(stored_secs, run_secs, len(todo) - len(run_secs), n_jobs),
+                                    refresh=False)
                 bar.update()
     finally:
         bar.close()
