@@ -7,8 +7,8 @@ import pytest
 from fsbook.booleanize import quantile_thresholds
 from fsbook.experiments import benchmark as B
 from fsbook.experiments import run_protocol
-from fsbook.experiments._benchmark_methods import HKLRanker, attribute_groups, hkl_feature_scores
-from fsbook.hkl import DisjunctiveHKLCV
+from fsbook.experiments._benchmark_methods import attribute_groups
+from fsbook.hkl import DisjunctiveHKLCV, HKLRanker, hkl_feature_scores
 
 
 def _direct_ranking(models, owner, n):

@@ -30,11 +30,11 @@ largest group weight).
 Two more methods of the book's papers (version 8):
 
 * ``HKL``: disjunctive hierarchical kernel learning (chapter 5) as a ranking of the features
-  (:class:`~fsbook.experiments._benchmark_methods.HKLRanker`): one ``DisjunctiveHKLCV`` (``C``
+  (:class:`~fsbook.hkl.HKLRanker`): one ``DisjunctiveHKLCV`` (``C``
   by its data-driven path and inner 3-fold CV, active-set budget :data:`HKL_MAX_ACTIVE`; one
   model per class, one-vs-rest, on wine) is fitted on the training fold, and a feature's score
   is the ℓ2 norm of the weights of the selected disjunctions that involve it
-  (:func:`~fsbook.experiments._benchmark_methods.hkl_feature_scores`); the ``k`` largest are
+  (:func:`~fsbook.hkl.hkl_feature_scores`); the ``k`` largest are
   kept (:func:`fsbook.decisions.top_k`, ties to the smaller index), fitted once per task and cut
   at every ``k`` like the other rankers.  When the model involves fewer than ``k`` features only
   those are kept (``n_selected`` < ``k``; none kept: both classifiers predict the training
@@ -95,10 +95,11 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
 
 from fsbook.datasets import load_atheism_religion, most_frequent_words
-from fsbook.experiments._benchmark_methods import HKLRanker, attribute_groups
+from fsbook.experiments._benchmark_methods import attribute_groups
 from fsbook.experiments._protocol_helpers import make_selector as registry_selector
 from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments._runner import Protocol, task_seed
+from fsbook.hkl import HKLRanker
 
 BASELINES = ["none", "MI", "SVM-RFE", "l1-SVM", "ReliefF", "CFS"]
 BOOK_METHODS = ["LDFS", "HSFS", "WK-LP", "HKL", "GeoRatio"]
@@ -218,7 +219,7 @@ _OWN_FACTORIES = {"HKL": _hkl_selector, "GeoRatio": _georatio_selector}
 def make_selector(method, k, seed, boolean=False, groups=None):
     """The selector of ``method`` keeping ``k`` features (``k`` ignored by ``CFS`` and
     ``GeoRatio``), seeded (:func:`fsbook.experiments._protocol_helpers.make_selector`, LDFS and
-    HSFS with :data:`L1LINF_FAST`; ``HKL``: :class:`~fsbook.experiments._benchmark_methods.HKLRanker`
+    HSFS with :data:`L1LINF_FAST`; ``HKL``: :class:`~fsbook.hkl.HKLRanker`
     with :data:`HKL_MAX_ACTIVE` and :data:`HKL_N_BINS`; ``GeoRatio``:
     :class:`~fsbook.geometry.GeometricFeatureSetSelector` over the feature ``groups``)."""
     if method not in BASELINES + BOOK_METHODS or method == "none":

@@ -16,9 +16,10 @@ from fsbook.hkl import lattice
 from fsbook.hkl._kernels import descendant_kernel, union_matrix
 from fsbook.hkl.brute_force import node_weights, solve_brute_force
 from fsbook.hkl.estimator import C_LADDER, DisjunctiveHKL, DisjunctiveHKLCV, c_start, disjunctive_hkl_path
+from fsbook.hkl.ranker import HKLRanker, hkl_feature_scores
 from fsbook.hkl.smo import smo_svm
 from fsbook.hkl.solver import HKLProblem, RestrictedProblem, solve_active_set, source_scores
 
-__all__ = ["lattice", "HKLProblem", "RestrictedProblem", "solve_active_set", "source_scores",
+__all__ = ["HKLRanker", "hkl_feature_scores", "lattice", "HKLProblem", "RestrictedProblem", "solve_active_set", "source_scores",
            "DisjunctiveHKL", "DisjunctiveHKLCV", "disjunctive_hkl_path", "c_start", "C_LADDER", "smo_svm", "descendant_kernel", "union_matrix",
            "solve_brute_force", "node_weights"]

@@ -1,0 +1,181 @@
+"""Rank the features of a plain matrix by a cross-validated disjunctive HKL model.
+
+* :class:`HKLRanker` -- a feature selector: booleanise (unless the input is 0/1), fit
+  :class:`~fsbook.hkl.DisjunctiveHKLCV` (one-vs-rest beyond two classes), keep the ``k``
+  features of largest score;
+* :func:`hkl_feature_scores` -- the score of a feature: the ℓ2 norm of the weights of the
+  selected disjunctions that involve it.
+
+Chapter 7 (:mod:`fsbook.experiments.benchmark`) uses it as HKL's selector.
+"""
+from __future__ import annotations
+
+import warnings
+from numbers import Integral
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.validation import check_is_fitted
+
+from fsbook._compat import Interval, fit_context
+from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
+from fsbook.decisions import top_k
+
+__all__ = ["HKLRanker", "hkl_feature_scores"]
+
+
+def hkl_feature_scores(models, owner, n_features):
+    """Score of each original feature in fitted disjunctive HKL models.
+
+    ``score_j = sqrt(Σ_models Σ_{v ∈ disjunctions_, owner[v] ∋ j} w_v²)``: the ℓ2 norm of the
+    weights ``coef_`` of the selected disjunctions ``v`` (over every model: one per class in a
+    one-vs-rest fit) that contain at least one boolean indicator of feature ``j``.  A
+    disjunction of two features counts fully for each; a feature no selected disjunction
+    involves scores 0.
+
+    Parameters
+    ----------
+    models : list of fitted DisjunctiveHKL or DisjunctiveHKLCV
+    owner : array-like of int, shape (n_indicators,)
+        The original feature of each boolean indicator the models were fitted on.
+    n_features : int
+
+    Returns
+    -------
+    ndarray of shape (n_features,)
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> m = SimpleNamespace(disjunctions_=[(0,), (1, 2)], coef_=[3.0, -4.0])
+    >>> hkl_feature_scores([m], owner=[0, 1, 1], n_features=3).tolist()
+    [3.0, 4.0, 0.0]
+    """
+    owner = np.asarray(owner, dtype=int)
+    sq = np.zeros(n_features)
+    for model in models:
+        for v, w in zip(model.disjunctions_, model.coef_):
+            sq[np.unique(owner[list(v)])] += float(w) ** 2
+    return np.sqrt(sq)
+
+
+class HKLRanker(SupportSelectorMixin, BaseEstimator):
+    """Keep the ``k`` features of largest weight in a cross-validated disjunctive HKL model.
+
+    Boolean input (``boolean=True``) is used as it is (0/1 required).  Otherwise every column is
+    booleanised as in chapters 5–6 (the paper's Tables 4–5 run HKL on booleanised expression and
+    radar values): indicators ``x > t`` at the column's quartiles
+    (:func:`fsbook.booleanize.quantile_thresholds`, ``n_bins`` bins), computed on the data
+    ``fit`` sees, i.e. the training fold.  One :class:`~fsbook.hkl.DisjunctiveHKLCV` (``C`` by
+    its data-driven path and inner stratified 3-fold CV seeded with ``random_state``) is fitted,
+    one per class (one-vs-rest, scikit-learn's ``OneVsRestClassifier``) for more than two
+    classes.  The features are ranked by :func:`hkl_feature_scores`; ``support_`` keeps the
+    ``k`` largest (:func:`fsbook.decisions.top_k`, near-ties to the smaller index) **among the
+    features of positive score**: when the model involves fewer than ``k`` features, only those
+    are kept (``n_used_`` of them), never a filler of zero-score features.
+
+    Parameters
+    ----------
+    n_features_to_select : int, float or None, default=None
+        ``k`` (:func:`fsbook._selection.resolve_n_features`; None keeps half).
+    boolean : bool, default=False
+        Whether the input is 0/1 already.
+    n_bins : int, default=4
+        Quantile bins of the booleanisation of non-boolean input.
+    max_active : int, default=200
+        Budget of HKL's active set (the estimator's default).
+    random_state : int, default=0
+        Seed of the inner CV folds.
+
+    Attributes
+    ----------
+    models_ : list of DisjunctiveHKLCV
+        One model (two classes) or one per class.
+    owner_ : ndarray of int
+        The original feature of each boolean indicator.
+    scores_ : ndarray of shape (n_features_in_,)
+    n_used_ : int
+        Features of positive score.
+    support_ : ndarray of bool
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = (rng.random((90, 6)) < 0.4).astype(float)
+    >>> y = (X[:, 1] + X[:, 4] > 0).astype(int)
+    >>> from fsbook.hkl import HKLRanker
+    >>> sel = HKLRanker(2, boolean=True).fit(X, y)
+    >>> sel.get_support(indices=True).tolist()
+    [1, 4]
+    """
+
+    _parameter_constraints = {
+        "n_features_to_select": N_FEATURES_CONSTRAINT,
+        "boolean": ["boolean"],
+        "n_bins": [Interval(Integral, 2, None, closed="left")],
+        "max_active": [Interval(Integral, 1, None, closed="left")],
+        "random_state": [Interval(Integral, 0, None, closed="left")],
+    }
+
+    def __init__(self, n_features_to_select=None, *, boolean=False, n_bins=4, max_active=200,
+                 random_state=0):
+        self.n_features_to_select = n_features_to_select
+        self.boolean = boolean
+        self.n_bins = n_bins
+        self.max_active = max_active
+        self.random_state = random_state
+
+    def _indicators(self, X):
+        from fsbook.booleanize import quantile_thresholds, threshold
+
+        n = X.shape[1]
+        if self.boolean:
+            if not np.isin(X, (0.0, 1.0)).all():
+                raise ValueError("HKLRanker(boolean=True) needs 0/1 features")
+            return X, np.arange(n)
+        thresholds = quantile_thresholds(X, self.n_bins)
+        Xb, _ = threshold(X, thresholds)
+        owner = np.repeat(np.arange(n), [len(t) for t in thresholds])
+        return Xb.astype(np.float64), owner
+
+    @fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Booleanise ``X`` if needed, fit HKL and rank the features.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        from sklearn.multiclass import OneVsRestClassifier
+
+        from fsbook.hkl import DisjunctiveHKLCV
+
+        X, codes = self._validate_classes(X, y)
+        Xb, self.owner_ = self._indicators(X)
+        hkl = DisjunctiveHKLCV(cv=3, random_state=self.random_state, max_active=self.max_active,
+                               binarize=None)
+        with warnings.catch_warnings():
+            # an uncertified fit (active-set budget reached) keeps its model; the scores use it
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            if len(self.classes_) == 2:
+                self.models_ = [hkl.fit(Xb, codes)]
+            else:
+                self.models_ = list(OneVsRestClassifier(hkl).fit(Xb, codes).estimators_)
+        self.scores_ = hkl_feature_scores(self.models_, self.owner_, X.shape[1])
+        self.n_used_ = int(np.count_nonzero(self.scores_ > 0))
+        self.support_ = self.support_at(self._resolve_k(X.shape[1]))
+        return self
+
+    def support_at(self, k):
+        """Mask of the ``min(k, n_used_)`` features of largest score (the fit's rule at ``k``)."""
+        check_is_fitted(self, "scores_")
+        mask = np.zeros(self.scores_.size, dtype=bool)
+        mask[top_k(self.scores_, min(int(k), self.n_used_))] = True
+        return mask
