@@ -155,7 +155,7 @@ def _dense_fit(kind, Xa, ya, Xb, yb, words, C, mu=None):
     row = dict(model=kind, C=C, mu=mu, accuracy=float(np.mean(m.predict(Xb) == yb)),
                seconds=time.perf_counter() - t0)
     if kind == "hkl":
-        row.update(n_active=len(m.active_set_), gap=float(m.duality_gap_), converged=m.converged_,
+        row.update(n_active=len(m.active_set_), gap=float(m.duality_gap_), converged=m.certified_,
                    n_violating=int(m.history_["n_violating"].iloc[-1]),
                    multi_word=[tuple(str(words[i]) for i in v) for v in m.disjunctions_ if len(v) > 1])
     return row

@@ -406,7 +406,7 @@ def hkl_certificate(ranker):
     """``{"hkl_certified", "hkl_gap", "hkl_n_used"}`` of a fitted HKL ranker: whether every model
     (one per class on more than two classes) reached its duality-gap tolerance, the largest
     relative gap, and the number of features of positive score."""
-    return {"hkl_certified": bool(all(m.converged_ for m in ranker.models_)),
+    return {"hkl_certified": bool(all(m.certified_ for m in ranker.models_)),
             "hkl_gap": float(max(m.duality_gap_ for m in ranker.models_)), "hkl_n_used": int(ranker.n_used_)}
 
 

@@ -175,7 +175,6 @@ class _DisjunctiveHKLBase(ClassifierMixin, TransformerMixin, BaseEstimator):
         self.disjunction_names_ = [tuple(names[i] for i in v) for v in self.disjunctions_]
         self.n_iter_ = res["n_iter"]
         self.duality_gap_ = res["gap"]
-        self.converged_ = res["converged"]
         self.certified_ = bool(res["converged"])
         self.stop_reason_ = res["stop_reason"]
         self.objective_ = res["primal"]
@@ -331,9 +330,8 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
         Active-set iterations.
     duality_gap_ : float
         Certified relative duality gap at termination.
-    converged_ : bool
     certified_ : bool
-        Whether the relative duality gap reached ``tol`` (same as ``converged_``).
+        Whether the relative duality gap reached ``tol``.
     stop_reason_ : str
         ``"certified"``, ``"max_active"``, ``"max_iter"`` or ``"stalled"``
         (:func:`fsbook.hkl.solve_active_set`).
