@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from fsbook.baselines import MMC, MMCSupervised, WekaFilters
+from fsbook.baselines import MMC, MMCSupervised, StabilitySelection, WekaFilters
 from fsbook.baselines.mmc import pairs_from_labels
 from fsbook.capabilities import public_estimators
 from fsbook.projection import ExhaustedSafePLS, GeneralizedDiscriminantAnalysis, OrthogonalLaplacianfaces
@@ -32,7 +32,7 @@ def _public_estimators():
 
 
 def test_public_estimators_are_the_known_ones():
-    assert len(_public_estimators()) == 25
+    assert len(_public_estimators()) == 26
     assert set(NOT_DEFAULT_CHECKED) <= set(_public_estimators())
 
 
@@ -43,7 +43,7 @@ def test_docstring_has_an_examples_section(name):
 
 
 @parametrize_with_checks([GeneralizedDiscriminantAnalysis(), OrthogonalLaplacianfaces(), MMCSupervised(),
-                          ExhaustedSafePLS(), WekaFilters()])
+                          ExhaustedSafePLS(), WekaFilters(), StabilitySelection()])
 def test_default_constructed_estimators_pass_check_estimator(estimator, check):
     check(estimator)
 
