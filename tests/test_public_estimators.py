@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from fsbook.baselines import MMC, MMCSupervised, WekaFilters
+from fsbook.baselines import MMC, MMCSupervised, StabilitySelection, WekaFilters
 from fsbook.baselines.mmc import pairs_from_labels
 from fsbook.capabilities import public_estimators
 from fsbook.hkl import HKLRanker
@@ -33,7 +33,7 @@ def _public_estimators():
 
 
 def test_public_estimators_are_the_known_ones():
-    assert len(_public_estimators()) == 26
+    assert len(_public_estimators()) == 27
     assert set(NOT_DEFAULT_CHECKED) <= set(_public_estimators())
 
 
@@ -44,7 +44,7 @@ def test_docstring_has_an_examples_section(name):
 
 
 @parametrize_with_checks([GeneralizedDiscriminantAnalysis(), OrthogonalLaplacianfaces(), MMCSupervised(),
-                          ExhaustedSafePLS(), WekaFilters(), HKLRanker()])
+                          ExhaustedSafePLS(), WekaFilters(), HKLRanker(), StabilitySelection()])
 def test_default_constructed_estimators_pass_check_estimator(estimator, check):
     check(estimator)
 

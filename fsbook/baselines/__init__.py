@@ -19,6 +19,9 @@ Chapter 6, disjunctive-HKL experiments:
 - :class:`WekaFilters` -- the two Weka filters LibSVM runs first (mean/mode imputation, nominal to binary).
 - :mod:`mdl`, :mod:`subset_evaluators`, :mod:`subset_search` -- the pieces.
 
+Any selector: :class:`StabilitySelection` -- stability selection (Meinshausen & Bühlmann 2010), the
+selection frequencies of a wrapped selector over stratified half-size subsamples.
+
 Chapter 7, benchmark: :class:`SVMRFE`, :class:`L1SVMSelector`, :class:`Relief` and CFS
 (:class:`WekaSubsetSelector`) next to the book's own selectors.
 """
@@ -26,6 +29,7 @@ from fsbook.baselines.fohsic import FOHSIC
 from fsbook.baselines.laplacian_score import LaplacianScore
 from fsbook.baselines.mmc import MMC, MMCSupervised, UnboundedMetricError
 from fsbook.baselines.relief import Relief
+from fsbook.baselines.stability import StabilitySelection
 from fsbook.baselines.svm_selectors import SVMRFE, L1SVMSelector
 from fsbook.baselines.weighted_svm import FeatureWeightingSVM
 from fsbook.baselines.weka_selector import EVALUATORS, SEARCHES, WekaSubsetSelector
@@ -34,4 +38,4 @@ from fsbook.baselines.zero_norm_svm import ZeroNormSVM
 
 __all__ = ["WekaSubsetSelector", "EVALUATORS", "SEARCHES", "WekaLibSVM", "WekaFilters", "ZeroNormSVM",
            "FeatureWeightingSVM", "FOHSIC", "LaplacianScore", "Relief", "SVMRFE", "L1SVMSelector",
-           "MMC", "MMCSupervised", "UnboundedMetricError"]
+           "MMC", "MMCSupervised", "UnboundedMetricError", "StabilitySelection"]
