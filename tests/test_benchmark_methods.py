@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from fsbook.booleanize import quantile_thresholds
+from fsbook.decisions import top_k
 from fsbook.experiments import benchmark as B
 from fsbook.experiments import run_protocol
 from fsbook.experiments._benchmark_methods import attribute_groups
@@ -19,7 +20,7 @@ def _direct_ranking(models, owner, n):
         scores.append(np.sqrt(sum(w * w for m in models for v, w in zip(m.disjunctions_, m.coef_)
                                   if mine & set(v))))
     scores = np.array(scores)
-    order = sorted(range(n), key=lambda j: (-scores[j], j))
+    order = top_k(scores, n).tolist()       # ties (equal up to rounding) to the smaller index
     return scores, [j for j in order if scores[j] > 0]
 
 

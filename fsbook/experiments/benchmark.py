@@ -27,11 +27,13 @@ the weak-kernel LP (``WK-LP``: its
 defaults, 1 000 triplets drawn from the labels with the task's seed, α ≥ 0, the k features of
 largest group weight).
 
-Two more methods of the book's papers (version 8):
+Two more methods of the book's papers (version 9):
 
 * ``HKL``: disjunctive hierarchical kernel learning (chapter 5) as a ranking of the features
   (:class:`~fsbook.hkl.HKLRanker`): one ``DisjunctiveHKLCV`` (``C``
-  by its data-driven path and inner 3-fold CV, active-set budget :data:`HKL_MAX_ACTIVE`; one
+  by its data-driven path and inner 3-fold CV, the conic restricted solver to the relative
+  duality gap :data:`HKL_TOL`, no node budget (version 9; up to version 8 a 200-node budget
+  left a third of the fits uncertified); one
   model per class, one-vs-rest, on wine) is fitted on the training fold, and a feature's score
   is the ℓ2 norm of the weights of the selected disjunctions that involve it
   (:func:`~fsbook.hkl.hkl_feature_scores`); the ``k`` largest are
@@ -49,8 +51,8 @@ Two more methods of the book's papers (version 8):
   with their real values, as for every other selector.  HKL is the slowest method (tens of
   seconds to minutes per fit, :data:`FULL_ONLY`): it runs in the full protocol only.  Each task
   records whether every HKL fit reached its duality-gap certificate (``hkl_certified``) and the
-  largest relative gap (``hkl_gap``): a fit that hits the active-set budget stops uncertified and
-  its model is ranked as it is.
+  largest relative gap (``hkl_gap``); a fit that cannot certify is stored uncertified with its gap
+  and its model is ranked as it is (the chapter counts such fits).
 * ``GeoRatio``: the geometric-ratio selector of chapter 4
   (:class:`~fsbook.geometry.GeometricFeatureSetSelector`, the paper's Table 2 model) chooses a
   union of feature *groups* (feature types) and keeps its columns: it picks its own number of
@@ -113,8 +115,8 @@ RANKERS = {"MI", "ReliefF", "WK-LP", "HKL"}
 UNSCALED = {"HKL", "GeoRatio"}
 #: selectors of the full protocol only (too slow for the book's subsample, see the docstring)
 FULL_ONLY = {"HKL"}
-#: HKL's active-set budget per fit (the estimator's default; see the docstring for the timings)
-HKL_MAX_ACTIVE = 200
+#: HKL's relative duality-gap tolerance (as the hkl protocol: every fit runs to it, no node budget)
+HKL_TOL = 1e-4
 #: quantile bins of HKL's booleanisation of a non-boolean data set (quartiles, as chapters 5-6)
 HKL_N_BINS = 4
 #: largest number of feature groups GeoRatio is run with (2^g - 1 candidate unions per split)
@@ -201,7 +203,8 @@ def folds(dataset, repeat, n_folds, y):
 
 
 def _hkl_selector(k, seed, boolean, groups):
-    return HKLRanker(k, boolean=boolean, n_bins=HKL_N_BINS, max_active=HKL_MAX_ACTIVE, random_state=seed)
+    return HKLRanker(k, boolean=boolean, n_bins=HKL_N_BINS, tol=HKL_TOL, max_active=None,
+                     solver="conic", random_state=seed)
 
 
 def _georatio_selector(k, seed, boolean, groups):
@@ -220,7 +223,7 @@ def make_selector(method, k, seed, boolean=False, groups=None):
     """The selector of ``method`` keeping ``k`` features (``k`` ignored by ``CFS`` and
     ``GeoRatio``), seeded (:func:`fsbook.experiments._protocol_helpers.make_selector`, LDFS and
     HSFS with :data:`L1LINF_FAST`; ``HKL``: :class:`~fsbook.hkl.HKLRanker`
-    with :data:`HKL_MAX_ACTIVE` and :data:`HKL_N_BINS`; ``GeoRatio``:
+    with :data:`HKL_TOL` and :data:`HKL_N_BINS`; ``GeoRatio``:
     :class:`~fsbook.geometry.GeometricFeatureSetSelector` over the feature ``groups``)."""
     if method not in BASELINES + BOOK_METHODS or method == "none":
         raise ValueError(f"unknown method {method!r}; expected one of {BASELINES[1:] + BOOK_METHODS}")
@@ -891,6 +894,9 @@ def statistics(accuracy_at_k):
     return pd.DataFrame(rows)
 
 
-PROTOCOL = Protocol(name="benchmark", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version="8",
+PROTOCOL = Protocol(name="benchmark", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version="9",
                     description="Benchmark chapter: the book's selectors and the usual baselines on shared data "
-                                "(same folds, linear and RBF SVM accuracy vs k, fit time, Kuncheva stability)")
+                                "(same folds, linear and RBF SVM accuracy vs k, fit time, Kuncheva stability)",
+                    # HKL's relative duality gap is evaluated at an interior-point iterate (about
+                    # 1e-8 accurate): compared to a tenth of HKL_TOL (hkl_certified, exactly)
+                    tolerances={"hkl_gap": (1e-3, HKL_TOL / 10)})

@@ -60,7 +60,7 @@ def _make_problem(X, ys, om, beta, C, mu, p):
 
 
 def disjunctive_hkl_path(X, ys, Cs, beta, mu=1.0, p=2.0, feature_weights=None, tol=1e-3,
-                         max_active=200, max_add=20, max_iter=100, solver="mirror"):
+                         max_active=None, max_add=20, max_iter=100, solver="conic"):
     """Warm-started regularisation path of problem (1): yields one solution per ``C``.
 
     A generator (the ``Cs`` may be any iterable, consumed lazily, so callers can stop the path
@@ -290,8 +290,9 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
         :class:`sklearn.naive_bayes.BernoulliNB`); ``None`` requires 0/1 input.
     tol : float, default=1e-3
         Relative duality-gap tolerance ε (on the full problem).
-    max_active : int or None, default=200
-        Cap on the active set (top node excluded); ``None``: no cap.  A fit that reaches the
+    max_active : int or None, default=None
+        Cap on the active set (top node excluded); ``None``: no cap (the fit runs to its
+        certificate, bounded by ``max_iter``).  A fit that reaches the
         cap before its certificate warns and reports ``certified_ = False`` with its
         ``duality_gap_`` and ``stop_reason_ = "max_active"``.
     max_add : int, default=20
@@ -302,10 +303,13 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
     feature_weights : array-like of shape (n_features,) or None, default=None
         Per-feature prior weights ``ω_i > 0`` (the paper's "background knowledge"); ``None``
         means 1.
-    solver : {"mirror", "conic"}, default="mirror"
+    solver : {"conic", "mirror"}, default="conic"
         Solver of the problem restricted to the active set (:func:`fsbook.hkl.solve_active_set`):
-        mirror descent on ``η`` with one inner SVM per step (the reference), or one conic
-        program on the node features (:mod:`fsbook.hkl.primal`); same certificate.
+        one conic program on the node features (:mod:`fsbook.hkl.primal`; the default: its
+        interior point leaves the weights of unused nodes many orders of magnitude below the
+        used ones, so ``disjunctions_`` cannot flip on rounding), or mirror descent on ``η``
+        with one inner SVM per step (the paper's algorithm, kept as the tested reference);
+        same certificate.
 
     Attributes
     ----------
@@ -371,8 +375,8 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
     }
 
     def __init__(self, C=1.0, beta="auto", mu=1.0, p=2.0, binarize=0.0, tol=1e-3,
-                 max_active=200, max_add=20, max_iter=100, feature_weights=None,
-                 solver="mirror"):
+                 max_active=None, max_add=20, max_iter=100, feature_weights=None,
+                 solver="conic"):
         self.C = C
         self.beta = beta
         self.mu = mu
@@ -492,8 +496,8 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
     }
 
     def __init__(self, Cs=None, betas=("auto",), mu=1.0, p=2.0, binarize=0.0, tol=1e-3,
-                 max_active=200, max_add=20, max_iter=100, feature_weights=None, patience=4,
-                 max_Cs=12, cv=3, random_state=0, solver="mirror"):
+                 max_active=None, max_add=20, max_iter=100, feature_weights=None, patience=4,
+                 max_Cs=12, cv=3, random_state=0, solver="conic"):
         self.Cs = Cs
         self.betas = betas
         self.mu = mu

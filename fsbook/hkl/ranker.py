@@ -11,14 +11,14 @@ Chapter 7 (:mod:`fsbook.experiments.benchmark`) uses it as HKL's selector.
 from __future__ import annotations
 
 import warnings
-from numbers import Integral
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
-from fsbook._compat import Interval, fit_context
+from fsbook._compat import Interval, StrOptions, fit_context
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.decisions import top_k
 
@@ -83,8 +83,12 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
         Whether the input is 0/1 already.
     n_bins : int, default=4
         Quantile bins of the booleanisation of non-boolean input.
-    max_active : int, default=200
-        Budget of HKL's active set (the estimator's default).
+    tol : float, default=1e-3
+        HKL's relative duality-gap tolerance (:class:`~fsbook.hkl.DisjunctiveHKL`).
+    max_active : int or None, default=None
+        Budget of HKL's active set (``None``: none; the fit runs to its certificate).
+    solver : {"conic", "mirror"}, default="conic"
+        HKL's restricted solver (:class:`~fsbook.hkl.DisjunctiveHKL`).
     random_state : int, default=0
         Seed of the inner CV folds.
 
@@ -115,16 +119,20 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
         "n_features_to_select": N_FEATURES_CONSTRAINT,
         "boolean": ["boolean"],
         "n_bins": [Interval(Integral, 2, None, closed="left")],
-        "max_active": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, 1, closed="neither")],
+        "max_active": [Interval(Integral, 1, None, closed="left"), None],
+        "solver": [StrOptions({"conic", "mirror"})],
         "random_state": [Interval(Integral, 0, None, closed="left")],
     }
 
-    def __init__(self, n_features_to_select=None, *, boolean=False, n_bins=4, max_active=200,
-                 random_state=0):
+    def __init__(self, n_features_to_select=None, *, boolean=False, n_bins=4, tol=1e-3,
+                 max_active=None, solver="conic", random_state=0):
         self.n_features_to_select = n_features_to_select
         self.boolean = boolean
         self.n_bins = n_bins
+        self.tol = tol
         self.max_active = max_active
+        self.solver = solver
         self.random_state = random_state
 
     def _indicators(self, X):
@@ -159,8 +167,8 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
 
         X, codes = self._validate_classes(X, y)
         Xb, self.owner_ = self._indicators(X)
-        hkl = DisjunctiveHKLCV(cv=3, random_state=self.random_state, max_active=self.max_active,
-                               binarize=None)
+        hkl = DisjunctiveHKLCV(cv=3, random_state=self.random_state, tol=self.tol,
+                               max_active=self.max_active, solver=self.solver, binarize=None)
         with warnings.catch_warnings():
             # an uncertified fit (active-set budget reached) keeps its model; the scores use it
             warnings.simplefilter("ignore", ConvergenceWarning)
