@@ -215,6 +215,18 @@ def test_a_new_version_supersedes_the_old_pack(tmp_path):
     assert sorted(p.name for p in tmp_path.glob("tasks-v*")) == ["tasks-v9.jsonl.gz"]
 
 
+def test_packing_an_older_version_keeps_a_newer_pending_store(tmp_path):
+    """A store of a newer version (being built while the code still reads the older one) is
+    never deleted when the older version packs."""
+    v9 = dataclasses.replace(EXAMPLE, version="9")
+    v10 = dataclasses.replace(EXAMPLE, version="10")
+    run_protocol(v10, out=tmp_path, progress=False)
+    (tmp_path / "journal-v10.jsonl").write_text("")
+    run_protocol(v9, out=tmp_path, progress=False)
+    assert sorted(p.name for p in tmp_path.glob("*-v*")) == [
+        "journal-v10.jsonl", "tasks-v10.jsonl.gz", "tasks-v9.jsonl.gz"]
+
+
 def test_no_resume_recomputes_everything_and_keeps_other_tasks(tmp_path):
     run_protocol(EXAMPLE, out=tmp_path, full=True, progress=False)
     res = run_protocol(EXAMPLE, out=tmp_path, resume=False, progress=False)

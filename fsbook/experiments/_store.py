@@ -256,6 +256,18 @@ class Store:
         found.discard(str(self.protocol.version))
         return sorted(found)
 
+    def older_versions(self) -> list:
+        """The versions of :meth:`other_versions` older than the protocol's (numeric versions
+        compared as numbers; a version that is not a number counts as older only if the
+        protocol's is not a number either and sorts after it)."""
+        cur = str(self.protocol.version)
+
+        def older(v):
+            if v.isdigit() and cur.isdigit():
+                return int(v) < int(cur)
+            return not v.isdigit() and not cur.isdigit() and v < cur
+        return [v for v in self.other_versions() if older(v)]
+
     def legacy_layout(self) -> bool:
         """Whether the folder holds task files of the first runner (``tasks/<key>.json``)."""
         return (self.folder / "tasks").is_dir()
@@ -383,8 +395,9 @@ class Store:
     def pack(self, records: dict) -> Path:
         """Write ``records`` (each checked against its checksum) as the pack (sorted by key,
         deterministic bytes, the body's SHA-256 in the header), then delete the
-        journal and the packs and journals of other versions (superseded: their results are
-        no longer what the code computes; git keeps them)."""
+        journal and the packs and journals of older versions (superseded: their results are
+        no longer what the code computes; git keeps them).  A *newer* version's files are kept:
+        they are a pending store being built while the code still reads this version."""
         for k, rec in records.items():
             if rec.get("key") != k or rec.get("sha256") != record_checksum(rec):
                 raise ValueError(f"refusing to pack task {k}: its record fails its checksum")
@@ -401,7 +414,7 @@ class Store:
             _atomic_write_bytes(self.pack_path, data)
         if self.journal_path.exists():
             self.journal_path.unlink()
-        for v in self.other_versions():
+        for v in self.older_versions():
             for old in (self.folder / f"tasks-v{v}.jsonl.gz", self.folder / f"journal-v{v}.jsonl"):
                 if old.exists():
                     old.unlink()
