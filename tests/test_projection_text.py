@@ -16,7 +16,8 @@ def _store(tasks):
 
 
 def _rec(error, one_class=False):
-    return {"error": error, "C": 0.5, "one_class": one_class, "ties": 1}
+    return {"error": error, "C": 0.5, "one_class": one_class, "ties": 1,
+            "first_tie": {"error": 0.5, "C": 5e-11, "one_class": True}}
 
 
 # ----------------------------------------------------------------------------- the task list
@@ -92,6 +93,7 @@ def test_the_record_never_keeps_a_one_class_model_beside_a_tied_two_class_one():
         rec = tx.lgr_record(X, y, Xt, yt, pp.GRID, seed)
         j = int(np.flatnonzero(path["C"] == rec["C"])[0])
         assert tied[j] and rec["ties"] == tied.sum()
+        assert rec["first_tie"]["C"] == path["C"][int(np.flatnonzero(tied)[0])]
         if (tied & ~one_class).any():
             checked += 1
             assert not one_class[j]
@@ -118,6 +120,7 @@ def test_reduce_counts_one_class_refits_and_claims_average_the_pairs_of_a_run_fi
     assert tables["choices"].loc[("Table 3 (5 %)", 30)].tolist() == [6, 3, 0, 0]
     ch = tx.chance_level_tasks(store, "table3")
     assert ch["tasks"] == 6 and ch["L2-LGR"] == 6 and ch["one class"] == {"L2-LGR": 3, "LGR-Topic": 0, "Proj-Topic": 0}
+    assert ch["first tie"]["Proj-Topic"] == {"chance": 6, "one class": 6}
     with pytest.raises(ValueError, match="unknown table"):
         tx.per_run(store, "table5")
 

@@ -128,8 +128,11 @@ def lgr_record(A_tr, y_tr, A_te, y_te, grid, seed, tie=TIE_RULE):
     -------
     dict
         ``error`` (test error), ``C`` (the chosen ``1/(2α)``), ``one_class`` (the refitted model
-        predicts one class for every test document) and ``ties`` (how many C of the grid tie
-        at the best mean CV accuracy, within :data:`~fsbook.decisions.SCORE_ATOL`).
+        predicts one class for every test document), ``ties`` (how many C of the grid tie at
+        the best mean CV accuracy, within :data:`~fsbook.decisions.SCORE_ATOL`) and
+        ``first_tie``: ``{"C", "error", "one_class"}`` of the model the earlier rule (the first
+        tie, the largest α; ``tie="first"``) chooses on the same path, so that what the tie
+        rule changes is in the store (equal to the record's own fields when the rules agree).
 
     Examples
     --------
@@ -137,16 +140,20 @@ def lgr_record(A_tr, y_tr, A_te, y_te, grid, seed, tie=TIE_RULE):
     >>> A = rng.normal(size=(40, 30)); y = np.repeat([0, 1], 20); A[y == 1, :3] += 1.5
     >>> r = lgr_record(A[::2], y[::2], A[1::2], y[1::2], GRID, seed=0)
     >>> sorted(r), r["one_class"], 0.0 <= r["error"] < 0.5
-    (['C', 'error', 'one_class', 'ties'], False, True)
+    (['C', 'error', 'first_tie', 'one_class', 'ties'], False, True)
     """
     path = lgr_cv_path(A_tr, y_tr, grid, seed)
-    best = lgr_choice(path, tie)
     acc = path["accuracy"].mean(axis=0)
-    z = lgr_refit_decision(A_tr, y_tr, A_te, path["C"][:best + 1])
-    pred = z > 0
-    return {"error": float(np.mean(pred != (np.asarray(y_te) == 1))), "C": float(path["C"][best]),
-            "one_class": bool(pred.all() or not pred.any()),
-            "ties": int(np.sum(acc >= acc.max() - SCORE_ATOL))}
+
+    def refit(best):
+        pred = lgr_refit_decision(A_tr, y_tr, A_te, path["C"][:best + 1]) > 0
+        return {"C": float(path["C"][best]), "error": float(np.mean(pred != (np.asarray(y_te) == 1))),
+                "one_class": bool(pred.all() or not pred.any())}
+
+    best, first = lgr_choice(path, tie), lgr_choice(path, "first")
+    chosen = refit(best)
+    return {**chosen, "ties": int(np.sum(acc >= acc.max() - SCORE_ATOL)),
+            "first_tie": chosen if first == best else refit(first)}
 
 
 def run_task(params):
@@ -313,21 +320,28 @@ def chance_level_tasks(results, table="table2", threshold=0.40, topics=NEWS_D):
 
     Returns
     -------
-    dict: ``{"tasks": stored tasks, method: count, ..., "one class": {method: count}}``
+    dict: ``{"tasks": stored tasks, method: count, ..., "one class": {method: count}, "first tie":
+    {method: {"chance": count, "one class": count}}}`` (the last: the same counts for the models
+    the earlier rule, the first tie, would have chosen, the records' ``first_tie``)
 
     Examples
     --------
     >>> from types import SimpleNamespace
     >>> p = {"table": "table2", "topics": NEWS_D, "run": 0, "pair": [0, 1]}
-    >>> r = {m: {"error": e, "C": 1.0, "one_class": e == 0.45, "ties": 1}
-    ...      for m, e in zip(NEWS_METHODS, (0.45, 0.10, 0.40))}
-    >>> chance_level_tasks(SimpleNamespace(params=[p], results=[r]))
-    {'tasks': 1, 'L2-LGR': 1, 'LGR-Topic': 0, 'Proj-Topic': 1, 'one class': {'L2-LGR': 1, 'LGR-Topic': 0, 'Proj-Topic': 0}}
+    >>> rec = lambda e, one: {"error": e, "C": 1.0, "one_class": one, "ties": 1,
+    ...                       "first_tie": {"C": 1e-10, "error": 0.5, "one_class": True}}
+    >>> r = {m: rec(e, e == 0.45) for m, e in zip(NEWS_METHODS, (0.45, 0.10, 0.40))}
+    >>> out = chance_level_tasks(SimpleNamespace(params=[p], results=[r]))
+    >>> out["tasks"], out["L2-LGR"], out["LGR-Topic"], out["one class"]["L2-LGR"], out["first tie"]["LGR-Topic"]
+    (1, 1, 0, 1, {'chance': 1, 'one class': 1})
     """
-    err = _rows(results.params, results.results, table, topics)
-    one = _rows(results.params, results.results, table, topics, "one_class")
-    return {"tasks": len(err), **{m: sum(v[m] >= threshold for _, _, v in err) for m in NEWS_METHODS},
-            "one class": {m: sum(bool(v[m]) for _, _, v in one) for m in NEWS_METHODS}}
+    rows = [r for p, r in zip(results.params, results.results) if p["table"] == table and p["topics"] == topics]
+    count = lambda f: {m: sum(bool(f(r[m])) for r in rows) for m in NEWS_METHODS}  # noqa: E731
+    return {"tasks": len(rows), **count(lambda v: v["error"] >= threshold),
+            "one class": count(lambda v: v["one_class"]),
+            "first tie": {m: {"chance": sum(r[m]["first_tie"]["error"] >= threshold for r in rows),
+                              "one class": sum(bool(r[m]["first_tie"]["one_class"]) for r in rows)}
+                          for m in NEWS_METHODS}}
 
 
 def store_coverage(params, full=True):
