@@ -2,8 +2,8 @@
 
 Each 20 Newsgroups task of Tables 2-4 runs three cross-validated logistic-regression grids
 (L2-LGR on the words, LGR-Topic on the topics, Proj-Topic on both).  Measured side by side in
-one run, on stored tasks of ``results/projection`` (``--tasks`` per table, spread over runs and
-pairs by a seeded draw):
+one run, on tasks of :mod:`fsbook.experiments.projection_text` at d = 30 (``--tasks`` per table,
+spread over runs and pairs by a seeded draw):
 
 * the reference, :func:`fsbook.experiments.projection._lgr_cv_search`: scikit-learn's
   ``GridSearchCV`` over C with Newton-CG at ``tol=1e-8``, ``folds × 10`` fits and a refit;
@@ -12,10 +12,10 @@ pairs by a seeded draw):
   columns for ``n`` documents), the same tie rule, and an exact refit.
 
 The CPU time of each (``time.process_time``: the machine is shared) and their ratio, and beside
-them the equality check: the fast path's three test errors against the stored ones field by
-field under the store's tolerances (:func:`fsbook.experiments._verify.compare_results`), the
-chosen C of every grid against the reference's, and the reference recomputed against the store
-(it must agree).  Where the chosen C differs the record names the α of each.  The topic model
+them the equality check: the fast path's three test errors against the reference's field by
+field under the store's tolerances (:func:`fsbook.experiments._verify.compare_results`) and the
+chosen C of every grid against the reference's (both with the reference's tie rule, the first
+tie).  Where the chosen C differs the record names the α of each.  The topic model
 (LDA, d = 30) is fitted once before the timing, as in a protocol process; its CPU time is
 recorded beside.  The estimate of the full grid (57 000 tasks, 5 topic counts) multiplies the
 mean fast time per task of each table by its 19 000 tasks (5 × 20 runs × 190 pairs) and adds
@@ -31,22 +31,17 @@ import numpy as np
 
 from fsbook.benchmark_records import record_benchmark
 from fsbook.experiments import projection as P
-from fsbook.experiments import read_store
+from fsbook.experiments import projection_text as T
 from fsbook.experiments._verify import compare_results
-from fsbook.projection import augment_features
 
 
 def task_data(params):
-    """The sampled training documents and the test documents of a stored text task, as
-    :func:`fsbook.experiments.projection._run_news` builds them: ``{method: (A_tr, A_te)}``,
+    """The designs of a text task, as :func:`fsbook.experiments.projection_text.run_task` builds
+    them (:func:`fsbook.experiments.projection.newsgroups_designs`): ``{method: (A_tr, A_te)}``,
     ``y_tr``, ``y_te``, seed."""
     a = P.newsgroups_pair(params)
-    idx = P.newsgroups_sample(a["y_tr"], a["frac"], a["seed"])
-    X, Z = a["X_tr"][idx], a["Z_tr"][idx]
-    s = 1 / np.sqrt(P.NEWS_REDUCED_PENALTY)
-    data = {"L2-LGR": (X, a["X_te"]), "LGR-Topic": (Z, a["Z_te"]),
-            "Proj-Topic": (augment_features(X, Z, s), augment_features(a["X_te"], a["Z_te"], s))}
-    return data, a["y_tr"][idx], a["y_te"], a["seed"]
+    data, ys = P.newsgroups_designs(a["X_tr"], a["Z_tr"], a["y_tr"], a["X_te"], a["Z_te"], a["frac"], a["seed"])
+    return data, ys, a["y_te"], a["seed"]
 
 
 def reference(data, y, yte, seed):
@@ -76,31 +71,29 @@ def _cpu(fn, *args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tasks", type=int, default=7, help="stored tasks per table (default 7)")
+    ap.add_argument("--tasks", type=int, default=7, help="tasks per table (default 7)")
     ap.add_argument("--tables", nargs="+", default=list(P.NEWS_FRACS), choices=list(P.NEWS_FRACS))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-record", action="store_true")
     args = ap.parse_args()
 
-    store = read_store(P.PROTOCOL, allow_partial=True)
-    news = [(p, r) for p, r in zip(store.params, store.results) if p["part"] == "20newsgroups"]
+    news = [p for p in T.make_tasks(True) if p["topics"] == T.NEWS_D]
     rng = np.random.default_rng(args.seed)
     chosen = []
     for t in args.tables:
-        rows = sorted((pr for pr in news if pr[0]["table"] == t), key=lambda pr: (pr[0]["run"], pr[0]["pair"]))
+        rows = [p for p in news if p["table"] == t]
         chosen += [rows[i] for i in np.sort(rng.choice(len(rows), args.tasks, replace=False))]
-    lda_seconds, _ = _cpu(lambda: (P.newsgroups_corpus(), P._news_topics(P.NEWS_D)))
-    print(f"corpus and LDA (d = {P.NEWS_D}): {lda_seconds:.1f} s CPU")
+    lda_seconds, _ = _cpu(lambda: (P.newsgroups_corpus(), P._news_topics(T.NEWS_D)))
+    print(f"corpus and LDA (d = {T.NEWS_D}): {lda_seconds:.1f} s CPU")
 
     rows = []
-    for params, stored in chosen:
+    for params in chosen:
         data, y, yte, seed = task_data(params)
         t_ref, (e_ref, c_ref) = _cpu(reference, data, y, yte, seed)
         t_fast, (e_fast, c_fast) = _cpu(fast, data, y, yte, seed)
-        diff = compare_results(stored, e_fast, P.PROTOCOL)
+        diff = compare_results(e_ref, e_fast, P.PROTOCOL)
         row = {"params": params, "reference_seconds": round(t_ref, 4), "fast_seconds": round(t_fast, 4),
-               "fast_equals_store": not diff, "reference_equals_store": not compare_results(stored, e_ref, P.PROTOCOL),
-               "same_C": {m: c_ref[m] == c_fast[m] for m in c_ref}}
+               "fast_equals_reference": not diff, "same_C": {m: c_ref[m] == c_fast[m] for m in c_ref}}
         if diff:
             row["differences"] = diff
         if not all(row["same_C"].values()):
@@ -108,8 +101,8 @@ def main():
                             for m in c_ref if c_ref[m] != c_fast[m]}
         rows.append(row)
         print(f"{params['table']} run {params['run']} pair {params['pair']}: reference {t_ref:.3f} s, fast "
-              f"{t_fast:.3f} s ({t_ref / t_fast:.1f}x); fast = store: {row['fast_equals_store']}, "
-              f"reference = store: {row['reference_equals_store']}, same C: {row['same_C']}", flush=True)
+              f"{t_fast:.3f} s ({t_ref / t_fast:.1f}x); fast = reference: {row['fast_equals_reference']}, "
+              f"same C: {row['same_C']}", flush=True)
 
     ref_s = np.array([r["reference_seconds"] for r in rows])
     fast_s = np.array([r["fast_seconds"] for r in rows])
@@ -117,7 +110,7 @@ def main():
                  for t in args.tables}
     per_table_ref = {t: float(np.mean([r["reference_seconds"] for r in rows if r["params"]["table"] == t]))
                      for t in args.tables}
-    n_per_table = len(P.TOPICS[True]) * P.RUNS[True]["20newsgroups"] * len(P.NEWS_PAIRS)
+    n_per_table = len(T.TOPICS[True]) * T.RUNS[True] * len(P.NEWS_PAIRS)
     summary = {
         "tasks": len(rows),
         "reference_seconds_per_task": round(float(ref_s.mean()), 4),
@@ -125,15 +118,14 @@ def main():
         "ratio": round(float(ref_s.sum() / fast_s.sum()), 2),
         "per_table_seconds": {t: {"reference": round(per_table_ref[t], 4), "fast": round(per_table[t], 4)}
                               for t in args.tables},
-        "tasks_fast_equal_to_store": sum(r["fast_equals_store"] for r in rows),
-        "tasks_reference_equal_to_store": sum(r["reference_equals_store"] for r in rows),
+        "tasks_fast_equal_to_reference": sum(r["fast_equals_reference"] for r in rows),
         "grids_same_C": sum(sum(r["same_C"].values()) for r in rows),
         "grids": 3 * len(rows),
         "lda_seconds": round(lda_seconds, 1),
     }
     if set(args.tables) == set(P.NEWS_FRACS):
         grid_hours = lambda s: (sum(s[t] for t in P.NEWS_FRACS) * n_per_table  # noqa: E731
-                                + len(P.TOPICS[True]) * lda_seconds) / 3600
+                                + len(T.TOPICS[True]) * lda_seconds) / 3600
         summary["full_grid_cpu_hours"] = {"reference": round(grid_hours(per_table_ref), 2),
                                           "fast": round(grid_hours(per_table), 2)}
     print(summary)

@@ -1,8 +1,8 @@
-"""Benchmark of the results store at the projection protocol's full size (run on demand:
+"""Benchmark of the results store at the largest protocol's full size (run on demand:
 ``python benchmarks/store.py``).
 
-Builds a synthetic store of the projection protocol's 73 262 ``--full`` tasks (its real task
-list and keys; results shaped like its Boston, 20 Newsgroups and Yale results, with random
+Builds a synthetic store of the projection_text protocol's 57 000 ``--full`` tasks (chapter 1's
+20 Newsgroups grid: its real task list and keys; results shaped like its records, with random
 numbers), in a temporary folder, and times:
 
 * packing it (end of a run), its size on disk;
@@ -22,22 +22,21 @@ import time
 
 from fsbook.experiments import StoreError, read_store
 from fsbook.experiments._store import Store, machine_facts, make_record, normalise, task_key
-from fsbook.experiments.projection import PROTOCOL as PROJECTION
+from fsbook.experiments.projection_text import PROTOCOL as TEXT
 
 
 def synthetic_records(seed=0):
     rnd = random.Random(seed)
     records = {}
-    for p in PROJECTION.make_tasks(True):
+    def lgr():
+        rec = {"error": rnd.randrange(354) / 354, "C": 0.5 * 10.0 ** rnd.randrange(-10, 8, 2),
+               "one_class": rnd.random() < 0.05}
+        return {**rec, "ties": rnd.randrange(1, 11), "first_tie": dict(rec)}
+
+    for p in TEXT.make_tasks(True):
         p = normalise(p)
-        if p["part"] == "news":
-            r = {m: rnd.randrange(354) / 354 for m in ("L2-LGR", "LGR-Topic", "Proj-Topic")}
-        elif p["part"] == "yale":
-            r = {m: {"cv_accuracy": rnd.randrange(20) / 20, "error": rnd.randrange(16) / 16}
-                 for m in ("Proj-GDA", "Proj-KPCA", "Proj-OLap", "SVM-GDA", "SVM-KPCA", "SVM-OLap", "SVM-Kernel")}
-        else:
-            r = {"r2": [rnd.random() for _ in range(40)]}
-        k = task_key(PROJECTION, p)
+        r = {m: lgr() for m in ("L2-LGR", "LGR-Topic", "Proj-Topic")}
+        k = task_key(TEXT, p)
         records[k] = make_record(k, p, r, rnd.random() * 100, machine_facts())
     return records
 
@@ -54,7 +53,7 @@ def main():
     print(f"load average before: {os.getloadavg()}")
     records = synthetic_records()
     with tempfile.TemporaryDirectory() as tmp:
-        store = Store(os.path.join(tmp, "projection"), PROJECTION)
+        store = Store(os.path.join(tmp, "projection_text"), TEXT)
         timed(f"pack {len(records)} tasks", lambda: store.pack(records))
         print(f"{'pack size':52s} {store.pack_path.stat().st_size / 1e6:7.2f} MB")
         timed("Store.keys() (header only)", store.keys)
@@ -66,12 +65,12 @@ def main():
 
         def fails(folder):
             try:
-                read_store(PROJECTION, folder=folder)
+                read_store(TEXT, folder=folder)
             except StoreError:
                 return True
             return False
 
-        ok = timed("read_store error: store lacks 1 of 73 262 tasks", lambda: fails(store.folder))
+        ok = timed("read_store error: store lacks 1 of 57 000 tasks", lambda: fails(store.folder))
         ok &= timed("read_store error: no store", lambda: fails(os.path.join(tmp, "nothing")))
         print(f"{'both raised StoreError':52s} {ok}")
     print(f"load average after: {os.getloadavg()}")

@@ -1,19 +1,23 @@
 """Protocols of Zhang & Schneider (2010), "Projection penalties", Section 3.
 
 * Table 1 -- Boston housing, R², 50 training / 456 test examples: :func:`boston_run`.
-* Tables 2-4 -- 20 Newsgroups, 190 pairwise tasks, LDA topics: :func:`newsgroups_vocabulary`,
-  :func:`newsgroups_topics`, :func:`newsgroups_task`.
+* Tables 2-4 -- 20 Newsgroups, 190 pairwise tasks, LDA topics: the helpers
+  :func:`newsgroups_vocabulary`, :func:`newsgroups_topics`, :func:`newsgroups_designs`, the exact
+  batched logistic path (:func:`logistic_path`, :func:`lgr_cv_path`, :func:`lgr_choice`,
+  :func:`lgr_fast_fit`) and the scikit-learn reference (:func:`_lgr_cv_search`).  Their protocol
+  is :mod:`fsbook.experiments.projection_text` (its own store, ``results/projection_text``).
 * Tables 5-7 -- Yale faces, 105 pairwise tasks, degree-2 polynomial kernel: :func:`yale_task`;
   sensitivity of Proj-R to ρ (eq. 17): the ``"rho"`` tasks.
 
-:func:`claims` decides the paper's claims (the order of every pair of methods of each table) on
-the stored per-run results with :mod:`fsbook.claims`.
+:func:`claims` decides the paper's claims (the order of every pair of methods of Tables 1 and
+5-7) on the stored per-run results with :mod:`fsbook.claims` (:func:`order_claims`, shared with
+the text protocol).
 
-:data:`PROTOCOL` runs them on the shared runner (:func:`fsbook.experiments.run_protocol`): one
-task per Boston run, per (run, pair) of the text and face experiments, reduced into the
-paper's tables.  Each task's seeds come from its parameters (run and pair index), so the
-subsample's tasks (``make_tasks(False)``) are exactly the corresponding tasks of the full
-protocol.
+:data:`PROTOCOL` runs Table 1, Tables 5-7 and the ρ sweep on the shared runner
+(:func:`fsbook.experiments.run_protocol`): one task per Boston run and per (run, pair) of the face
+experiments, reduced into the paper's tables.  Each task's seeds come from its parameters (run
+and pair index), so the subsample's tasks (``make_tasks(False)``) are exactly the corresponding
+tasks of the full protocol.
 
 What the paper ran, what ``--full`` runs and what is stored
 ------------------------------------------------------------
@@ -22,39 +26,20 @@ What the paper ran, what ``--full`` runs and what is stored
 part              the paper (Section 3)                           ``--full``: ``make_tasks(True)``
 ================  ==============================================  ================================
 ``boston``        Table 1: 500 random runs                        500 tasks, one per run
-``20newsgroups``  Tables 2-4: 20 runs of the 190 pairs at 2, 5    57 000 tasks: 5 topic counts
-                  and 10 % of the training posts, LDA with        × 3 tables × 20 runs × 190
-                  d = 10, 20, 30, 50, 100 topics (tables: 30)     pairs
 ``yale``          Tables 5-7: 50 runs of the 105 pairs with 3, 5  15 750 tasks: 3 tables × 50
                   and 7 training images per subject               runs × 105 pairs
 ``rho``           not in the paper (the chapter's ρ sweep)        12 tasks: run 0, 5 images per
                                                                   subject, every 9th pair
 ================  ==============================================  ================================
 
-73 262 tasks in all.  Without ``--full``, ``make_tasks(False)`` is a subsample of 382 of them
-(100 Boston runs; 2 runs of every 19th text pair at d = 30; 2 runs of every 3rd face pair; the
-ρ sweep).
+16 262 tasks in all, all stored in ``results/projection/``.  Without ``--full``,
+``make_tasks(False)`` is a subsample of 322 of them (100 Boston runs; 2 runs of every 3rd face
+pair; the ρ sweep).
 
-The store ``results/projection/`` (read by ``read_store(PROTOCOL, allow_partial=True)``) holds
-the Boston, face and ρ parts in full.  The text part is 57 000 tasks (1.2 s each on one core of
-the project's machine at d = 30, once the process has fitted the topic model: at that rate
-about 19 CPU-hours, more with the larger topic counts), more than a 2-core machine should spend
-on one page, so only runs 0 and 1 of its d = 30 tasks are stored (the 190 pairs of Tables 2-4:
-1 140 tasks); :func:`store_coverage` counts what a store holds, per part.  The same command
-completes it, resuming, on a Dask cluster::
-
-    python -m fsbook.experiments projection --full --out results/projection \\
-        --backend dask --scheduler tcp://HOST:8786
-
-and the tables then average over whatever is stored (:func:`reduce`, :func:`balanced_block`).
-
-Each text task runs three cross-validated logistic-regression grids.  The stored results come
-from scikit-learn's grid search (:func:`_lgr_cv_search`, :data:`NEWS_LGR` ``= "reference"``);
-:func:`lgr_fast_fit` solves all folds and all α of a grid in one warm-started, batched Newton
-solve in reduced coordinates (``benchmarks/projection.py`` records its speed and its agreement
-with the store).  It is opt-in: at α ≤ 1e-6 the reference's Newton-CG stops far from the
-optimum, so the exact path sometimes chooses another C and then differs from the store; a new
-protocol version can switch to it (with the tie rule of :func:`lgr_choice`).
+Version 4's store also held the first 20 Newsgroups tasks (d = 30, scikit-learn's grid search,
+ties to the largest α); they moved, recomputed with the exact path and another tie rule, to
+:mod:`fsbook.experiments.projection_text`.  The Boston, face and ρ tasks did not change, so the
+version did not either.
 """
 
 from __future__ import annotations
@@ -116,12 +101,6 @@ PAPER = {
     "table1": {"mean": {"Ridge": 49.53, "PCR": 52.93, "PLS": 52.58, "Proj-PCR": 53.55, "Proj-PLS": 53.63},
                "se": {"Ridge": 0.98, "PCR": 0.96, "PLS": 0.97, "Proj-PCR": 0.68, "Proj-PLS": 0.72},
                "d": {"Ridge": None, "PCR": 11, "PLS": 11, "Proj-PCR": 4, "Proj-PLS": 1}},
-    "table2": {"mean": {"L2-LGR": 17.78, "LGR-Topic": 12.51, "Proj-Topic": 10.36},
-               "se": {"L2-LGR": 0.082, "LGR-Topic": 0.059, "Proj-Topic": 0.067}},
-    "table3": {"mean": {"L2-LGR": 11.08, "LGR-Topic": 10.45, "Proj-Topic": 7.87},
-               "se": {"L2-LGR": 0.039, "LGR-Topic": 0.049, "Proj-Topic": 0.042}},
-    "table4": {"mean": {"L2-LGR": 8.30, "LGR-Topic": 9.39, "Proj-Topic": 6.77},
-               "se": {"L2-LGR": 0.029, "LGR-Topic": 0.027, "Proj-Topic": 0.029}},
     "table5": {"mean": {"SVM-Kernel": 16.17, "SVM-KPCA": 16.22, "Proj-KPCA": 15.33, "SVM-GDA": 11.21,
                         "Proj-GDA": 10.38, "SVM-OLap": 8.58, "Proj-OLap": 7.93},
                "se": {"SVM-Kernel": 0.26, "SVM-KPCA": 0.25, "Proj-KPCA": 0.26, "SVM-GDA": 0.25,
@@ -560,10 +539,28 @@ def lgr_fast_fit(A_tr, y_tr, A_te, y_te, grid, seed, refit="exact", tie="first")
     C = path["C"][best]
     if refit == "sklearn":
         return C, _lgr_refit_error(A_tr, y_tr, A_te, y_te, C)
-    Phi, Pte = _reduced_coordinates(A_tr, A_te)
-    coef, b = logistic_path(Phi[None], y_tr[None], np.ones((1, len(y_tr))), path["C"][:best + 1])
-    z = Pte @ coef[0, -1] + b[0, -1]
+    z = lgr_refit_decision(A_tr, y_tr, A_te, path["C"][:best + 1])
     return C, float(np.mean((z > 0) != (np.asarray(y_te) == 1)))
+
+
+def lgr_refit_decision(A_tr, y_tr, A_te, Cs):
+    """Decision values on ``A_te`` of the exact ℓ2 logistic regression (unpenalised intercept)
+    fitted on all of ``A_tr`` at the largest C of ``Cs``, warm-started along ``Cs``
+    (:func:`logistic_path` in the reduced coordinates of ``A_tr``, :func:`_reduced_coordinates`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> A = rng.normal(size=(20, 40)); y = np.repeat([0, 1], 10); A[y == 1, 0] += 3
+    >>> z = lgr_refit_decision(A, y, A, [0.01, 1.0])
+    >>> z.shape, bool(np.mean((z > 0) == (y == 1)) == 1.0)
+    ((20,), True)
+    """
+    Cs = np.asarray(Cs, dtype=float)
+    Phi, Pte = _reduced_coordinates(A_tr, A_te)
+    coef, b = logistic_path(Phi[None], np.asarray(y_tr)[None], np.ones((1, len(y_tr))), Cs)
+    return Pte @ coef[0, int(np.argmax(Cs))] + b[0, int(np.argmax(Cs))]
 
 
 def _lgr_cv_fast(A_tr, y_tr, A_te, y_te, grid, seed):
@@ -606,13 +603,29 @@ def newsgroups_task(X_tr, Z_tr, y_tr, X_te, Z_te, y_te, frac, seed, grid=GRID,
     if lgr not in LGR_CV:
         raise ValueError(f"unknown lgr {lgr!r}; choose one of {sorted(LGR_CV)}")
     fit = LGR_CV[lgr]
+    designs, ys = newsgroups_designs(X_tr, Z_tr, y_tr, X_te, Z_te, frac, seed, reduced_penalty)
+    return {m: fit(A, ys, A_te, y_te, grid, seed) for m, (A, A_te) in designs.items()}
+
+
+def newsgroups_designs(X_tr, Z_tr, y_tr, X_te, Z_te, frac, seed, reduced_penalty=NEWS_REDUCED_PENALTY):
+    """``({method: (A_train, A_test)}, y_train)``: the design matrices of one pairwise task's three
+    logistic regressions (:data:`NEWS_METHODS`) on its sampled training documents
+    (:func:`newsgroups_sample`) and its test documents: the words (L2-LGR), the topic
+    proportions (LGR-Topic) and ``[x; θ(x)/√ρ]`` (Proj-Topic, eq. 7 with Section 2.5's trick).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X, Z, y = np.ones((10, 5)), np.full((10, 2), 0.5), np.repeat([0, 1], 5)
+    >>> d, ys = newsgroups_designs(X, Z, y, X[:3], Z[:3], 0.5, seed=0)
+    >>> {m: a.shape for m, (a, _) in d.items()}, len(ys)
+    ({'L2-LGR': (5, 5), 'LGR-Topic': (5, 2), 'Proj-Topic': (5, 7)}, 5)
+    """
     idx = newsgroups_sample(y_tr, frac, seed)
     Xs, Zs, ys = X_tr[idx], Z_tr[idx], y_tr[idx]
     s = 1 / np.sqrt(reduced_penalty)
-    return {"L2-LGR": fit(Xs, ys, X_te, y_te, grid, seed),
-            "LGR-Topic": fit(Zs, ys, Z_te, y_te, grid, seed),
-            "Proj-Topic": fit(augment_features(Xs, Zs, s), ys, augment_features(X_te, Z_te, s),
-                              y_te, grid, seed)}
+    return {"L2-LGR": (Xs, X_te), "LGR-Topic": (Zs, Z_te),
+            "Proj-Topic": (augment_features(Xs, Zs, s), augment_features(X_te, Z_te, s))}, ys
 
 
 # ============================================================================ Tables 5-7
@@ -687,15 +700,13 @@ def yale_kernel_balance(X, y, per_subject, seed):
 
 
 # ============================================================================ the protocol
-#: the paper's numbers of runs (Table 1, Tables 2-4, Tables 5-7) and the chapter's subsample
-RUNS = {True: {"boston": 500, "20newsgroups": 20, "yale": 50}, False: {"boston": 100, "20newsgroups": 2, "yale": 2}}
-#: LDA topic counts d of Tables 2-4 (the chapter runs the paper's best, d = 30)
-TOPICS = {True: [10, 20, 30, 50, 100], False: [30]}
+#: the paper's numbers of runs (Table 1, Tables 5-7) and the chapter's subsample
+RUNS = {True: {"boston": 500, "yale": 50}, False: {"boston": 100, "yale": 2}}
 #: (table, fraction of the training documents) of Tables 2-4
 NEWS_FRACS = {"table2": 0.02, "table3": 0.05, "table4": 0.10}
 #: (table, training images per subject) of Tables 5-7
 YALE_K = {"table5": 3, "table6": 5, "table7": 7}
-#: every pair of the 20 groups / 15 subjects; the chapter takes every 19th / 3rd
+#: every pair of the 20 groups / 15 subjects; the subsamples take every 19th / 3rd
 NEWS_PAIRS = list(itertools.combinations(range(20), 2))
 YALE_PAIRS = list(itertools.combinations(range(15), 2))
 #: the chapter's ρ sweep: one run with 5 images per subject, every 9th pair
@@ -704,15 +715,12 @@ YALE_METHODS = ["SVM-Kernel", "SVM-KPCA", "Proj-KPCA", "SVM-GDA", "Proj-GDA", "S
 
 
 def make_tasks(full):
-    """Task parameters: ``{"part": "boston", "run"}``, ``{"part": "20newsgroups", "table", "topics",
-    "run", "pair"}``, ``{"part": "yale", "table", "run", "pair"}`` and ``{"part": "rho", "run",
-    "pair"}`` (the ρ sweep).  ``full=False`` is the chapter's subsample."""
+    """Task parameters: ``{"part": "boston", "run"}``, ``{"part": "yale", "table", "run", "pair"}``
+    and ``{"part": "rho", "run", "pair"}`` (the ρ sweep).  ``full=False`` is the chapter's
+    subsample.  (The text tasks of Tables 2-4 are :mod:`fsbook.experiments.projection_text`'s.)"""
     runs = RUNS[full]
-    news_pairs = NEWS_PAIRS if full else NEWS_PAIRS[::19]
     yale_pairs = YALE_PAIRS if full else YALE_PAIRS[::3]
     tasks = [{"part": "boston", "run": r} for r in range(runs["boston"])]
-    tasks += [{"part": "20newsgroups", "table": t, "topics": d, "run": r, "pair": list(p)}
-              for d in TOPICS[full] for t in NEWS_FRACS for r in range(runs["20newsgroups"]) for p in news_pairs]
     tasks += [{"part": "yale", "table": t, "run": r, "pair": list(p)}
               for t in YALE_K for r in range(runs["yale"]) for p in yale_pairs]
     tasks += [{"part": "rho", "run": SWEEP["run"], "pair": list(p)} for p in SWEEP["pairs"]]
@@ -777,18 +785,9 @@ def _run_boston(params):
     return boston_run(params["run"], X, y)
 
 
-#: the logistic-regression path the protocol's text tasks run (a key of :data:`LGR_CV`)
-NEWS_LGR = "reference"
-
-
-def _run_news(params, lgr=None):
-    """One (run, pair) task of Tables 2-4 (:func:`newsgroups_task`, by :data:`NEWS_LGR` unless
-    ``lgr`` is given)."""
-    return newsgroups_task(**newsgroups_pair(params), lgr=NEWS_LGR if lgr is None else lgr)
-
-
 def newsgroups_pair(params, topics=True):
-    """The arguments of :func:`newsgroups_task` for a text task of :data:`PROTOCOL`: the pair's
+    """The arguments of :func:`newsgroups_task` for a text task (``{"table", "topics", "run",
+    "pair"}``, :mod:`fsbook.experiments.projection_text`): the pair's
     training and test documents (words ``X_*``, topic proportions ``Z_*`` of the LDA with
     ``params["topics"]`` topics, or ``None`` with ``topics=False``), labels (1: the pair's
     second group), the table's fraction and the task's seed."""
@@ -823,7 +822,7 @@ def _run_rho(params):
 
 
 #: the function that runs a task of each part of :data:`PROTOCOL`
-PARTS = {"boston": _run_boston, "20newsgroups": _run_news, "yale": _run_yale, "rho": _run_rho}
+PARTS = {"boston": _run_boston, "yale": _run_yale, "rho": _run_rho}
 
 
 def run_task(params):
@@ -906,11 +905,6 @@ def _runs_table(rows, methods, scale):
 NEWS_METHODS = ["L2-LGR", "LGR-Topic", "Proj-Topic"]
 
 
-def _news_rows(news, table, topics):
-    """``[(run, pair, {method: error})]`` of the text tasks of one table and topic count."""
-    return [(p["run"], p["pair"], r) for p, r in news if p["table"] == table and p["topics"] == topics]
-
-
 def _yale_rows(yale, table):
     """``[(run, pair, {method: error})]`` of the face tasks of one table."""
     return [(p["run"], p["pair"], {m: r[m]["error"] for m in YALE_METHODS}) for p, r in yale if p["table"] == table]
@@ -921,17 +915,6 @@ def _boston_tables(boston):
     runs = [r for _, r in sorted(boston, key=lambda pr: pr[0]["run"])]
     return {"table1": boston_table(runs, "fine"), "table1_paper_grid": boston_table(runs, "paper"),
             "table1_by_d": boston_by_d(runs, "fine")}
-
-
-def _news_tables(news):
-    """``table{2,3,4}_d{d}`` for every table and topic count present."""
-    tables = {}
-    for t in NEWS_FRACS:
-        for d in sorted({p["topics"] for p, _ in news}):
-            rows = _news_rows(news, t, d)
-            if rows:
-                tables[f"{t}_d{d}"] = _runs_table(rows, NEWS_METHODS, 100)
-    return tables
 
 
 def _yale_tables(yale):
@@ -957,13 +940,13 @@ def _rho_tables(sweep):
 
 
 #: the builder of each part's tables
-BUILDERS = {"boston": _boston_tables, "20newsgroups": _news_tables, "yale": _yale_tables, "rho": _rho_tables}
+BUILDERS = {"boston": _boston_tables, "yale": _yale_tables, "rho": _rho_tables}
 
 
 def reduce(params_list, results_list):
     """The paper's tables from the tasks present: ``table1`` (best d, every α on the fine grid),
     ``table1_paper_grid`` (α on the paper's grid), ``table1_by_d`` (fine grid),
-    ``table{2,3,4}_d{d}``, ``table{5,6,7}`` (mean ± s.e. over runs, in %; from a partial store,
+    ``table{5,6,7}`` (mean ± s.e. over runs, in %; from a partial store,
     over the largest complete block of runs × pairs, :func:`balanced_block`), and for the ρ sweep
     ``rho_sweep`` (error % of Proj-R for every ρ) and ``rho_reference``.  A table none of whose
     tasks is present is left out.  Each part's tables come from its builder (:data:`BUILDERS`)."""
@@ -976,44 +959,33 @@ def reduce(params_list, results_list):
 
 
 PROTOCOL = Protocol(name="projection", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
-                    version="4", description="Zhang & Schneider (2010), Tables 1-7 and the ρ sweep")
+                    version="4", description="Zhang & Schneider (2010), Tables 1 and 5-7 and the ρ sweep")
 
 
 # ============================================================================ summaries
-#: the paper's topic count of Tables 2-4, the one the claims are decided at
-NEWS_D = 30
 #: the projection gains the chapter reports per table: (projection model, its plain counterpart)
 GAINS = {"table1": [("Proj-PCR", "PCR"), ("Proj-PLS", "PLS"), ("Proj-PCR", "Ridge")],
-         **{t: [("Proj-Topic", "LGR-Topic"), ("Proj-Topic", "L2-LGR")] for t in NEWS_FRACS},
          **{t: [("Proj-KPCA", "SVM-KPCA"), ("Proj-GDA", "SVM-GDA"), ("Proj-OLap", "SVM-OLap"),
                 ("Proj-KPCA", "SVM-Kernel")] for t in YALE_K}}
 GAINS["table1_paper_grid"] = GAINS["table1"]
 #: how the claims table names each table (the family of Holm's correction)
 TABLE_NAMES = {"table1": "Table 1", "table1_paper_grid": "Table 1 (paper's α grid)",
-               **{t: f"Table {t[-1]}" for t in (*NEWS_FRACS, *YALE_K)}}
+               **{t: f"Table {t[-1]}" for t in YALE_K}}
 
 
 @functools.lru_cache(maxsize=1)
 def split_ratios():
     """``n_test / n_train`` of one split of each table, for the corrected resampled t-test.
 
-    Table 1: 456 test and 50 training examples.  Tables 2-4: summed over the 190 pairs, the
-    pair's test posts against its sampled training posts (``max(4, round(frac · m))`` of its
-    ``m``).  Tables 5-7: ``11 − k`` test and ``k`` training images per subject.
+    Table 1: 456 test and 50 training examples.  Tables 5-7: ``11 − k`` test and ``k`` training
+    images per subject.
 
     Returns
     -------
     dict of str to float, keyed like :data:`TABLE_NAMES`.
     """
-    from fsbook.datasets import load_20newsgroups
     n_boston = len(_boston()[1])
     out = {"table1": (n_boston - 50) / 50, "table1_paper_grid": (n_boston - 50) / 50}
-    ytr = load_20newsgroups(subset="train").target
-    yte = load_20newsgroups(subset="test").target
-    ntr, nte = np.bincount(ytr), np.bincount(yte)
-    for t, frac in NEWS_FRACS.items():
-        train = sum(max(4, int(round(frac * (ntr[a] + ntr[b])))) for a, b in NEWS_PAIRS)
-        out[t] = sum(nte[a] + nte[b] for a, b in NEWS_PAIRS) / train
     per_subject = int(np.bincount(_yale()[1]).min())
     out.update({t: (per_subject - k) / k for t, k in YALE_K.items()})
     return out
@@ -1035,9 +1007,9 @@ def per_run(results, table):
     """The per-run values a table's claims are paired over (runs × methods).
 
     Table 1 (``"table1"``, ``"table1_paper_grid"``): each run's test R² (%) of each model at its
-    best d.  Tables 2-7: each run's test error (%) averaged over the pairs of the largest complete
-    block of runs × pairs (:func:`balanced_block`; all 190 or 105 pairs in a complete run), the
-    average the tables print the mean of; Tables 2-4 at :data:`NEWS_D` topics.
+    best d.  Tables 5-7: each run's test error (%) averaged over the pairs of the largest complete
+    block of runs × pairs (:func:`balanced_block`; all 105 pairs in a complete run), the
+    average the tables print the mean of.
 
     Parameters
     ----------
@@ -1057,25 +1029,71 @@ def per_run(results, table):
     if table.startswith("table1"):
         rows = _frame(params, res, "boston")
         return _boston_per_run(rows, "paper" if table == "table1_paper_grid" else "fine") if rows else None
-    if table in NEWS_FRACS:
-        rows = _news_rows(_frame(params, res, "20newsgroups"), table, NEWS_D)
-        methods = NEWS_METHODS
-    else:
-        rows, methods = _yale_rows(_frame(params, res, "yale"), table), YALE_METHODS
-    return _per_run(rows, methods, 100)[0] if rows else None
+    rows = _yale_rows(_frame(params, res, "yale"), table)
+    return _per_run(rows, YALE_METHODS, 100)[0] if rows else None
+
+
+def order_claims(values_of, tables, paper, gains, ratios):
+    """Claims table of the paper's order of every pair of methods of each table.
+
+    For each table of ``tables`` (``{id: name}``) whose per-run values ``values_of(id)`` (runs
+    × methods, or ``None``) are present and each pair of its methods whose printed values in the
+    paper (``paper[id]``, ``{method: mean}``) differ, the claim is the paper's order
+    ("Proj-KPCA below SVM-KPCA": a lower error; "Proj-PCR above PCR": a higher R², for the ids
+    starting with ``table1``).  It is paired over runs and tested by Nadeau and Bengio's
+    corrected resampled t-test with ``ratios[id]`` (``n_test / n_train``): the runs' random splits
+    share data.  Holm's correction runs over the claims of one table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The columns of :data:`fsbook.claims.COLUMNS` plus ``id`` (the table's key), ``gain``
+        (whether ``(a, b)`` is in ``gains[id]``), ``paper effect`` (the paper's difference,
+        positive: its direction) and ``se (uncorrected)`` (the plain paired standard error
+        ``s/√J``, which ignores that the runs share data; shown, never used for a verdict).
+
+    Examples
+    --------
+    >>> vals = pd.DataFrame({"A": [1.0, 2.0, 1.5], "B": [3.0, 3.5, 3.0]})
+    >>> c = order_claims(lambda t: vals, {"t": "T"}, {"t": {"A": 1.0, "B": 2.0}}, {"t": [("A", "B")]},
+    ...                  {"t": 0.5})
+    >>> c["claim"].tolist(), bool(c["gain"].iloc[0]), float(c["effect"].iloc[0])
+    (['A below B'], True, 1.6666666666666667)
+    """
+    from fsbook.claims import Claim, claims_table, evaluate, paired_test
+    rows = []
+    for table, label in tables.items():
+        values = values_of(table)
+        if values is None:
+            continue
+        higher = table.startswith("table1")
+        names = [m for m in paper[table] if m in values.columns]
+        for i, m1 in enumerate(names):
+            for m2 in names[i + 1:]:
+                p1, p2 = paper[table][m1], paper[table][m2]
+                if p1 == p2:
+                    continue                                   # the paper asserts no order
+                a, b = (m1, m2) if (p1 > p2) == higher else (m2, m1)
+                claim = Claim(f"{a} {'above' if higher else 'below'} {b}", a=a, b=b,
+                              better="higher" if higher else "lower", unit="runs", test="corrected_t",
+                              table=label, test_train_ratio=ratios[table])
+                va, vb = values[a].to_numpy(), values[b].to_numpy()
+                row = evaluate(claim, va, vb)
+                plain = paired_test(va - vb if higher else vb - va, "paired_t")["se"]
+                row.update(id=table, gain=(a, b) in gains[table],
+                           **{"paper effect": abs(paper[table][a] - paper[table][b]), "se (uncorrected)": plain})
+                rows.append(row)
+    return claims_table(rows)
 
 
 def claims(results, *, ratios=None):
-    """The chapter's claims table: the paper's order of every pair of methods of each table,
-    decided on the stored per-run results by :mod:`fsbook.claims`.
+    """The chapter's claims table for Tables 1 and 5-7: the paper's order of every pair of
+    methods of each table, decided on the stored per-run results by :mod:`fsbook.claims`
+    (:func:`order_claims`; Tables 2-4: :func:`fsbook.experiments.projection_text.claims`).
 
-    For each table present (:data:`TABLE_NAMES`) and each pair of its methods whose printed
-    values in the paper differ, the claim is the paper's order ("Proj-KPCA below SVM-KPCA": a
-    lower error; "Proj-PCR above PCR": a higher R²).  It is paired over runs (:func:`per_run`;
-    for 20 Newsgroups and the faces each run's average over its pairs, so the runs are the
-    units) and tested by Nadeau and Bengio's corrected resampled t-test with the table's
-    ``n_test / n_train`` (:func:`split_ratios`): the runs' random splits share data.
-    Holm's correction runs over the claims of one table.
+    The claims are paired over runs (:func:`per_run`; for the faces each run's average over its
+    pairs, so the runs are the units) and tested by the corrected resampled t-test with the
+    table's ``n_test / n_train`` (:func:`split_ratios`).
 
     Parameters
     ----------
@@ -1088,11 +1106,7 @@ def claims(results, *, ratios=None):
     Returns
     -------
     pandas.DataFrame
-        The columns of :data:`fsbook.claims.COLUMNS` plus ``id`` (the table's key), ``gain``
-        (whether the row is one of the projection gains of :data:`GAINS`), ``paper effect``
-        (the paper's difference, positive: its direction) and ``se (uncorrected)`` (the plain
-        paired standard error ``s/√J``, which ignores that the runs share data; shown, never
-        used for a verdict).
+        :func:`order_claims`'s table, for the tables of :data:`TABLE_NAMES` present.
 
     Examples
     --------
@@ -1106,51 +1120,9 @@ def claims(results, *, ratios=None):
     >>> float(round(row["effect"], 6)), int(row["n"]), bool(row["gain"])   # 5, 10, 15 points: mean 10
     (10.0, 3, True)
     """
-    from fsbook.claims import Claim, claims_table, evaluate, paired_test
     ratios = split_ratios() if ratios is None else ratios
-    rows = []
-    for table, label in TABLE_NAMES.items():
-        values = per_run(results, table)
-        if values is None:
-            continue
-        paper = PAPER["table1" if table.startswith("table1") else table]["mean"]
-        higher = table.startswith("table1")
-        names = [m for m in paper if m in values.columns]
-        for i, m1 in enumerate(names):
-            for m2 in names[i + 1:]:
-                if paper[m1] == paper[m2]:
-                    continue                                   # the paper asserts no order
-                a, b = (m1, m2) if (paper[m1] > paper[m2]) == higher else (m2, m1)
-                claim = Claim(f"{a} {'above' if higher else 'below'} {b}", a=a, b=b,
-                              better="higher" if higher else "lower", unit="runs", test="corrected_t",
-                              table=label, test_train_ratio=ratios[table])
-                va, vb = values[a].to_numpy(), values[b].to_numpy()
-                row = evaluate(claim, va, vb)
-                plain = paired_test(va - vb if higher else vb - va, "paired_t")["se"]
-                row.update(id=table, gain=(a, b) in GAINS[table],
-                           **{"paper effect": abs(paper[a] - paper[b]), "se (uncorrected)": plain})
-                rows.append(row)
-    return claims_table(rows)
-
-
-def chance_level_tasks(results, table="table2", threshold=0.40):
-    """How many stored text tasks of ``table`` (at :data:`NEWS_D` topics) give each method a
-    test error of at least ``threshold`` (chance is 0.5 on a balanced pair).
-
-    Returns
-    -------
-    dict: ``{"tasks": stored tasks, method: count, ...}``
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace
-    >>> p = {"part": "20newsgroups", "table": "table2", "topics": NEWS_D, "run": 0, "pair": [0, 1]}
-    >>> r = {"L2-LGR": 0.45, "LGR-Topic": 0.10, "Proj-Topic": 0.40}
-    >>> chance_level_tasks(SimpleNamespace(params=[p], results=[r]))
-    {'tasks': 1, 'L2-LGR': 1, 'LGR-Topic': 0, 'Proj-Topic': 1}
-    """
-    rows = _news_rows(_frame(results.params, results.results, "20newsgroups"), table, NEWS_D)
-    return {"tasks": len(rows), **{m: sum(r[m] >= threshold for _, _, r in rows) for m in NEWS_METHODS}}
+    paper = {t: PAPER["table1" if t.startswith("table1") else t]["mean"] for t in TABLE_NAMES}
+    return order_claims(lambda t: per_run(results, t), TABLE_NAMES, paper, GAINS, ratios)
 
 
 def equal_errors(results, a, b):
@@ -1172,16 +1144,15 @@ def subsample(results):
 
 
 #: how :func:`store_coverage` labels the tables of a part
-TABLE_LABEL = {**{t: f"Table {t[-1]} ({int(f * 100)} %)" for t, f in NEWS_FRACS.items()},
-                **{t: f"Table {t[-1]} ({k} per subject)" for t, k in YALE_K.items()}}
+TABLE_LABEL = {t: f"Table {t[-1]} ({k} per subject)" for t, k in YALE_K.items()}
 
 
 def store_coverage(params, full=True):
     """Tasks stored against the tasks of the protocol, per part of :data:`PROTOCOL`.
 
-    One row per part (``boston``: Table 1; ``20newsgroups``: Tables 2-4; ``yale``: Tables
-    5-7; ``rho``: the ρ sweep), preceded for ``20newsgroups`` by one row per topic count and table
-    and for ``yale`` by one row per table, and a last row for the whole protocol.
+    One row per part (``boston``: Table 1; ``yale``: Tables 5-7; ``rho``: the ρ sweep), preceded
+    for ``yale`` by one row per table, and a last row for the whole protocol
+    (:func:`coverage_table`).
 
     Parameters
     ----------
@@ -1203,23 +1174,28 @@ def store_coverage(params, full=True):
     >>> cov = store_coverage(make_tasks(False))            # the subsample, as if it were stored
     >>> cov.loc[("boston", "runs")].tolist()
     [100, 500, 100]
-    >>> cov.loc[("20newsgroups", "d = 30, Table 2 (2 %)")].tolist()
-    [20, 3800, 0]
+    >>> cov.loc[("yale", "Table 5 (3 per subject)")].tolist()
+    [70, 5250, 0]
     >>> cov.loc[("all", "all")].tolist()[:2]
-    [382, 73262]
+    [322, 16262]
     """
+    def group(p):
+        if p["part"] == "yale":
+            return p["part"], TABLE_LABEL[p["table"]]
+        return p["part"], "runs" if p["part"] == "boston" else "pairs"
+
+    return coverage_table(PROTOCOL, params, full, group)
+
+
+def coverage_table(protocol, params, full, group):
+    """:func:`store_coverage`'s table for any protocol whose tasks have a ``run``: ``group(p)`` is
+    a task's ``(part, detail)`` row; the parts with several rows get a summary row ``(part,
+    "all")``, and the last row ``("all", "all")`` sums the protocol."""
     from fsbook.experiments._runner import stored_flags
 
-    def detail(p):
-        if p["part"] == "20newsgroups":
-            return f"d = {p['topics']}, {TABLE_LABEL[p['table']]}"
-        if p["part"] == "yale":
-            return TABLE_LABEL[p["table"]]
-        return "runs" if p["part"] == "boston" else "pairs"
-
     groups = {}                                              # (part, detail) -> {run: [stored?]}
-    for p, s in zip(*stored_flags(PROTOCOL, params, full)):
-        groups.setdefault((p["part"], detail(p)), {}).setdefault(p["run"], []).append(s)
+    for p, s in zip(*stored_flags(protocol, params, full)):
+        groups.setdefault(group(p), {}).setdefault(p["run"], []).append(s)
     rows = {}
 
     def add(key, runs_list, complete):
