@@ -46,7 +46,7 @@ from fsbook.experiments.hkl import (
     table_folds,
 )
 
-__all__ = ["DATASETS", "CLASSIFIERS", "STRONG", "hkl_path", "hkl_fine_thresholds",
+__all__ = ["DATASETS", "CLASSIFIERS", "STRONG", "PATIENCE", "MAX_CS", "hkl_path", "hkl_fine_thresholds",
            "classifier_accuracies", "compare", "run_diagnosis", "diagnosis_table"]
 
 #: the two Table 1 data sets where HKL is at or below the majority rate
@@ -58,6 +58,9 @@ LOGREG_C_GRID = log_grid(-3, 3)
 FOREST_LEAF_GRID = (1, 5, 20)
 #: trees of the random forest (50 keep the whole diagnosis within a minute of one core)
 FOREST_TREES = 50
+#: the protocol's HKL path: steps without improvement before it stops, and its cap on C values
+PATIENCE = _hkl(HKL_C_GRID, 0).patience
+MAX_CS = _hkl(HKL_C_GRID, 0).max_Cs
 #: the tuned classifiers of :func:`classifier_accuracies`: (label, input form)
 CLASSIFIERS = (("linear SVM", "booleanised"), ("linear SVM", "raw"),
                ("RBF SVM", "booleanised"), ("RBF SVM", "raw"),
@@ -124,7 +127,8 @@ def hkl_path(dataset, outer_folds=None):
     Returns
     -------
     folds : pandas.DataFrame
-        One row per outer fold: ``majority`` (test accuracy of the training majority class),
+        One row per outer fold: ``n_train``, ``n_test`` (samples), ``majority`` (test accuracy
+        of the training majority class),
         ``C`` (the protocol's choice), ``Cs_tried`` (values on the protocol's path), ``C_last``,
         ``n_disjunctions`` (of the refit), ``one_class`` (the refit predicts one class for every
         test sample), ``train_accuracy``, ``cv_accuracy`` (at ``C``), ``accuracy`` (test),
@@ -162,7 +166,8 @@ def hkl_path(dataset, outer_folds=None):
                              **{key: getattr(full, key) for key in keys}).fit(X[tr], y[tr])
         pred, pred_full = est.predict(X[te]), full.predict(X[te])
         rows.append({
-            "fold": fold, "majority": _majority_rate(y, tr, te), "C": est.C,
+            "fold": fold, "n_train": tr.size, "n_test": te.size,
+            "majority": _majority_rate(y, tr, te), "C": est.C,
             "Cs_tried": k, "C_last": float(cv.C.iloc[k - 1]),
             "n_disjunctions": len(est.disjunctions_),
             "one_class": bool(np.unique(pred).size == 1),
@@ -394,7 +399,7 @@ def diagnosis_table(results):
 
     (a) *the C path stops before any node enters*: supported when some fold's refit selects no
         disjunction (a count, not the accuracy rule); *the path stops before the accuracy
-        rises*: supported when running the path to its cap (12 values) moves accuracy above the
+        rises*: supported when running the path to its cap (``max_Cs`` values) moves accuracy above the
         protocol's HKL;
     (b) *booleanisation loses what matters*: supported when HKL on deciles moves accuracy above
         HKL on quartiles, or a tuned linear or RBF SVM on the raw attributes moves it above the
@@ -450,7 +455,7 @@ def diagnosis_table(results):
                      "verdict": "supported" if empty else "not supported",
                      "diff": np.nan, "se": np.nan})
         rows.append(_row(d, "(a) the C path stops before the accuracy rises",
-                         "the same path run on to its cap (12 values of C)",
+                         f"the same path run on to its cap ({MAX_CS} values of C)",
                          compare(hkl, folds["accuracy_full"]), True, "HKL to the cap − HKL"))
         b = "(b) booleanisation loses what matters"
         rows.append(_row(d, b, "HKL on deciles instead of quartiles",
