@@ -14,9 +14,9 @@ The hypotheses (issue 37, item 5):
 Every experiment runs on the protocol's own data and folds: :func:`fsbook.experiments.hkl.load_table1`
 (booleanised), :func:`fsbook.experiments.hkl.load_raw` (the attributes as Weka reads them),
 :func:`fsbook.experiments.hkl.table_folds` (4-fold stratified, seed 0) and the protocol's inner
-seed ``1000 * fold + 7``, so :func:`hkl_path` reproduces the stored HKL rows of Table 1 (protocol
-version 6).  The whole diagnosis of both data sets (:func:`run_diagnosis`) takes well under a
-minute of one core.
+seed ``1000 * fold + 7``, so :func:`hkl_path` reproduces the HKL fits of Table 1's protocol
+(version 6: the conic solver, relative gap ``1e-4``, no cap).  The whole diagnosis of both
+data sets (:func:`run_diagnosis`) takes about a minute of one core.
 """
 from __future__ import annotations
 
