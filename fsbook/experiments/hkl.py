@@ -81,7 +81,7 @@ from fsbook.experiments._runner import Protocol
 
 __all__ = ["PROTOCOL", "make_tasks", "run_task", "reduce", "load_table1", "CONFIGS",
            "TABLE1_DATASETS", "PAPER_TABLE1", "PAPER_TABLE2", "PAPER_TABLE3", "PAPER_DISJUNCTIONS",
-           "PAPER_TABLE4", "PAPER_TABLE5"]
+           "PAPER_TABLE4", "PAPER_TABLE5", "diagnosis"]
 
 CONFIGS = [f"{e}/{s}" for e in EVALUATORS for s in SEARCHES]
 #: fsbook.datasets' keys (file stems; ``monksK`` = both UCI splits of MONK's problem K;
@@ -826,3 +826,9 @@ def _table4_folds(df, dataset, method, fraction):
     if fraction is not None:
         g = g[np.isclose(g["fraction"].astype(float), fraction)]
     return g.sort_values("fold")["accuracy"].to_numpy(dtype=float)
+
+
+# ---- why HKL misses on hepatitis and transfusion (issue 37, item 5) -----------------------------
+# The diagnosis module reads this module's loaders, folds and seeds; imported last so that the
+# import works from either side.  Public as ``fsbook.experiments.hkl.diagnosis``.
+from fsbook.experiments import _hkl_diagnosis as diagnosis  # noqa: E402
