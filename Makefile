@@ -23,13 +23,14 @@ export PYTHONHASHSEED := 0
 # MPLBACKEND is left unset: notebooks need the inline backend (figures), headless tests fall back to Agg.
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book execute chapter html test lint unit nbval nbval-generic verify-results check-html data benchmarks clean
+.PHONY: help venv book execute chapter html test lint unit nbval nbval-generic verify-results check-html data benchmarks test-compat clean
 
 help:
 	@echo "make book        create .venv, re-execute every notebook in place, build the HTML book"
 	@echo "make chapter NAME=05_disjunctive_hkl  re-execute one notebook in place, rebuild the HTML"
 	@echo "make test        lint, unit tests + docstring examples, pytest --nbval on every notebook"
 	@echo "make lint        ruff check (rules in pyproject.toml [tool.ruff])"
+	@echo "make test-compat  the scikit-learn-facing tests in two fresh venvs: the oldest declared NumPy/SciPy/scikit-learn/pandas and the newest on the registry"
 	@echo "make nbval-generic  pytest --nbval again on a second numerical path (NumPy baseline SIMD, another OpenBLAS kernel, generic numba)"
 	@echo "make verify-results  recompute this commit's turn of the stored tasks in results/ and compare (5 min; every task once per cycle of turns)"
 	@echo "make check-html  build the HTML from committed outputs and check every page in headless Chromium"
@@ -86,6 +87,13 @@ nbval: $(STAMP)
 	  --nbval-sanitize-with nbval_sanitize.cfg --nbval-cell-timeout=1800 -q
 
 test: lint unit nbval
+
+# The focused subset (fsbook._compat, every public estimator, every check_estimator test) in two
+# throwaway virtual environments outside the repository: the floors declared in pyproject.toml
+# (scikit-learn, NumPy, SciPy, pandas installed at exactly those versions) and the newest releases
+# on the registry; one summary line per environment (scripts/test_compat.py).  Needs no .venv.
+test-compat:
+	$(PYTHON) scripts/test_compat.py
 
 # The same notebooks on a second numerical path: NumPy limited to its baseline instructions (every
 # SIMD feature it would dispatch to on this CPU disabled) and numba compiled for a generic x86-64

@@ -146,3 +146,22 @@ def test_positive_floats_constraint():
     for bad in [(-1.0,), (), (0.0,), (np.inf,), "ab", [[1.0]], None]:
         assert not c.is_satisfied_by(bad), bad
     assert _compat.PositiveFloats(allow_empty=True).is_satisfied_by(())
+
+
+def test_compat_script_runs_existing_tests_against_declared_floors():
+    """``make test-compat`` (scripts/test_compat.py) installs the floors of pyproject.toml and runs
+    its SUBSET: a renamed test or a dropped floor would make it test less than it says."""
+    import importlib.util
+
+    root = PACKAGE.parent
+    spec = importlib.util.spec_from_file_location("fsbook_compat_script", root / "scripts" / "test_compat.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    for node in script.SUBSET:
+        path, _, func = node.partition("::")
+        assert (root / path).is_file(), node
+        if func:
+            assert f"def {func}(" in (root / path).read_text(), node
+    floors = dict(script.declared_dependencies())
+    assert all(floors[name] for name in ("scikit-learn", "numpy", "scipy", "pandas")), floors
+    assert "scikit-learn==" + floors["scikit-learn"] in script.requirements("oldest")
