@@ -745,7 +745,7 @@ def newsgroups_corpus():
     return Xtr, tr.target, Xte, te.target
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _news_topics(n_topics):
     """Topic proportions ``(Z_train, Z_test)`` of the LDA with ``n_topics`` topics (seed 0),
     fitted once per topic count and process (at most 15 MB each): ``verify`` recomputes text
