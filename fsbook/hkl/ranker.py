@@ -87,6 +87,10 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
         HKL's relative duality-gap tolerance (:class:`~fsbook.hkl.DisjunctiveHKL`).
     max_active : int or None, default=None
         Budget of HKL's active set (``None``: none; the fit runs to its certificate).
+    max_add : int, default=20
+        Most nodes added to the active set per iteration (:class:`~fsbook.hkl.DisjunctiveHKL`);
+        larger values mean fewer, larger restricted problems on the way to the same certified
+        optimum.
     solver : {"conic", "mirror"}, default="conic"
         HKL's restricted solver (:class:`~fsbook.hkl.DisjunctiveHKL`).
     random_state : int, default=0
@@ -121,17 +125,19 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
         "n_bins": [Interval(Integral, 2, None, closed="left")],
         "tol": [Interval(Real, 0, 1, closed="neither")],
         "max_active": [Interval(Integral, 1, None, closed="left"), None],
+        "max_add": [Interval(Integral, 1, None, closed="left")],
         "solver": [StrOptions({"conic", "mirror"})],
         "random_state": [Interval(Integral, 0, None, closed="left")],
     }
 
     def __init__(self, n_features_to_select=None, *, boolean=False, n_bins=4, tol=1e-3,
-                 max_active=None, solver="conic", random_state=0):
+                 max_active=None, max_add=20, solver="conic", random_state=0):
         self.n_features_to_select = n_features_to_select
         self.boolean = boolean
         self.n_bins = n_bins
         self.tol = tol
         self.max_active = max_active
+        self.max_add = max_add
         self.solver = solver
         self.random_state = random_state
 
@@ -168,7 +174,8 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
         X, codes = self._validate_classes(X, y)
         Xb, self.owner_ = self._indicators(X)
         hkl = DisjunctiveHKLCV(cv=3, random_state=self.random_state, tol=self.tol,
-                               max_active=self.max_active, solver=self.solver, binarize=None)
+                               max_active=self.max_active, max_add=self.max_add, solver=self.solver,
+                               binarize=None)
         with warnings.catch_warnings():
             # an uncertified fit (active-set budget reached) keeps its model; the scores use it
             warnings.simplefilter("ignore", ConvergenceWarning)
