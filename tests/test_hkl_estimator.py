@@ -190,15 +190,15 @@ def test_data_driven_c_rule():
     m = 60
     tie = 0.5 / m
     scores = [0.5, 0.6, 0.6 + 0.4 / m, 0.6, 0.9]
-    assert [E._path_stops(scores[:k], tie, 2) for k in range(1, 6)] == \
+    assert [E.path_stops(scores[:k], tie, 2) for k in range(1, 6)] == \
         [False, False, False, True, False]
-    assert E._path_stops([0.5, 0.5 + 1.0 / m, 0.5 + 2.0 / m], tie, 1) is False
+    assert E.path_stops([0.5, 0.5 + 1.0 / m, 0.5 + 2.0 / m], tie, 1) is False
     # the estimator: ties within 1/(2m) go to the smaller C; the path respects patience
     est = DisjunctiveHKLCV(betas=[beta], patience=2, max_Cs=6).fit(X, y)
     res = est.cv_results_
     assert est.Cs_.tolist() == [c for c in C_LADDER if c >= c0][: len(est.Cs_)]
-    assert len(est.Cs_) == 6 or E._path_stops(res.mean_accuracy.tolist(), 0.5 / len(y), 2)
-    assert not any(E._path_stops(res.mean_accuracy.tolist()[:k], 0.5 / len(y), 2)
+    assert len(est.Cs_) == 6 or E.path_stops(res.mean_accuracy.tolist(), 0.5 / len(y), 2)
+    assert not any(E.path_stops(res.mean_accuracy.tolist()[:k], 0.5 / len(y), 2)
                    for k in range(1, len(res)))
     top = res.mean_accuracy.max()
     assert est.C_ == res.C[res.mean_accuracy >= top - 0.5 / len(y)].min()

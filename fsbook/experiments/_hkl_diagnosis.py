@@ -98,11 +98,11 @@ def _protocol_choice(cv_results, n_train, patience):
     """Rows the protocol's path (``patience`` steps without improvement) tries, and the row it
     chooses: the estimator's rule (ties within ``1/(2 n_train)``, the smallest C wins) applied
     to the prefix of a longer path."""
-    from fsbook.hkl.estimator import _path_stops
+    from fsbook.hkl.estimator import path_stops
 
     scores = cv_results["mean_accuracy"].to_list()
     tie_tol = 0.5 / n_train
-    k = next((i + 1 for i in range(len(scores)) if _path_stops(scores[: i + 1], tie_tol, patience)),
+    k = next((i + 1 for i in range(len(scores)) if path_stops(scores[: i + 1], tie_tol, patience)),
              len(scores))
     return k, argbest(scores[:k], atol=tie_tol, rtol=0.0)
 

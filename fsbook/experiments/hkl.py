@@ -649,19 +649,20 @@ def reduce(params_list, results_list):
     if not ti.empty:
         tables["interactions"] = _interaction_table(ti)
     if not t3.empty and "20newsgroups" in t1.columns:
-        tables["table3"] = pd.Series({"L1-SVM (tuned C)": 100 * t3["L1"].mean(),
-                                      "L2-SVM (tuned C)": 100 * t3["L2"].mean(),
-                                      "L1-SVM (C = 1)": t1.loc[("all", "L1"), "20newsgroups"],
-                                      RBF_C1_LABEL: t1.loc[("all", "L2"), "20newsgroups"],
-                                      "HKL": t1.loc[("hkl", "HKL"), "20newsgroups"]}, name="accuracy (%)").to_frame()
-        if "certified" in h.columns:
-            h20 = h[h.dataset == "20newsgroups"]
-            tables["table3"]["HKL fit"] = "—"
-            tables["table3"].loc["HKL", "HKL fit"] = _certificate_mark(h20["certified"], h20["duality_gap"])
+        acc = {"L1-SVM (tuned C)": 100 * t3["L1"].mean(), "L2-SVM (tuned C)": 100 * t3["L2"].mean(),
+               "L1-SVM (C = 1)": t1.loc[("all", "L1"), "20newsgroups"],
+               RBF_C1_LABEL: t1.loc[("all", "L2"), "20newsgroups"],
+               "HKL": t1.loc[("hkl", "HKL"), "20newsgroups"]}
         for label in _DEGREE_LABEL.values():
             col = f"{label}: accuracy (%)"
             if "interactions" in tables and col in tables["interactions"]:
-                tables["table3"].loc[f"SVM, {label} (tuned γ, C)"] = tables["interactions"].loc["mean", col]
+                acc[f"SVM, {label} (tuned γ, C)"] = tables["interactions"].loc["mean", col]
+        table3 = pd.Series(acc, name="accuracy (%)", dtype=float).to_frame()
+        if "certified" in h.columns:
+            h20 = h[h.dataset == "20newsgroups"]
+            table3["HKL fit"] = pd.Series({row: _certificate_mark(h20["certified"], h20["duality_gap"])
+                                           if row == "HKL" else "—" for row in table3.index}, dtype=object)
+        tables["table3"] = table3
     for p, r in zip(params_list, results_list):
         if p["table"] == "disjunctions":
             tables["disjunctions"] = pd.DataFrame(r["found"])

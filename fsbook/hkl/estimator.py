@@ -23,7 +23,7 @@ from fsbook._compat import Interval, StrOptions, check_feature_names_in, fit_con
 from fsbook.hkl import lattice
 from fsbook.hkl.solver import HKLProblem, solve_active_set, source_scores
 
-__all__ = ["DisjunctiveHKL", "DisjunctiveHKLCV", "disjunctive_hkl_path", "c_start",
+__all__ = ["DisjunctiveHKL", "DisjunctiveHKLCV", "disjunctive_hkl_path", "c_start", "path_stops",
            "C_LADDER"]
 
 #: the C values of the data-driven path: 1 and 3 times the powers of ten from 10⁻⁴ to 10⁵,
@@ -124,9 +124,33 @@ def c_start(X, ys, beta, mu=1.0, p=2.0, feature_weights=None):
     return below[-1] if below else C_LADDER[0]
 
 
-def _path_stops(scores, tie_tol, patience):
-    """Whether the data-driven path stops after the last of ``scores``: none of the last
-    ``patience`` scores is more than ``tie_tol`` above the best score before it."""
+def path_stops(scores, tie_tol, patience):
+    """Whether the data-driven ``C`` path of :class:`DisjunctiveHKLCV` stops after the last score.
+
+    The rule of ``Cs=None``: the path stops once none of the last ``patience`` validation
+    scores is more than ``tie_tol`` above the best score before it.
+
+    Parameters
+    ----------
+    scores : sequence of float
+        Mean validation accuracies along the path, smallest ``C`` first.
+    tie_tol : float
+        Scores within ``tie_tol`` of the best are ties (the estimator uses ``1/(2m)``).
+    patience : int
+        Scores without improvement after which the path stops.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from fsbook.hkl.estimator import path_stops
+    >>> path_stops([0.70, 0.80, 0.80, 0.79], tie_tol=0.01, patience=2)
+    True
+    >>> path_stops([0.70, 0.80, 0.80, 0.85], tie_tol=0.01, patience=2)
+    False
+    """
     best, since = -np.inf, 0
     for sc in scores:
         if sc > best + tie_tol:
@@ -555,7 +579,7 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
                              **{f"fold{k}_accuracy": a for k, a in enumerate(acc)},
                              mean_disjunctions=float(np.mean(ndis)),
                              mean_multi_feature=float(np.mean(nmulti)), certified=all(cert)))
-            if adaptive and _path_stops([r["mean_accuracy"] for r in rows], tie_tol,
+            if adaptive and path_stops([r["mean_accuracy"] for r in rows], tie_tol,
                                         self.patience):
                 break
         return rows
