@@ -342,3 +342,27 @@ def test_cli_is_reachable_from_the_top_level_command(capsys):
     from fsbook.__main__ import main as fsbook_main
     assert fsbook_main(["experiments", "--help"]) == 0
     assert "protocols:" in capsys.readouterr().out
+
+
+def test_prior_seconds_read_the_same_tasks_of_the_newest_older_version(tmp_path):
+    """The progress estimate's priors: each task's recorded cost in the newest older store,
+    matched by parameters (keys differ between versions); none without an older store (packing
+    v2 removed v1, so v2 is the newest older version)."""
+    from fsbook.experiments._runner import _task_list, prior_seconds
+    v1, v2, v3 = (dataclasses.replace(EXAMPLE, version=v) for v in ("1", "2", "3"))
+    run_protocol(v1, out=tmp_path, progress=False)
+    run_protocol(v2, out=tmp_path, progress=False)
+    params, _ = _task_list(v3, False, None)
+    recorded = {canonical_json(r["params"]): r["seconds"] for r in Store(tmp_path, v2).load().values()}
+    prior = prior_seconds(Store(tmp_path, v3), params)
+    assert prior == [recorded[canonical_json(p)] for p in params]
+    assert prior_seconds(Store(tmp_path / "empty", v3), params) == [None] * len(params)
+
+
+def test_cost_postfix_scales_the_priors_by_this_runs_costs():
+    from fsbook.experiments._runner import cost_postfix
+    # two tasks done at twice their priors: a task left with a 20 min prior costs 40 min
+    note = cost_postfix([], [2.0, 4.0], 1, 1, run_prior=[1.0, 2.0], left_prior=[1200.0])
+    assert note == "recorded 0 min, left ≈ 40 min"
+    # a dear task last: the mean of the cheap first tasks would say 0 min
+    assert cost_postfix([], [1.0], 1, 1, run_prior=[None], left_prior=[7200.0]).endswith("2.0 h")

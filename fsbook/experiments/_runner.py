@@ -293,10 +293,27 @@ def _hours(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min"
 
 
-def cost_postfix(stored_secs, run_secs, n_left: int, n_jobs: int) -> str:
+def cost_postfix(stored_secs, run_secs, n_left: int, n_jobs: int, run_prior=None, left_prior=None) -> str:
     """The progress bar's cost note: the CPU time recorded so far (stored tasks and this run's)
-    and an estimate of the wall time left, ``n_left`` tasks at the mean recorded cost of this
-    run's tasks (of the stored ones before the first finishes) over ``n_jobs`` workers.
+    and an estimate of the wall time left over ``n_jobs`` workers.
+
+    Without priors the ``n_left`` tasks are costed at the mean recorded cost of this run's tasks
+    (of the stored ones before the first finishes).  With priors (each task's recorded cost in
+    an older version of the store, :func:`prior_seconds`; ``None`` where it has none) a task
+    left costs its prior times the ratio of this run's costs to their priors so far (1 before
+    the first such task finishes), so a protocol whose dear tasks come last is not estimated
+    from its cheap first ones; tasks without a prior cost the mean.
+
+    Parameters
+    ----------
+    stored_secs, run_secs : list of float
+        Recorded seconds of the stored tasks and of this run's finished tasks.
+    n_left : int
+    n_jobs : int
+    run_prior : list of float or None, optional
+        The priors of this run's finished tasks, in the order of ``run_secs``.
+    left_prior : list of float or None, optional
+        The priors of the ``n_left`` tasks left.
 
     Examples
     --------
@@ -305,14 +322,39 @@ def cost_postfix(stored_secs, run_secs, n_left: int, n_jobs: int) -> str:
     'recorded 30 min, left ≈ 45 min'
     >>> cost_postfix([], [], 10, 1)
     'recorded 0 min, left: no cost recorded yet'
+    >>> cost_postfix([], [10.0, 10.0], 2, 1, run_prior=[5.0, 5.0], left_prior=[600.0, None])
+    'recorded 0 min, left ≈ 20 min'
     """
     done = sum(stored_secs) + sum(run_secs)
     basis = run_secs or stored_secs
+    workers = max(1, n_jobs if n_jobs > 0 else (os.cpu_count() or 1))
+    if left_prior is not None and any(v is not None for v in left_prior):
+        pairs = [(s, v) for s, v in zip(run_secs, run_prior or []) if v is not None and v > 0]
+        scale = sum(s for s, _ in pairs) / sum(v for _, v in pairs) if pairs else 1.0
+        mean = sum(basis) / len(basis) if basis else 0.0
+        left = sum(mean if v is None else v * scale for v in left_prior) / workers
+        return f"recorded {_hours(done)}, left ≈ {_hours(left)}"
     if not basis:
         return f"recorded {_hours(done)}, left: no cost recorded yet"
-    workers = max(1, n_jobs if n_jobs > 0 else (os.cpu_count() or 1))
     left = n_left * (sum(basis) / len(basis)) / workers
     return f"recorded {_hours(done)}, left ≈ {_hours(left)}"
+
+
+def prior_seconds(store, params) -> list:
+    """Each task's recorded seconds in the newest older version of ``store`` (same parameters),
+    or ``None``: the priors of :func:`cost_postfix`.  Unreadable older stores give no priors."""
+    from dataclasses import replace
+
+    older = store.older_versions() if store is not None else []
+    if not older:
+        return [None] * len(params)
+    newest = max(older, key=lambda v: (v.isdigit(), int(v) if v.isdigit() else 0, v))
+    try:
+        records = Store(store.folder, replace(store.protocol, version=newest)).load()
+    except (OSError, ValueError, StoreError):
+        return [None] * len(params)
+    by_params = {canonical_json(r["params"]): float(r["seconds"]) for r in records.values()}
+    return [by_params.get(canonical_json(p)) for p in params]
 
 
 def _run_tasks(protocol, params, keys, store, resume, n_jobs, backend, scheduler, progress):
@@ -338,7 +380,13 @@ def _run_tasks(protocol, params, keys, store, resume, n_jobs, backend, scheduler
     bar = tqdm(total=len(params), initial=n_cached, desc=protocol.name, disable=not progress)
     stored_secs = [float(s) for s in seconds if s is not None]
     run_secs: list = []
-    bar.set_postfix_str(cost_postfix(stored_secs, run_secs, len(todo), n_jobs), refresh=False)
+    prior = prior_seconds(store, params) if todo and progress else [None] * len(params)
+    left = {i: prior[i] for i, _ in todo}
+    run_prior: list = []
+
+    def postfix():
+        return cost_postfix(stored_secs, run_secs, len(left), n_jobs, run_prior, list(left.values()))
+    bar.set_postfix_str(postfix(), refresh=False)
     stream = None
     try:
         if todo:
@@ -352,8 +400,8 @@ def _run_tasks(protocol, params, keys, store, resume, n_jobs, backend, scheduler
                     store.append(rec)
                     records[keys[i]] = rec
                 run_secs.append(float(secs))
-                bar.set_postfix_str(cost_postfix(stored_secs, run_secs, len(todo) - len(run_secs), n_jobs),
-                                    refresh=False)
+                run_prior.append(left.pop(i, None))
+                bar.set_postfix_str(postfix(), refresh=False)
                 bar.update()
     finally:
         bar.close()
