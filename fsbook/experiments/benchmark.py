@@ -123,7 +123,7 @@ FULL_ONLY = {"HKL"}
 HKL_SETTINGS = {"8": {"solver": "mirror", "max_active": 200, "tol": 1e-3},
                 "9": {"solver": "conic", "max_active": None, "tol": 1e-4, "max_add": 100}}
 #: the protocol version whose store the chapter reads (a key of :data:`HKL_SETTINGS`)
-VERSION = "8"
+VERSION = "9"
 #: quantile bins of HKL's booleanisation of a non-boolean data set (quartiles, as chapters 5-6)
 HKL_N_BINS = 4
 #: largest number of feature groups GeoRatio is run with (2^g - 1 candidate unions per split)
