@@ -455,9 +455,9 @@ def test_yale_task_fast_fits_equal_the_grid_search_reference(k):
     with ties among the C values (small training sets) and a ρ sweep."""
     X, y = _faces()
     _, is_train, Zs, K = ex._yale_setup(X, y, k, 2)
-    grams = ex._yale_grams(K, Zs, [ex.YALE_RHO, 1.0, 1e8])
+    grams = ex._yale_grams(K, Zs, [ex.YALE_RHO, 1e8])
     tied = 0
-    for s, pair in enumerate([(0, 1), (1, 2), (0, 3), (2, 3)]):
+    for s, pair in enumerate([(0, 1), (1, 2), (2, 3)]):
         fast = ex.yale_task(grams, y, is_train, pair, seed=s)
         ref = ex.yale_task(grams, y, is_train, pair, seed=s, reference=True)
         assert fast == ref and set(fast) == set(grams)

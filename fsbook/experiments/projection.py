@@ -663,6 +663,24 @@ def svc_cv_fits(grams, y, tr, te, grid, seed):
     images that bookkeeping was most of a task's time.  ``tests/test_projection_experiments.py``
     checks that both give the same numbers.
 
+    Parameters
+    ----------
+    grams : dict
+        ``{key: G}``, each ``G`` an ``(n, n)`` Gram matrix of the same ``n`` points.
+    y : ndarray of shape (n,)
+        Binary labels.
+    tr, te : ndarray of int
+        Training and test points (indices into ``y``).
+    grid : list of float
+        The C values, in the order ties are broken (the first wins).
+    seed : int
+        Seed of the inner stratified folds (at most 5, at most the smaller class's count).
+
+    Returns
+    -------
+    dict
+        ``{key: (mean CV accuracy of the chosen C, test error)}``.
+
     Examples
     --------
     >>> import numpy as np
