@@ -541,3 +541,54 @@ def test_weak_lp_degenerate_vertex_protocol_path_returns_the_zero_mixture():
     est = KernelDesign(variant="weak", gamma1=1e-4, gamma2=1e-4, weak_mu=WEAK_MU,
                        preprocessor=S).fit(loc)
     assert np.all(est.alpha_ == 0.0) and est.selected_features_.size == 0
+
+
+@pytest.mark.parametrize("method", ["full", "weak"])
+def test_choose_gammas_skipping_implied_zero_fits_agrees_with_the_reference(monkeypatch, method):
+    """The grid points where :func:`zero_implied` shows the dominance optimum is α = 0 are not
+    fitted.  Iris, split 0, 200 triplets: the weak mixture's fits return α = 0 exactly at every
+    point, and the CV table (every point's score) and the choice equal the reference that fits
+    every point.  The full mixture is zero at some points only; there the reference's fits at
+    the skipped points return the zero mixture up to HiGHS's tolerance (|α| ≤ 1e-9, not 0), and
+    every point fitted by both has the same score."""
+    from fsbook.experiments import kernel_design as KD
+    from fsbook.kernel_design.lp import HIGHS_OPTIONS
+
+    fits = {}
+    fit = KD._fit_mixture
+
+    def recorded(meth, X, t, g1, g2):
+        est = fit(meth, X, t, g1, g2)
+        fits[(t[0].tobytes(), g1, g2)] = float(np.abs(est.alpha_).max())
+        return est
+
+    monkeypatch.setattr(KD, "_fit_mixture", recorded)
+    Xtr, ytr, *_ = KD.split({"dataset": "iris", "split": 0, "n_train": 3, "n_test": 3})
+    grid = [1e-4, 1e-1, 10.0, 100.0]
+    ref = KD.choose_gammas(method, Xtr, ytr, grid, 200, 200, 5, skip_implied_zero=False)
+    ref_fits = dict(fits)
+    fits.clear()
+    fast = KD.choose_gammas(method, Xtr, ytr, grid, 200, 200, 5, skip_implied_zero=True)
+    assert len(ref_fits) == 2 * len(grid) ** 2 and len(fits) < len(ref_fits) / 2
+    assert set(fits) < set(ref_fits) and all(fits[k] == ref_fits[k] for k in fits)
+    skipped = set(ref_fits) - set(fits)
+    assert max(ref_fits[k] for k in skipped) <= HIGHS_OPTIONS["primal_feasibility_tolerance"]
+    if method == "weak":
+        assert not any(ref_fits.values())
+        assert fast == ref                                   # (γ1, γ2) and every grid point's score
+    else:
+        assert max(ref_fits.values()) > 1.0                  # a learnt kernel at some points
+        both = {(g1, g2) for g1 in grid for g2 in grid if all(k in fits for k in ref_fits if k[1:] == (g1, g2))}
+        assert both and all(fast[2][p] == ref[2][p] for p in both)
+    # the protocol's default: skipping for the weak mixture only (see SKIP_IMPLIED_ZERO)
+    fits.clear()
+    assert KD.choose_gammas(method, Xtr, ytr, grid, 200, 200, 5) == (fast if method == "weak" else ref)
+
+
+def test_zero_implied_needs_a_dominated_zero_point_and_a_positive_gamma1():
+    from fsbook.experiments.kernel_design import zero_implied
+
+    assert not zero_implied(1.0, 1.0, [])
+    assert zero_implied(1.0, 1e-4, [(1e-4, 1e-4)]) and zero_implied(1e-4, 1.0, [(1e-4, 1e-4)])
+    assert not zero_implied(1.0, 1e-4, [(1e-4, 1e-2)])
+    assert not zero_implied(0.0, 1.0, [(0.0, 1e-4)])       # γ1 = 0: α = 0 need not be the only optimum

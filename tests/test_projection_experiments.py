@@ -446,3 +446,20 @@ def test_lexicographic_tie_rule_never_picks_a_one_class_model_beside_a_tied_two_
     assert one_class[0]                                    # w ≈ 0 at α = 1e10: the majority class
     with pytest.raises(ValueError, match="tie rule"):
         ex.lgr_choice(path, "largest")
+
+
+@pytest.mark.parametrize("k", [3, 5])
+def test_yale_task_fast_fits_equal_the_grid_search_reference(k):
+    """:func:`svc_cv_fits` (the protocol's path) gives every Gram matrix's CV accuracy and test
+    error exactly as one ``GridSearchCV`` per matrix (:func:`_svc_cv_fit`), on several pairs,
+    with ties among the C values (small training sets) and a ρ sweep."""
+    X, y = _faces()
+    _, is_train, Zs, K = ex._yale_setup(X, y, k, 2)
+    grams = ex._yale_grams(K, Zs, [ex.YALE_RHO, 1e8])
+    tied = 0
+    for s, pair in enumerate([(0, 1), (1, 2), (2, 3)]):
+        fast = ex.yale_task(grams, y, is_train, pair, seed=s)
+        ref = ex.yale_task(grams, y, is_train, pair, seed=s, reference=True)
+        assert fast == ref and set(fast) == set(grams)
+        tied += sum(acc == 1.0 for acc, _ in fast.values())
+    assert tied > 0                                   # perfect CV at several C: the tie rule decides

@@ -65,7 +65,7 @@ from sklearn.svm import SVC
 
 from fsbook._compat import LineSearchWarning
 from fsbook.decisions import RTOL, SCORE_ATOL, argbest, log_grid, tie_refit
-from fsbook.experiments._protocol_helpers import tuned_svm
+from fsbook.experiments._protocol_helpers import inner_folds, tuned_svm
 from fsbook.experiments._runner import Protocol
 from fsbook.projection import (
     ExhaustedSafePLS,
@@ -638,7 +638,8 @@ def _svc_cv_fit(G, y, tr, te, grid, seed):
     :func:`~fsbook.experiments._protocol_helpers.tuned_svm`; CV accuracies within
     :data:`fsbook.decisions.SCORE_ATOL` are ties, which go to the smallest C).
 
-    Returns ``(mean cv accuracy of the chosen C, test error)``.
+    Returns ``(mean cv accuracy of the chosen C, test error)``.  The reference of
+    :func:`svc_cv_fits`, which the protocol runs.
     """
     ytr = y[tr]
     n_folds = int(min(5, np.bincount(ytr).min()))
@@ -646,6 +647,69 @@ def _svc_cv_fit(G, y, tr, te, grid, seed):
     search.fit(G[np.ix_(tr, tr)], ytr)
     score = search.cv_results_["mean_test_score"][search.best_index_]
     return float(score), float(np.mean(search.predict(G[np.ix_(te, tr)]) != y[te]))
+
+
+def svc_cv_fits(grams, y, tr, te, grid, seed):
+    """:func:`_svc_cv_fit` for every Gram matrix of ``grams`` (``{key: G}``, all on the same
+    points, labels and split): ``{key: (mean cv accuracy of the chosen C, test error)}``.
+
+    The same fits as the reference's :class:`~sklearn.model_selection.GridSearchCV` (the folds
+    of :func:`~fsbook.experiments._protocol_helpers.inner_folds`, an ``SVC(kernel="precomputed",
+    C=C)`` per fold and ``C``, accuracies averaged over the folds with ``np.average``, the tie
+    rule of :func:`~fsbook.decisions.tie_refit`, the refit on all training points), without its
+    per-fit bookkeeping (cloning, parameter validation, scorers, result arrays), with the folds
+    drawn once for all the Gram matrices, and scikit-learn's parameter and finiteness checks
+    skipped (the Gram matrices are finite by construction): on the faces' 6 to 14 training
+    images that bookkeeping was most of a task's time.  ``tests/test_projection_experiments.py``
+    checks that both give the same numbers.
+
+    Parameters
+    ----------
+    grams : dict
+        ``{key: G}``, each ``G`` an ``(n, n)`` Gram matrix of the same ``n`` points.
+    y : ndarray of shape (n,)
+        Binary labels.
+    tr, te : ndarray of int
+        Training and test points (indices into ``y``).
+    grid : list of float
+        The C values, in the order ties are broken (the first wins).
+    seed : int
+        Seed of the inner stratified folds (at most 5, at most the smaller class's count).
+
+    Returns
+    -------
+    dict
+        ``{key: (mean CV accuracy of the chosen C, test error)}``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fsbook.experiments.projection import _svc_cv_fit, svc_cv_fits
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(20, 3)), np.repeat([0, 1], 10)
+    >>> X[y == 1] += 1.0
+    >>> G = X @ X.T
+    >>> tr, te = np.arange(0, 20, 2), np.arange(1, 20, 2)
+    >>> svc_cv_fits({"linear": G}, y, tr, te, [0.01, 1.0], seed=0)["linear"] == _svc_cv_fit(G, y, tr, te, [0.01, 1.0], 0)
+    True
+    """
+    from sklearn import config_context
+
+    ytr, yte = y[tr], y[te]
+    n_folds = int(min(5, np.bincount(ytr).min()))
+    folds = list(inner_folds(seed, n_folds).split(np.zeros((tr.size, 1)), ytr))
+    out = {}
+    with config_context(skip_parameter_validation=True, assume_finite=True):
+        for key, G in grams.items():
+            Gtr = G[np.ix_(tr, tr)]
+            blocks = [(Gtr[np.ix_(a, a)], ytr[a], Gtr[np.ix_(b, a)], ytr[b]) for a, b in folds]
+            acc = np.array([[np.mean(SVC(kernel="precomputed", C=C).fit(Ga, ya).predict(Gb) == yb)
+                             for Ga, ya, Gb, yb in blocks] for C in grid], dtype=np.float64)
+            mean = np.average(acc, axis=1)
+            best = argbest(mean, maximize=True, atol=SCORE_ATOL, rtol=0.0)     # tie_refit's rule
+            svm = SVC(kernel="precomputed", C=grid[best]).fit(Gtr, ytr)
+            out[key] = (float(mean[best]), float(np.mean(svm.predict(G[np.ix_(te, tr)]) != yte)))
+    return out
 
 
 def yale_reductions(X, y, train, n_kpca=None):
@@ -771,15 +835,19 @@ def _yale_run_grams(k, run, rhos):
     return is_train, _yale_grams(K, Zs, list(rhos))
 
 
-def yale_task(grams, y, is_train, pair, seed):
+def yale_task(grams, y, is_train, pair, seed, reference=False):
     """One pairwise face task: ``{name: (cv accuracy, test error)}`` for every Gram matrix of
     :func:`_yale_grams` (SVM-Kernel, SVM-R and Proj-R, the kernel ``K + Z Zᵀ/ρ`` of eq. 17 /
-    dual 19), restricted to the pair's images."""
+    dual 19), restricted to the pair's images: :func:`svc_cv_fits`, or with ``reference=True``
+    its reference :func:`_svc_cv_fit` (one ``GridSearchCV`` per Gram matrix)."""
     c1, c2 = pair
     rel = np.flatnonzero((y == c1) | (y == c2))
     yy = (y[rel] == c2).astype(int)
     tr, te = np.flatnonzero(is_train[rel]), np.flatnonzero(~is_train[rel])
-    return {key: _svc_cv_fit(G[np.ix_(rel, rel)], yy, tr, te, GRID, seed) for key, G in grams.items()}
+    sub = {key: G[np.ix_(rel, rel)] for key, G in grams.items()}
+    if reference:
+        return {key: _svc_cv_fit(G, yy, tr, te, GRID, seed) for key, G in sub.items()}
+    return svc_cv_fits(sub, yy, tr, te, GRID, seed)
 
 
 def _run_boston(params):
