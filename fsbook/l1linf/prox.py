@@ -49,14 +49,21 @@ def _project_rows(V, A, rows, radius, out):
     last ``k`` with ``u_k > css_k / (k + 1)`` (a prefix; ``ρ ≥ 0`` despite rounding) and
     ``θ = css_ρ / (ρ + 1)``; the projection is ``sign(v) max(|v| − θ, 0)``.  The arithmetic
     is that of the vectorised NumPy form it replaced (same bits, without the ``(rows, q)``
-    temporaries).
+    temporaries).  Insertion sort: ``O(q²)`` per row, cheaper than a library sort for the small
+    ``q`` of HSFS and LDFS (issue 39).
     """
     q = V.shape[1]
     U = np.empty(q)
     css = np.empty(q)
     for r in range(rows.shape[0]):
         i = rows[r]
-        U[:] = -np.sort(-A[i])
+        for k in range(q):                 # insertion sort, descending, in place (q is small):
+            u = A[i, k]                    # the same values as ``-np.sort(-A[i])`` without its
+            m = k                          # two temporaries per row (issue 39)
+            while m > 0 and U[m - 1] < u:
+                U[m] = U[m - 1]
+                m -= 1
+            U[m] = u
         c = 0.0
         count = 0
         for k in range(q):
