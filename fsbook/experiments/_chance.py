@@ -97,8 +97,9 @@ def svm_choice(search, X_train, y_train):
     Returns
     -------
     dict
-        ``params`` (candidates), ``cv_accuracy``, ``degenerate``, ``chosen`` (the search's own
-        ``refit`` rule on the recomputed accuracies) and :func:`tie_check`'s fields.
+        ``params`` (candidates), ``cv_accuracy``, ``one_class`` (per candidate: one class on
+        every validation point), ``chosen`` (the search's own ``refit`` rule on the recomputed
+        accuracies) and :func:`tie_check`'s fields for the chosen candidate.
 
     Examples
     --------
@@ -106,7 +107,7 @@ def svm_choice(search, X_train, y_train):
     >>> from fsbook.experiments._protocol_helpers import tuned_svm
     >>> X = np.r_[np.zeros((8, 1)), np.ones((4, 1))]; y = np.r_[np.zeros(8), np.ones(4)]
     >>> out = svm_choice(tuned_svm(SVC(), {"C": [1e-4, 10.0]}, seed=0), X, y)
-    >>> out["cv_accuracy"].tolist(), out["degenerate"].tolist(), out["chosen"]
+    >>> out["cv_accuracy"].tolist(), out["one_class"].tolist(), out["chosen"]
     ([0.6666666666666666, 1.0], [True, False], 1)
     """
     from sklearn.model_selection import ParameterGrid
@@ -125,7 +126,7 @@ def svm_choice(search, X_train, y_train):
         degenerate[i] = np.unique(np.concatenate(predicted)).size < 2
     mean = acc.mean(axis=1)
     chosen = int(search.refit({"mean_test_score": mean}))
-    return {"params": candidates, "cv_accuracy": mean, "degenerate": degenerate, "chosen": chosen,
+    return {"params": candidates, "cv_accuracy": mean, "one_class": degenerate, "chosen": chosen,
             **tie_check(mean, degenerate, chosen)}
 
 
@@ -140,13 +141,23 @@ def _majority_rate(y):
     return float(np.unique(y, return_counts=True)[1].max() / len(y))
 
 
-def _svm_row(protocol, task, choice, stored, search, X_train, y_train, stored_param, recompute):
-    """The row of one SVM choice at the chance level: recomputed when asked."""
+def _svm_row(protocol, task, choice, stored, search, X_train, y_train, stored_param, recompute, test=None):
+    """The row of one SVM choice at the chance level: recomputed when asked.  The recomputed
+    choice is compared with the stored one: its parameters (``stored_param``) or, for a store
+    that keeps no parameter, the test accuracy of its refit (``test = (X, y, stored accuracy)``)."""
     if not recompute:
         return _row(protocol, task, choice, stored, True, note="not recomputed")
     out = svm_choice(search, X_train, y_train)
     chosen = out["params"][out["chosen"]]
-    note = "" if chosen == stored_param else f"recomputed choice {chosen} differs from the stored {stored_param}"
+    note = ("" if stored_param is None or chosen == stored_param
+            else f"recomputed choice {chosen} differs from the stored {stored_param}")
+    if test is not None:
+        X_test, y_test, accuracy = test
+        refit = clone(search.estimator).set_params(**chosen).fit(X_train, y_train)
+        again = float(np.mean(refit.predict(X_test) == y_test))
+        if abs(again - accuracy) > 1e-12:
+            note = f"recomputed choice {chosen} differs from the stored: test accuracy {again} against {accuracy}"
+        stored = {k.split("__")[-1]: v for k, v in chosen.items()}
     return _row(protocol, task, choice, stored, True, out["degenerate"], out["tied_alternative"], note)
 
 
@@ -237,11 +248,11 @@ def _benchmark_rows(recompute):
                     continue
                 if data is None:
                     data = B.fold_data(p["dataset"], train, test)
-                Xtr, _, columns = data
+                Xtr, Xte, columns = data
                 cols = np.searchsorted(columns, r["support"][i])
                 search = tuned_svm(clone(clf), {"C": grid}, seed, scale=True)
                 rows.append(_svm_row("benchmark", task, choice, None, search, Xtr[:, cols], y[train],
-                                     None, recompute))
+                                     None, recompute, test=(Xte[:, cols], y[test], r[key][i])))
     return rows
 
 
