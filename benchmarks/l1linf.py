@@ -39,7 +39,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from fsbook.baselines import FOHSIC
-from fsbook.benchmark_records import record_benchmark
+from fsbook.benchmark_records import read_benchmark, record_benchmark
 from fsbook.datasets import load_arcene, load_dexter
 from fsbook.experiments import l1linf as L1
 from fsbook.l1linf import (
@@ -243,27 +243,44 @@ def gradient_times(naive_rows):
 
 
 def explanations(datasets=L1.RECORDED_EXPLANATION_DATASETS, folds=L1.RECORDED_EXPLANATION_FOLDS):
-    """Section 3: the variants of every data set, recorded after each data set (a complete run of
-    the default data sets and folds is the chapter's record)."""
-    runs = []
-    for ds in datasets:
-        for (method, name), settings in L1.explanation_runs(ds).items():
-            start = time.process_time()
-            errors = L1.variant_errors(ds, method, folds_used=folds, **settings)
-            seconds = time.process_time() - start
-            runs.append({"dataset": ds, "method": method, "variant": name, "folds": [int(f) for f in errors.index],
-                         "errors": [float(e) for e in errors], "cpu_seconds": round(seconds, 1)})
-            print(f"{ds:8s} {method} {name:26s} errors {np.round(errors.to_numpy(), 1).tolist()}  "
-                  f"{seconds:7.1f} s CPU", flush=True)
-        complete = (tuple(datasets) == tuple(L1.RECORDED_EXPLANATION_DATASETS)
-                    and tuple(folds) == tuple(L1.RECORDED_EXPLANATION_FOLDS))
-        values = {"runs": runs, "folds": [int(f) for f in folds], "datasets": list(datasets),
-                  "complete": complete and ds == datasets[-1],
-                  "cpu_seconds": round(sum(r["cpu_seconds"] for r in runs), 1),
-                  "time": "CPU seconds of one process (selector and tuned SVM, all folds of a variant)"}
-        if complete:
-            print("recorded in", record_benchmark("l1linf", "explanations", values), flush=True)
+    """Section 3: the variants of every data set, recorded after each variant.  A run resumes the
+    record: a variant already recorded on the same folds is not run again (delete the section of
+    ``benchmarks/results/l1linf.json`` to measure everything anew).  A complete run of the default
+    data sets and folds is the chapter's record."""
+    folds = [int(f) for f in folds]
+    try:
+        previous = read_benchmark("l1linf", "explanations")["values"]["runs"]
+    except FileNotFoundError:
+        previous = []
+    runs = [r for r in previous if r["dataset"] in datasets and r["folds"] == folds]
+    done = {(r["dataset"], r["method"], r["variant"]) for r in runs}
+    default = tuple(datasets) == tuple(L1.RECORDED_EXPLANATION_DATASETS) and tuple(folds) == tuple(
+        L1.RECORDED_EXPLANATION_FOLDS)
+    wanted = [(ds, method, name, settings) for ds in datasets
+              for (method, name), settings in L1.explanation_runs(ds).items()]
+    for ds, method, name, settings in wanted:
+        if (ds, method, name) in done:
+            print(f"{ds:8s} {method} {name:26s} recorded already", flush=True)
+            continue
+        start = time.process_time()
+        errors = L1.variant_errors(ds, method, folds_used=folds, **settings)
+        seconds = time.process_time() - start
+        runs.append({"dataset": ds, "method": method, "variant": name, "folds": folds,
+                     "errors": [float(e) for e in errors], "cpu_seconds": round(seconds, 1)})
+        print(f"{ds:8s} {method} {name:26s} errors {np.round(errors.to_numpy(), 1).tolist()}  "
+              f"{seconds:7.1f} s CPU", flush=True)
+        if default:
+            record_benchmark("l1linf", "explanations", _explanation_values(runs, datasets, folds, len(wanted)))
+    if default:
+        print("recorded in", record_benchmark("l1linf", "explanations",
+                                              _explanation_values(runs, datasets, folds, len(wanted))), flush=True)
     return runs
+
+
+def _explanation_values(runs, datasets, folds, n_wanted):
+    return {"runs": runs, "folds": folds, "datasets": list(datasets), "complete": len(runs) == n_wanted,
+            "cpu_seconds": round(sum(r["cpu_seconds"] for r in runs), 1),
+            "time": "CPU seconds of one process (selector and tuned SVM, all folds of a variant)"}
 
 
 if __name__ == "__main__":
