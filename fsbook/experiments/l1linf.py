@@ -650,9 +650,13 @@ def explanation_claims(variants, errors):
     """
     rows = []
     for (ds, method, name), values in variants.items():
-        values = values if isinstance(values, pd.Series) else pd.Series(np.asarray(values, dtype=float))
         stored = errors[(errors.dataset == ds) & (errors.method == method) & (errors.k == TABLE1_K[ds])]
-        stored = stored.set_index("fold")["error"]
+        stored = stored.set_index("fold")["error"].sort_index()
+        if not isinstance(values, pd.Series):
+            values = np.asarray(values, dtype=float)
+            if len(values) != len(stored):
+                raise ValueError(f"{method} on {ds}: {len(values)} variant folds against {len(stored)} stored")
+            values = pd.Series(values, index=stored.index)
         missing = sorted(set(values.index) - set(stored.index))
         if missing:
             raise ValueError(f"{method} on {ds}: variant folds {missing} are not stored")
