@@ -13,10 +13,12 @@ tied with it is not.  This module checks that on the committed stores of ``kerne
    cross-validation behind it): the protocol's own inner cross-validation, on the stored kept
    features with the task's seed, gives each candidate's mean validation accuracy and whether
    it predicts both classes on the pooled validation points; the kernel LP's 2-fold table
-   gives each (γ1, γ2)'s score and the refit's α.  A chosen model is *degenerate* when it
-   predicts one class on every validation point (or its kernel is zero); a *tied alternative*
-   is a candidate within :data:`fsbook.decisions.SCORE_ATOL` of the best mean accuracy that is
-   not degenerate.
+   gives each (γ1, γ2)'s score and the α of each tied pair refitted on all training triples.  A
+   chosen model is *degenerate* when it predicts one class on every validation point (or its
+   kernel is zero); a *tied alternative* is another candidate within
+   :data:`fsbook.decisions.SCORE_ATOL` of the best mean accuracy that is not degenerate.  The
+   recomputed choice is checked against the store (its parameters, or its refit's test
+   accuracy where the store keeps no parameter).
 
 :func:`tie_check` is the rule on one candidate table, :func:`chance_level_choices` runs
 screen and recomputation over the stores, :func:`chance_violations` keeps the rows that break
@@ -25,8 +27,9 @@ the rule.  ``tests/test_chance.py`` applies them to the committed stores.
 A kernel-LP choice at the grid's first pair (the smallest γ1 and γ2) can never break the rule:
 α = 0 at the smallest penalties means α = 0 at every larger pair (raising a penalty raises every
 objective value but that of α = 0; :func:`fsbook.experiments.kernel_design.weak_kernel_regimes`),
-so every tied alternative has the zero kernel too.  That covers all 90 ``weak`` fits and the
-``weak_cv10`` fits, whose records hold no α.
+so every tied alternative has the zero kernel too.  The check uses this for the zero kernels chosen
+at the first pair and for the ``weak_cv10`` records, which hold no α: chosen at the first pair,
+they cannot break the rule whatever their α.
 """
 from __future__ import annotations
 
