@@ -27,7 +27,14 @@
    eq. (11), Σ_ij A_ij (x_i − x_j)(x_i − x_j)ᵀW, in NumPy one sample i at a time (timed on
    ``--naive-rows`` samples and extrapolated linearly: its cost is exactly linear in them).
 
-Sections: ``selection`` (1) and ``gradient`` (2); ``--only selection`` runs one.  A complete run
+3. The explanations of chapter 2's gaps to the paper on the data sets the page cannot afford
+   live (:data:`fsbook.experiments.l1linf.RECORDED_EXPLANATION_DATASETS`, on the folds
+   :data:`~fsbook.experiments.l1linf.RECORDED_EXPLANATION_FOLDS`): every variant of
+   :func:`~fsbook.experiments.l1linf.explanation_runs` (unstandardised features with width 1,
+   the paper's 0.01 threshold on the rows of W, LDFS's q), its per-fold test errors and its CPU
+   seconds; the chapter pairs them with the stored errors of the same folds.
+
+Sections: ``selection`` (1), ``gradient`` (2) and ``explanations`` (3); ``--only selection`` runs one.  A complete run
 of ``selection`` (both data sets, with today's HSFS) records its measurement for chapter 2 in
 ``benchmarks/results/l1linf.json`` (:mod:`fsbook.benchmark_records`).
 """
@@ -40,8 +47,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from fsbook.baselines import FOHSIC
-from fsbook.benchmark_records import record_benchmark
+from fsbook.benchmark_records import read_benchmark, record_benchmark
 from fsbook.datasets import load_arcene, load_dexter
+from fsbook.experiments import l1linf as L1
 from fsbook.l1linf import (
     HSFS,
     HSICCriterion,
@@ -242,10 +250,51 @@ def gradient_times(naive_rows):
     return t_s, t_d, t_full
 
 
+def explanations(datasets=L1.RECORDED_EXPLANATION_DATASETS, folds=L1.RECORDED_EXPLANATION_FOLDS):
+    """Section 3: the variants of every data set, recorded after each variant.  A run resumes the
+    record: a variant already recorded on the same folds is not run again (delete the section of
+    ``benchmarks/results/l1linf.json`` to measure everything anew).  A complete run of the default
+    data sets and folds is the chapter's record."""
+    folds = [int(f) for f in folds]
+    try:
+        previous = read_benchmark("l1linf", "explanations")["values"]["runs"]
+    except FileNotFoundError:
+        previous = []
+    runs = [r for r in previous if r["dataset"] in datasets and r["folds"] == folds]
+    done = {(r["dataset"], r["method"], r["variant"]) for r in runs}
+    default = tuple(datasets) == tuple(L1.RECORDED_EXPLANATION_DATASETS) and tuple(folds) == tuple(
+        L1.RECORDED_EXPLANATION_FOLDS)
+    wanted = [(ds, method, name, settings) for ds in datasets
+              for (method, name), settings in L1.explanation_runs(ds).items()]
+    for ds, method, name, settings in wanted:
+        if (ds, method, name) in done:
+            print(f"{ds:8s} {method} {name:26s} recorded already", flush=True)
+            continue
+        start = time.process_time()
+        errors = L1.variant_errors(ds, method, folds_used=folds, **settings)
+        seconds = time.process_time() - start
+        runs.append({"dataset": ds, "method": method, "variant": name, "folds": folds,
+                     "errors": [float(e) for e in errors], "cpu_seconds": round(seconds, 1)})
+        print(f"{ds:8s} {method} {name:26s} errors {np.round(errors.to_numpy(), 1).tolist()}  "
+              f"{seconds:7.1f} s CPU", flush=True)
+        if default:
+            record_benchmark("l1linf", "explanations", _explanation_values(runs, datasets, folds, len(wanted)))
+    if default:
+        print("recorded in", record_benchmark("l1linf", "explanations",
+                                              _explanation_values(runs, datasets, folds, len(wanted))), flush=True)
+    return runs
+
+
+def _explanation_values(runs, datasets, folds, n_wanted):
+    return {"runs": runs, "folds": folds, "datasets": list(datasets), "complete": len(runs) == n_wanted,
+            "cpu_seconds": round(sum(r["cpu_seconds"] for r in runs), 1),
+            "time": "CPU seconds of one process (selector and tuned SVM, all folds of a variant)"}
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--naive-rows", type=int, default=30)
-    parser.add_argument("--only", nargs="+", default=None, choices=["selection", "gradient"],
+    parser.add_argument("--only", nargs="+", default=None, choices=["selection", "gradient", "explanations"],
                         help="run these sections only")
     parser.add_argument("--skip-selection", action="store_true")
     parser.add_argument("--skip-gradient", action="store_true")
@@ -253,6 +302,7 @@ if __name__ == "__main__":
     parser.add_argument("--profile", action="store_true", help="λ path and cProfile of the default HSFS")
     parser.add_argument("--datasets", nargs="+", default=["arcene", "dexter"], choices=["arcene", "dexter"])
     args = parser.parse_args()
+    run_explanations = args.only is not None and "explanations" in args.only
     if args.only is not None:
         args.skip_selection = "selection" not in args.only
         args.skip_gradient = "gradient" not in args.only
@@ -260,3 +310,5 @@ if __name__ == "__main__":
         gradient_times(args.naive_rows)
     if not args.skip_selection:
         selection_times(reference=not args.skip_reference, profile=args.profile, datasets=args.datasets)
+    if run_explanations:
+        explanations()

@@ -197,3 +197,55 @@ def test_explanation_claims_point_toward_the_paper():
     assert t.effect.tolist() == pytest.approx([10.0, -10.0])
     with pytest.raises(ValueError, match="variant folds"):
         explanation_claims({("wine", "HSFS", "short"): lower[:4]}, errors)
+
+
+def test_explanation_claims_pair_a_subset_of_folds_with_the_same_stored_folds():
+    import pandas as pd
+
+    from fsbook.experiments.l1linf import explanation_claims
+
+    base = np.array([0.18, 0.20, 0.16, 0.19, 0.17])
+    errors = fold_errors(fake_result({"wine": equal_methods(base)}))
+    three = pd.Series(100 * (base[[0, 2, 4]] - 0.10), index=[0, 2, 4])
+    t = explanation_claims({("wine", "HSFS", "three folds"): three}, errors)
+    assert t.n.tolist() == [3] and t.effect.tolist() == pytest.approx([10.0])
+    with pytest.raises(ValueError, match="not stored"):
+        explanation_claims({("wine", "HSFS", "bad"): pd.Series([1.0], index=[7])}, errors)
+
+
+def test_paper_row_threshold_counts_rows_above_it_and_is_restored():
+    from fsbook.experiments.l1linf import paper_row_threshold
+    from fsbook.l1linf import path
+
+    W = np.array([[0.5, 0.0], [0.005, 0.0], [0.0, 0.0]])
+    original = path.row_support
+    with paper_row_threshold(0.01):
+        assert path.row_support(W).tolist() == [True, False, False]
+    assert path.row_support is original and path.row_support(W).tolist() == [True, True, False]
+    with pytest.raises(RuntimeError), paper_row_threshold(0.01):
+        raise RuntimeError("restored after an error too")
+    assert path.row_support is original
+    with pytest.raises(ValueError, match="positive"), paper_row_threshold(0.0):
+        pass
+
+
+def test_variant_errors_rejects_bad_folds_and_thresholds():
+    from fsbook.experiments.l1linf import variant_errors
+
+    with pytest.raises(ValueError, match="folds_used"):
+        variant_errors("wine", "LDFS", folds_used=[5])
+    with pytest.raises(ValueError, match="row_threshold"):
+        variant_errors("wine", "LDFS", row_threshold=-1.0)
+
+
+def test_recorded_variants_and_the_runs_of_a_data_set():
+    from fsbook.experiments.l1linf import explanation_runs, recorded_variants
+
+    assert set(explanation_runs("glass")) == {("HSFS", "unstandardised, width 1"), ("LDFS", "unstandardised, width 1"),
+                                              ("HSFS", "row threshold 0.01"), ("LDFS", "row threshold 0.01"),
+                                              ("LDFS", "q = min(d, 10)")}     # d = 9: no HSFS q = d
+    assert ("HSFS", "q = d") in explanation_runs("wine")
+    bad = {"values": {"runs": [{"dataset": "arcene", "method": "HSFS", "variant": "v", "folds": [0, 1],
+                                "errors": [20.0], "cpu_seconds": 1.0}]}}
+    with pytest.raises(ValueError, match="differ in length"):
+        recorded_variants(bad)

@@ -9,13 +9,20 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+from sklearn.metrics import hinge_loss
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from fsbook.decisions import tie_refit
+from fsbook.decisions import RTOL, SCORE_ATOL, argbest_lexicographic, tie_refit
 
-__all__ = ["SELECTOR_LABELS", "inner_folds", "make_selector", "tuned_svm"]
+__all__ = ["SELECTOR_LABELS", "SVM_TIE_RULES", "inner_folds", "lexicographic_svm_refit", "make_selector",
+           "tuned_svm"]
+
+#: tie rules of :func:`tuned_svm`: ``"first"`` (every stored protocol) and ``"lexicographic"``
+#: (issue 38: never a one-class model when a tied model predicts both classes)
+SVM_TIE_RULES = ("first", "lexicographic")
 
 #: the selectors' labels, one per method, in the book's order (the papers' wording: ``SVM-RFE``
 #: for Guyon et al.'s recursive elimination, ``ReliefF`` for Relief with k = 10 neighbours)
@@ -39,13 +46,48 @@ def inner_folds(seed, n_splits=3):
     return StratifiedKFold(n_splits, shuffle=True, random_state=seed)
 
 
-def tuned_svm(svm, grid, seed, *, scale=False, n_splits=3, error_score=float("nan")):
+def _n_predicted_classes(estimator, X, y):
+    """Scorer: the number of classes ``estimator`` predicts on ``X``."""
+    return float(np.unique(estimator.predict(X)).size)
+
+
+def _negative_hinge(estimator, X, y):
+    """Scorer: minus the mean hinge loss of ``estimator``'s decision function on ``X``."""
+    return -float(hinge_loss(y, estimator.decision_function(X), labels=estimator.classes_))
+
+
+#: the scorers of ``tie="lexicographic"``: the accuracy decides, the others break its ties
+LEXICOGRAPHIC_SCORING = {"accuracy": "accuracy", "classes": _n_predicted_classes, "hinge": _negative_hinge}
+
+
+def lexicographic_svm_refit(cv_results):
+    """``refit`` of ``tuned_svm(..., tie="lexicographic")``: the best mean validation accuracy
+    (ties within :data:`~fsbook.decisions.SCORE_ATOL`); among its ties the models that predict
+    more than one class on some validation fold over those that predict one class on every fold
+    (the majority-rate models, at chance); then the smallest mean validation hinge loss
+    (:data:`~fsbook.decisions.RTOL`); then the first in grid order
+    (:func:`fsbook.decisions.argbest_lexicographic`).
+
+    Examples
+    --------
+    >>> lexicographic_svm_refit({"mean_test_accuracy": [0.7, 0.7, 0.6],
+    ...                          "mean_test_classes": [1.0, 2.0, 2.0],
+    ...                          "mean_test_hinge": [-0.9, -0.8, -0.5]})
+    1
+    """
+    both = (np.asarray(cv_results["mean_test_classes"], dtype=float) > 1).astype(float)
+    return argbest_lexicographic(cv_results["mean_test_accuracy"], both, cv_results["mean_test_hinge"],
+                                 maximize=(True, True, True), atol=(SCORE_ATOL, 0.0, 0.0),
+                                 rtol=(0.0, 0.0, RTOL))
+
+
+def tuned_svm(svm, grid, seed, *, scale=False, n_splits=3, error_score=float("nan"), tie="first"):
     """``svm`` with its parameters in ``grid`` chosen by inner stratified cross-validation.
 
     A :class:`~sklearn.model_selection.GridSearchCV` on :func:`inner_folds` ``(seed, n_splits)``,
     one process, refitted at the best grid point with ties (scores within
     :data:`fsbook.decisions.SCORE_ATOL`) going to the first point of the grid
-    (:func:`fsbook.decisions.tie_refit`).
+    (:func:`fsbook.decisions.tie_refit`), or broken by :func:`lexicographic_svm_refit`.
 
     Parameters
     ----------
@@ -62,6 +104,11 @@ def tuned_svm(svm, grid, seed, *, scale=False, n_splits=3, error_score=float("na
         Number of inner folds.
     error_score : float or "raise", default NaN
         Passed to ``GridSearchCV``.
+    tie : {"first", "lexicographic"}, default "first"
+        ``"first"``: ties go to the first grid point (the rule of every stored protocol).
+        ``"lexicographic"``: :func:`lexicographic_svm_refit` (issue 38; changes choices, so a
+        protocol that switches to it bumps its version); the search then scores
+        :data:`LEXICOGRAPHIC_SCORING`, and its ``score`` is not defined (use ``predict``).
 
     Returns
     -------
@@ -81,8 +128,13 @@ def tuned_svm(svm, grid, seed, *, scale=False, n_splits=3, error_score=float("na
         svm = make_pipeline(StandardScaler(), svm)
         step = svm.steps[-1][0]
         grid = {f"{step}__{name}": values for name, values in grid.items()}
+    if tie not in SVM_TIE_RULES:
+        raise ValueError(f"unknown tie rule {tie!r}; choose one of {SVM_TIE_RULES}")
+    lexicographic = tie == "lexicographic"
     return GridSearchCV(svm, {name: list(values) for name, values in grid.items()},
-                        cv=inner_folds(seed, n_splits), n_jobs=1, refit=tie_refit(),
+                        scoring=LEXICOGRAPHIC_SCORING if lexicographic else None,
+                        cv=inner_folds(seed, n_splits), n_jobs=1,
+                        refit=lexicographic_svm_refit if lexicographic else tie_refit(),
                         error_score=error_score)
 
 

@@ -1,0 +1,408 @@
+"""Chance-level model choices in the stored protocols (issue 38): the tie rule's check.
+
+A protocol that chooses a model from a cross-validation (C of an SVM, the γ of a kernel LP)
+breaks ties by a rule.  The rule must never pick a model *at the chance level* while a model
+tied with it is not.  This module checks that on the committed stores of ``kernel_design``,
+``l1linf``, ``geometry`` and ``benchmark``:
+
+1. *Screen* (stored records only): a stored choice is at the chance level when its test
+   accuracy is at most the test fold's majority-class rate (SVMs), when its learnt kernel is
+   zero (α = 0, the kernel LP) or, for chapter 4's labels, when a set labelled optimal is no
+   better than the majority rate of its binary classifier.
+2. *Recompute* the choice of every screened record (the records store the chosen C, not the
+   cross-validation behind it): the protocol's own inner cross-validation, on the stored kept
+   features with the task's seed, gives each candidate's mean validation accuracy and whether
+   it predicts both classes on the pooled validation points; the kernel LP's 2-fold table
+   gives each (γ1, γ2)'s score and the α of each tied pair refitted on all training triples.  A
+   chosen model is *degenerate* when it predicts one class on every validation point (or its
+   kernel is zero); a *tied alternative* is another candidate within
+   :data:`fsbook.decisions.SCORE_ATOL` of the best mean accuracy that is not degenerate.  The
+   recomputed choice is checked against the store (its parameters, or its refit's test
+   accuracy where the store keeps no parameter).
+
+:func:`tie_check` is the rule on one candidate table, :func:`chance_level_choices` runs
+screen and recomputation over the stores, :func:`chance_violations` keeps the rows that break
+the rule.  ``tests/test_chance.py`` applies them to the committed stores.
+
+A kernel-LP choice at the grid's first pair (the smallest γ1 and γ2) can never break the rule:
+α = 0 at the smallest penalties means α = 0 at every larger pair (raising a penalty raises every
+objective value but that of α = 0; :func:`fsbook.experiments.kernel_design.weak_kernel_regimes`),
+so every tied alternative has the zero kernel too.  The check uses this for the zero kernels chosen
+at the first pair and for the ``weak_cv10`` records, which hold no α: chosen at the first pair,
+they cannot break the rule whatever their α.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+
+from fsbook.decisions import SCORE_ATOL, argbest
+
+__all__ = ["CHOICE_COLUMNS", "tie_check", "svm_choice", "chance_level_choices", "chance_violations"]
+
+#: the columns of a table of choices (:func:`chance_level_choices`)
+CHOICE_COLUMNS = ["protocol", "task", "choice", "stored", "at_chance", "degenerate",
+                  "tied_alternative", "note"]
+
+
+def tie_check(cv_accuracy, degenerate, chosen, *, atol=SCORE_ATOL):
+    """Whether a choice from a candidate table breaks the rule.
+
+    Parameters
+    ----------
+    cv_accuracy : array-like of float, shape (n,)
+        Mean validation accuracy (or score) of each candidate.
+    degenerate : array-like of bool, shape (n,)
+        Whether each candidate is at the chance level (one class on every validation point,
+        zero weights, zero kernel).
+    chosen : int
+        Index of the candidate the protocol chose.
+    atol : float
+        Tie tolerance on ``cv_accuracy`` (the protocols' :data:`~fsbook.decisions.SCORE_ATOL`).
+
+    Returns
+    -------
+    dict
+        ``degenerate`` (the chosen candidate is), ``tied`` (indices within ``atol`` of the best)
+        and ``tied_alternative`` (some other tied candidate is not degenerate).  The rule is broken
+        when both are true.
+
+    Examples
+    --------
+    >>> tie_check([0.6, 0.6, 0.5], [True, False, False], chosen=0)
+    {'degenerate': True, 'tied': [0, 1], 'tied_alternative': True}
+    >>> tie_check([0.6, 0.6, 0.5], [True, True, False], chosen=0)["tied_alternative"]
+    False
+    >>> tie_check([0.6, 0.6, 0.5], [False, True, False], chosen=0)["tied_alternative"]   # not degenerate
+    False
+    """
+    acc = np.asarray(cv_accuracy, dtype=float)
+    deg = np.asarray(degenerate, dtype=bool)
+    if acc.ndim != 1 or acc.shape != deg.shape or acc.size == 0:
+        raise ValueError(f"cv_accuracy and degenerate must be 1-d of one length, got {acc.shape}, {deg.shape}")
+    if not 0 <= int(chosen) < acc.size:
+        raise ValueError(f"chosen must index a candidate in [0, {acc.size}), got {chosen!r}")
+    best = acc[argbest(acc, atol=atol, rtol=0.0)]
+    tied = np.flatnonzero(acc >= best - atol)
+    others = tied[tied != int(chosen)]
+    return {"degenerate": bool(deg[chosen]), "tied": tied.tolist(),
+            "tied_alternative": bool((~deg[others]).any())}
+
+
+def svm_choice(search, X_train, y_train):
+    """The candidate table of an unfitted :class:`~sklearn.model_selection.GridSearchCV` whose
+    ``refit`` is a tie rule (:func:`fsbook.experiments._protocol_helpers.tuned_svm`).
+
+    Recomputes the search's cross-validation: each candidate on each of its folds, its mean
+    validation accuracy and whether it predicts one class on all the validation points pooled.
+
+    Returns
+    -------
+    dict
+        ``params`` (candidates), ``cv_accuracy``, ``one_class`` (per candidate: one class on
+        every validation point), ``chosen`` (the search's own ``refit`` rule on the recomputed
+        accuracies) and :func:`tie_check`'s fields for the chosen candidate.
+
+    Examples
+    --------
+    >>> from sklearn.svm import SVC
+    >>> from fsbook.experiments._protocol_helpers import tuned_svm
+    >>> X = np.r_[np.zeros((8, 1)), np.ones((4, 1))]; y = np.r_[np.zeros(8), np.ones(4)]
+    >>> out = svm_choice(tuned_svm(SVC(), {"C": [1e-4, 10.0]}, seed=0), X, y)
+    >>> out["cv_accuracy"].tolist(), out["one_class"].tolist(), out["chosen"]
+    ([0.6666666666666666, 1.0], [True, False], 1)
+    """
+    from sklearn.model_selection import ParameterGrid
+
+    candidates = list(ParameterGrid(search.param_grid))
+    folds = list(search.cv.split(X_train, y_train))
+    acc = np.zeros((len(candidates), len(folds)))
+    degenerate = np.zeros(len(candidates), dtype=bool)
+    for i, params in enumerate(candidates):
+        predicted = []
+        for f, (tr, va) in enumerate(folds):
+            model = clone(search.estimator).set_params(**params).fit(X_train[tr], y_train[tr])
+            pred = model.predict(X_train[va])
+            acc[i, f] = np.mean(pred == y_train[va])
+            predicted.append(pred)
+        degenerate[i] = np.unique(np.concatenate(predicted)).size < 2
+    mean = acc.mean(axis=1)
+    chosen = int(search.refit({"mean_test_score": mean}))
+    return {"params": candidates, "cv_accuracy": mean, "one_class": degenerate, "chosen": chosen,
+            **tie_check(mean, degenerate, chosen)}
+
+
+# ----------------------------------------------------------------------------- the stores
+def _row(protocol, task, choice, stored, at_chance, degenerate=None, tied_alternative=None, note=""):
+    return {"protocol": protocol, "task": task, "choice": choice, "stored": stored,
+            "at_chance": at_chance, "degenerate": degenerate, "tied_alternative": tied_alternative,
+            "note": note}
+
+
+def _majority_rate(y):
+    return float(np.unique(y, return_counts=True)[1].max() / len(y))
+
+
+def _svm_row(protocol, task, choice, stored, search, X_train, y_train, stored_param, recompute, test=None):
+    """The row of one SVM choice at the chance level: recomputed when asked.  The recomputed
+    choice is compared with the stored one: its parameters (``stored_param``) or, for a store
+    that keeps no parameter, the test accuracy of its refit (``test = (X, y, stored accuracy)``)."""
+    if not recompute:
+        return _row(protocol, task, choice, stored, True, note="not recomputed")
+    out = svm_choice(search, X_train, y_train)
+    chosen = out["params"][out["chosen"]]
+    note = ("" if stored_param is None or chosen == stored_param
+            else f"recomputed choice {chosen} differs from the stored {stored_param}")
+    if test is not None:
+        X_test, y_test, accuracy = test
+        refit = clone(search.estimator).set_params(**chosen).fit(X_train, y_train)
+        again = float(np.mean(refit.predict(X_test) == y_test))
+        if abs(again - accuracy) > 1e-12:
+            note = f"recomputed choice {chosen} differs from the stored: test accuracy {again} against {accuracy}"
+        stored = {k.split("__")[-1]: v for k, v in chosen.items()}
+    return _row(protocol, task, choice, stored, True, out["degenerate"], out["tied_alternative"], note)
+
+
+def _l1linf_rows(recompute):
+    import scipy.sparse as sp
+    from sklearn.svm import SVC
+
+    from fsbook.experiments import l1linf as L
+    from fsbook.experiments import read_store
+    from fsbook.experiments._protocol_helpers import tuned_svm
+    from fsbook.experiments._runner import task_seed
+
+    res, rows = read_store(L.PROTOCOL), []
+    for p, r in zip(res.params, res.results):
+        X, y = L.load(p["dataset"], p["n_max"])
+        train, test = L.folds(p["dataset"], p["n_max"], y)[p["fold"]]
+        majority = _majority_rate(y[test])
+        seed = task_seed(p) % (2 ** 31)
+        for k, err, C, support in zip(p["ks"], r["errors"], r["C"], r["supports"]):
+            task = f"{p['dataset']} {p['method']} {p['selection']} fold {p['fold']} k={k}"
+            if 1.0 - err > majority + 1e-12:
+                continue
+            cols = np.arange(X.shape[1]) if p["method"] == "all" else np.asarray(support, dtype=int)
+            Xtr = X[train][:, cols]
+            Xtr = Xtr.toarray() if sp.issparse(Xtr) else Xtr
+            search = tuned_svm(SVC(kernel="rbf", gamma=0.5), {"C": L.C_GRID}, seed, scale=True)
+            rows.append(_svm_row("l1linf", task, "RBF SVM C", C, search, Xtr, y[train],
+                                 {"svc__C": C}, recompute))
+    return rows
+
+
+_PROJECTION_KEYS = ("projectionpenalty__estimator__C", "projectionpenalty__reduced_penalty")
+
+
+def _projection_search(X_train, y_train, seed):
+    """The search of :func:`fsbook.experiments.benchmark.projection_accuracy` (the same model,
+    grid and inner folds), unfitted."""
+    from sklearn.decomposition import PCA
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import LinearSVC
+
+    from fsbook.experiments import benchmark as B
+    from fsbook.experiments._protocol_helpers import tuned_svm
+    from fsbook.projection import ProjectionPenalty
+
+    n_components = min(B.RANK_K, X_train.shape[1] - 1, len(y_train) // 3 * 2 - 1)
+    model = make_pipeline(StandardScaler(), ProjectionPenalty(LinearSVC(random_state=seed, max_iter=5000),
+                                                              PCA(n_components, random_state=seed)))
+    return tuned_svm(model, dict(zip(_PROJECTION_KEYS, (list(B.C_LINEAR), list(B.PROJ_PENALTIES)))), seed)
+
+
+def _benchmark_rows(recompute):
+    from sklearn.svm import SVC, LinearSVC
+
+    from fsbook.experiments import benchmark as B
+    from fsbook.experiments import read_store
+    from fsbook.experiments._protocol_helpers import tuned_svm
+    from fsbook.experiments._runner import task_seed
+
+    res, rows = read_store(B.PROTOCOL), []
+    for p, r in zip(res.params, res.results):
+        if "not_run" in r:
+            continue
+        _, y, _, _ = B.load(p["dataset"])
+        train, test = B.folds(p["dataset"], p["repeat"], p["n_folds"], y)[p["fold"]]
+        majority = _majority_rate(y[test])
+        seed = task_seed(p)
+        base = f"{p['dataset']} {p['method']} repeat {p['repeat']} fold {p['fold']}"
+        if p["method"] in B.CLASSIFIER_SIDE:
+            if r["acc_linear"] <= majority + 1e-12:
+                Xtr, _, _ = B.fold_data(p["dataset"], train, test)
+                stored = [r["C"], r["reduced_penalty"]]
+                rows.append(_svm_row("benchmark", base, "Proj-SVM (C, λ)", stored,
+                                     _projection_search(Xtr, y[train], seed), Xtr, y[train],
+                                     dict(zip(_PROJECTION_KEYS, stored)), recompute))
+            continue
+        data = None
+        for i, k in enumerate(r["k"]):
+            for clf, grid, key in ((LinearSVC(random_state=seed, max_iter=5000), B.C_LINEAR, "acc_linear"),
+                                   (SVC(kernel="rbf", gamma="scale"), B.C_RBF, "acc_rbf")):
+                if r[key][i] > majority + 1e-12:
+                    continue
+                task, choice = f"{base} k={k}", f"{key[4:]} SVM C"
+                if r["n_selected"][i] == 0:
+                    rows.append(_row("benchmark", task, choice, None, True, True, False,
+                                     "no feature kept: the majority class, no choice"))
+                    continue
+                if data is None:
+                    data = B.fold_data(p["dataset"], train, test)
+                Xtr, Xte, columns = data
+                cols = np.searchsorted(columns, r["support"][i])
+                search = tuned_svm(clone(clf), {"C": grid}, seed, scale=True)
+                rows.append(_svm_row("benchmark", task, choice, None, search, Xtr[:, cols], y[train],
+                                     None, recompute, test=(Xte[:, cols], y[test], r[key][i])))
+    return rows
+
+
+def _kernel_lp_row(p, r, recompute):
+    from fsbook.experiments import kernel_design as K
+    from fsbook.experiments._runner import task_seed
+
+    task = f"{p['dataset']} {p['method']} split {p['split']}"
+    pair = (r["gamma1"], r["gamma2"])
+    first = (p["grid"][0], p["grid"][0])
+    stored = list(pair)
+    if "alpha" not in r:            # weak_cv10: α not stored
+        if pair == first:
+            return _row("kernel_design", task, "(γ1, γ2)", stored, None, None, False,
+                        "α not stored; the grid's first pair: a zero α there is zero at every pair")
+        return _row("kernel_design", task, "(γ1, γ2)", stored, None, note="α not stored, not recomputed")
+    if np.abs(r["alpha"]).max(initial=0.0) > 0:
+        return None
+    if pair == first:
+        return _row("kernel_design", task, "(γ1, γ2)", stored, True, True, False,
+                    "zero kernel at the grid's first pair: zero at every pair")
+    if not recompute:
+        return _row("kernel_design", task, "(γ1, γ2)", stored, True, True, note="not recomputed")
+    Xtr, ytr, _, _, t_tr, _ = K.split(p)
+    _, _, scores = K.choose_gammas(p["method"], Xtr, ytr, p["grid"], p["n_train"], p["n_test"] // 2,
+                                   task_seed(p, "cv"))
+    pairs = list(scores)
+    acc = np.array([scores[q] for q in pairs])
+    chosen = pairs.index(pair)
+    tied = np.flatnonzero(acc >= acc.max() - SCORE_ATOL)
+    zero = np.zeros(len(pairs), dtype=bool)
+    for i in tied:
+        zero[i] = not np.abs(K._fit_mixture(p["method"], Xtr, t_tr, *pairs[i]).alpha_).max(initial=0.0) > 0
+    out = tie_check(acc, zero, chosen)
+    note = (f"tied pairs {[pairs[i] for i in out['tied']]}; CV score {acc[chosen]:.3f}, "
+            f"zero kernel at {[pairs[i] for i in out['tied'] if zero[i]]}")
+    return _row("kernel_design", task, "(γ1, γ2)", stored, True, out["degenerate"], out["tied_alternative"], note)
+
+
+def _kernel_design_rows(recompute):
+    from sklearn.model_selection import StratifiedKFold
+
+    from fsbook.experiments import kernel_design as K
+    from fsbook.experiments import read_store
+    from fsbook.experiments._runner import task_seed
+
+    res, rows = read_store(K.PROTOCOL), []
+    for p, r in zip(res.params, res.results):
+        if p["method"] in K.MIXTURES or p["method"] == "weak_cv10":
+            row = _kernel_lp_row(p, r, recompute)
+            if row is not None:
+                rows.append(row)
+        elif p["method"] == "selection":
+            X, y = K.load(p["dataset"])
+            kf = StratifiedKFold(5, shuffle=True, random_state=task_seed({"dataset": p["dataset"]}, "sel"))
+            tr, te = list(kf.split(X, y))[p["split"]]
+            for key, cols in (("acc_all", np.arange(X.shape[1])), ("acc_kept", np.asarray(r["kept"], dtype=int))):
+                if not r[key] <= _majority_rate(y[te]) + 1e-12:      # NaN (nothing kept): no SVM
+                    continue
+                search = K._svm()
+                rows.append(_svm_row("kernel_design", f"{p['dataset']} selection fold {p['split']} {key}",
+                                     "linear SVM C", None, search, X[tr][:, cols], y[tr], None, recompute))
+    return rows
+
+
+def _geometry_rows(recompute):
+    from fsbook.experiments import geometry as G
+    from fsbook.experiments import read_store
+    from fsbook.geometry.candidates import binary_splits, split_label
+
+    res, rows = read_store(G.PROTOCOL), []
+    for p, r in zip(res.params, res.results):
+        y = np.asarray(G._problem(p)["y"])
+        rate = {}
+        for positive in binary_splits(np.unique(y)):
+            share = float(np.mean(np.isin(y, positive)))
+            rate[split_label(positive)] = max(share, 1.0 - share)
+        suite = pd.DataFrame({c: r["suite"][c] for c in ("split", "subset", "accuracy", "optimal")})
+        for split, s in suite[suite.optimal].groupby("split", sort=False):
+            chance = s.accuracy <= rate[split] + 1e-12
+            if chance.any():
+                rows.append(_row("geometry", f"{p['kind']} seed {p.get('seed')} {split}", "optimal sets",
+                                 s.subset[chance].tolist(), True, True, bool((~chance).any()),
+                                 "the one-standard-error label rule marks these sets optimal"))
+    return rows
+
+
+#: the part of :func:`chance_level_choices` that reads each protocol's store
+PROTOCOL_ROWS = {"kernel_design": _kernel_design_rows, "l1linf": _l1linf_rows,
+                 "geometry": _geometry_rows, "benchmark": _benchmark_rows}
+
+
+def chance_level_choices(protocols=tuple(PROTOCOL_ROWS), *, recompute=True):
+    """Every stored model choice at the chance level, with the tie check of its candidates.
+
+    Parameters
+    ----------
+    protocols : sequence of str
+        Keys of :data:`PROTOCOL_ROWS`.
+    recompute : bool, default True
+        Recompute the cross-validation behind each screened choice (seconds per choice on the
+        stored kept features; the kernel LP's 2-fold table, seconds for the full mixture);
+        ``False`` screens the stored records only (``degenerate`` and ``tied_alternative`` are
+        then ``None`` where they need a recomputation).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`CHOICE_COLUMNS`, one row per stored choice at the chance level (by the
+        screen of the module docstring); ``None`` where unknown.
+
+    Examples
+    --------
+    >>> rows = chance_level_choices(["geometry"], recompute=False)
+    >>> list(rows.columns) == CHOICE_COLUMNS, len(rows)
+    (True, 0)
+    """
+    unknown = [p for p in protocols if p not in PROTOCOL_ROWS]
+    if unknown:
+        raise ValueError(f"unknown protocol(s) {unknown}; expected some of {sorted(PROTOCOL_ROWS)}")
+    rows = [row for name in protocols for row in PROTOCOL_ROWS[name](recompute)]
+    return pd.DataFrame(rows, columns=CHOICE_COLUMNS)
+
+
+def chance_violations(choices):
+    """The rows of a table of choices that break the rule: the chosen model is degenerate while
+    a tied alternative is not.
+
+    Parameters
+    ----------
+    choices : pandas.DataFrame
+        Columns :data:`CHOICE_COLUMNS` (:func:`chance_level_choices`).
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Examples
+    --------
+    >>> fake = pd.DataFrame([["p", "t", "C", 0.1, True, True, True, ""],
+    ...                      ["p", "u", "C", 0.1, True, True, False, ""]], columns=CHOICE_COLUMNS)
+    >>> chance_violations(fake)["task"].tolist()
+    ['t']
+    """
+    missing = [c for c in CHOICE_COLUMNS if c not in choices.columns]
+    if missing:
+        raise ValueError(f"choices lack the columns {missing}")
+    bad = (choices["at_chance"].eq(True) & choices["degenerate"].eq(True)
+           & choices["tied_alternative"].eq(True))
+    return choices[bad.to_numpy(dtype=bool)]
