@@ -350,7 +350,7 @@ def main(argv=None):
     ap.add_argument("--only", nargs="*", choices=sorted(SECTIONS), default=None)
     ap.add_argument("--peer-python", default=None,
                     help="Python of the venv with scikit-feature and metric-learn")
-    ap.add_argument("--dexter-columns", type=int, default=1000)
+    ap.add_argument("--dexter-columns", type=int, default=100)
     ap.add_argument("--no-record", action="store_true")
     ap.add_argument("--child", nargs=3, metavar=("JOB", "DATA", "RESULT"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)

@@ -96,3 +96,14 @@ def test_projection_penalty_svc_sparse_is_dense(penalty):
     np.testing.assert_allclose(sparse.dual_coef_, dense.dual_coef_, atol=1e-6)
     np.testing.assert_allclose(sparse.decision_function(sp.csr_matrix(X)), dense.decision_function(X),
                                atol=1e-5)
+
+
+def test_generalized_discriminant_analysis_sparse_is_dense():
+    from fsbook.projection import GeneralizedDiscriminantAnalysis
+
+    X, y = _data(n=60, d=8, classes=3)
+    dense, sparse = _both(lambda: GeneralizedDiscriminantAnalysis(), X, y)
+    np.testing.assert_allclose(sparse.eigenvalues_, dense.eigenvalues_, rtol=1e-8)
+    Zd, Zs = dense.transform(X), sparse.transform(sp.csr_matrix(X))
+    signs = np.sign((Zd * Zs).sum(axis=0))                 # an eigenvector's sign is arbitrary
+    np.testing.assert_allclose(Zs * signs, Zd, rtol=1e-6, atol=1e-8)
