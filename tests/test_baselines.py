@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog, minimize_scalar
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
+from sklearn_checks import parametrize_with_checks
 
 from fsbook.baselines import FeatureWeightingSVM, WekaLibSVM, WekaSubsetSelector, ZeroNormSVM
 from fsbook.baselines.mdl import discretize, entropy_bits, mdl_cut_points

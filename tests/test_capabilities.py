@@ -29,7 +29,8 @@ def test_columns_and_values(table):
 
 def test_probes_record_what_fit_does(table):
     assert table.loc["HSFS", "sparse X"] == "yes"              # HSFS keeps sparse X sparse
-    assert table.loc["ZeroNormSVM", "sparse X"] == "refused"
+    assert table.loc["ZeroNormSVM", "sparse X"] == "yes"        # sparse since issue 40
+    assert table.loc["ExhaustedSafePLS", "sparse X"] == "refused"
     assert table.loc["ZeroNormSVM", "3 classes"] == "refused"  # binary only
     assert table.loc["DisjunctiveHKL", "3 classes"] == "refused"
     assert table.loc["Relief", "3 classes"] == "yes"

@@ -165,3 +165,22 @@ def test_compat_script_runs_existing_tests_against_declared_floors():
     floors = dict(script.declared_dependencies())
     assert all(floors[name] for name in ("scikit-learn", "numpy", "scipy", "pandas")), floors
     assert "scikit-learn==" + floors["scikit-learn"] in script.requirements("oldest")
+
+
+def test_parametrize_with_checks_gives_pytest_a_list(monkeypatch):
+    """scikit-learn 1.6 hands ``pytest.mark.parametrize`` a generator (deprecated by pytest 9,
+    ``PytestRemovedIn10Warning``); the tests' wrapper turns it into a list."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.utils import estimator_checks
+    from sklearn_checks import parametrize_with_checks
+
+    real = estimator_checks.parametrize_with_checks
+
+    def as_in_1_6(estimators, **kwargs):                 # the argvalues as a generator
+        mark = real(estimators, **kwargs)
+        names, values, *rest = mark.args
+        return pytest.mark.parametrize(names, (v for v in values), *rest, **mark.kwargs)
+
+    monkeypatch.setattr(estimator_checks, "parametrize_with_checks", as_in_1_6)
+    mark = parametrize_with_checks([LogisticRegression()])
+    assert isinstance(mark.args[1], list) and len(mark.args[1]) > 10

@@ -4,7 +4,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.svm import LinearSVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
+from sklearn_checks import parametrize_with_checks
 
 from fsbook.geometry import FeatureGroupSelector, all_subsets_wrapper, binary_splits
 

@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 from sklearn.multiclass import OneVsRestClassifier
-from sklearn.utils.estimator_checks import parametrize_with_checks
+from sklearn_checks import parametrize_with_checks
 
 from fsbook.hkl import C_LADDER, DisjunctiveHKL, DisjunctiveHKLCV, c_start, disjunctive_hkl_path
 

@@ -6,7 +6,7 @@ from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
+from sklearn_checks import parametrize_with_checks
 
 from fsbook.kernel_design import KernelDesign, WeakKernelSelector
 

@@ -4,7 +4,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn.feature_selection import RFE
 from sklearn.svm import LinearSVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
+from sklearn_checks import parametrize_with_checks
 from skrebate import ReliefF
 
 from fsbook.baselines import FOHSIC, SVMRFE, L1SVMSelector, LaplacianScore, Relief

@@ -6,7 +6,7 @@ import pytest
 from sklearn.decomposition import PCA, KernelPCA
 from sklearn.metrics.pairwise import polynomial_kernel
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
+from sklearn_checks import parametrize_with_checks
 
 from fsbook.projection import (
     GeneralizedDiscriminantAnalysis,

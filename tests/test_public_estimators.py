@@ -9,7 +9,7 @@ import re
 
 import numpy as np
 import pytest
-from sklearn.utils.estimator_checks import parametrize_with_checks
+from sklearn_checks import parametrize_with_checks
 
 from fsbook.baselines import MMC, MMCSupervised, StabilitySelection, WekaFilters
 from fsbook.baselines.mmc import pairs_from_labels

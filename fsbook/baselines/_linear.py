@@ -10,11 +10,14 @@ from fsbook._selection import SupportSelectorMixin, refuse_constant_X
 
 
 class LinearBinarySelectorMixin(SupportSelectorMixin, ClassifierMixin):
-    """``decision_function = X coef_ + intercept_``, ``predict``, ``support_`` as the selection."""
+    """``decision_function = X coef_ + intercept_``, ``predict``, ``support_`` as the selection.
+
+    ``X`` may be sparse (CSR) where a subclass sets ``_sparse_input = "csr"``.
+    """
 
     def _check_binary(self, X, y):
         """Validate ``(X, y)``, set ``classes_`` and return ``X, y`` (exactly two classes)."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, accept_sparse=self._sparse_input, dtype=np.float64)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         if self.classes_.size > 2:
@@ -27,8 +30,8 @@ class LinearBinarySelectorMixin(SupportSelectorMixin, ClassifierMixin):
 
     def decision_function(self, X):
         check_is_fitted(self, "coef_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return X @ self.coef_[0] + self.intercept_[0]
+        X = validate_data(self, X, accept_sparse=self._sparse_input, dtype=np.float64, reset=False)
+        return np.asarray(X @ self.coef_[0]).ravel() + self.intercept_[0]
 
     def predict(self, X):
         check_is_fitted(self, "coef_")

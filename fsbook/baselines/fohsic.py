@@ -6,9 +6,16 @@ maximises ``HSIC(X_{S∪j}, y) = (1/n²) tr(K H L H)`` with the same kernels as
 features, delta kernel on the labels).  Because the Gaussian kernel factorises
 over features, ``K_{S∪j} = K_S ∘ E_j`` with ``(E_j)_il = exp(−(x_ij − x_lj)²/2σ²)``,
 so every candidate is scored from ``A = K_S ∘ HLH`` alone in
-``O(nnz_j²)`` operations (numba kernel :func:`hsic_gains_csc`); a step costs
+``O(nnz_j²)`` operations (numba kernel :func:`hsic_gains_block`); a step costs
 ``O(Σ_j nnz_j²)``, i.e. ``O(dn²)`` for dense data.  No maintained library
 implements FOHSIC, hence this implementation.
+
+Memory (issue 40): ``A`` is formed a block of rows at a time (``HLH`` from the ``c × c``
+table of the centred class indicators, ``K_S`` from the selected columns' non-zeros), so a fit
+holds a few blocks of about ``block_bytes`` each, never an ``n × n`` matrix once
+``8 n² > block_bytes``; when ``n × n`` fits in one block, ``K_S`` is kept from step to step
+instead of being recomputed.  The result does not depend on the block size (the tests check
+this bit for bit, and the selection and path against the straightforward ``n × n`` computation).
 """
 from __future__ import annotations
 
@@ -20,12 +27,98 @@ from sklearn.base import BaseEstimator
 
 from fsbook._compat import Interval, fit_context
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
-from fsbook.baselines._kernels_fohsic import hsic_gains_csc
+from fsbook.baselines._kernels_fohsic import hsic_gains_block, multiply_gaussian_factor
 from fsbook.decisions import RTOL, argbest
 from fsbook.l1linf.estimators import feature_scales
-from fsbook.l1linf.hsic import centred_label_kernel
 
-__all__ = ["FOHSIC"]
+__all__ = ["FOHSIC", "fohsic_path"]
+
+#: bytes of one block of rows of ``K_S`` and ``A`` in :func:`fohsic_path`: a fit holds two such
+#: blocks whatever ``n`` is (three ``n × n`` matrices when ``n × n`` fits in a block, n ≤ 724)
+BLOCK_BYTES = 1 << 22
+
+
+def fohsic_path(X, codes, k, *, sigma=1.0, scale=True, block_bytes=None):
+    """The first ``k`` features added by FOHSIC and ``HSIC(X_S, y)`` after each addition.
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix (n_samples, n_features), float
+    codes : ndarray of int (n_samples,), class codes ``0 … c−1``
+    k : int
+    sigma : float
+        Width of the Gaussian kernel on the (scaled) selected features.
+    scale : bool
+        Divide every feature by its standard deviation first.
+    block_bytes : int, optional
+        Bytes of one block of rows (default :data:`BLOCK_BYTES`); see the module docstring.
+
+    Returns
+    -------
+    ranking : ndarray of int (k,)
+    path : ndarray (k,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0, 1.0], [0.1, 0.0], [1.0, 1.0], [1.1, 0.0]])
+    >>> ranking, path = fohsic_path(X, np.array([0, 0, 1, 1]), 1)
+    >>> ranking.tolist(), bool(path[0] > 0)
+    ([0], True)
+    """
+    n, d = X.shape
+    sd = feature_scales(X) if scale else np.ones(d)
+    if sp.issparse(X):                                    # x_ij · (1/sd_j), one copy of X
+        Xs = sp.csc_matrix(X, dtype=float, copy=True)
+        Xs.data *= np.repeat(1.0 / sd, np.diff(Xs.indptr))
+    else:
+        Xs = sp.csc_matrix(X / sd)
+    Xs.sort_indices()
+    indptr, indices, data = Xs.indptr, Xs.indices, Xs.data
+    codes = np.asarray(codes, dtype=np.intp)
+    prior = np.bincount(codes) / n
+    centred = np.eye(len(prior)) - prior                  # row a: indicator of class a, centred
+    table = centred @ centred.T                           # (HLH)_il = table[code_i, code_l]
+    inv2s2 = 1.0 / (2.0 * sigma ** 2)
+    budget = BLOCK_BYTES if block_bytes is None else int(block_bytes)
+    block_rows = int(min(n, max(1, budget // (8 * n))))
+    starts = range(0, n, block_rows)
+    K = np.ones((n, n)) if block_rows == n else None       # one block: K_S kept across steps
+
+    def column(j):
+        return indices[indptr[j]:indptr[j + 1]], data[indptr[j]:indptr[j + 1]]
+
+    chosen, path = [], []
+    available = np.ones(d, dtype=bool)
+    rowsum = np.empty(n)
+    for step in range(k + 1):
+        gains = np.zeros(d)
+        pos = indptr[:-1].copy()
+        for b0 in starts:
+            b1 = min(n, b0 + block_rows)
+            if K is not None:
+                Ab = K * table[codes[b0:b1, None], codes[None, :]]
+            else:                                         # K_S's rows again, A in their place
+                Ab = np.ones((b1 - b0, n))
+                for j in chosen:
+                    multiply_gaussian_factor(Ab, b0, *column(j), n, inv2s2)
+                Ab *= table[codes[b0:b1, None], codes[None, :]]
+            rowsum[b0:b1] = Ab.sum(axis=1)
+            if step < k:
+                hsic_gains_block(indptr, indices, data, Ab, rowsum[b0:b1], b0, inv2s2, pos, gains)
+            del Ab
+        if step > 0:
+            path.append(float(rowsum.sum()) / n ** 2)
+        if step == k:
+            break
+        gains *= 2.0
+        gains[~available] = -np.inf
+        j = argbest(gains, rtol=RTOL)          # near-equal gains: the smaller index
+        chosen.append(j)
+        available[j] = False
+        if K is not None:
+            multiply_gaussian_factor(K, 0, *column(j), n, inv2s2)
+    return np.array(chosen, dtype=np.intp), np.array(path)
 
 
 class FOHSIC(SupportSelectorMixin, BaseEstimator):
@@ -78,26 +171,7 @@ class FOHSIC(SupportSelectorMixin, BaseEstimator):
         """Select features greedily (see module docstring)."""
         X, codes = self._validate_classes(X, y)
         k = self._resolve_k(X.shape[1])
-        n, d = X.shape
-        scale = feature_scales(X) if self.scale else np.ones(d)
-        Xs = sp.csc_matrix(X @ sp.diags(1.0 / scale)) if sp.issparse(X) else sp.csc_matrix(X / scale)
-        Xs.sort_indices()
-        Gamma = centred_label_kernel(codes)
-        K = np.ones((n, n))
-        inv2s2 = 1.0 / (2.0 * self.sigma ** 2)
-        chosen, path = [], []
-        available = np.ones(d, dtype=bool)
-        for _ in range(k):
-            A = K * Gamma
-            gains = hsic_gains_csc(Xs.indptr, Xs.indices, Xs.data, A, A.sum(axis=1), inv2s2)
-            gains[~available] = -np.inf
-            j = argbest(gains, rtol=RTOL)          # near-equal gains: the smaller index
-            chosen.append(j)
-            available[j] = False
-            col = Xs[:, j].toarray().ravel()
-            K *= np.exp(-(col[:, None] - col[None, :]) ** 2 * inv2s2)
-            path.append(float((K * Gamma).sum()) / n ** 2)
-        self.ranking_ = np.array(chosen)
-        self.hsic_path_ = np.array(path)
-        self.support_ = ~available
+        self.ranking_, self.hsic_path_ = fohsic_path(X, codes, k, sigma=self.sigma, scale=self.scale)
+        self.support_ = np.zeros(X.shape[1], dtype=bool)
+        self.support_[self.ranking_] = True
         return self

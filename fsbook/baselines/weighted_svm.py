@@ -48,6 +48,11 @@ class FeatureWeightingSVM(LinearBinarySelectorMixin, BaseEstimator):
     objective_ : float, the optimal value of (★)
     classes_ : the two labels
 
+    Notes
+    -----
+    ``X`` may be sparse (CSR): cvxpy takes it as a sparse constant, so the cone program has one
+    entry per non-zero of ``X``.
+
     Examples
     --------
     Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
@@ -65,6 +70,7 @@ class FeatureWeightingSVM(LinearBinarySelectorMixin, BaseEstimator):
     0.93
     """
 
+    _sparse_input = "csr"
     _parameter_constraints = {
         "C": [Interval(Real, 0, None, closed="neither")],
         "tol": [Interval(Real, 0, 1, closed="neither")],
@@ -88,7 +94,7 @@ class FeatureWeightingSVM(LinearBinarySelectorMixin, BaseEstimator):
         try:
             prob.solve(solver=cp.CLARABEL)
         except cp.error.SolverError as err:       # e.g. features of scale 1e150 (issue 40)
-            scale = float(np.max(np.abs(X), initial=0.0))
+            scale = float(abs(X).max()) if X.size else 0.0
             raise ValueError(f"FeatureWeightingSVM: the cone solver (Clarabel) failed on this data "
                              f"(largest |x| = {scale:.3g}); standardise X (e.g. StandardScaler) so the "
                              "features have a moderate scale") from err

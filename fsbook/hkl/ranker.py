@@ -14,6 +14,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
@@ -23,6 +24,9 @@ from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.decisions import top_k
 
 __all__ = ["HKLRanker", "hkl_feature_scores"]
+
+#: bytes of the dense block of columns booleanised at a time for a sparse ``X``
+INDICATOR_BLOCK_BYTES = 1 << 23
 
 
 def hkl_feature_scores(models, owner, n_features):
@@ -75,6 +79,12 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
     features of positive score**: when the model involves fewer than ``k`` features, only those
     are kept (``n_used_`` of them), never a filler of zero-score features.
 
+    ``X`` may be sparse (CSR or CSC).  0/1 input stays sparse; otherwise the quartiles and
+    indicators are computed a block of columns at a time (each block densified, about
+    :data:`INDICATOR_BLOCK_BYTES`), giving the indicators of the dense ``X`` as a sparse
+    matrix (an indicator ``x > t`` with ``t < 0`` is 1 on the zeros of ``x``, so it is dense
+    in effect).  HKL works on sparse 0/1 input; the result equals that of the dense ``X``.
+
     Parameters
     ----------
     n_features_to_select : int, float or None, default=None
@@ -119,6 +129,7 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
     [1, 4]
     """
 
+    _sparse_input = ("csr", "csc")
     _parameter_constraints = {
         "n_features_to_select": N_FEATURES_CONSTRAINT,
         "boolean": ["boolean"],
@@ -146,13 +157,25 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
 
         n = X.shape[1]
         if self.boolean:
-            if not np.isin(X, (0.0, 1.0)).all():
+            if not np.isin(X.data if sp.issparse(X) else X, (0.0, 1.0)).all():
                 raise ValueError("HKLRanker(boolean=True) needs 0/1 features")
-            return X, np.arange(n)
-        thresholds = quantile_thresholds(X, self.n_bins)
-        Xb, _ = threshold(X, thresholds)
+            return (X.tocsr() if sp.issparse(X) else X), np.arange(n)
+        if sp.issparse(X):                    # a block of columns at a time, dense within it
+            X = X.tocsc()
+            width = max(1, INDICATOR_BLOCK_BYTES // (8 * X.shape[0]))
+            thresholds, blocks = [], []
+            for start in range(0, n, width):
+                block = X[:, start:start + width].toarray()
+                ts = quantile_thresholds(block, self.n_bins)
+                if sum(len(t) for t in ts):
+                    blocks.append(sp.csr_matrix(threshold(block, ts)[0].astype(np.float64)))
+                thresholds += ts
+            Xb = sp.hstack(blocks, format="csr") if blocks else sp.csr_matrix((X.shape[0], 0))
+        else:
+            thresholds = quantile_thresholds(X, self.n_bins)
+            Xb = threshold(X, thresholds)[0].astype(np.float64)
         owner = np.repeat(np.arange(n), [len(t) for t in thresholds])
-        return Xb.astype(np.float64), owner
+        return Xb, owner
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):

@@ -142,6 +142,12 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
     coef0 : float, default=1.0
     prefit : bool, default=False
 
+    Notes
+    -----
+    ``X`` may be sparse (CSR): the kernel matrices come from ``pairwise_kernels``, which takes
+    sparse input, and the default kernel PCA works on the ``m × m`` kernel matrix (a method on
+    the ``m × m`` kernel matrix, as every kernel SVM); a user's reducer must accept sparse input.
+
     Attributes
     ----------
     classes_ : ndarray
@@ -172,6 +178,11 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
         "coef0": [Real],
         "prefit": ["boolean"],
     }
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
     def __init__(self, reducer=None, *, reduced_penalty=0.0, C=1.0, kernel="poly", degree=2,
                  gamma=1.0, coef0=1.0, prefit=False):
@@ -219,7 +230,7 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
         """
         if self.prefit and self.reducer is None:
             raise ValueError("prefit=True needs a fitted reducer")
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         if self.classes_.size < 2:
@@ -227,7 +238,7 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
         K = self._kernel(X, X)
         if not np.all(np.isfinite(K)):
             raise ValueError(f"ProjectionPenaltySVC: the {self.kernel!r} kernel matrix of X overflows "
-                             f"(largest |x| = {float(np.max(np.abs(X))):.3g}); standardise X (e.g. "
+                             f"(largest |x| = {float(abs(X).max()):.3g}); standardise X (e.g. "
                              "StandardScaler) or change the kernel parameters")
         if self.prefit:
             self.reducer_ = self.reducer
@@ -258,7 +269,7 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
         ndarray of shape (m',) for two classes, else (m', k)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=np.float64)
         F = self._kernel(X, self.X_fit_) @ self.dual_coef_.T + reduce(self.reducer_, X) @ self.coef_reduced_.T
         F = F + self.intercept_
         return F[:, 0] if self.classes_.size == 2 else F

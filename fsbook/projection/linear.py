@@ -212,6 +212,14 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
     prefit : bool, default=False
         Use ``reducer`` as already fitted.
 
+    Notes
+    -----
+    ``X`` may be sparse (CSR) when the reducer accepts it (``TruncatedSVD``, a matrix ``P``,
+    ``PCA`` with a solver for sparse input, ...): the augmented representation ``[X, Z]`` is a
+    sparse matrix and the wrapped estimator or the exact λ = 0 solver for LogisticRegression and
+    LinearSVC works on it.  **Ridge with reduced_penalty=0 densifies** ``X`` (its exact solution
+    needs the dense residual ``X − QQᵀX``, ``m × n``).
+
     Attributes
     ----------
     reducer_ : fitted reducer (or the matrix ``P``)
@@ -261,7 +269,7 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
         tags.classifier_tags = inner.classifier_tags
         tags.regressor_tags = inner.regressor_tags
         tags.target_tags = inner.target_tags
-        tags.input_tags.sparse = False
+        tags.input_tags.sparse = True
         return tags
 
     @property
@@ -300,7 +308,7 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
         """
         self._check_params()
         classifier = is_classifier(self.estimator)
-        X, y = validate_data(self, X, y, accept_sparse=False, multi_output=not classifier,
+        X, y = validate_data(self, X, y, accept_sparse="csr", multi_output=not classifier,
                              y_numeric=not classifier, dtype=np.float64)
         if classifier:
             check_classification_targets(y)
@@ -333,7 +341,8 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
             est.coef_, est.intercept_ = W, b
         else:
             est.fit(A, y)
-            W, V, b = _ridge_unpenalised_v(X, Z, y.astype(float), est.alpha, est.fit_intercept)
+            Xd = X.toarray() if sp.issparse(X) else X      # the residual X − QQᵀX is dense
+            W, V, b = _ridge_unpenalised_v(Xd, Z, y.astype(float), est.alpha, est.fit_intercept)
             est.coef_ = np.vstack([W, V]).T if y.ndim > 1 else np.concatenate([W, V])
             est.intercept_ = b
         self.estimator_ = est
@@ -347,7 +356,7 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
     # -- input space model --------------------------------------------------------------------
     def _augment(self, X):
         check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse=False, reset=False, dtype=np.float64)
+        X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=np.float64)
         return augment_features(X, reduce(self.reducer_, X), self.scale_)
 
     @property

@@ -50,6 +50,12 @@ class GeneralizedDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, Transform
     reg : float, default=1e-8
         Relative ridge ``ε`` on the total scatter.
 
+    Notes
+    -----
+    ``X`` may be sparse (CSR): it enters only through the kernel matrices of
+    ``pairwise_kernels``, which takes sparse input; the method itself works on the ``m × m``
+    kernel matrix, as every kernel method.
+
     Examples
     --------
     Iris in the two discriminant directions of a quadratic kernel, then a 1-nearest-neighbour rule:
@@ -105,7 +111,7 @@ class GeneralizedDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, Transform
         -------
         self
         """
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         classes, codes = _labels(y)
         d = classes.size - 1 if self.n_components is None else self.n_components
         if not 1 <= d <= classes.size - 1:
@@ -113,7 +119,7 @@ class GeneralizedDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, Transform
         K = self._kernel(X, X)
         if not np.all(np.isfinite(K)):
             raise ValueError(f"{type(self).__name__}: the {self.kernel!r} kernel matrix of X overflows "
-                             f"(largest |x| = {float(np.max(np.abs(X))):.3g}); standardise X (e.g. "
+                             f"(largest |x| = {float(abs(X).max()):.3g}); standardise X (e.g. "
                              "StandardScaler) or change the kernel parameters")
         self.centerer_ = KernelCenterer().fit(K)
         Kc = self.centerer_.transform(K)
@@ -154,8 +160,13 @@ class GeneralizedDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, Transform
         ndarray of shape (m', n_components_)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=np.float64)
         return self.centerer_.transform(self._kernel(X, self.X_fit_)) @ self.dual_coef_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
 
 class OrthogonalLaplacianfaces(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
