@@ -96,45 +96,8 @@ def _solve_restricted(D, trace, groups, P, gamma1, gamma2):
     return _linprog(c, A, b, bounds, nonnegative_methods(A.nnz)), features, sizes
 
 
-def _check_stages(stages, T):
-    stages = tuple(int(k) for k in stages)
-    if any(not 1 <= k < T for k in stages) or list(stages) != sorted(set(stages)):
-        raise ValueError(f"stages must be increasing numbers of triplets below T = {T}, got {stages}")
-    return stages
-
-
-def _subsample(T, n_rows):
-    """``n_rows`` of the ``T`` triplet rows, evenly spread (the triplets are drawn at random)."""
-    return np.unique(np.linspace(0, T - 1, n_rows).round().astype(np.intp))
-
-
-def _generate(D, trace, g, G, gamma1, gamma2, inset, n_add, drop, tol, max_iter, history, n_rows):
-    """Column generation on the triplet rows of ``D`` from the working set ``inset`` (updated in
-    place); appends to ``history``; returns the last restricted LP, its kernels and features."""
-    T = D.shape[1]
-    left = np.zeros(inset.size, dtype=bool)                # kernels dropped once
-    for _ in range(max_iter):
-        P = np.flatnonzero(inset)
-        res, features, sizes = _solve_restricted(D, trace, g, P, gamma1, gamma2)
-        y = -res.ineqlin.marginals[:T]                    # duals of the triplet rows, ≥ 0
-        r = kernel_prices(D, y, trace, gamma2)
-        out = feature_prices(r, g, G, gamma1) > tol * max(1.0, gamma1)
-        cand = np.flatnonzero(out[g] & (r > 0) & ~inset)
-        history.append({"iter": len(history) + 1, "triplets": int(n_rows), "kernels": int(P.size),
-                        "features": int(features.size), "objective": float(res.fun),
-                        "features_priced_out": int(out.sum())})
-        if cand.size == 0:
-            return res, P, features, sizes
-        inset[cand[np.argsort(-r[cand], kind="stable")[:n_add]]] = True
-        if drop is not None:
-            out_now = P[(res.x[:P.size] == 0) & (res.lower.marginals[:P.size] > drop) & ~left[P]]
-            inset[out_now] = False
-            left[out_now] = True
-    raise RuntimeError(f"column generation did not converge in {len(history)} LPs")
-
-
 def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_add=600,
-                             drop=1e-2, tol=1e-9, max_iter=500, stages=()):
+                             drop=1e-2, tol=1e-9, max_iter=500):
     """Solve the ``α ≥ 0`` LP (:func:`~fsbook.kernel_design.lp.solve_nonnegative_lp`) by
     column generation over its kernels (see module docstring).
 
@@ -179,18 +142,31 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
     D, trace, g = _check_nonnegative_inputs(D, trace, groups, gamma1, gamma2)
     if n_start < 1 or n_add < 1:
         raise ValueError("n_start and n_add must be at least 1")
-    stages = _check_stages(stages, D.shape[1])
     m, T = D.shape
     G = int(g.max()) + 1
     inset = np.zeros(m, dtype=bool)
+    left = np.zeros(m, dtype=bool)                         # kernels dropped once
     r = kernel_prices(D, np.ones(T), trace, gamma2)
     inset[np.argsort(-r, kind="stable")[:n_start]] = True
     history = []
-    for n_rows in stages + (T,):
-        rows = slice(None) if n_rows == T else _subsample(T, n_rows)
-        res, P, features, sizes = _generate(D[:, rows], trace, g, G, gamma1, gamma2, inset, n_add, drop,
-                                        tol, max_iter - len(history), history, n_rows)
-    it = len(history)
+    for it in range(1, max_iter + 1):
+        P = np.flatnonzero(inset)
+        res, features, sizes = _solve_restricted(D, trace, g, P, gamma1, gamma2)
+        y = -res.ineqlin.marginals[:T]                    # duals of the triplet rows, ≥ 0
+        r = kernel_prices(D, y, trace, gamma2)
+        out = feature_prices(r, g, G, gamma1) > tol * max(1.0, gamma1)
+        cand = np.flatnonzero(out[g] & (r > 0) & ~inset)
+        history.append({"iter": it, "kernels": int(P.size), "features": int(features.size),
+                        "objective": float(res.fun), "features_priced_out": int(out.sum())})
+        if cand.size == 0:
+            break
+        inset[cand[np.argsort(-r[cand], kind="stable")[:n_add]]] = True
+        if drop is not None:
+            out_now = P[(res.x[:P.size] == 0) & (res.lower.marginals[:P.size] > drop) & ~left[P]]
+            inset[out_now] = False
+            left[out_now] = True
+    else:
+        raise RuntimeError(f"column generation did not converge in {max_iter} LPs")
     alpha = np.zeros(m)
     alpha[P] = res.x[:P.size]
     s = np.zeros(G)
