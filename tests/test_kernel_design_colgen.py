@@ -138,3 +138,33 @@ def test_one_round_is_the_direct_solve_bit_for_bit():
         assert cg.n_iter == 1 and cg.objective == ref.objective
         np.testing.assert_array_equal(cg.alpha, ref.alpha)
         np.testing.assert_array_equal(cg.s, ref.s)
+
+
+@pytest.mark.parametrize("start_iter, n_start", [(0, 3), (5, 3), (20, 10), (200, 1)])
+def test_first_working_set_does_not_change_the_optimum(start_iter, n_start):
+    X, t, specs, D, tr, groups = _problem(7, d=20, T=80)
+    ref = solve_nonnegative_lp(D, tr, groups, 1e-3, 1e-3)
+    cg = solve_nonnegative_colgen(D, tr, groups, 1e-3, 1e-3, n_start=n_start, n_add=5,
+                                  start_iter=start_iter)
+    assert cg.objective == pytest.approx(ref.objective, rel=1e-9)
+    np.testing.assert_allclose(cg.alpha, ref.alpha, atol=1e-7)
+    assert cg.history[-1]["features_priced_out"] == 0
+
+
+def test_squared_hinge_start_ranks_the_optimum_first():
+    """On a problem with a sparse optimum the relaxation's largest weights hold its kernels."""
+    X, t, specs, D, tr, groups = _problem(8, d=20, T=80)
+    ref = solve_nonnegative_lp(D, tr, groups, 1e-3, 1e-3)
+    from fsbook.kernel_design.colgen import squared_hinge_start
+    a = squared_hinge_start(D, 1e-3 * tr, 50)
+    k = int(np.count_nonzero(ref.alpha > 1e-9))
+    top = np.argsort(-a, kind="stable")[:3 * k]
+    y1 = np.argsort(-kernel_prices(D, np.ones(D.shape[1]), tr, 1e-3), kind="stable")[:3 * k]
+    assert np.isin(np.flatnonzero(ref.alpha > 1e-9), top).sum() >= np.isin(
+        np.flatnonzero(ref.alpha > 1e-9), y1).sum()
+
+
+def test_negative_start_iter_is_refused():
+    X, t, specs, D, tr, groups = _problem(0)
+    with pytest.raises(ValueError, match="start_iter"):
+        solve_nonnegative_colgen(D, tr, groups, 1e-3, 1e-3, start_iter=-1)

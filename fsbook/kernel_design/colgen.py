@@ -35,35 +35,61 @@ it is the full LP's optimum.  A feature with :math:`π_g > 0` has at least one s
 outside the set (the kernels in the set satisfy their dual rows), so every round adds a column
 and, as a kernel is dropped from the set at most once (``drop``), the method ends.
 
+The first working set is the ``n_start`` kernels of largest weight after a few L-BFGS-B
+iterations (:func:`squared_hinge_start`, :func:`scipy.optimize.minimize`) on a smooth relaxation
+of the LP (the squared hinge in place of ``ε``, no group term).  The gain at ``y = 1`` (the
+zero condition) ranks the optimum's kernels poorly: on ARCENE 100 × 3 000 its first 600 kernels
+gave a restricted optimum of 578 (the LP's is 0.92) and 9 rounds; 20 L-BFGS-B iterations
+(0.2 s of CPU) put 437 of the optimum's 474 non-zero kernels in their first 1 500, the first
+restricted optimum is 0.9287 and 4 rounds follow (18 s of CPU against 28 s, same optimum to
+1e-14, α to 2e-11, same support).  The result does not depend on this choice: whatever the first
+set, the method ends only when every feature prices out.
+
 Each restricted LP is solved from scratch by HiGHS as the direct solve does
 (:func:`~fsbook.kernel_design.lp.solve_nonnegative_lp`: its interior-point method with
 crossover above :data:`~fsbook.kernel_design.lp.DENSE_NNZ` non-zeros, its default choice
 below; :func:`scipy.optimize.linprog` returns the row duals), so when the first working set
 holds every kernel (``m ≤ n_start``) the one LP solved is the direct solve's, vertex included.
-We tried warm-started simplex (``highspy``, columns and rows added to the previous basis): it
-was far slower on these LPs (dense, degenerate triplet rows: tens of thousands of pivots per
-round on ARCENE 100 × 3 000; 29 644 pivots and 209 s for one round after an interior-point
-start). Two other routes did not pay either: stopping the interior-point method early (no
-crossover, tolerance 1e-4) did not cut its iterations (20–23 per round, as many as at the
-default tolerance), and generating the triplet rows as well as the columns grew both sets
-(1 576 kernels × 823 triplets at the end, 45 s of CPU, where 471 triplet rows are binding at the
-optimum). Written by hand because no library does column generation for an LP given as a dense
-matrix.
 
-Measured (``benchmarks/kernel_design.py --arcene``, 100 ARCENE samples, 1 000 triplets, three
-widths): at 3 000 features column generation took 26 s of CPU against 70 s for the direct
-solve (2.7×; 9 restricted LPs, same optimum to 8e-15, α to 1e-11, same 397 features); at
-10 000 features 49 s of CPU and 0.8 GB peak for the whole process (the direct solve: about
-530 s and 3.1 GB).  The gain is bounded because a restricted LP costs HiGHS about as much per
-non-zero as the full one, the optimum itself has about 480 non-zero weights on 1 000 dense
-triplet rows, and 5–9 rounds are needed (the gain at ``y = 1`` ranks the optimum's features
-poorly, so the first working set misses most of them).
+What was tried (CPU seconds on ARCENE 100 × 3 000, 1 000 triplets, three widths; the direct
+solve about 70–80 s; the measured profile of the old start: 96 % of the time inside HiGHS, 2 %
+building the restricted LPs, pricing negligible, about 1 s for the kernels before the LP):
+
+* warm-started simplex (``highspy``, columns and rows added to the previous basis): far slower
+  when switched on early (29 644 pivots and 209 s for one round after an interior-point start;
+  7 646 pivots and 27 s with 34 features still priced out), cheap only in the last rounds
+  (441 and 239 pivots, 2.6 s and 1.2 s with 5 and 1 features priced out); 49 s in all with
+  three interior-point rounds first;
+* an early-stopped interior point (no crossover, tolerance 1e-4): as many iterations (20–23
+  per round) as at the default tolerance;
+* generating the triplet rows as well as the columns: both sets grew (1 576 kernels × 823
+  triplets at the end, 45 s, where 471 triplet rows are binding at the optimum);
+* warm-up rounds on evenly spread triplet subsamples (300, or 250 then 500 triplets) to choose
+  the first working set: 31 s and 36 s, the full LP still needed 6–7 rounds;
+* HiGHS's newer interior-point method (``solver="hipo"`` in ``highspy`` 1.15) and its
+  first-order PDLP on a random LP of this shape (600 kernels × 300 triplets): 0.94 s and
+  0.55 s against 0.06–0.53 s for the default interior-point method (PDLP 14 320 iterations, to
+  1e-7 only), not pursued at full size.
+
+Why 10× is not reached at 3 000 features: one restricted LP of the optimum's own 474 kernels
+(the best first working set possible) costs HiGHS 2.6 s, so about 4 s is the floor with the
+kernels; a working set of 1 100–1 500 kernels costs 3.5–4.5 s per round and the heuristic start
+still needs 3 rounds after the first.  Written by hand because no library does column
+generation for an LP given as a dense matrix.
+
+Measured with this start (``benchmarks/kernel_design.py --only arcene``, side by side, run
+stopped before the 10 000-feature direct solve on a loaded machine, so not recorded): at 3 000
+features 16.7 s of CPU against 71.9 s for the direct solve (4.3×; 4 restricted LPs, objectives
+equal to 1.2e-14, α to 1.4e-11, the same 397 features); at 10 000 features 38.9 s of CPU, 5
+restricted LPs, 0.75 GB peak (the direct solve took about 530 s and 3.1 GB in an earlier run:
+about 14×, not remeasured side by side).
 """
 from __future__ import annotations
 
 import time
 
 import numpy as np
+from scipy.optimize import minimize
 
 from fsbook.kernel_design.lp import (
     LPResult,
@@ -73,7 +99,7 @@ from fsbook.kernel_design.lp import (
     nonnegative_methods,
 )
 
-__all__ = ["kernel_prices", "feature_prices", "solve_nonnegative_colgen"]
+__all__ = ["kernel_prices", "feature_prices", "squared_hinge_start", "solve_nonnegative_colgen"]
 
 
 def kernel_prices(D, y, trace, gamma2):
@@ -89,6 +115,27 @@ def feature_prices(r, groups, n_groups, gamma1):
     return np.bincount(groups, np.maximum(r, 0.0), minlength=n_groups) - gamma1
 
 
+def squared_hinge_start(D, cost, n_iter):
+    """Kernel weights after ``n_iter`` L-BFGS-B iterations (from ``α = 0``) on the smooth relaxation
+    :math:`\\min_{α≥0} \\tfrac12\\sum_t (1 - D_{:,t}^\\top α)_+^2 + \\text{cost}^\\top α` of the LP
+    (squared hinge in place of ``ε``, no group term); their ranking chooses the first working set.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> D = np.array([[1.0, 1.0], [-1.0, 0.5], [0.0, 0.0]])
+    >>> a = squared_hinge_start(D, np.full(3, 0.01), 20)
+    >>> bool(a[0] > a[1] >= 0), float(a[2])
+    (True, 0.0)
+    """
+    def fun(a):
+        u = np.maximum(1.0 - D.T @ a, 0.0)
+        return 0.5 * (u @ u) + cost @ a, cost - D @ u
+    res = minimize(fun, np.zeros(D.shape[0]), jac=True, method="L-BFGS-B",
+                   bounds=[(0.0, None)] * D.shape[0], options={"maxiter": int(n_iter)})
+    return res.x
+
+
 def _solve_restricted(D, trace, groups, P, gamma1, gamma2):
     """The LP over the kernels ``P`` (groups renumbered); returns ``(res, features)``."""
     features, local = np.unique(groups[P], return_inverse=True)
@@ -96,8 +143,9 @@ def _solve_restricted(D, trace, groups, P, gamma1, gamma2):
     return _linprog(c, A, b, bounds, nonnegative_methods(A.nnz)), features, sizes
 
 
-def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_add=600,
-                             drop=1e-2, tol=1e-9, max_iter=500):
+def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=1500, n_add=600,
+                             drop=1e-2, tol=1e-9, max_iter=500,
+                             start_iter=20):
     """Solve the ``α ≥ 0`` LP (:func:`~fsbook.kernel_design.lp.solve_nonnegative_lp`) by
     column generation over its kernels (see module docstring).
 
@@ -105,9 +153,11 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
     ----------
     D, trace, groups, gamma1, gamma2
         As for :func:`~fsbook.kernel_design.lp.build_nonnegative_lp`.
-    n_start : int, default=600
-        The first working set: the ``n_start`` kernels of largest price at ``y = 1``
-        (largest :math:`\\sum_t D_{pt} - γ_2\\operatorname{tr}_S K_p`; ties to the smaller index).
+    n_start : int, default=1500
+        The first working set: the ``n_start`` kernels of largest weight in
+        :func:`squared_hinge_start` (``start_iter`` iterations), or with ``start_iter=0`` of
+        largest price at ``y = 1`` (:math:`\\sum_t D_{pt} - γ_2\\operatorname{tr}_S K_p`); ties
+        to the smaller index.
     n_add : int, default=600
         At most this many kernels enter per round: those of largest price among the
         candidates (ties to the smaller index).
@@ -119,6 +169,9 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
         A feature prices out when :math:`π_g > \\text{tol}\\cdot\\max(1, γ_1)`.
     max_iter : int, default=500
         Restricted LPs at most (``RuntimeError`` beyond).
+    start_iter : int, default=20
+        L-BFGS-B iterations of :func:`squared_hinge_start` that rank the kernels for the first
+        working set; ``0``: rank by the price at ``y = 1`` instead.
 
     Returns
     -------
@@ -142,12 +195,17 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
     D, trace, g = _check_nonnegative_inputs(D, trace, groups, gamma1, gamma2)
     if n_start < 1 or n_add < 1:
         raise ValueError("n_start and n_add must be at least 1")
+    if start_iter < 0:
+        raise ValueError(f"start_iter must be at least 0, got {start_iter}")
     m, T = D.shape
     G = int(g.max()) + 1
     inset = np.zeros(m, dtype=bool)
     left = np.zeros(m, dtype=bool)                         # kernels dropped once
-    r = kernel_prices(D, np.ones(T), trace, gamma2)
-    inset[np.argsort(-r, kind="stable")[:n_start]] = True
+    if start_iter:
+        score = squared_hinge_start(D, gamma2 * trace, start_iter)
+    else:
+        score = kernel_prices(D, np.ones(T), trace, gamma2)
+    inset[np.argsort(-score, kind="stable")[:n_start]] = True
     history = []
     for it in range(1, max_iter + 1):
         P = np.flatnonzero(inset)
