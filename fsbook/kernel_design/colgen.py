@@ -35,7 +35,7 @@ it is the full LP's optimum.  A feature with :math:`π_g > 0` has at least one s
 outside the set (the kernels in the set satisfy their dual rows), so every round adds a column
 and, as a kernel is dropped from the set at most once (``drop``), the method ends.
 
-The first working set is the ``n_start`` kernels of largest weight after a few L-BFGS-B
+With ``start_iter > 0`` the first working set is the ``n_start`` kernels of largest weight after a few L-BFGS-B
 iterations (:func:`squared_hinge_start`, :func:`scipy.optimize.minimize`) on a smooth relaxation
 of the LP (the squared hinge in place of ``ε``, no group term).  The gain at ``y = 1`` (the
 zero condition) ranks the optimum's kernels poorly: on ARCENE 100 × 3 000 its first 600 kernels
@@ -43,7 +43,10 @@ gave a restricted optimum of 578 (the LP's is 0.92) and 9 rounds; 20 L-BFGS-B it
 (0.2 s of CPU) put 437 of the optimum's 474 non-zero kernels in their first 1 500, the first
 restricted optimum is 0.9287 and 4 rounds follow (18 s of CPU against 28 s, same optimum to
 1e-14, α to 2e-11, same support).  The result does not depend on this choice: whatever the first
-set, the method ends only when every feature prices out.
+set, the method ends only when every feature prices out.  The default (``start_iter=0``,
+``n_start=600``) keeps the old start, with which the stores' wide-data fits were made: a
+degenerate LP can end at another optimal vertex from another first set, so the faster start
+becomes the default together with a rerun of the stores that use it.
 
 Each restricted LP is solved from scratch by HiGHS as the direct solve does
 (:func:`~fsbook.kernel_design.lp.solve_nonnegative_lp`: its interior-point method with
@@ -143,9 +146,9 @@ def _solve_restricted(D, trace, groups, P, gamma1, gamma2):
     return _linprog(c, A, b, bounds, nonnegative_methods(A.nnz)), features, sizes
 
 
-def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=1500, n_add=600,
+def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_add=600,
                              drop=1e-2, tol=1e-9, max_iter=500,
-                             start_iter=20):
+                             start_iter=0):
     """Solve the ``α ≥ 0`` LP (:func:`~fsbook.kernel_design.lp.solve_nonnegative_lp`) by
     column generation over its kernels (see module docstring).
 
@@ -153,7 +156,7 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=1500, n_a
     ----------
     D, trace, groups, gamma1, gamma2
         As for :func:`~fsbook.kernel_design.lp.build_nonnegative_lp`.
-    n_start : int, default=1500
+    n_start : int, default=600
         The first working set: the ``n_start`` kernels of largest weight in
         :func:`squared_hinge_start` (``start_iter`` iterations), or with ``start_iter=0`` of
         largest price at ``y = 1`` (:math:`\\sum_t D_{pt} - γ_2\\operatorname{tr}_S K_p`); ties
@@ -169,9 +172,12 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=1500, n_a
         A feature prices out when :math:`π_g > \\text{tol}\\cdot\\max(1, γ_1)`.
     max_iter : int, default=500
         Restricted LPs at most (``RuntimeError`` beyond).
-    start_iter : int, default=20
+    start_iter : int, default=0
         L-BFGS-B iterations of :func:`squared_hinge_start` that rank the kernels for the first
-        working set; ``0``: rank by the price at ``y = 1`` instead.
+        working set; ``0``: rank by the price at ``y = 1`` instead.  ``start_iter=20,
+        n_start=1500`` is the faster start of the module docstring; it is not the default yet,
+        because the stores' wide-data fits were made with this one (a degenerate LP may end at
+        another optimal vertex from another first set).
 
     Returns
     -------
