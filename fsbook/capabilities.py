@@ -114,11 +114,11 @@ def capability_table(names=None, *, seed: int = 0) -> pd.DataFrame:
     >>> from fsbook.capabilities import capability_table
     >>> t = capability_table(["HSFS", "ProjectionPenaltySVC", "MMC"])
     >>> t[["kind", "sparse (tag)", "sparse X", "3 classes", "regression y"]]
-                               kind sparse (tag) sparse X 3 classes regression y
+                             kind sparse (tag) sparse X 3 classes regression y
     estimator
-    HSFS                   selector          yes      yes       yes      refused
-    ProjectionPenaltySVC classifier           no  refused       yes      refused
-    MMC                 transformer           no        —         —            —
+    HSFS                     selector          yes      yes       yes      refused
+    ProjectionPenaltySVC   classifier          yes      yes       yes      refused
+    MMC                   transformer           no        —         —            —
     >>> t.attrs["messages"][("HSFS", "regression y")][:36]
     'ValueError: Unknown label type: cont'
     """
