@@ -110,3 +110,19 @@ def test_tuned_svm_lexicographic_rule_prefers_a_two_class_model_among_ties():
     assert np.allclose(acc, first.cv_results_["mean_test_score"])
     with pytest.raises(ValueError, match="unknown tie rule"):
         tuned_svm(SVC(), {"C": [1.0]}, seed=0, tie="last")
+
+
+def test_svm_choice_recomputes_the_lexicographic_rule_of_the_search():
+    """:func:`svm_choice` on a ``tie="lexicographic"`` search chooses what the fitted search chose
+    (its accuracy, class-count and hinge tables recomputed fold by fold)."""
+    from fsbook.experiments._chance import svm_choice
+    from fsbook.experiments._protocol_helpers import tuned_svm
+
+    rng = np.random.default_rng(3)
+    X = np.r_[rng.normal(0, 1, (30, 2)), rng.normal(0.4, 1, (12, 2))]
+    y = np.r_[np.zeros(30), np.ones(12)]
+    search = tuned_svm(SVC(), {"C": [1e-3, 1e-2, 1.0, 10.0]}, seed=2, scale=True, tie="lexicographic")
+    out = svm_choice(search, X, y)
+    fitted = search.fit(X, y)
+    assert out["chosen"] == fitted.best_index_
+    assert np.allclose(out["cv_accuracy"], fitted.cv_results_["mean_test_accuracy"])

@@ -580,9 +580,9 @@ def test_choose_gammas_skipping_implied_zero_fits_agrees_with_the_reference(monk
         assert max(ref_fits.values()) > 1.0                  # a learnt kernel at some points
         both = {(g1, g2) for g1 in grid for g2 in grid if all(k in fits for k in ref_fits if k[1:] == (g1, g2))}
         assert both and all(fast[2][p] == ref[2][p] for p in both)
-    # the protocol's default: skipping for the weak mixture only (see SKIP_IMPLIED_ZERO)
+    # the protocol's default (version 4 on): skipping for both mixtures (see SKIP_IMPLIED_ZERO)
     fits.clear()
-    assert KD.choose_gammas(method, Xtr, ytr, grid, 200, 200, 5) == (fast if method == "weak" else ref)
+    assert KD.choose_gammas(method, Xtr, ytr, grid, 200, 200, 5) == fast
 
 
 def test_zero_implied_needs_a_dominated_zero_point_and_a_positive_gamma1():

@@ -117,7 +117,9 @@ def svm_choice(search, X_train, y_train):
 
     candidates = list(ParameterGrid(search.param_grid))
     folds = list(search.cv.split(X_train, y_train))
+    lexicographic = isinstance(search.scoring, dict)       # tuned_svm(..., tie="lexicographic")
     acc = np.zeros((len(candidates), len(folds)))
+    secondary = {name: np.zeros_like(acc) for name in ("classes", "hinge")}
     degenerate = np.zeros(len(candidates), dtype=bool)
     for i, params in enumerate(candidates):
         predicted = []
@@ -126,9 +128,16 @@ def svm_choice(search, X_train, y_train):
             pred = model.predict(X_train[va])
             acc[i, f] = np.mean(pred == y_train[va])
             predicted.append(pred)
+            if lexicographic:
+                for name in secondary:
+                    secondary[name][i, f] = search.scoring[name](model, X_train[va], y_train[va])
         degenerate[i] = np.unique(np.concatenate(predicted)).size < 2
     mean = acc.mean(axis=1)
-    chosen = int(search.refit({"mean_test_score": mean}))
+    if lexicographic:
+        chosen = int(search.refit({"mean_test_accuracy": mean,
+                                   **{f"mean_test_{k}": v.mean(axis=1) for k, v in secondary.items()}}))
+    else:
+        chosen = int(search.refit({"mean_test_score": mean}))
     return {"params": candidates, "cv_accuracy": mean, "one_class": degenerate, "chosen": chosen,
             **tie_check(mean, degenerate, chosen)}
 
@@ -210,7 +219,8 @@ def _projection_search(X_train, y_train, seed):
     n_components = min(B.RANK_K, X_train.shape[1] - 1, len(y_train) // 3 * 2 - 1)
     model = make_pipeline(StandardScaler(), ProjectionPenalty(LinearSVC(random_state=seed, max_iter=5000),
                                                               PCA(n_components, random_state=seed)))
-    return tuned_svm(model, dict(zip(_PROJECTION_KEYS, (list(B.C_LINEAR), list(B.PROJ_PENALTIES)))), seed)
+    return tuned_svm(model, dict(zip(_PROJECTION_KEYS, (list(B.C_LINEAR), list(B.PROJ_PENALTIES)))), seed,
+                     tie=B.SVM_TIES[B.VERSION])
 
 
 def _benchmark_rows(recompute):
@@ -253,7 +263,7 @@ def _benchmark_rows(recompute):
                     data = B.fold_data(p["dataset"], train, test)
                 Xtr, Xte, columns = data
                 cols = np.searchsorted(columns, r["support"][i])
-                search = tuned_svm(clone(clf), {"C": grid}, seed, scale=True)
+                search = tuned_svm(clone(clf), {"C": grid}, seed, scale=True, tie=B.SVM_TIES[B.VERSION])
                 rows.append(_svm_row("benchmark", task, choice, None, search, Xtr[:, cols], y[train],
                                      None, recompute, test=(Xte[:, cols], y[test], r[key][i])))
     return rows
