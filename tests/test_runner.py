@@ -366,3 +366,36 @@ def test_cost_postfix_scales_the_priors_by_this_runs_costs():
     assert note == "recorded 0 min, left ≈ 40 min"
     # a dear task last: the mean of the cheap first tasks would say 0 min
     assert cost_postfix([], [1.0], 1, 1, run_prior=[None], left_prior=[7200.0]).endswith("2.0 h")
+
+
+def _naive_cost_note(stored, run, run_prior, left_prior, workers):
+    """The progress note recomputed from the whole lists (the definition, O(n) per call)."""
+    from fsbook.experiments._runner import _hours
+
+    done = sum(stored) + sum(run)
+    basis = run or stored
+    mean = sum(basis) / len(basis) if basis else 0.0
+    if any(v is not None for v in left_prior):
+        pairs = [(s, v) for s, v in zip(run, run_prior) if v is not None and v > 0]
+        scale = sum(s for s, _ in pairs) / sum(v for _, v in pairs) if pairs else 1.0
+        return f"recorded {_hours(done)}, left ≈ {_hours(sum(mean if v is None else v * scale for v in left_prior) / workers)}"
+    if not basis:
+        return f"recorded {_hours(done)}, left: no cost recorded yet"
+    return f"recorded {_hours(done)}, left ≈ {_hours(len(left_prior) * mean / workers)}"
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_running_cost_equals_the_note_recomputed_from_the_lists(seed):
+    """The runner's O(1)-per-task totals give the note of the whole lists after every task."""
+    from fsbook.experiments._runner import RunningCost
+
+    rng = np.random.default_rng(seed)
+    n = 40
+    priors = [None if rng.random() < 0.3 else float(rng.choice([0.0, rng.exponential(300)])) for _ in range(n)]
+    secs = rng.exponential(200, n).tolist()
+    stored = rng.exponential(100, int(rng.integers(0, 5))).tolist()
+    cost = RunningCost(stored, priors, n_jobs=2)
+    assert cost.note() == _naive_cost_note(stored, [], [], priors, 2)
+    for t in range(n):
+        cost.finish(secs[t], priors[t])
+        assert cost.note() == _naive_cost_note(stored, secs[:t + 1], priors[:t + 1], priors[t + 1:], 2)

@@ -293,16 +293,73 @@ def _hours(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min"
 
 
-def cost_postfix(stored_secs, run_secs, n_left: int, n_jobs: int, run_prior=None, left_prior=None) -> str:
-    """The progress bar's cost note: the CPU time recorded so far (stored tasks and this run's)
-    and an estimate of the wall time left over ``n_jobs`` workers.
+class RunningCost:
+    """Running totals behind the progress bar's cost note: O(1) work per finished task.
 
-    Without priors the ``n_left`` tasks are costed at the mean recorded cost of this run's tasks
-    (of the stored ones before the first finishes).  With priors (each task's recorded cost in
-    an older version of the store, :func:`prior_seconds`; ``None`` where it has none) a task
-    left costs its prior times the ratio of this run's costs to their priors so far (1 before
-    the first such task finishes), so a protocol whose dear tasks come last is not estimated
-    from its cheap first ones; tasks without a prior cost the mean.
+    The note gives the CPU time recorded so far (stored tasks and this run's) and an estimate of
+    the wall time left over ``n_jobs`` workers.  Without priors the tasks left are costed at the
+    mean recorded cost of this run's tasks (of the stored ones before the first finishes).  With
+    priors (each task's recorded cost in an older version of the store, :func:`prior_seconds`;
+    ``None`` where it has none) a task left costs its prior times the ratio of this run's costs
+    to their priors so far (1 before the first such task finishes), so a protocol whose dear
+    tasks come last is not estimated from its cheap first ones; tasks without a prior cost the
+    mean.  :func:`cost_postfix` is the same note from the lists themselves.
+
+    Parameters
+    ----------
+    stored_secs : list of float
+        Recorded seconds of the stored tasks.
+    left_priors : list of float or None
+        The prior of each task to compute (``None``: no prior).
+    n_jobs : int
+        Workers (``-1`` or ``0``: every core).
+
+    Examples
+    --------
+    >>> cost = RunningCost([], [5.0, 5.0, 600.0, None], n_jobs=1)
+    >>> cost.finish(10.0, 5.0); cost.finish(10.0, 5.0)
+    >>> cost.note()
+    'recorded 0 min, left ≈ 20 min'
+    """
+
+    def __init__(self, stored_secs, left_priors, n_jobs: int):
+        self.workers = max(1, n_jobs if n_jobs > 0 else (os.cpu_count() or 1))
+        self.stored, self.n_stored = float(sum(stored_secs)), len(stored_secs)
+        self.run, self.n_run = 0.0, 0
+        self.paired_secs = self.paired_prior = 0.0          # this run's tasks with a prior > 0
+        priors = [float(v) for v in left_priors if v is not None]
+        self.left_prior, self.n_left_prior = sum(priors), len(priors)
+        self.n_left_plain = len(left_priors) - len(priors)
+
+    def finish(self, secs: float, prior=None) -> None:
+        """Count a finished task: its recorded ``secs`` and its ``prior`` (``None``: none)."""
+        self.run += float(secs)
+        self.n_run += 1
+        if prior is None:
+            self.n_left_plain -= 1
+            return
+        self.n_left_prior -= 1
+        self.left_prior = self.left_prior - float(prior) if self.n_left_prior else 0.0
+        if prior > 0:
+            self.paired_secs += float(secs)
+            self.paired_prior += float(prior)
+
+    def note(self) -> str:
+        """``"recorded …, left ≈ …"``, the progress bar's postfix."""
+        done = self.stored + self.run
+        basis, n_basis = (self.run, self.n_run) if self.n_run else (self.stored, self.n_stored)
+        mean = basis / n_basis if n_basis else 0.0
+        if self.n_left_prior:
+            scale = self.paired_secs / self.paired_prior if self.paired_prior else 1.0
+            left = (mean * self.n_left_plain + self.left_prior * scale) / self.workers
+            return f"recorded {_hours(done)}, left ≈ {_hours(left)}"
+        if not n_basis:
+            return f"recorded {_hours(done)}, left: no cost recorded yet"
+        return f"recorded {_hours(done)}, left ≈ {_hours(self.n_left_plain * mean / self.workers)}"
+
+
+def cost_postfix(stored_secs, run_secs, n_left: int, n_jobs: int, run_prior=None, left_prior=None) -> str:
+    """The progress bar's cost note (:class:`RunningCost`) from the lists of recorded seconds.
 
     Parameters
     ----------
@@ -325,19 +382,12 @@ def cost_postfix(stored_secs, run_secs, n_left: int, n_jobs: int, run_prior=None
     >>> cost_postfix([], [10.0, 10.0], 2, 1, run_prior=[5.0, 5.0], left_prior=[600.0, None])
     'recorded 0 min, left ≈ 20 min'
     """
-    done = sum(stored_secs) + sum(run_secs)
-    basis = run_secs or stored_secs
-    workers = max(1, n_jobs if n_jobs > 0 else (os.cpu_count() or 1))
-    if left_prior is not None and any(v is not None for v in left_prior):
-        pairs = [(s, v) for s, v in zip(run_secs, run_prior or []) if v is not None and v > 0]
-        scale = sum(s for s, _ in pairs) / sum(v for _, v in pairs) if pairs else 1.0
-        mean = sum(basis) / len(basis) if basis else 0.0
-        left = sum(mean if v is None else v * scale for v in left_prior) / workers
-        return f"recorded {_hours(done)}, left ≈ {_hours(left)}"
-    if not basis:
-        return f"recorded {_hours(done)}, left: no cost recorded yet"
-    left = n_left * (sum(basis) / len(basis)) / workers
-    return f"recorded {_hours(done)}, left ≈ {_hours(left)}"
+    run_prior = list(run_prior) if run_prior is not None else [None] * len(run_secs)
+    left_prior = list(left_prior) if left_prior is not None else [None] * n_left
+    cost = RunningCost(stored_secs, left_prior + run_prior, n_jobs)
+    for secs, prior in zip(run_secs, run_prior):
+        cost.finish(secs, prior)
+    return cost.note()
 
 
 def prior_seconds(store, params) -> list:
@@ -345,10 +395,9 @@ def prior_seconds(store, params) -> list:
     or ``None``: the priors of :func:`cost_postfix`.  Unreadable older stores give no priors."""
     from dataclasses import replace
 
-    older = store.older_versions() if store is not None else []
-    if not older:
+    newest = store.newest_older_version() if store is not None else None
+    if newest is None:
         return [None] * len(params)
-    newest = max(older, key=lambda v: (v.isdigit(), int(v) if v.isdigit() else 0, v))
     try:
         records = Store(store.folder, replace(store.protocol, version=newest)).load()
     except (OSError, ValueError, StoreError):
@@ -378,15 +427,9 @@ def _run_tasks(protocol, params, keys, store, resume, n_jobs, backend, scheduler
     from tqdm import tqdm  # the text bar: tqdm.auto warns in notebooks without ipywidgets
 
     bar = tqdm(total=len(params), initial=n_cached, desc=protocol.name, disable=not progress)
-    stored_secs = [float(s) for s in seconds if s is not None]
-    run_secs: list = []
     prior = prior_seconds(store, params) if todo and progress else [None] * len(params)
-    left = {i: prior[i] for i, _ in todo}
-    run_prior: list = []
-
-    def postfix():
-        return cost_postfix(stored_secs, run_secs, len(left), n_jobs, run_prior, list(left.values()))
-    bar.set_postfix_str(postfix(), refresh=False)
+    cost = RunningCost([float(s) for s in seconds if s is not None], [prior[i] for i, _ in todo], n_jobs)
+    bar.set_postfix_str(cost.note(), refresh=False)
     stream = None
     try:
         if todo:
@@ -399,9 +442,8 @@ def _run_tasks(protocol, params, keys, store, resume, n_jobs, backend, scheduler
                     rec = make_record(keys[i], params[i], result, secs, machine)
                     store.append(rec)
                     records[keys[i]] = rec
-                run_secs.append(float(secs))
-                run_prior.append(left.pop(i, None))
-                bar.set_postfix_str(postfix(), refresh=False)
+                cost.finish(secs, prior[i])
+                bar.set_postfix_str(cost.note(), refresh=False)
                 bar.update()
     finally:
         bar.close()

@@ -268,6 +268,13 @@ class Store:
             return not v.isdigit() and not cur.isdigit() and v < cur
         return [v for v in self.other_versions() if older(v)]
 
+    def newest_older_version(self):
+        """The newest of :meth:`older_versions` (by the same rule: numbers as numbers), or ``None``."""
+        older = self.older_versions()
+        if not older:
+            return None
+        return max(older, key=lambda v: int(v) if v.isdigit() else v)   # all numbers or none (older_versions)
+
     def legacy_layout(self) -> bool:
         """Whether the folder holds task files of the first runner (``tasks/<key>.json``)."""
         return (self.folder / "tasks").is_dir()
