@@ -210,3 +210,29 @@ def test_clear_errors(Est):
 @parametrize_with_checks([FOHSIC(), LaplacianScore(), Relief(), L1SVMSelector(), SVMRFE()])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_class_graph_scores_need_no_graph_and_rank_as_f_classif(sparse):
+    """Issue 40: the class-graph score from class sums equals the graph's (no n × n matrix), is
+    1 / (1 + F (C − 1)/(n − C)) with F of scikit-learn's f_classif, and so ranks as it."""
+    import warnings
+
+    from sklearn.feature_selection import f_classif
+
+    from fsbook.baselines.laplacian_score import class_graph_scores
+
+    X, y = _toy(n=40, d=7)
+    y = np.arange(40) % 3                                  # three classes
+    X[:, 3] = 1.5                                          # a constant column: +inf
+    Xin = sp.csr_matrix(X) if sparse else X
+    got = class_graph_scores(Xin, y)
+    np.testing.assert_allclose(got, laplacian_scores(X, class_graph(y)), rtol=1e-10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        F, _ = f_classif(X, y)
+    live = np.isfinite(got)
+    assert not live[3] and live.sum() == 6
+    np.testing.assert_allclose(got[live], 1 / (1 + F[live] * 2 / 37), rtol=1e-10)
+    assert list(np.argsort(got[live], kind="stable")) == list(np.argsort(-F[live], kind="stable"))
+    np.testing.assert_array_equal(LaplacianScore().fit(Xin, y).scores_, got)

@@ -27,7 +27,7 @@ from sklearn.neighbors import kneighbors_graph
 from fsbook._compat import Interval, StrOptions, fit_context
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 
-__all__ = ["LaplacianScore", "laplacian_scores", "class_graph", "heat_knn_graph"]
+__all__ = ["LaplacianScore", "laplacian_scores", "class_graph", "class_graph_scores", "heat_knn_graph"]
 
 
 def class_graph(y):
@@ -75,10 +75,47 @@ def laplacian_scores(X, S):
         a = (X * X).T @ deg
         b = X.T @ deg
         c = np.einsum("ij,ij->j", X, S @ X)
+    return _scores_from_moments(a, b, c, total)
+
+
+def _scores_from_moments(a, b, c, total):
+    """``L_r = (a − c) / (a − b²/ΣD)`` with +inf where the denominator vanishes (constant columns)."""
     denom = a - b * b / total
     with np.errstate(divide="ignore", invalid="ignore"):
         score = (a - c) / denom
     return np.where(denom > 1e-12 * np.maximum(a, 1e-300), score, np.inf)
+
+
+def class_graph_scores(X, y):
+    """``L_r`` on the class graph (:func:`class_graph`) without its ``n × n`` matrix.
+
+    On the class graph every degree is 1, so ``a = Σ f_i²``, ``b = Σ f_i``, ``ΣD = n`` and
+    ``c = f_rᵀ S f_r = Σ_c (Σ_{i∈c} f_i)² / n_c``: ``L_r`` is the within-class sum of squares over
+    the total one, ``1 / (1 + F (C − 1)/(n − C))`` with ``F`` the one-way ANOVA statistic, so it
+    ranks features exactly as scikit-learn's :func:`~sklearn.feature_selection.f_classif`
+    (smallest ``L_r`` = largest ``F``; ``tests/test_l1linf_baselines.py`` checks both).  It is
+    computed here rather than from ``f_classif`` to keep the Laplacian score's own values (chapter
+    2 reports them) and its rule for constant columns (+inf, no warning).  ``X`` dense or sparse;
+    memory ``O(C d)``.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 1.0], [0.0, 3.0], [2.0, 2.0], [2.0, 2.0]])
+    >>> class_graph_scores(X, [0, 0, 1, 1]).tolist()
+    [0.0, 1.0]
+    """
+    _, codes, counts = np.unique(y, return_inverse=True, return_counts=True)
+    Y = sp.csr_matrix((np.ones(codes.size), (np.arange(codes.size), codes)), shape=(codes.size, counts.size))
+    if sp.issparse(X):
+        a = np.asarray(X.multiply(X).sum(axis=0)).ravel()
+        b = np.asarray(X.sum(axis=0)).ravel()
+        sums = np.asarray((Y.T @ X).todense())
+    else:
+        a = np.einsum("ij,ij->j", X, X)
+        b = X.sum(axis=0)
+        sums = np.asarray(Y.T @ X)
+    c = ((sums * sums) / counts[:, None]).sum(axis=0)
+    return _scores_from_moments(a, b, c, float(codes.size))
 
 
 class LaplacianScore(SupportSelectorMixin, BaseEstimator):
@@ -129,11 +166,10 @@ class LaplacianScore(SupportSelectorMixin, BaseEstimator):
         X, codes = self._validate_classes(X, y)
         k = self._resolve_k(X.shape[1])
         if self.graph == "class":
-            S = class_graph(codes)
+            self.scores_ = class_graph_scores(X, codes)             # no n x n array (issue 40)
         else:
             if self.n_neighbors >= X.shape[0]:
                 raise ValueError(f"n_neighbors={self.n_neighbors} must be below n_samples={X.shape[0]}")
-            S = heat_knn_graph(X, self.n_neighbors, sparse=True)     # no n x n array (issue 40)
-        self.scores_ = laplacian_scores(X, S)
+            self.scores_ = laplacian_scores(X, heat_knn_graph(X, self.n_neighbors, sparse=True))
         self._keep_top(-self.scores_, k)
         return self
