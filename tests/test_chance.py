@@ -80,14 +80,7 @@ def test_screened_choices_are_recomputed_as_stored(protocol):
     assert differ.empty, differ.to_string()
 
 
-#: the benchmark's store (version 8) holds choices that break the rule: its SVMs break CV ties by
-#: grid order (``tuned_svm(tie="first")``); strict, so the test fails once a rerun fixes them
-BENCHMARK_V8 = pytest.mark.xfail(strict=True, reason="benchmark v8: one-class RBF SVMs chosen among tied "
-                                 "two-class ones; needs tuned_svm(tie='lexicographic') and a rerun")
-
-
-@pytest.mark.parametrize("protocol", ["kernel_design", "l1linf", "geometry",
-                                      pytest.param("benchmark", marks=BENCHMARK_V8)])
+@pytest.mark.parametrize("protocol", ["kernel_design", "l1linf", "geometry", "benchmark"])
 def test_no_stored_choice_at_chance_with_a_tied_alternative(protocol):
     bad = chance_violations(stored_choices(protocol))
     assert bad.empty, f"chance-level choices with a tied alternative:\n{bad.to_string()}"
