@@ -568,3 +568,27 @@ def test_vectorised_exp_is_within_one_ulp_of_the_correctly_rounded_exp():
     assert below.tolist() == [0.0, 0.0]
     with pytest.raises(ValueError, match="pair_kernel"):
         HSICCriterion(np.ones((4, 2)), [0, 1, 0, 1], pair_kernel="fast")
+
+
+@pytest.mark.parametrize("q", [1, 3, 8, 10, 17, 130])
+def test_fused_prox_and_penalty_have_the_bits_of_the_numpy_forms(q):
+    # issue 39 fused the prox and the penalty into single numba passes that sum as NumPy does
+    from fsbook.l1linf.prox import pairwise_sum
+
+    rng = np.random.default_rng(q)
+    for d in (1, 7, 300, 2500):
+        V = rng.standard_normal((d, q)) * 10.0 ** rng.uniform(-4, 2, (d, 1))
+        V[rng.random(d) < 0.2] = 0.0
+        for t in (1e-3, 0.1, 1.0, 30.0):
+            got = prox_rows_linf(V, t)
+            ref = V - project_rows_l1_ball(V, t)
+            assert np.array_equal(got, ref) and np.array_equal(np.signbit(got), np.signbit(ref))
+        assert linf_penalty(V) == float(np.abs(V).max(axis=1).sum())
+    for n in (0, 5, 8, 127, 128, 129, 1000, 4099, 33333):
+        a = rng.standard_normal(n) * 10.0 ** rng.uniform(-8, 8, n)
+        assert pairwise_sum(a, 0, n) == a.sum()
+        if n > 10:
+            assert pairwise_sum(a, 3, n - 5) == a[3:n - 2].sum()
+    W = np.ones((3, q))
+    W[1, -1] = np.nan
+    assert np.isnan(linf_penalty(W))
