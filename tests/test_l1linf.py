@@ -479,17 +479,20 @@ def test_path_without_exact_k_falls_back_to_the_k_largest_rows_of_the_last_lambd
     assert not t.exact_ and t.get_support().sum() == 7 and t.lambda_ > s.lambda_
 
 
-def test_path_fallback_when_no_lambda_has_more_than_k_rows():
-    # k = d - 1 with every row non-zero at the start is exact or falls back; k below the last
-    # count of the shrink stage: select_k_path returns the k largest rows of the largest count
+def test_path_fallback_after_the_shrink_stage_keeps_the_k_largest_rows():
+    # a first λ that zeroes every row: λ shrinks (from W₀) until more than k rows survive; with no
+    # bisection the path returns the k largest rows of that solve, not an exact one
     X, y = _wide(seed=40)
     crit = HSICCriterion(X / X.std(0), y)
     W0 = np.random.default_rng(0).standard_normal((X.shape[1], 2)) * 0.1
-    r = select_k_path(crit, W0, 4, max_bisect=0, start=0.5)
-    assert r.support.sum() == 4
-    if not r.exact:
-        np.testing.assert_array_equal(r.support, top_k_rows(np.abs(r.W).max(axis=1), 4))
-        assert (np.abs(r.W).max(axis=1) > 0).sum() > 4
+    r = select_k_path(crit, W0, 4, max_bisect=0, start=2.0)
+    assert not r.exact and r.path.stage.tolist() == ["start", "shrink"]
+    assert r.path.n_selected.tolist() == [0, 7]
+    norms = np.abs(r.W).max(axis=1)
+    assert (norms > 0).sum() == 7 and r.lam == r.path["lambda"].iloc[-1]
+    expected = np.zeros(X.shape[1], dtype=bool)
+    expected[np.argsort(-norms, kind="stable")[:4]] = True
+    np.testing.assert_array_equal(r.support, expected)
 
 
 @pytest.mark.parametrize("cls", [HSFS, LDFS])
