@@ -456,3 +456,142 @@ def test_projection_has_the_bits_of_the_vectorised_numpy_form(q):
         theta = css[np.arange(len(rho)), rho] / (rho + 1)
         ref[outside] = np.sign(V[outside]) * np.maximum(A[outside] - theta[:, None], 0.0)
         assert np.array_equal(project_rows_l1_ball(V, radius), ref)
+
+
+def test_path_without_exact_k_falls_back_to_the_k_largest_rows_of_the_last_lambda_above_k():
+    # with no bisection the count jumps from 13 to 5 rows: the fallback keeps the k rows of
+    # largest ||w_j||∞ at the last λ with more than k rows (13 rows), ties to the smaller index
+    X, y = _wide(seed=40)
+    s = HSFS(7, random_state=0, max_bisect=0).fit(X, y)
+    assert not s.exact_ and s.get_support().sum() == 7
+    path = s.path_
+    above = path[path.n_selected > 7]
+    assert s.lambda_ == above["lambda"].iloc[-1] and (path.n_selected < 7).any()
+    norms = np.abs(s.W_).max(axis=1)
+    assert (norms > 0).sum() == above["n_selected"].iloc[-1] == 13
+    # independent reference: a stable sort of the norms, largest first
+    expected = np.zeros(X.shape[1], dtype=bool)
+    expected[np.argsort(-norms, kind="stable")[:7]] = True
+    np.testing.assert_array_equal(s.get_support(), expected)
+    # a bisection from the same path reaches k rows exactly where it can; the fallback keeps the
+    # same number of features either way
+    t = HSFS(7, random_state=0, max_bisect=1).fit(X, y)
+    assert not t.exact_ and t.get_support().sum() == 7 and t.lambda_ > s.lambda_
+
+
+def test_path_fallback_after_the_shrink_stage_keeps_the_k_largest_rows():
+    # a first λ that zeroes every row: λ shrinks (from W₀) until more than k rows survive; with no
+    # bisection the path returns the k largest rows of that solve, not an exact one
+    X, y = _wide(seed=40)
+    crit = HSICCriterion(X / X.std(0), y)
+    W0 = np.random.default_rng(0).standard_normal((X.shape[1], 2)) * 0.1
+    r = select_k_path(crit, W0, 4, max_bisect=0, start=2.0)
+    assert not r.exact and r.path.stage.tolist() == ["start", "shrink"]
+    assert r.path.n_selected.tolist() == [0, 7]
+    norms = np.abs(r.W).max(axis=1)
+    assert (norms > 0).sum() == 7 and r.lam == r.path["lambda"].iloc[-1]
+    expected = np.zeros(X.shape[1], dtype=bool)
+    expected[np.argsort(-norms, kind="stable")[:4]] = True
+    np.testing.assert_array_equal(r.support, expected)
+
+
+@pytest.mark.parametrize("cls", [HSFS, LDFS])
+def test_row_threshold_parameter_is_the_papers_rule_swapped_into_the_path(cls):
+    # the parameter against the swap it replaces: the path's counting function patched to count
+    # the rows above the threshold (the chapter's check before issue 39)
+    from unittest import mock
+
+    from fsbook.l1linf import path
+
+    X, y = _wide(seed=40)
+    got = cls(3, random_state=0, row_threshold=0.01).fit(X, y)
+    original = path.row_support
+    with mock.patch.object(path, "row_support", lambda W, threshold=None: original(W, 0.01)):
+        ref = cls(3, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(got.get_support(), ref.get_support())
+    np.testing.assert_array_equal(got.W_, ref.W_)
+    assert got.lambda_ == ref.lambda_ and got.exact_ == ref.exact_
+    np.testing.assert_array_equal(got.path_["n_selected"], ref.path_["n_selected"])
+    # the rule itself: exactly k rows above 0.01 when the path is exact, more non-zero rows
+    norms = np.abs(got.W_).max(axis=1)
+    if got.exact_:
+        assert (norms > 0.01).sum() == 3 and np.array_equal(got.get_support(), norms > 0.01)
+    if cls is HSFS:                                   # here the rule moves HSFS's path (not LDFS's)
+        assert cls(3, random_state=0).fit(X, y).lambda_ != got.lambda_
+    with pytest.raises(ValueError, match="row_threshold"):
+        cls(3, row_threshold=0.0).fit(X, y)
+    with pytest.raises(ValueError, match="row_threshold"):
+        select_k_path(HSICCriterion(X, y), np.ones((X.shape[1], 2)), 2, row_threshold=-1.0)
+
+
+@pytest.mark.parametrize(("n", "q", "zero_rows"), [(60, 10, 0.0), (45, 3, 0.5), (30, 1, 0.2), (2, 4, 0.0)])
+def test_vectorised_pair_kernel_agrees_with_the_libm_kernel_to_rounding(n, q, zero_rows):
+    from fsbook.l1linf._kernels_hsic import (
+        hsic_value,
+        hsic_value_and_daz,
+        hsic_value_and_daz_vectorised,
+        hsic_value_vectorised,
+    )
+
+    rng = np.random.default_rng(n)
+    Z = rng.standard_normal((n, q)) * 2.0
+    Z[rng.random(n) < zero_rows] = 0.0
+    Gamma = centred_label_kernel(rng.integers(0, 3, n))
+    total, DAZ = hsic_value_and_daz_vectorised(Z, Gamma, 0.4)
+    ref_total, ref_DAZ = hsic_value_and_daz(Z, Gamma, 0.4)
+    scale = np.abs(Gamma).sum()                     # the sum's terms are bounded by |Γ_ij|
+    assert abs(total - ref_total) <= 1e-14 * scale
+    assert hsic_value_vectorised(Z, Gamma, 0.4) == total       # the line search's value: same bits
+    assert abs(hsic_value(Z, Gamma, 0.4) - ref_total) == 0.0
+    np.testing.assert_allclose(DAZ, ref_DAZ, rtol=0, atol=1e-14 * np.abs(Gamma).max() * n * np.abs(Z).max())
+
+
+def test_vectorised_exp_is_within_one_ulp_of_the_correctly_rounded_exp():
+    import math
+    from fractions import Fraction
+
+    from fsbook.l1linf._kernels_hsic import exp_nonpositive
+
+    rng = np.random.default_rng(5)
+    x = -np.concatenate([rng.random(20000) * 40, rng.random(2000) * 700, rng.random(200) * 1e-8,
+                         [0.0, 5e-324, 1e-300, 0.5 * math.log(2), math.log(2), 707.9, 708.0]])
+    out = np.empty_like(x)
+    exp_nonpositive(x, out, np.empty(x.size, dtype=np.int64))
+    ref = np.exp(x)
+    assert out[-7] == 1.0 and np.all(out >= 0)
+    assert np.all(np.abs(out - ref) <= np.spacing(ref) * 1.0 + 1e-323)  # NumPy's exp, ≤ 1 ulp each
+    # the Taylor part against exact rational arithmetic on a few points
+    for v in (-0.3, -1.7, -20.25):
+        o = np.empty(1)
+        exp_nonpositive(np.array([v]), o, np.empty(1, dtype=np.int64))
+        assert abs(o[0] - math.exp(v)) <= np.spacing(math.exp(v))
+        assert Fraction(o[0]) > 0
+    below = np.empty(2)
+    exp_nonpositive(np.array([-708.5, -1e6]), below, np.empty(2, dtype=np.int64))
+    assert below.tolist() == [0.0, 0.0]
+    with pytest.raises(ValueError, match="pair_kernel"):
+        HSICCriterion(np.ones((4, 2)), [0, 1, 0, 1], pair_kernel="fast")
+
+
+@pytest.mark.parametrize("q", [1, 3, 8, 10, 17, 130])
+def test_fused_prox_and_penalty_have_the_bits_of_the_numpy_forms(q):
+    # issue 39 fused the prox and the penalty into single numba passes that sum as NumPy does
+    from fsbook.l1linf.prox import pairwise_sum
+
+    rng = np.random.default_rng(q)
+    for d in (1, 7, 300, 2500):
+        V = rng.standard_normal((d, q)) * 10.0 ** rng.uniform(-4, 2, (d, 1))
+        V[rng.random(d) < 0.2] = 0.0
+        for t in (1e-3, 0.1, 1.0, 30.0):
+            got = prox_rows_linf(V, t)
+            ref = V - project_rows_l1_ball(V, t)
+            assert np.array_equal(got, ref) and np.array_equal(np.signbit(got), np.signbit(ref))
+        assert linf_penalty(V) == float(np.abs(V).max(axis=1).sum())
+    for n in (0, 5, 8, 127, 128, 129, 1000, 4099, 33333):
+        a = rng.standard_normal(n) * 10.0 ** rng.uniform(-8, 8, n)
+        assert pairwise_sum(a, 0, n) == a.sum()
+        if n > 10:
+            assert pairwise_sum(a, 3, n - 5) == a[3:n - 2].sum()
+    W = np.ones((3, q))
+    W[1, -1] = np.nan
+    assert np.isnan(linf_penalty(W))

@@ -213,20 +213,27 @@ def test_explanation_claims_pair_a_subset_of_folds_with_the_same_stored_folds():
         explanation_claims({("wine", "HSFS", "bad"): pd.Series([1.0], index=[7])}, errors)
 
 
-def test_paper_row_threshold_counts_rows_above_it_and_is_restored():
-    from fsbook.experiments.l1linf import paper_row_threshold
-    from fsbook.l1linf import path
+def test_variant_errors_pass_the_row_threshold_to_the_selector(monkeypatch):
+    from fsbook.experiments import l1linf as L1
 
-    W = np.array([[0.5, 0.0], [0.005, 0.0], [0.0, 0.0]])
-    original = path.row_support
-    with paper_row_threshold(0.01):
-        assert path.row_support(W).tolist() == [True, False, False]
-    assert path.row_support is original and path.row_support(W).tolist() == [True, True, False]
-    with pytest.raises(RuntimeError), paper_row_threshold(0.01):
-        raise RuntimeError("restored after an error too")
-    assert path.row_support is original
-    with pytest.raises(ValueError, match="positive"), paper_row_threshold(0.0):
-        pass
+    seen = []
+    original = L1.make_selector
+
+    def spy(method, k, seed):
+        sel = original(method, k, seed)
+        real_fit = sel.fit
+
+        def fit(X, y):
+            seen.append(sel.get_params()["row_threshold"])
+            return real_fit(X, y)
+
+        sel.fit = fit
+        return sel
+
+    monkeypatch.setattr(L1, "make_selector", spy)
+    L1.variant_errors("wine", "LDFS", row_threshold=0.01, folds_used=[0])
+    L1.variant_errors("wine", "LDFS", folds_used=[0])
+    assert seen == [0.01, None]
 
 
 def test_variant_errors_rejects_bad_folds_and_thresholds():

@@ -32,14 +32,13 @@ The chapter's verdicts come from :func:`claims`, which pairs the methods over th
 folds (corrected resampled t-test, Holm within a table or figure; see ``book/verdicts.md``).
 :func:`variant_errors` reruns HSFS or LDFS on the same folds and seeds with one setting of
 the paper's (raw features with width 1, another q, the paper's 0.01 threshold on the rows of W:
-:func:`paper_row_threshold`), and :func:`explanation_claims` decides whether such a variant moves
+the selectors' ``row_threshold``), and :func:`explanation_claims` decides whether such a variant moves
 the error toward the paper's.  Nothing of that is in the protocol's store: the chapter runs the
 variants live on wine and glass, and reads those on the other data sets (a few folds each) from
 the record of ``benchmarks/l1linf.py --only explanations``.
 """
 from __future__ import annotations
 
-import contextlib
 import functools
 
 import numpy as np
@@ -527,38 +526,6 @@ def paper_value(method, dataset):
 PAPER_ROW_THRESHOLD = 0.01
 
 
-@contextlib.contextmanager
-def paper_row_threshold(threshold=PAPER_ROW_THRESHOLD):
-    """Within the block, the λ path of HSFS and LDFS counts a row of ``W`` as selected when
-    ``||w_j||∞ > threshold`` (the paper's rule) instead of when it is non-zero.
-
-    The path (:func:`fsbook.l1linf.select_k_path`) raises λ until exactly ``k`` rows count as
-    selected and keeps those rows; with the threshold it stops at a smaller λ, where the other
-    rows may be small but not zero.  The path's counting function
-    (:func:`fsbook.l1linf.path.row_support`) is replaced for the duration of the block and
-    restored after it, also on an error (a live check of the chapter only; the selectors have
-    no such setting).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from fsbook.l1linf import path
-    >>> with paper_row_threshold():
-    ...     path.row_support(np.array([[0.5, 0.0], [0.005, 0.0], [0.0, 0.02]])).tolist()
-    [True, False, True]
-    >>> path.row_support(np.array([[0.5, 0.0], [0.005, 0.0], [0.0, 0.02]])).tolist()
-    [True, True, True]
-    """
-    from unittest import mock
-
-    from fsbook.l1linf import path
-
-    if not threshold > 0:
-        raise ValueError(f"threshold must be positive, got {threshold!r}")
-    with mock.patch.object(path, "row_support", functools.partial(path.row_support, threshold=threshold)):
-        yield
-
-
 def variant_errors(dataset, method, *, standardise=True, n_components=None, row_threshold=None,
                    folds_used=None):
     """Per-fold test errors (%) of HSFS or LDFS at Table 1's k on the protocol's folds, with the
@@ -581,7 +548,7 @@ def variant_errors(dataset, method, *, standardise=True, n_components=None, row_
         LDFS).
     row_threshold : float or None
         The paper's rule: λ rises until exactly ``k`` rows have ``||w_j||∞`` above this value
-        (:func:`paper_row_threshold`, the paper's 0.01: :data:`PAPER_ROW_THRESHOLD`); ``None``
+        (the selectors' ``row_threshold``; the paper's 0.01: :data:`PAPER_ROW_THRESHOLD`); ``None``
         counts the non-zero rows (ours).
     folds_used : sequence of int or None
         The folds to run (default all five).
@@ -616,11 +583,11 @@ def variant_errors(dataset, method, *, standardise=True, n_components=None, row_
     for fold in folds_used:
         train, test = splits[fold]
         seed = task_seed(tasks[fold]) % (2 ** 31)
-        sel = make_selector(method, min(k, X.shape[1]), seed).set_params(scale=standardise)
+        sel = make_selector(method, min(k, X.shape[1]), seed).set_params(scale=standardise,
+                                                                          row_threshold=row_threshold)
         if n_components is not None:
             sel.set_params(n_components=n_components)
-        with contextlib.nullcontext() if row_threshold is None else paper_row_threshold(row_threshold):
-            support = np.flatnonzero(sel.fit(X[train], y[train]).get_support())
+        support = np.flatnonzero(sel.fit(X[train], y[train]).get_support())
         err, _ = svm_error(X[train][:, support], y[train], X[test][:, support], y[test], seed,
                            standardise=standardise)
         out[fold] = 100.0 * err

@@ -59,6 +59,7 @@ class _L1LinfSelector(SupportSelectorMixin, BaseEstimator):
         "solver": [StrOptions({"active-set", "fista"})],
         "lambda_start": [Interval(Real, 0, None, closed="neither")],
         "path_tol": [Interval(Real, 0, None, closed="neither"), None],
+        "row_threshold": [Interval(Real, 0, None, closed="neither"), None],
         "random_state": ["random_state"],
     }
 
@@ -89,7 +90,8 @@ class _L1LinfSelector(SupportSelectorMixin, BaseEstimator):
         W0 = initial_transformation(d, q, self._start_scale(), self.random_state)
         res = select_k_path(self._criterion(Xs, y_codes), W0, k, factor=self.lambda_factor,
                             max_bisect=self.max_bisect, solver=self.solver, start=self.lambda_start,
-                            path_tol=self.path_tol, solver_options={"max_iter": self.max_iter, "tol": self.tol})
+                            path_tol=self.path_tol, solver_options={"max_iter": self.max_iter, "tol": self.tol},
+                            row_threshold=self.row_threshold)
         self.n_features_to_select_ = k
         self.n_components_ = q
         self.W_ = res.W
@@ -134,6 +136,12 @@ class LDFS(_L1LinfSelector):
         First λ as a fraction of ``max_j ||∇_j J(W₀)||₁``.
     path_tol : float or None, default None
         Tolerance of the solves before the bisection (they only warm-start it); None uses ``tol``.
+    row_threshold : float or None, default None
+        The rule that counts a feature as selected along the λ path: None counts the non-zero
+        rows of ``W`` (the proximal solver returns exact zeros; ours), a positive value counts
+        the rows with ``||w_j||∞ > row_threshold`` (the paper's rule: "the maximum value of the
+        row is less than 0.01" discards a feature, so ``row_threshold=0.01``).  With a threshold
+        the path stops at a smaller λ, where the other rows may be small but not zero.
     random_state : int, RandomState or None, default 0
         Seed of the start ``W₀``.  The default is a fixed seed, so two fits on the same data
         select the same features; None draws a new start from NumPy's global generator.
@@ -170,7 +178,7 @@ class LDFS(_L1LinfSelector):
 
     def __init__(self, n_features_to_select=None, *, n_components=None, ridge=1.0, scale=True,
                  lambda_factor=2.0, max_bisect=12, max_iter=300, tol=1e-5, solver="fista", lambda_start=1e-3,
-                 path_tol=None, random_state=0):
+                 path_tol=None, row_threshold=None, random_state=0):
         self.n_features_to_select = n_features_to_select
         self.n_components = n_components
         self.ridge = ridge
@@ -182,6 +190,7 @@ class LDFS(_L1LinfSelector):
         self.solver = solver
         self.lambda_start = lambda_start
         self.path_tol = path_tol
+        self.row_threshold = row_threshold
         self.random_state = random_state
 
     def _criterion(self, X, y):
@@ -219,7 +228,7 @@ class HSFS(_L1LinfSelector):
         q, columns of ``W``; None uses ``min(d, 10)`` (the paper uses ``q = d``).
     sigma : float, default 1.0
         Width of the Gaussian kernel on ``XW``.
-    scale, lambda_factor, max_bisect, max_iter, tol, random_state
+    scale, lambda_factor, max_bisect, max_iter, tol, row_threshold, random_state
         As in :class:`LDFS`.
     solver : {"active-set", "fista"}, default "active-set"
         As in :class:`LDFS`; ``"fista"`` with ``lambda_start=1e-3, path_tol=None`` is the
@@ -255,7 +264,7 @@ class HSFS(_L1LinfSelector):
 
     def __init__(self, n_features_to_select=None, *, n_components=None, sigma=1.0, scale=True,
                  lambda_factor=2.0, max_bisect=12, max_iter=300, tol=1e-5, solver="active-set", lambda_start=0.1,
-                 path_tol=1e-2, random_state=0):
+                 path_tol=1e-2, row_threshold=None, random_state=0):
         self.n_features_to_select = n_features_to_select
         self.n_components = n_components
         self.sigma = sigma
@@ -267,6 +276,7 @@ class HSFS(_L1LinfSelector):
         self.solver = solver
         self.lambda_start = lambda_start
         self.path_tol = path_tol
+        self.row_threshold = row_threshold
         self.random_state = random_state
 
     def _criterion(self, X, y):

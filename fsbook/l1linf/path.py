@@ -100,7 +100,7 @@ SOLVERS = {"fista": accelerated_proximal_gradient, "active-set": active_set_prox
 
 
 def select_k_path(criterion, W0, k, *, factor=2.0, max_steps=60, max_bisect=12, solver="fista",
-                  start=1e-3, path_tol=None, solver_options=None):
+                  start=1e-3, path_tol=None, solver_options=None, row_threshold=None):
     """Find λ with exactly ``k`` non-zero rows (see module docstring).
 
     Parameters
@@ -114,12 +114,18 @@ def select_k_path(criterion, W0, k, *, factor=2.0, max_steps=60, max_bisect=12, 
         :func:`accelerated_proximal_gradient` on all rows (the reference) or
         :func:`active_set_proximal_gradient` (needs ``criterion.restrict``).
     solver_options : dict, passed to the solver
+    row_threshold : float > 0 or None
+        A row counts as selected when ``||w_j||∞ > row_threshold`` (the paper's rule, with its
+        0.01); None counts the non-zero rows (``||w_j||∞ > ZERO_RTOL · max_l ||w_l||∞``,
+        :func:`row_support`).
 
     Returns
     -------
     PathResult
     """
     opts = dict(solver_options or {})
+    if row_threshold is not None and not row_threshold > 0:
+        raise ValueError(f"row_threshold must be positive or None, got {row_threshold!r}")
     if solver not in SOLVERS:
         raise ValueError(f"solver must be one of {sorted(SOLVERS)}; got {solver!r}")
     optimise = SOLVERS[solver]
@@ -131,21 +137,21 @@ def select_k_path(criterion, W0, k, *, factor=2.0, max_steps=60, max_bisect=12, 
         stage_opts = opts if path_tol is None or stage == "bisect" else {**opts, "tol": path_tol}
         r = optimise(criterion, W_start, lam, **stage_opts)
         total += r.n_iter
-        count = int(row_support(r.W).sum())
+        count = int(row_support(r.W, row_threshold).sum())
         rows.append({"lambda": lam, "n_selected": count, "criterion": r.criterion, "objective": r.objective,
                      "n_iter": r.n_iter, "converged": r.converged, "stage": stage})
         return r.W, count
 
     if k >= d:
         W, count = solve(W0, 0.0, "start")
-        return _finish(W, 0.0, k, count, total, rows)
+        return _finish(W, 0.0, k, count, total, rows, row_threshold)
     # first λ: a thousandth of the largest row norm ||∇_j J(W₀)||₁ (the prox zeroes row j at a
     # stationary point iff λ ≥ ||∇_j J||₁); λ = 0 itself is not solved (for LDA it has no minimiser)
     _, g = criterion(W0)
     lam = start * float(np.abs(g).sum(axis=1).max()) or 1e-6
     W, count = solve(W0, lam, "start")
     if count == k:
-        return _finish(W, lam, k, count, total, rows)
+        return _finish(W, lam, k, count, total, rows, row_threshold)
     lo = hi = None
     if count > k:
         lo = (lam, W, count)
@@ -153,7 +159,7 @@ def select_k_path(criterion, W0, k, *, factor=2.0, max_steps=60, max_bisect=12, 
             lam *= factor
             W_new, c_new = solve(lo[1], lam, "grow")
             if c_new == k:
-                return _finish(W_new, lam, k, c_new, total, rows)
+                return _finish(W_new, lam, k, c_new, total, rows, row_threshold)
             if c_new > k:
                 lo = (lam, W_new, c_new)
             else:
@@ -165,30 +171,30 @@ def select_k_path(criterion, W0, k, *, factor=2.0, max_steps=60, max_bisect=12, 
             lam /= factor
             W_new, c_new = solve(W0, lam, "shrink")
             if c_new == k:
-                return _finish(W_new, lam, k, c_new, total, rows)
+                return _finish(W_new, lam, k, c_new, total, rows, row_threshold)
             if c_new < k:
                 hi = (lam, W_new, c_new)
             else:
                 lo = (lam, W_new, c_new)
                 break
     if hi is None:
-        return _finish(lo[1], lo[0], k, lo[2], total, rows)
+        return _finish(lo[1], lo[0], k, lo[2], total, rows, row_threshold)
     if lo is None:
-        return _finish(hi[1], hi[0], k, hi[2], total, rows)
+        return _finish(hi[1], hi[0], k, hi[2], total, rows, row_threshold)
     for _ in range(max_bisect):
         if hi[0] / lo[0] - 1.0 < 1e-6:     # the count jumps over k at this λ
             break
         lam = float(np.sqrt(lo[0] * hi[0]))
         W_new, c_new = solve(lo[1], lam, "bisect")
         if c_new == k:
-            return _finish(W_new, lam, k, c_new, total, rows)
+            return _finish(W_new, lam, k, c_new, total, rows, row_threshold)
         if c_new > k:
             lo = (lam, W_new, c_new)
         else:
             hi = (lam, W_new, c_new)
-    return _finish(lo[1], lo[0], k, lo[2], total, rows)
+    return _finish(lo[1], lo[0], k, lo[2], total, rows, row_threshold)
 
 
-def _finish(W, lam, k, count, total, rows):
-    support = row_support(W) if count == k else top_k_rows(np.abs(W).max(axis=1), k)
+def _finish(W, lam, k, count, total, rows, row_threshold=None):
+    support = row_support(W, row_threshold) if count == k else top_k_rows(np.abs(W).max(axis=1), k)
     return PathResult(W, float(lam), support, count == k, total, pd.DataFrame(rows))

@@ -57,32 +57,152 @@ def _project_rows(V, A, rows, radius, out):
     css = np.empty(q)
     for r in range(rows.shape[0]):
         i = rows[r]
-        for k in range(q):                 # insertion sort, descending, in place (q is small):
-            u = A[i, k]                    # the same values as ``-np.sort(-A[i])`` without its
-            m = k                          # two temporaries per row (issue 39)
-            while m > 0 and U[m - 1] < u:
-                U[m] = U[m - 1]
-                m -= 1
-            U[m] = u
-        c = 0.0
-        count = 0
-        for k in range(q):
-            c += U[k]
-            css[k] = c - radius
-            if U[k] - css[k] / (k + 1) > 0:
-                count += 1
-        rho = max(count - 1, 0)
-        theta = css[rho] / (rho + 1)
+        theta = _row_theta(A[i], radius, U, css)
         for k in range(q):
             out[i, k] = np.sign(V[i, k]) * max(A[i, k] - theta, 0.0)
+
+
+@njit(cache=True, inline="always")
+def _row_theta(a, radius, U, css):
+    """The threshold ``θ`` of the projection of a row with absolute values ``a`` (see above)."""
+    q = a.shape[0]
+    for k in range(q):                     # insertion sort, descending, in place (q is small):
+        u = a[k]                           # the same values as ``-np.sort(-A[i])`` without its
+        m = k                              # two temporaries per row (issue 39)
+        while m > 0 and U[m - 1] < u:
+            U[m] = U[m - 1]
+            m -= 1
+        U[m] = u
+    c = 0.0
+    count = 0
+    for k in range(q):
+        c += U[k]
+        css[k] = c - radius
+        if U[k] - css[k] / (k + 1) > 0:
+            count += 1
+    rho = max(count - 1, 0)
+    return css[rho] / (rho + 1)
+
+
+@njit(cache=True, inline="always")
+def _pairwise_leaf(a, start, n):
+    """NumPy's pairwise summation of at most 128 numbers: sequential below 8, else eight
+    accumulators combined as ``((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))``, then the rest."""
+    if n < 8:
+        res = 0.0
+        for i in range(start, start + n):
+            res += a[i]
+        return res
+    r0, r1, r2, r3 = a[start], a[start + 1], a[start + 2], a[start + 3]
+    r4, r5, r6, r7 = a[start + 4], a[start + 5], a[start + 6], a[start + 7]
+    i = 8
+    stop = n - (n % 8)
+    while i < stop:
+        j = start + i
+        r0 += a[j]
+        r1 += a[j + 1]
+        r2 += a[j + 2]
+        r3 += a[j + 3]
+        r4 += a[j + 4]
+        r5 += a[j + 5]
+        r6 += a[j + 6]
+        r7 += a[j + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[start + i]
+        i += 1
+    return res
+
+
+@njit(cache=True)
+def pairwise_sum(a, start, n):
+    """``Σ a[start:start + n]`` summed as NumPy sums a contiguous float64 array: blocks of at most
+    128 (:func:`_pairwise_leaf`), longer runs split at half (rounded down to a multiple of 8) and
+    the halves added, so the bits equal ``a[start:start + n].sum()`` (tested).  The fused kernels
+    below keep the bits of the NumPy forms they replace.  The split tree is walked with an
+    explicit stack (numba's cache does not keep recursive functions)."""
+    if n <= 128:
+        return _pairwise_leaf(a, start, n)
+    s_start = np.empty(130, dtype=np.int64)
+    s_n = np.empty(130, dtype=np.int64)
+    s_state = np.empty(130, dtype=np.int64)
+    vals = np.empty(130)
+    top, nv = 0, 0
+    s_start[0], s_n[0], s_state[0] = start, n, 0
+    while top >= 0:
+        st, nn = s_start[top], s_n[top]
+        if nn <= 128:
+            vals[nv] = _pairwise_leaf(a, st, nn)
+            nv += 1
+            top -= 1
+            continue
+        n2 = nn // 2
+        n2 -= n2 % 8
+        if s_state[top] == 0:
+            s_state[top] = 1
+            top += 1
+            s_start[top], s_n[top], s_state[top] = st, n2, 0
+        elif s_state[top] == 1:
+            s_state[top] = 2
+            top += 1
+            s_start[top], s_n[top], s_state[top] = st + n2, nn - n2, 0
+        else:
+            vals[nv - 2] = vals[nv - 2] + vals[nv - 1]
+            nv -= 1
+            top -= 1
+    return vals[0]
+
+
+@njit(cache=True)
+def _prox_rows(V, t, out):
+    """``out = V − Π(V)``, the prox of :func:`prox_rows_linf` for ``t > 0`` in one pass: a row
+    whose ``|v|`` sums (NumPy's order) to at most ``t`` gives ``v − v``, the others ``v`` minus
+    the projection of :func:`_project_rows` (the bits of ``V − project_rows_l1_ball(V, t)``)."""
+    d, q = V.shape
+    U = np.empty(q)
+    css = np.empty(q)
+    a = np.empty(q)
+    for i in range(d):
+        for k in range(q):
+            a[k] = abs(V[i, k])
+        if pairwise_sum(a, 0, q) > t:
+            theta = _row_theta(a, t, U, css)
+            for k in range(q):
+                out[i, k] = V[i, k] - np.sign(V[i, k]) * max(a[k] - theta, 0.0)
+        else:
+            for k in range(q):
+                out[i, k] = V[i, k] - V[i, k]
+
+
+@njit(cache=True)
+def _row_max_abs_sum(W):
+    """``np.abs(W).max(axis=1).sum()`` in one pass (NaN propagates as in NumPy; same bits)."""
+    d, q = W.shape
+    m = np.empty(d)
+    for i in range(d):
+        mi = abs(W[i, 0])
+        for k in range(1, q):
+            x = abs(W[i, k])
+            if x > mi or x != x:
+                mi = x if mi == mi else mi
+        m[i] = mi
+    return pairwise_sum(m, 0, d)
 
 
 def prox_rows_linf(V, t):
     """``argmin_W ½||W − V||²_F + t Σ_j ||w_j||_∞`` (row-wise prox, Moreau decomposition)."""
     V = np.asarray(V, dtype=float)
-    return V - project_rows_l1_ball(V, t)
+    if t <= 0 or V.ndim != 2 or V.shape[1] == 0:
+        return V - project_rows_l1_ball(V, t)
+    out = np.empty(V.shape)
+    _prox_rows(np.ascontiguousarray(V), float(t), out)    # the same bits in one pass (issue 39)
+    return out
 
 
 def linf_penalty(W):
     """``Σ_j ||w_j||_∞``, the ℓ1/ℓ∞ penalty of eq. (1) without λ."""
-    return float(np.abs(W).max(axis=1).sum()) if W.size else 0.0
+    W = np.asarray(W, dtype=float)
+    if not W.size:
+        return 0.0
+    return float(_row_max_abs_sum(np.ascontiguousarray(W)))   # np.abs(W).max(axis=1).sum(), one pass
