@@ -148,7 +148,7 @@ def _solve_restricted(D, trace, groups, P, gamma1, gamma2):
 
 def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_add=600,
                              drop=1e-2, tol=1e-9, max_iter=500,
-                             start_iter=0):
+                             start_iter=0, margin=None):
     """Solve the ``α ≥ 0`` LP (:func:`~fsbook.kernel_design.lp.solve_nonnegative_lp`) by
     column generation over its kernels (see module docstring).
 
@@ -178,6 +178,15 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
         n_start=1500`` is the faster start of the module docstring; it is not the default yet,
         because the stores' wide-data fits were made with this one (a degenerate LP may end at
         another optimal vertex from another first set).
+    margin : float or None, default=None
+        ``None``: after a round, the kernels of positive price of the features that price out
+        enter (at most ``n_add``) and ``drop`` decides which leave.  A number ``θ ≥ 0``: every
+        kernel outside the set of price :math:`r_p > -θ\,γ_2\operatorname{tr}_S K_p` enters
+        (largest price first, at most ``n_add``; the kernels of positive price come first, so a
+        round that does not end still adds one), and a kernel of the set with ``α_p = 0`` and
+        :math:`r_p ≤ -θ\,γ_2\operatorname{tr}_S K_p` leaves (at most once): the next set is the
+        restricted optimum's support and the kernels whose price is within a fraction ``θ`` of
+        their trace cost of entering (``drop`` is not used).
 
     Returns
     -------
@@ -203,6 +212,8 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
         raise ValueError("n_start and n_add must be at least 1")
     if start_iter < 0:
         raise ValueError(f"start_iter must be at least 0, got {start_iter}")
+    if margin is not None and not margin >= 0:
+        raise ValueError(f"margin must be None or at least 0, got {margin}")
     m, T = D.shape
     G = int(g.max()) + 1
     inset = np.zeros(m, dtype=bool)
@@ -224,6 +235,14 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
                         "objective": float(res.fun), "features_priced_out": int(out.sum())})
         if cand.size == 0:
             break
+        if margin is not None:
+            near = r > -margin * gamma2 * trace
+            cand = np.flatnonzero(near & ~inset)
+            inset[cand[np.argsort(-r[cand], kind="stable")[:n_add]]] = True
+            out_now = P[(res.x[:P.size] == 0) & ~near[P] & ~left[P]]
+            inset[out_now] = False
+            left[out_now] = True
+            continue
         inset[cand[np.argsort(-r[cand], kind="stable")[:n_add]]] = True
         if drop is not None:
             out_now = P[(res.x[:P.size] == 0) & (res.lower.marginals[:P.size] > drop) & ~left[P]]
