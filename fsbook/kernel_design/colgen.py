@@ -139,16 +139,18 @@ def squared_hinge_start(D, cost, n_iter):
     return res.x
 
 
-def _solve_restricted(D, trace, groups, P, gamma1, gamma2):
-    """The LP over the kernels ``P`` (groups renumbered); returns ``(res, features)``."""
+def _solve_restricted(D, trace, groups, P, gamma1, gamma2, rows=None):
+    """The LP over the kernels ``P`` (groups renumbered) and the triplet rows ``rows`` (all
+    when ``None``); returns ``(res, features, sizes)``."""
     features, local = np.unique(groups[P], return_inverse=True)
-    c, A, b, bounds, sizes = build_nonnegative_lp(D[P], trace[P], local, gamma1, gamma2)
+    DP = D[P] if rows is None else D[np.ix_(P, rows)]
+    c, A, b, bounds, sizes = build_nonnegative_lp(DP, trace[P], local, gamma1, gamma2)
     return _linprog(c, A, b, bounds, nonnegative_methods(A.nnz)), features, sizes
 
 
 def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_add=600,
                              drop=1e-2, tol=1e-9, max_iter=500,
-                             start_iter=0, margin=None):
+                             start_iter=0, margin=None, row_slack=None):
     """Solve the ``α ≥ 0`` LP (:func:`~fsbook.kernel_design.lp.solve_nonnegative_lp`) by
     column generation over its kernels (see module docstring).
 
@@ -181,12 +183,19 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
     margin : float or None, default=None
         ``None``: after a round, the kernels of positive price of the features that price out
         enter (at most ``n_add``) and ``drop`` decides which leave.  A number ``θ ≥ 0``: every
-        kernel outside the set of price :math:`r_p > -θ\,γ_2\operatorname{tr}_S K_p` enters
+        kernel outside the set of price :math:`r_p > -θ\\,γ_2\\operatorname{tr}_S K_p` enters
         (largest price first, at most ``n_add``; the kernels of positive price come first, so a
         round that does not end still adds one), and a kernel of the set with ``α_p = 0`` and
-        :math:`r_p ≤ -θ\,γ_2\operatorname{tr}_S K_p` leaves (at most once): the next set is the
+        :math:`r_p ≤ -θ\\,γ_2\\operatorname{tr}_S K_p` leaves (at most once): the next set is the
         restricted optimum's support and the kernels whose price is within a fraction ``θ`` of
         their trace cost of entering (``drop`` is not used).
+    row_slack : float or None, default=None
+        ``None``: every restricted LP has all ``T`` triplet rows.  A number ``σ ≥ 0``: after the
+        first round only the triplet rows of positive dual or of slack
+        :math:`D_{:,t}^\\top α - 1 ≤ σ` stay (rows leave once); a later round whose ``α``
+        violates a row left out (:math:`D_{:,t}^\\top α < 1 - \\text{tol}`) takes it back and
+        does not end.  A round ends the method only when no row left out is violated (``ε_t = 0``
+        is then feasible for it, with dual 0) and no feature prices out.
 
     Returns
     -------
@@ -212,6 +221,8 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
         raise ValueError("n_start and n_add must be at least 1")
     if start_iter < 0:
         raise ValueError(f"start_iter must be at least 0, got {start_iter}")
+    if row_slack is not None and not row_slack >= 0:
+        raise ValueError(f"row_slack must be None or at least 0, got {row_slack}")
     if margin is not None and not margin >= 0:
         raise ValueError(f"margin must be None or at least 0, got {margin}")
     m, T = D.shape
@@ -224,17 +235,34 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
         score = kernel_prices(D, np.ones(T), trace, gamma2)
     inset[np.argsort(-score, kind="stable")[:n_start]] = True
     history = []
+    rows = np.arange(T)
     for it in range(1, max_iter + 1):
         P = np.flatnonzero(inset)
-        res, features, sizes = _solve_restricted(D, trace, g, P, gamma1, gamma2)
-        y = -res.ineqlin.marginals[:T]                    # duals of the triplet rows, ≥ 0
+        res, features, sizes = _solve_restricted(D, trace, g, P, gamma1, gamma2,
+                                                 None if rows.size == T else rows)
+        R = rows.size
+        y = np.zeros(T)
+        y[rows] = -res.ineqlin.marginals[:R]              # duals of the triplet rows, ≥ 0
         r = kernel_prices(D, y, trace, gamma2)
         out = feature_prices(r, g, G, gamma1) > tol * max(1.0, gamma1)
         cand = np.flatnonzero(out[g] & (r > 0) & ~inset)
+        missing = np.zeros(0, dtype=np.int64)
+        if R < T:                                         # rows left out, must hold with ε_t = 0
+            left_out = np.setdiff1d(np.arange(T), rows)
+            margin_out = res.x[:P.size] @ D[np.ix_(P, left_out)]
+            missing = left_out[margin_out < 1.0 - tol]
         history.append({"iter": it, "kernels": int(P.size), "features": int(features.size),
-                        "objective": float(res.fun), "features_priced_out": int(out.sum())})
-        if cand.size == 0:
+                        "rows": int(R), "objective": float(res.fun),
+                        "features_priced_out": int(out.sum()), "rows_violated": int(missing.size)})
+        if cand.size == 0 and missing.size == 0:
             break
+        if missing.size:
+            rows = np.union1d(rows, missing)
+        elif it == 1 and row_slack is not None:
+            slack = res.x[:P.size] @ D[P] - 1.0
+            rows = np.flatnonzero((y > 0) | (slack <= row_slack))
+        if cand.size == 0:
+            continue
         if margin is not None:
             near = r > -margin * gamma2 * trace
             cand = np.flatnonzero(near & ~inset)
@@ -253,6 +281,8 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
     alpha = np.zeros(m)
     alpha[P] = res.x[:P.size]
     s = np.zeros(G)
-    s[features] = res.x[P.size + T:]
-    return LPResult(alpha=alpha, eps=res.x[P.size:P.size + T], s=s, objective=float(res.fun),
+    s[features] = res.x[P.size + R:]
+    eps = np.zeros(T)
+    eps[rows] = res.x[P.size:P.size + R]
+    return LPResult(alpha=alpha, eps=eps, s=s, objective=float(res.fun),
                     n_iter=it, solve_time=time.perf_counter() - start, history=history, **sizes)
