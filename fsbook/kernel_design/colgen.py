@@ -46,7 +46,11 @@ restricted optimum is 0.9287 and 4 rounds follow (18 s of CPU against 28 s, same
 set, the method ends only when every feature prices out.  The default (``start_iter=0``,
 ``n_start=600``) keeps the old start, with which the stores' wide-data fits were made: a
 degenerate LP can end at another optimal vertex from another first set, so the faster start
-becomes the default together with a rerun of the stores that use it.
+becomes the default together with a rerun of the stores that use it.  With ``margin=θ``
+the set after a round is the restricted optimum's support and the kernels whose price at its
+duals is within ``θ`` of their trace cost of entering (zero-weight kernels below it leave, at
+most once), so the later rounds are smaller and fewer; ``start_iter=20, n_start=1000,
+margin=0.5, n_add=2000`` is the fastest setting found (opt-in, same reason as above).
 
 Each restricted LP is solved from scratch by HiGHS as the direct solve does
 (:func:`~fsbook.kernel_design.lp.solve_nonnegative_lp`: its interior-point method with
@@ -74,13 +78,37 @@ building the restricted LPs, pricing negligible, about 1 s for the kernels befor
   0.55 s against 0.06–0.53 s for the default interior-point method (PDLP 14 320 iterations, to
   1e-7 only), not pursued at full size.
 
-Why 10× is not reached at 3 000 features: one restricted LP of the optimum's own 474 kernels
-(the best first working set possible) costs HiGHS 2.6 s, so about 4 s is the floor with the
-kernels; a working set of 1 100–1 500 kernels costs 3.5–4.5 s per round and the heuristic start
-still needs 3 rounds after the first.  Written by hand because no library does column
-generation for an LP given as a dense matrix.
+* a smoothed-hinge start (Huber hinge of width δ = 1, 0.1, 0.01, 0.001, 20–80 L-BFGS-B
+  iterations each; its gradient gives dual estimates :math:`y_δ = \\operatorname{clip}((1 -
+  D^\\top α)/δ, 0, 1)`, the minimiser of the dual regularised by :math:`δ\\|y\\|^2/2`): ranking by
+  ``α`` puts 95 % of the optimum's 474 kernels in the first 1 500 at δ = 0.1 (0.6 s), barely
+  better than the squared hinge (92 %); ranking by the prices at :math:`y_δ` is far worse (47 %),
+  because L-BFGS-B does not get near the LP's optimum (objective 1.75 against 0.92 after 2 s
+  of CPU) and :math:`y_δ` stays far from the LP's duals (largest difference 1.0); not pursued;
+* the price margin (``margin``, opt-in, below): the duals of the first restricted LP are
+  already within 0.004 of the optimum's, so the next set is chosen from them: the restricted
+  support and every kernel whose price is within ``θ`` of its trace cost of entering
+  (θ = 0.5: 900 kernels holding 469 of the optimum's 474 after a first set of 1 500);
+* triplet rows left out after the first round (``row_slack``, opt-in, rows of positive dual or
+  slack ≤ σ): the rows left out come back over several rounds (5–6 rounds, with σ = 0, 0.3),
+  each about as costly as a round on all rows: 5.5–5.8× against 7.8× without; failed.
 
-Measured with this start (``benchmarks/kernel_design.py --only arcene``, side by side, run
+Side by side in one run (CPU seconds on the dumped LP of ``benchmarks/kernel_design.py``'s
+ARCENE 100 × 3 000, kernels excluded; machine partly loaded): the direct solve 77.4 s; the old
+default start 28–32 s (2.6× in the record); ``start_iter=20, n_start=1500`` 16.8 s (4.6×, 4
+rounds); with ``margin=0.5`` 12.1 s (6.4×, 3 rounds); ``start_iter=20, n_start=1000,
+margin=0.5, n_add=2000`` 10.0 s (7.8×, 3 rounds of 1 000, 960 and 849 kernels; repeated
+10.05 s), the fastest found; ``n_start`` 700 / 1 200 and θ = 0.3 / 1.0 gave 5.3–6.7×.  Every
+run: objectives equal to ≤ 3.1e-14 relative, α to ≤ 6.1e-11, the same 397 features.
+
+Why 10× is not reached at 3 000 features: a restricted LP on all 1 000 triplet rows costs
+HiGHS 2.5 s at the optimum's own 474 kernels, 3.6–4.4 s at 850–960 and 6 s at 1 500, so three
+rounds cost about 10 s; on the optimum's 474 kernels and its 468 rows of positive dual the
+LP costs 1.8 s (interior point) or 0.85 s (simplex, 967 pivots), so the remaining room is in
+the rows, but generating them (above) needed more rounds than it saved.  Written by hand
+because no library does column generation for an LP given as a dense matrix.
+
+Measured before the price margin (``benchmarks/kernel_design.py --only arcene``, side by side, run
 stopped before the 10 000-feature direct solve on a loaded machine, so not recorded): at 3 000
 features 16.7 s of CPU against 71.9 s for the direct solve (4.3×; 4 restricted LPs, objectives
 equal to 1.2e-14, α to 1.4e-11, the same 397 features); at 10 000 features 38.9 s of CPU, 5
