@@ -91,7 +91,10 @@ building the restricted LPs, pricing negligible, about 1 s for the kernels befor
   (θ = 0.5: 900 kernels holding 469 of the optimum's 474 after a first set of 1 500);
 * triplet rows left out after the first round (``row_slack``, opt-in, rows of positive dual or
   slack ≤ σ): the rows left out come back over several rounds (5–6 rounds, with σ = 0, 0.3),
-  each about as costly as a round on all rows: 5.5–5.8× against 7.8× without; failed.
+  each about as costly as a round on all rows: 5.5–5.8× against 7.8× without; failed;
+* HiGHS's simplex from scratch on the restricted LPs (all rows): 2.1 s on the optimum's 474
+  kernels (1 520 pivots) but 22.8 s on those and 400 others (14 801 pivots) against 3.2 s for
+  the interior-point method; failed.
 
 Side by side in one run (CPU seconds on the dumped LP of ``benchmarks/kernel_design.py``'s
 ARCENE 100 × 3 000, kernels excluded; machine partly loaded): the direct solve 77.4 s; the old
