@@ -168,3 +168,46 @@ def test_negative_start_iter_is_refused():
     X, t, specs, D, tr, groups = _problem(0)
     with pytest.raises(ValueError, match="start_iter"):
         solve_nonnegative_colgen(D, tr, groups, 1e-3, 1e-3, start_iter=-1)
+
+
+@pytest.mark.parametrize("seed, margin, n_start, start_iter", [
+    (7, 0.0, 3, 0), (7, 0.5, 3, 20), (8, 0.3, 10, 0), (9, 2.0, 1, 5), (10, 0.5, 20, 20)])
+def test_price_margin_keeps_the_optimum(seed, margin, n_start, start_iter):
+    X, t, specs, D, tr, groups = _problem(seed, d=20, T=80)
+    ref = solve_nonnegative_lp(D, tr, groups, 1e-3, 1e-3)
+    cg = solve_nonnegative_colgen(D, tr, groups, 1e-3, 1e-3, n_start=n_start, n_add=5,
+                                  start_iter=start_iter, margin=margin)
+    assert cg.objective == pytest.approx(ref.objective, rel=1e-9)
+    np.testing.assert_allclose(cg.alpha, ref.alpha, atol=1e-7)
+    np.testing.assert_array_equal(cg.s > 1e-6, ref.s > 1e-6)
+    assert cg.history[-1]["features_priced_out"] == 0
+
+
+def test_price_margin_brings_near_kernels_in():
+    """A wide margin takes in more kernels per round than the positive-price rule."""
+    X, t, specs, D, tr, groups = _problem(5, d=20, T=80)
+    plain = solve_nonnegative_colgen(D, tr, groups, 1e-3, 1e-3, n_start=1, n_add=1000)
+    wide = solve_nonnegative_colgen(D, tr, groups, 1e-3, 1e-3, n_start=1, n_add=1000,
+                                    margin=5.0)
+    assert wide.objective == pytest.approx(plain.objective, rel=1e-9)
+    assert plain.n_iter > 2 and wide.history[2]["kernels"] > plain.history[2]["kernels"]
+    assert wide.n_iter <= plain.n_iter
+    with pytest.raises(ValueError, match="margin"):
+        solve_nonnegative_colgen(D, tr, groups, 1e-3, 1e-3, margin=-1.0)
+
+
+@pytest.mark.parametrize("seed, g1, row_slack, margin", [
+    (7, 1e-3, 0.0, None), (8, 1e-3, 0.1, 0.5), (9, 1e-2, 0.0, 0.5), (11, 1e-4, 1.0, None)])
+def test_row_subset_keeps_the_optimum(seed, g1, row_slack, margin):
+    X, t, specs, D, tr, groups = _problem(seed, d=20, T=80)
+    ref = solve_nonnegative_lp(D, tr, groups, g1, 1e-3)
+    cg = solve_nonnegative_colgen(D, tr, groups, g1, 1e-3, n_start=5, n_add=5,
+                                  margin=margin, row_slack=row_slack)
+    assert cg.objective == pytest.approx(ref.objective, rel=1e-9)
+    np.testing.assert_allclose(cg.alpha, ref.alpha, atol=1e-7)
+    np.testing.assert_allclose(cg.eps, ref.eps, atol=1e-7)
+    assert np.all(D.T @ cg.alpha + cg.eps >= 1 - 1e-7)
+    assert cg.history[-1]["features_priced_out"] == 0 and cg.history[-1]["rows_violated"] == 0
+    assert cg.n_iter == 1 or min(h["rows"] for h in cg.history) < D.shape[1]
+    with pytest.raises(ValueError, match="row_slack"):
+        solve_nonnegative_colgen(D, tr, groups, g1, 1e-3, row_slack=-1.0)

@@ -46,7 +46,11 @@ restricted optimum is 0.9287 and 4 rounds follow (18 s of CPU against 28 s, same
 set, the method ends only when every feature prices out.  The default (``start_iter=0``,
 ``n_start=600``) keeps the old start, with which the stores' wide-data fits were made: a
 degenerate LP can end at another optimal vertex from another first set, so the faster start
-becomes the default together with a rerun of the stores that use it.
+becomes the default together with a rerun of the stores that use it.  With ``margin=θ``
+the set after a round is the restricted optimum's support and the kernels whose price at its
+duals is within ``θ`` of their trace cost of entering (zero-weight kernels below it leave, at
+most once), so the later rounds are smaller and fewer; ``start_iter=20, n_start=1000,
+margin=0.5, n_add=2000`` is the fastest setting found (opt-in, same reason as above).
 
 Each restricted LP is solved from scratch by HiGHS as the direct solve does
 (:func:`~fsbook.kernel_design.lp.solve_nonnegative_lp`: its interior-point method with
@@ -74,13 +78,40 @@ building the restricted LPs, pricing negligible, about 1 s for the kernels befor
   0.55 s against 0.06–0.53 s for the default interior-point method (PDLP 14 320 iterations, to
   1e-7 only), not pursued at full size.
 
-Why 10× is not reached at 3 000 features: one restricted LP of the optimum's own 474 kernels
-(the best first working set possible) costs HiGHS 2.6 s, so about 4 s is the floor with the
-kernels; a working set of 1 100–1 500 kernels costs 3.5–4.5 s per round and the heuristic start
-still needs 3 rounds after the first.  Written by hand because no library does column
-generation for an LP given as a dense matrix.
+* a smoothed-hinge start (Huber hinge of width δ = 1, 0.1, 0.01, 0.001, 20–80 L-BFGS-B
+  iterations each; its gradient gives dual estimates :math:`y_δ = \\operatorname{clip}((1 -
+  D^\\top α)/δ, 0, 1)`, the minimiser of the dual regularised by :math:`δ\\|y\\|^2/2`): ranking by
+  ``α`` puts 95 % of the optimum's 474 kernels in the first 1 500 at δ = 0.1 (0.6 s), barely
+  better than the squared hinge (92 %); ranking by the prices at :math:`y_δ` is far worse (47 %),
+  because L-BFGS-B does not get near the LP's optimum (objective 1.75 against 0.92 after 2 s
+  of CPU) and :math:`y_δ` stays far from the LP's duals (largest difference 1.0); not pursued;
+* the price margin (``margin``, opt-in, below): the duals of the first restricted LP are
+  already within 0.004 of the optimum's, so the next set is chosen from them: the restricted
+  support and every kernel whose price is within ``θ`` of its trace cost of entering
+  (θ = 0.5: 900 kernels holding 469 of the optimum's 474 after a first set of 1 500);
+* triplet rows left out after the first round (``row_slack``, opt-in, rows of positive dual or
+  slack ≤ σ): the rows left out come back over several rounds (5–6 rounds, with σ = 0, 0.3),
+  each about as costly as a round on all rows: 5.5–5.8× against 7.8× without; failed;
+* HiGHS's simplex from scratch on the restricted LPs (all rows): 2.1 s on the optimum's 474
+  kernels (1 520 pivots) but 22.8 s on those and 400 others (14 801 pivots) against 3.2 s for
+  the interior-point method; failed.
 
-Measured with this start (``benchmarks/kernel_design.py --only arcene``, side by side, run
+Side by side in one run (CPU seconds on the dumped LP of ``benchmarks/kernel_design.py``'s
+ARCENE 100 × 3 000, kernels excluded; machine partly loaded): the direct solve 77.4 s; the old
+default start 28–32 s (2.6× in the record); ``start_iter=20, n_start=1500`` 16.8 s (4.6×, 4
+rounds); with ``margin=0.5`` 12.1 s (6.4×, 3 rounds); ``start_iter=20, n_start=1000,
+margin=0.5, n_add=2000`` 10.0 s (7.8×, 3 rounds of 1 000, 960 and 849 kernels; repeated
+10.05 s), the fastest found; ``n_start`` 700 / 1 200 and θ = 0.3 / 1.0 gave 5.3–6.7×.  Every
+run: objectives equal to ≤ 3.1e-14 relative, α to ≤ 6.1e-11, the same 397 features.
+
+Why 10× is not reached at 3 000 features: a restricted LP on all 1 000 triplet rows costs
+HiGHS 2.5 s at the optimum's own 474 kernels, 3.6–4.4 s at 850–960 and 6 s at 1 500, so three
+rounds cost about 10 s; on the optimum's 474 kernels and its 468 rows of positive dual the
+LP costs 1.8 s (interior point) or 0.85 s (simplex, 967 pivots), so the remaining room is in
+the rows, but generating them (above) needed more rounds than it saved.  Written by hand
+because no library does column generation for an LP given as a dense matrix.
+
+Measured before the price margin (``benchmarks/kernel_design.py --only arcene``, side by side, run
 stopped before the 10 000-feature direct solve on a loaded machine, so not recorded): at 3 000
 features 16.7 s of CPU against 71.9 s for the direct solve (4.3×; 4 restricted LPs, objectives
 equal to 1.2e-14, α to 1.4e-11, the same 397 features); at 10 000 features 38.9 s of CPU, 5
@@ -139,16 +170,18 @@ def squared_hinge_start(D, cost, n_iter):
     return res.x
 
 
-def _solve_restricted(D, trace, groups, P, gamma1, gamma2):
-    """The LP over the kernels ``P`` (groups renumbered); returns ``(res, features)``."""
+def _solve_restricted(D, trace, groups, P, gamma1, gamma2, rows=None):
+    """The LP over the kernels ``P`` (groups renumbered) and the triplet rows ``rows`` (all
+    when ``None``); returns ``(res, features, sizes)``."""
     features, local = np.unique(groups[P], return_inverse=True)
-    c, A, b, bounds, sizes = build_nonnegative_lp(D[P], trace[P], local, gamma1, gamma2)
+    DP = D[P] if rows is None else D[np.ix_(P, rows)]
+    c, A, b, bounds, sizes = build_nonnegative_lp(DP, trace[P], local, gamma1, gamma2)
     return _linprog(c, A, b, bounds, nonnegative_methods(A.nnz)), features, sizes
 
 
 def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_add=600,
                              drop=1e-2, tol=1e-9, max_iter=500,
-                             start_iter=0):
+                             start_iter=0, margin=None, row_slack=None):
     """Solve the ``α ≥ 0`` LP (:func:`~fsbook.kernel_design.lp.solve_nonnegative_lp`) by
     column generation over its kernels (see module docstring).
 
@@ -178,6 +211,22 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
         n_start=1500`` is the faster start of the module docstring; it is not the default yet,
         because the stores' wide-data fits were made with this one (a degenerate LP may end at
         another optimal vertex from another first set).
+    margin : float or None, default=None
+        ``None``: after a round, the kernels of positive price of the features that price out
+        enter (at most ``n_add``) and ``drop`` decides which leave.  A number ``θ ≥ 0``: every
+        kernel outside the set of price :math:`r_p > -θ\\,γ_2\\operatorname{tr}_S K_p` enters
+        (largest price first, at most ``n_add``; the kernels of positive price come first, so a
+        round that does not end still adds one), and a kernel of the set with ``α_p = 0`` and
+        :math:`r_p ≤ -θ\\,γ_2\\operatorname{tr}_S K_p` leaves (at most once): the next set is the
+        restricted optimum's support and the kernels whose price is within a fraction ``θ`` of
+        their trace cost of entering (``drop`` is not used).
+    row_slack : float or None, default=None
+        ``None``: every restricted LP has all ``T`` triplet rows.  A number ``σ ≥ 0``: after the
+        first round only the triplet rows of positive dual or of slack
+        :math:`D_{:,t}^\\top α - 1 ≤ σ` stay (rows leave once); a later round whose ``α``
+        violates a row left out (:math:`D_{:,t}^\\top α < 1 - \\text{tol}`) takes it back and
+        does not end.  A round ends the method only when no row left out is violated (``ε_t = 0``
+        is then feasible for it, with dual 0) and no feature prices out.
 
     Returns
     -------
@@ -203,6 +252,10 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
         raise ValueError("n_start and n_add must be at least 1")
     if start_iter < 0:
         raise ValueError(f"start_iter must be at least 0, got {start_iter}")
+    if row_slack is not None and not row_slack >= 0:
+        raise ValueError(f"row_slack must be None or at least 0, got {row_slack}")
+    if margin is not None and not margin >= 0:
+        raise ValueError(f"margin must be None or at least 0, got {margin}")
     m, T = D.shape
     G = int(g.max()) + 1
     inset = np.zeros(m, dtype=bool)
@@ -213,17 +266,42 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
         score = kernel_prices(D, np.ones(T), trace, gamma2)
     inset[np.argsort(-score, kind="stable")[:n_start]] = True
     history = []
+    rows = np.arange(T)
     for it in range(1, max_iter + 1):
         P = np.flatnonzero(inset)
-        res, features, sizes = _solve_restricted(D, trace, g, P, gamma1, gamma2)
-        y = -res.ineqlin.marginals[:T]                    # duals of the triplet rows, ≥ 0
+        res, features, sizes = _solve_restricted(D, trace, g, P, gamma1, gamma2,
+                                                 None if rows.size == T else rows)
+        R = rows.size
+        y = np.zeros(T)
+        y[rows] = -res.ineqlin.marginals[:R]              # duals of the triplet rows, ≥ 0
         r = kernel_prices(D, y, trace, gamma2)
         out = feature_prices(r, g, G, gamma1) > tol * max(1.0, gamma1)
         cand = np.flatnonzero(out[g] & (r > 0) & ~inset)
+        missing = np.zeros(0, dtype=np.int64)
+        if R < T:                                         # rows left out, must hold with ε_t = 0
+            left_out = np.setdiff1d(np.arange(T), rows)
+            margin_out = res.x[:P.size] @ D[np.ix_(P, left_out)]
+            missing = left_out[margin_out < 1.0 - tol]
         history.append({"iter": it, "kernels": int(P.size), "features": int(features.size),
-                        "objective": float(res.fun), "features_priced_out": int(out.sum())})
-        if cand.size == 0:
+                        "rows": int(R), "objective": float(res.fun),
+                        "features_priced_out": int(out.sum()), "rows_violated": int(missing.size)})
+        if cand.size == 0 and missing.size == 0:
             break
+        if missing.size:
+            rows = np.union1d(rows, missing)
+        elif it == 1 and row_slack is not None:
+            slack = res.x[:P.size] @ D[P] - 1.0
+            rows = np.flatnonzero((y > 0) | (slack <= row_slack))
+        if cand.size == 0:
+            continue
+        if margin is not None:
+            near = r > -margin * gamma2 * trace
+            cand = np.flatnonzero(near & ~inset)
+            inset[cand[np.argsort(-r[cand], kind="stable")[:n_add]]] = True
+            out_now = P[(res.x[:P.size] == 0) & ~near[P] & ~left[P]]
+            inset[out_now] = False
+            left[out_now] = True
+            continue
         inset[cand[np.argsort(-r[cand], kind="stable")[:n_add]]] = True
         if drop is not None:
             out_now = P[(res.x[:P.size] == 0) & (res.lower.marginals[:P.size] > drop) & ~left[P]]
@@ -234,6 +312,8 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
     alpha = np.zeros(m)
     alpha[P] = res.x[:P.size]
     s = np.zeros(G)
-    s[features] = res.x[P.size + T:]
-    return LPResult(alpha=alpha, eps=res.x[P.size:P.size + T], s=s, objective=float(res.fun),
+    s[features] = res.x[P.size + R:]
+    eps = np.zeros(T)
+    eps[rows] = res.x[P.size:P.size + R]
+    return LPResult(alpha=alpha, eps=eps, s=s, objective=float(res.fun),
                     n_iter=it, solve_time=time.perf_counter() - start, history=history, **sizes)
