@@ -595,3 +595,24 @@ def test_fused_prox_and_penalty_have_the_bits_of_the_numpy_forms(q):
     W = np.ones((3, q))
     W[1, -1] = np.nan
     assert np.isnan(linf_penalty(W))
+
+
+def test_hsfs_pair_kernel_parameter_reaches_the_criterion_and_the_protocols_pin_libm():
+    """HSFS's ``pair_kernel`` is its criterion's; the stored protocols build HSFS with libm's
+    kernel (the one they were run with), users get the vectorised default."""
+    from fsbook.experiments._protocol_helpers import HSFS_PAIR_KERNEL, make_selector
+    from fsbook.l1linf import HSFS
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(40, 6)), np.repeat([0, 1], 20)
+    X[:, 0] += 2.0 * y
+    assert HSFS(2)._criterion(X, y).pair_kernel == "vectorised"
+    libm = HSFS(2, pair_kernel="libm", random_state=0).fit(X, y)
+    vec = HSFS(2, random_state=0).fit(X, y)
+    assert libm._criterion(X, y).pair_kernel == "libm"
+    np.testing.assert_array_equal(libm.get_support(), vec.get_support())
+    path = {"tol": 1e-3, "max_iter": 30, "max_bisect": 4}
+    assert HSFS_PAIR_KERNEL == "libm"
+    assert make_selector("HSFS", 2, 0, l1linf_path=path).pair_kernel == "libm"
+    with pytest.raises(ValueError, match="pair_kernel"):
+        HSFS(2, pair_kernel="fast").fit(X, y)
