@@ -166,14 +166,3 @@ def test_class_graph_scatters_equal_the_graph_matrices():
     S, T = _class_graph_scatters(Xh, codes)
     np.testing.assert_allclose(S, Xh.T @ np.diag(W.sum(axis=1)) @ Xh, rtol=1e-12)
     np.testing.assert_allclose(T, Xh.T @ L @ Xh, rtol=1e-12, atol=1e-12 * np.abs(T).max())
-
-
-def test_mmc_supervised_sparse_is_dense():
-    from fsbook.baselines import MMCSupervised
-
-    X, y = _data(n=60, d=6, classes=3)
-    dense, sparse = _both(lambda: MMCSupervised(), X, y)
-    np.testing.assert_allclose(sparse.A_, dense.A_, rtol=1e-10, atol=1e-10 * np.abs(dense.A_).max())
-    np.testing.assert_allclose(sparse.scale_, dense.scale_, rtol=1e-12)
-    np.testing.assert_allclose(sparse.mmc_.objective_, dense.mmc_.objective_, rtol=1e-10)
-    np.testing.assert_allclose(sparse.transform(sp.csr_matrix(X)), dense.transform(X), rtol=1e-9, atol=1e-9)

@@ -23,7 +23,6 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-import scipy.sparse as sp
 from scipy.optimize import minimize
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.multiclass import check_classification_targets
@@ -35,8 +34,6 @@ __all__ = ["MMC", "MMCSupervised", "UnboundedMetricError", "mmc_objective", "pai
 
 #: eigenvalues of the similar pairs' scatter below this fraction of the largest are zero
 NULL_RTOL = 1e-10
-#: pair differences handled at once (pairs × features), about 2 MB of float64
-BLOCK_ELEMENTS = 2 ** 18
 
 
 class UnboundedMetricError(ValueError):
@@ -56,48 +53,18 @@ def check_bounded(C, diff_dissimilar):
     ≥ 1e-6 on the book's data sets); a dissimilar difference is in it when its component there
     exceeds ``1e-8`` of its norm.
     """
-    null = _null_directions(C)
+    w, V = np.linalg.eigh(C)
+    null = V[:, w <= NULL_RTOL * w.max()]
     if null.shape[1] == 0:
         return
-    _raise_if_unbounded(null.shape[1], _n_escaping(diff_dissimilar, diff_dissimilar @ null),
-                        diff_dissimilar.shape[0])
-
-
-def _null_directions(C):
-    """An orthonormal basis of the null space of ``C`` (eigenvalues ≤ :data:`NULL_RTOL` × largest)."""
-    w, V = np.linalg.eigh(C)
-    return V[:, w <= NULL_RTOL * w.max()]
-
-
-def _n_escaping(diff, diff_null):
-    """How many rows ``d`` of ``diff`` have a component in the null space (``diff_null = d N``)
-    above ``1e-8`` of their norm."""
-    part = np.linalg.norm(diff_null, axis=1)
-    full = np.sqrt(np.asarray(diff.multiply(diff).sum(axis=1)).ravel()) if sp.issparse(diff) else \
-        np.linalg.norm(diff, axis=1)
-    return int(np.sum(part > 1e-8 * np.maximum(full, 1e-300)))
-
-
-def _raise_if_unbounded(n_null, n_bad, n_dissimilar):
-    if n_bad:
+    part = np.linalg.norm(diff_dissimilar @ null, axis=1)
+    full = np.linalg.norm(diff_dissimilar, axis=1)
+    bad = part > 1e-8 * np.maximum(full, 1e-300)
+    if bad.any():
         raise UnboundedMetricError(
-            f"MMC's problem is unbounded: the similar pairs do not vary along {n_null} "
-            f"direction(s) in which {n_bad} of {n_dissimilar} dissimilar pairs differ, so "
+            f"MMC's problem is unbounded: the similar pairs do not vary along {null.shape[1]} "
+            f"direction(s) in which {int(bad.sum())} of {len(full)} dissimilar pairs differ, so "
             "the metric can grow there without limit (Xing et al.'s problem has no optimum)")
-
-
-
-
-def _differences(pairs, keep):
-    """``pairs[keep, 0] − pairs[keep, 1]`` (rows of ``keep``), a block of rows at a time: no
-    temporary copy of all the kept pairs."""
-    rows = np.flatnonzero(keep)
-    out = np.empty((rows.size, pairs.shape[2]))
-    step = max(1, BLOCK_ELEMENTS // max(pairs.shape[2], 1))
-    for start in range(0, rows.size, step):
-        r = rows[start:start + step]
-        np.subtract(pairs[r, 0], pairs[r, 1], out=out[start:start + step])
-    return out
 
 
 def mmc_objective(A, diff_dissimilar):
@@ -173,33 +140,22 @@ class MMC(TransformerMixin, BaseEstimator):
             raise ValueError("pairs contain NaN or infinity")
         if not (np.any(y == 1) and np.any(y == -1)):
             raise ValueError("MMC needs both similar (+1) and dissimilar (-1) pairs")
-        dS, dD = _differences(pairs, y == 1), _differences(pairs, y == -1)
+        diff = pairs[:, 0] - pairs[:, 1]
+        dS, dD = diff[y == 1], diff[y == -1]
         C = dS.T @ dS
-        del dS
         if np.trace(C) <= 0:
             raise ValueError("all similar pairs are identical points")
+        d = diff.shape[1]
         check_bounded(C, dD)
-
-        def dissimilar(L):
-            U = dD @ L.T                                   # rows L d_k, k in D
-            norms = np.sqrt(np.maximum(np.einsum("ij,ij->i", U, U), 1e-300))
-            return norms.sum(), (U / norms[:, None]).T @ dD
-
-        return self._solve(C, dissimilar, lambda A: mmc_objective(A, dD))
-
-    def _solve(self, C, dissimilar, objective):
-        """Maximise the ratio from ``L = I`` and set the fitted attributes.
-
-        ``C`` is the similar pairs' scatter; ``dissimilar(L)`` returns ``Σ_D ‖L d‖`` and its
-        gradient ``Σ_D (L d / ‖L d‖) dᵀ``; ``objective(A)`` returns ``Σ_D ‖d‖_A``.
-        """
-        d = C.shape[0]
 
         def neg_ratio(flat):
             L = flat.reshape(d, d)
-            g, dg = dissimilar(L)
+            U = dD @ L.T                                   # rows L d_k, k in D
+            norms = np.sqrt(np.maximum(np.einsum("ij,ij->i", U, U), 1e-300))
+            g = norms.sum()
             LC = L @ C
             h = np.sqrt(max(np.sum(LC * L), 1e-300))
+            dg = (U / norms[:, None]).T @ dD
             dh = LC / h
             return -g / h, (-(dg * h - g * dh) / h ** 2).ravel()
 
@@ -208,7 +164,7 @@ class MMC(TransformerMixin, BaseEstimator):
         L = res.x.reshape(d, d)
         A = L.T @ L
         A = (A + A.T) / 2 / np.sum(A * C)
-        f = objective(A)
+        f = mmc_objective(A, dD)
         n_iter = res.nit
         self.A_ = A
         w, V = np.linalg.eigh(A)
@@ -244,123 +200,13 @@ def pairs_from_labels(y):
     return i, j, np.where(y[i] == y[j], 1, -1)
 
 
-def similar_pair_scatter(X, codes):
-    """``Σ (x_i − x_j)(x_i − x_j)ᵀ`` over the pairs ``i < j`` of one class, without the pairs.
-
-    Over the ``m_c`` points of a class the pairs' scatter is ``m_c Σ_i (x_i − μ_c)(x_i − μ_c)ᵀ``
-    (the graph Laplacian identity ``XᵀLX`` of the class's complete graph), a ``d × d`` matrix
-    from one pass over ``X``; for a sparse ``X`` it is ``m_c (X_cᵀX_c − m_c μ_c μ_cᵀ)`` with
-    sparse products.
-
-    Parameters
-    ----------
-    X : ndarray or sparse matrix of shape (n, d)
-    codes : int array of shape (n,), the class of each row
-
-    Returns
-    -------
-    ndarray of shape (d, d)
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from fsbook.baselines.mmc import similar_pair_scatter
-    >>> X = np.array([[0.0, 1.0], [2.0, 1.0], [5.0, 5.0]])
-    >>> similar_pair_scatter(X, np.array([0, 0, 1]))     # one similar pair: (-2, 0)
-    array([[4., 0.],
-           [0., 0.]])
-    """
-    C = np.zeros((X.shape[1], X.shape[1]))
-    for c in np.unique(codes):
-        rows = np.flatnonzero(codes == c)
-        if rows.size < 2:
-            continue
-        Xc = X[rows]
-        if sp.issparse(Xc):
-            mu = np.asarray(Xc.mean(axis=0)).ravel()
-            C += rows.size * (np.asarray((Xc.T @ Xc).todense()) - rows.size * np.outer(mu, mu))
-        else:
-            Xc = Xc - Xc.mean(axis=0)
-            C += rows.size * (Xc.T @ Xc)
-    return (C + C.T) / 2
-
-
-class _DissimilarPairs:
-    """The pairs ``i < j`` of different classes, visited in blocks of rows ``i``: the sums over
-    them that :class:`MMC` needs, without an array of all their differences.
-
-    A block of ``b`` rows forms the ``b × n × d`` differences ``z_i − z_j`` with every row ``j``
-    (:data:`BLOCK_ELEMENTS` at most, ``b ≥ 1``) and masks the pairs that are not dissimilar.
-    """
-
-    def __init__(self, X, codes):
-        self.X, self.codes = X, codes
-        n, d = X.shape
-        step = max(1, BLOCK_ELEMENTS // max(n * d, 1))
-        self.blocks = [(a, min(a + step, n)) for a in range(0, n, step)]
-        counts = np.bincount(codes)
-        self.count = int((n * n - np.sum(counts * counts)) // 2)
-
-    def _mask(self, a, b):
-        n = self.X.shape[0]
-        return (self.codes[a:b, None] != self.codes[None, :]) & (np.arange(a, b)[:, None] < np.arange(n))
-
-    def _rows(self, Z):
-        """Per block: the mask and the differences ``Z_i − Z_j`` (``b × n × k``)."""
-        for a, b in self.blocks:
-            yield a, b, self._mask(a, b), Z[a:b, None, :] - Z[None, :, :]
-
-    def terms(self, L):
-        """``Σ_D ‖L d‖`` and its gradient ``Σ_D (L d / ‖L d‖) dᵀ = Gᵀ X``, where row ``i`` of
-        ``G`` adds the unit vectors of the pairs ``(i, ·)`` and subtracts those of ``(·, i)``."""
-        Z = np.asarray(self.X @ L.T)
-        G = np.zeros_like(Z)
-        g = 0.0
-        for a, b, M, U in self._rows(Z):
-            norms = np.sqrt(np.maximum(np.einsum("ijk,ijk->ij", U, U), 1e-300))
-            g += float(np.sum(norms, where=M))
-            U *= (M / norms)[:, :, None]                   # unit vectors of the pairs in D
-            G[a:b] += U.sum(axis=1)
-            G -= U.sum(axis=0)
-        dg = np.asarray(self.X.T @ G).T if sp.issparse(self.X) else G.T @ self.X
-        return g, dg
-
-    def objective(self, A):
-        """``Σ_D ‖d‖_A`` (:func:`mmc_objective` without the differences)."""
-        w, V = np.linalg.eigh(A)
-        Z = np.asarray(self.X @ (V * np.sqrt(np.maximum(w, 0.0))))
-        total = 0.0
-        for _, _, M, U in self._rows(Z):
-            total += float(np.sum(np.sqrt(np.einsum("ijk,ijk->ij", U, U)), where=M))
-        return total
-
-    def n_escaping(self, null):
-        """How many dissimilar pairs differ in the null space spanned by ``null``
-        (:func:`check_bounded`'s test)."""
-        Zn = np.asarray(self.X @ null)
-        bad = 0
-        for a, b in self.blocks:
-            i, j = np.nonzero(self._mask(a, b))
-            i += a
-            bad += _n_escaping(self.X[i] - self.X[j], Zn[i] - Zn[j])
-        return bad
-
-
 class MMCSupervised(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """:class:`MMC` learnt from labelled points ``(X, y)``: pairs of one class are similar.
 
     The supervised sibling of the pair learner, as metric-learn's ``MMC_Supervised``: ``fit(X, y)``
-    uses every pair of training points (:func:`pairs_from_labels`; metric-learn samples a
+    forms every pair of training points (:func:`pairs_from_labels`; metric-learn samples a
     random subset instead, we keep them all so the result has no seed), similar when both points
-    have the same label, and solves :class:`MMC`'s problem on them; ``transform(X) = X Lᵀ``.
-
-    Memory.  The ``O(n²)`` pairs and their differences are never stored: the similar pairs enter
-    through their scatter (:func:`similar_pair_scatter`, the Laplacian identity ``XᵀLX`` from the
-    class means), the dissimilar ones through sums computed a block of rows at a time (about
-    :data:`BLOCK_ELEMENTS` differences); the result equals :class:`MMC` on the label pairs to
-    rounding (the tests ask for 1e-10).  ``X`` may be sparse (CSR): it enters only through
-    products with it.  The metric itself is a dense ``d × d`` matrix, so ``d`` must be moderate
-    whatever the format of ``X``.
+    have the same label, and fits :class:`MMC` on them; ``transform(X) = X Lᵀ``.
 
     Scale.  Xing et al.'s problem is homogeneous: the right-hand side 1 of the constraint
     :math:`\\sum_S \\|x_i-x_j\\|_A^2 ≤ 1` fixes only the scale of ``A``, not the metric's shape.
@@ -383,7 +229,7 @@ class MMCSupervised(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     Attributes
     ----------
     mmc_ : MMC
-        The pair learner's solution (its attributes as if fitted on the label pairs).
+        The fitted pair learner.
     A_, components_ : ndarray (d, d)
         The Mahalanobis matrix (``mmc_.A_`` times ``scale_``) and its factor.
     scale_ : float
@@ -427,22 +273,17 @@ class MMCSupervised(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit :class:`MMC` on every pair of rows of ``X``, similar when their labels agree."""
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
-        self.classes_, codes = np.unique(y, return_inverse=True)
+        self.classes_ = np.unique(y)
         if self.classes_.size < 2:
             raise ValueError(f"MMCSupervised needs at least two classes, got 1 class ({self.classes_[0]!r})")
-        if not np.any(np.bincount(codes) >= 2):
+        i, j, similar = pairs_from_labels(y)
+        if not np.any(similar == 1):
             raise ValueError("MMCSupervised needs two points of one class (a similar pair)")
-        C = similar_pair_scatter(X, codes)
-        if np.trace(C) <= 0:
-            raise ValueError("all similar pairs are identical points")
-        pairs = _DissimilarPairs(X, codes)
-        null = _null_directions(C)
-        if null.shape[1]:
-            _raise_if_unbounded(null.shape[1], pairs.n_escaping(null), pairs.count)
-        self.mmc_ = MMC(max_iter=self.max_iter, tol=self.tol)._solve(C, pairs.terms, pairs.objective)
-        self.scale_ = float(np.trace(C)) if self.rescale else 1.0
+        self.mmc_ = MMC(max_iter=self.max_iter, tol=self.tol).fit(np.stack([X[i], X[j]], 1), similar)
+        diff = X[i[similar == 1]] - X[j[similar == 1]]
+        self.scale_ = float(np.einsum("ij,ij->", diff, diff)) if self.rescale else 1.0
         self.A_ = self.mmc_.A_ * self.scale_
         self.components_ = self.mmc_.components_ * np.sqrt(self.scale_)
         self.n_iter_ = self.mmc_.n_iter_
@@ -452,10 +293,5 @@ class MMCSupervised(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     def transform(self, X):
         """``X Lᵀ``: points in the learnt metric's Euclidean coordinates."""
         check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        return np.asarray(X @ self.components_.T)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return X @ self.components_.T
