@@ -114,6 +114,7 @@ def test_generalized_discriminant_analysis_sparse_is_dense():
     ("WekaSubsetSelector", "discretised"),
     ("WekaLibSVM", "dense table"),
     ("WekaFilters", "dense table"),
+    ("MMCSupervised", "every pair"),
 ])
 def test_refusals_say_why_and_what_to_do(name, why):
     """The estimators whose method works on a dense table refuse sparse X with the reason and the

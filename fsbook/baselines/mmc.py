@@ -262,6 +262,10 @@ class MMCSupervised(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     that only re-weights directions keeps the within-class spread of ``X``); the learnt metric's
     shape, and every distance comparison, is that of :class:`MMC` (``mmc_.A_``).
 
+    Sparse ``X`` is refused: every pair of training points and its difference is formed as a
+    dense array (``n(n−1)/2 × d``) and the metric is a dense ``d × d`` matrix; ``X.toarray()``
+    densifies a sparse ``X`` that fits in memory.
+
     Parameters
     ----------
     max_iter, tol
@@ -314,9 +318,18 @@ class MMCSupervised(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         self.tol = tol
         self.rescale = rescale
 
+    def _refuse_sparse(self, X):
+        if sp.issparse(X):
+            raise TypeError(
+                f"{type(self).__name__} does not accept sparse X: it forms every pair of training "
+                "points and their differences as dense arrays (n(n-1)/2 x d) and learns a dense "
+                "d x d metric; densify with X.toarray() if that fits in memory, or reduce X first "
+                "(e.g. sklearn.decomposition.TruncatedSVD, which takes sparse input)")
+
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit :class:`MMC` on every pair of rows of ``X``, similar when their labels agree."""
+        self._refuse_sparse(X)
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
@@ -337,5 +350,6 @@ class MMCSupervised(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     def transform(self, X):
         """``X Lᵀ``: points in the learnt metric's Euclidean coordinates."""
         check_is_fitted(self)
+        self._refuse_sparse(X)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return X @ self.components_.T
