@@ -76,3 +76,14 @@ def test_probe_data_is_seeded():
     a, b = capability_table(["Relief"], seed=1), capability_table(["Relief"], seed=1)
     assert a.equals(b)
     assert np.all(a.columns == b.columns)
+
+
+def test_sparse_tags_of_issue_40_leftovers():
+    """Sparse X since issue 40 (OrthogonalLaplacianfaces) or refused with the reason
+    (ExhaustedSafePLS, the Weka estimators): the tags agree with fit either way."""
+    names = ["OrthogonalLaplacianfaces", "ExhaustedSafePLS", "WekaLibSVM", "WekaSubsetSelector"]
+    t = capability_table(names)
+    assert list(t.loc[names, "sparse X"]) == ["yes", "refused", "refused", "refused"]
+    assert (t.loc[names, "tags agree"] == "yes").all()
+    for name in names[1:]:
+        assert "X.toarray()" in t.attrs["messages"][(name, "sparse X")]

@@ -107,3 +107,63 @@ def test_generalized_discriminant_analysis_sparse_is_dense():
     Zd, Zs = dense.transform(X), sparse.transform(sp.csr_matrix(X))
     signs = np.sign((Zd * Zs).sum(axis=0))                 # an eigenvector's sign is arbitrary
     np.testing.assert_allclose(Zs * signs, Zd, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("name, why", [
+    ("ExhaustedSafePLS", "deflates"),
+    ("WekaSubsetSelector", "discretised"),
+    ("WekaLibSVM", "dense table"),
+    ("WekaFilters", "dense table"),
+    ("MMCSupervised", "every pair"),
+])
+def test_refusals_say_why_and_what_to_do(name, why):
+    """The estimators whose method works on a dense table refuse sparse X with the reason and the
+    remedy, and their tags say so."""
+    from fsbook.capabilities import public_estimators
+
+    X, y = _data(n=30, d=5)
+    est = public_estimators()[name]()
+    assert not get_tags(est).input_tags.sparse
+    with pytest.raises(TypeError, match="does not accept sparse X") as err:
+        est.fit(sp.csr_matrix(X), y)
+    assert why in str(err.value) and "X.toarray()" in str(err.value)
+    if name != "WekaSubsetSelector":                  # transform/predict refuse it too
+        fitted = public_estimators()[name]().fit(X, y)
+        method = fitted.transform if hasattr(fitted, "transform") else fitted.predict
+        with pytest.raises(TypeError, match="does not accept sparse X"):
+            method(sp.csr_matrix(X))
+
+
+def test_orthogonal_laplacianfaces_sparse_is_dense():
+    """Sparse X: the Gram-matrix PCA and the class-sum graph give the dense components up to sign;
+    with more features than samples and few per class (T's smallest eigenvalue repeated), the
+    same subspace (same Z Zᵀ)."""
+    from sklearn.datasets import load_digits
+
+    from fsbook.projection import OrthogonalLaplacianfaces
+
+    X, y = load_digits(return_X_y=True)
+    X, y = X[:300], y[:300]
+    dense, sparse = _both(lambda: OrthogonalLaplacianfaces(n_components=12), X, y)
+    signs = np.sign(np.sum(dense.components_ * sparse.components_, axis=1))
+    np.testing.assert_allclose(sparse.components_ * signs[:, None], dense.components_, atol=1e-10)
+    np.testing.assert_allclose(sparse.mean_, dense.mean_, rtol=1e-13)
+    np.testing.assert_allclose(sparse.transform(sp.csr_matrix(X)) * signs, dense.transform(X), atol=1e-8)
+    Xw, yw = _data(n=24, d=60, classes=6, density=0.3)             # 4 per class, n > m
+    dense, sparse = _both(lambda: OrthogonalLaplacianfaces(n_components=5), Xw, yw)
+    Zd, Zs = dense.transform(Xw), sparse.transform(sp.csr_matrix(Xw))
+    np.testing.assert_allclose(Zs @ Zs.T, Zd @ Zd.T, atol=1e-10 * np.abs(Zd @ Zd.T).max())
+
+
+def test_class_graph_scatters_equal_the_graph_matrices():
+    from fsbook.projection.reducers import _class_graph_scatters
+
+    rng = np.random.default_rng(3)
+    codes = rng.integers(0, 4, size=40)
+    Xh = rng.normal(size=(40, 7))
+    W = (codes[:, None] == codes[None, :]).astype(float)
+    np.fill_diagonal(W, 0.0)
+    L = np.diag(W.sum(axis=1)) - W
+    S, T = _class_graph_scatters(Xh, codes)
+    np.testing.assert_allclose(S, Xh.T @ np.diag(W.sum(axis=1)) @ Xh, rtol=1e-12)
+    np.testing.assert_allclose(T, Xh.T @ L @ Xh, rtol=1e-12, atol=1e-12 * np.abs(T).max())

@@ -23,6 +23,7 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.optimize import minimize
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.multiclass import check_classification_targets
@@ -34,6 +35,8 @@ __all__ = ["MMC", "MMCSupervised", "UnboundedMetricError", "mmc_objective", "pai
 
 #: eigenvalues of the similar pairs' scatter below this fraction of the largest are zero
 NULL_RTOL = 1e-10
+#: pair differences formed at once by :meth:`MMC.fit` (pairs × features), about 2 MB of float64
+BLOCK_ELEMENTS = 2 ** 18
 
 
 class UnboundedMetricError(ValueError):
@@ -53,18 +56,48 @@ def check_bounded(C, diff_dissimilar):
     ≥ 1e-6 on the book's data sets); a dissimilar difference is in it when its component there
     exceeds ``1e-8`` of its norm.
     """
-    w, V = np.linalg.eigh(C)
-    null = V[:, w <= NULL_RTOL * w.max()]
+    null = _null_directions(C)
     if null.shape[1] == 0:
         return
-    part = np.linalg.norm(diff_dissimilar @ null, axis=1)
-    full = np.linalg.norm(diff_dissimilar, axis=1)
-    bad = part > 1e-8 * np.maximum(full, 1e-300)
-    if bad.any():
+    _raise_if_unbounded(null.shape[1], _n_escaping(diff_dissimilar, diff_dissimilar @ null),
+                        diff_dissimilar.shape[0])
+
+
+def _null_directions(C):
+    """An orthonormal basis of the null space of ``C`` (eigenvalues ≤ :data:`NULL_RTOL` × largest)."""
+    w, V = np.linalg.eigh(C)
+    return V[:, w <= NULL_RTOL * w.max()]
+
+
+def _n_escaping(diff, diff_null):
+    """How many rows ``d`` of ``diff`` have a component in the null space (``diff_null = d N``)
+    above ``1e-8`` of their norm."""
+    part = np.linalg.norm(diff_null, axis=1)
+    full = np.sqrt(np.asarray(diff.multiply(diff).sum(axis=1)).ravel()) if sp.issparse(diff) else \
+        np.linalg.norm(diff, axis=1)
+    return int(np.sum(part > 1e-8 * np.maximum(full, 1e-300)))
+
+
+def _raise_if_unbounded(n_null, n_bad, n_dissimilar):
+    if n_bad:
         raise UnboundedMetricError(
-            f"MMC's problem is unbounded: the similar pairs do not vary along {null.shape[1]} "
-            f"direction(s) in which {int(bad.sum())} of {len(full)} dissimilar pairs differ, so "
+            f"MMC's problem is unbounded: the similar pairs do not vary along {n_null} "
+            f"direction(s) in which {n_bad} of {n_dissimilar} dissimilar pairs differ, so "
             "the metric can grow there without limit (Xing et al.'s problem has no optimum)")
+
+
+
+
+def _differences(pairs, keep):
+    """``pairs[keep, 0] − pairs[keep, 1]`` (rows of ``keep``), a block of rows at a time: no
+    temporary copy of all the kept pairs."""
+    rows = np.flatnonzero(keep)
+    out = np.empty((rows.size, pairs.shape[2]))
+    step = max(1, BLOCK_ELEMENTS // max(pairs.shape[2], 1))
+    for start in range(0, rows.size, step):
+        r = rows[start:start + step]
+        np.subtract(pairs[r, 0], pairs[r, 1], out=out[start:start + step])
+    return out
 
 
 def mmc_objective(A, diff_dissimilar):
@@ -140,22 +173,33 @@ class MMC(TransformerMixin, BaseEstimator):
             raise ValueError("pairs contain NaN or infinity")
         if not (np.any(y == 1) and np.any(y == -1)):
             raise ValueError("MMC needs both similar (+1) and dissimilar (-1) pairs")
-        diff = pairs[:, 0] - pairs[:, 1]
-        dS, dD = diff[y == 1], diff[y == -1]
+        dS, dD = _differences(pairs, y == 1), _differences(pairs, y == -1)
         C = dS.T @ dS
+        del dS
         if np.trace(C) <= 0:
             raise ValueError("all similar pairs are identical points")
-        d = diff.shape[1]
         check_bounded(C, dD)
+
+        def dissimilar(L):
+            U = dD @ L.T                                   # rows L d_k, k in D
+            norms = np.sqrt(np.maximum(np.einsum("ij,ij->i", U, U), 1e-300))
+            return norms.sum(), (U / norms[:, None]).T @ dD
+
+        return self._solve(C, dissimilar, lambda A: mmc_objective(A, dD))
+
+    def _solve(self, C, dissimilar, objective):
+        """Maximise the ratio from ``L = I`` and set the fitted attributes.
+
+        ``C`` is the similar pairs' scatter; ``dissimilar(L)`` returns ``Σ_D ‖L d‖`` and its
+        gradient ``Σ_D (L d / ‖L d‖) dᵀ``; ``objective(A)`` returns ``Σ_D ‖d‖_A``.
+        """
+        d = C.shape[0]
 
         def neg_ratio(flat):
             L = flat.reshape(d, d)
-            U = dD @ L.T                                   # rows L d_k, k in D
-            norms = np.sqrt(np.maximum(np.einsum("ij,ij->i", U, U), 1e-300))
-            g = norms.sum()
+            g, dg = dissimilar(L)
             LC = L @ C
             h = np.sqrt(max(np.sum(LC * L), 1e-300))
-            dg = (U / norms[:, None]).T @ dD
             dh = LC / h
             return -g / h, (-(dg * h - g * dh) / h ** 2).ravel()
 
@@ -164,7 +208,7 @@ class MMC(TransformerMixin, BaseEstimator):
         L = res.x.reshape(d, d)
         A = L.T @ L
         A = (A + A.T) / 2 / np.sum(A * C)
-        f = mmc_objective(A, dD)
+        f = objective(A)
         n_iter = res.nit
         self.A_ = A
         w, V = np.linalg.eigh(A)
@@ -218,6 +262,10 @@ class MMCSupervised(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     that only re-weights directions keeps the within-class spread of ``X``); the learnt metric's
     shape, and every distance comparison, is that of :class:`MMC` (``mmc_.A_``).
 
+    Sparse ``X`` is refused: every pair of training points and its difference is formed as a
+    dense array (``n(n−1)/2 × d``) and the metric is a dense ``d × d`` matrix; ``X.toarray()``
+    densifies a sparse ``X`` that fits in memory.
+
     Parameters
     ----------
     max_iter, tol
@@ -270,9 +318,18 @@ class MMCSupervised(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         self.tol = tol
         self.rescale = rescale
 
+    def _refuse_sparse(self, X):
+        if sp.issparse(X):
+            raise TypeError(
+                f"{type(self).__name__} does not accept sparse X: it forms every pair of training "
+                "points and their differences as dense arrays (n(n-1)/2 x d) and learns a dense "
+                "d x d metric; densify with X.toarray() if that fits in memory, or reduce X first "
+                "(e.g. sklearn.decomposition.TruncatedSVD, which takes sparse input)")
+
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit :class:`MMC` on every pair of rows of ``X``, similar when their labels agree."""
+        self._refuse_sparse(X)
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
@@ -293,5 +350,6 @@ class MMCSupervised(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     def transform(self, X):
         """``X Lᵀ``: points in the learnt metric's Euclidean coordinates."""
         check_is_fitted(self)
+        self._refuse_sparse(X)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return X @ self.components_.T

@@ -40,9 +40,17 @@ BLOCK_BYTES = 1 << 23
 def _scaled_rows(X, rows, lo, span):
     """``(X[rows] − lo) / span`` as a dense array: the same numbers as the rows of the dense
     scaled matrix (elementwise operations), without densifying the other rows of a sparse ``X``."""
-    block = X[rows]
+    block = X[rows]                                      # a copy (rows is an index array)
     block = block.toarray() if sp.issparse(block) else block
-    return (block - lo) / span
+    block -= lo                                          # in place: one block, not three
+    block /= span
+    return block
+
+
+def _abs_diff(Zr, Zn):
+    """``|Zr − Zn|`` written over ``Zn`` (a temporary block): no further block of memory."""
+    np.subtract(Zr, Zn, out=Zn)
+    return np.abs(Zn, out=Zn)
 
 
 def _nearest(X, rows, cols, kk, same, lo, span, block_rows, col_block):
@@ -120,15 +128,16 @@ def relieff_weights(X, y, n_neighbors=10, block_bytes=None):
             nn = _nearest(X, rows, cols, kk, c2 == c, lo, span, block_rows, col_block)
             if len(rows) * d * 8 <= budget:          # one block: the computation as it always was
                 Zr = _scaled_rows(X, rows, lo, span)
-                sums = [np.abs(Zr - _scaled_rows(X, nn[:, r], lo, span)).sum(axis=0) for r in range(kk)]
+                sums = [_abs_diff(Zr, _scaled_rows(X, nn[:, r], lo, span)).sum(axis=0) for r in range(kk)]
             else:
                 sums = [None] * kk
                 for start in range(0, len(rows), block_rows):
                     Zr = _scaled_rows(X, rows[start:start + block_rows], lo, span)
                     for r in range(kk):
-                        diff = np.abs(Zr - _scaled_rows(X, nn[start:start + block_rows, r], lo, span))
-                        sums[r] = diff.sum(axis=0) if sums[r] is None else np.add.reduce(
-                            np.concatenate([sums[r][None, :], diff]), axis=0)
+                        diff = _abs_diff(Zr, _scaled_rows(X, nn[start:start + block_rows, r], lo, span))
+                        if sums[r] is not None:          # the running sum, then the rows in order
+                            diff[0] += sums[r]
+                        sums[r] = diff.sum(axis=0)
             total = np.zeros(d)
             for r in range(kk):
                 total += sums[r]

@@ -14,12 +14,16 @@ filtered evaluator, CFS on the same rows) spreads their counts over the observed
 ``rank_search``; the consistency evaluator counts a missing value as a value of its own
 (``ConsistencySubsetEval``); numeric columns are discretised on their observed values.  A missing
 class is refused (Weka would drop the row: drop it before fitting).
+
+Sparse ``X`` is refused with a message: the evaluators count over a table of nominal values,
+every numeric column discretised into interval codes (a dense ``n × d`` table whatever the input).
 """
 from __future__ import annotations
 
 from numbers import Integral
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 
 from fsbook._compat import Interval, StrOptions, fit_context
@@ -138,6 +142,13 @@ class WekaSubsetSelector(SupportSelectorMixin, BaseEstimator):
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Search the subset on ``(X, y)``; ``X`` may have missing values (NaN), ``y`` may not."""
+        if sp.issparse(X):
+            raise TypeError(
+                f"{type(self).__name__} does not accept sparse X: Weka's evaluators count over a "
+                "table of nominal values, every numeric column discretised (Fayyad-Irani MDL) into "
+                "interval codes, a dense n x d table whatever the input; densify with X.toarray() "
+                "if it fits in memory, or choose a selector that takes sparse X (the capability "
+                "table, fsbook.capabilities.capability_table), e.g. Relief or HSFS")
         X, y_codes = self._validate_classes(X, y)
         discrete = self._discrete_mask(X.shape[1])
         n_classes = self.classes_.size

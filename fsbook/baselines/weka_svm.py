@@ -19,12 +19,17 @@ these settings; steps 1–2 are written here (scikit-learn's ``SimpleImputer`` b
 the same way but has no "declared levels" for the one-hot step, and ``OneHotEncoder`` would give
 two columns to a two-valued attribute).  Checked against Weka's own filters in
 ``tests/test_baselines_weka.py``.
+
+Sparse ``X`` is refused with a message (both estimators): the filters are written for a dense
+table (a missing value is a NaN cell, a nominal column a column of codes), the form in which the
+paper's data reached Weka; ``X.toarray()`` densifies a sparse ``X`` that fits in memory.
 """
 from __future__ import annotations
 
 from numbers import Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.svm import SVC
 from sklearn.utils.multiclass import check_classification_targets
@@ -33,6 +38,18 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from fsbook._compat import Interval, fit_context
 
 __all__ = ["WekaLibSVM", "WekaFilters", "weka_fill_values", "weka_nominal_to_binary"]
+
+
+def _refuse_sparse(estimator, X):
+    """TypeError for a sparse ``X``: Weka's two filters are reproduced on a dense table."""
+    if sp.issparse(X):
+        raise TypeError(
+            f"{type(estimator).__name__} does not accept sparse X: it reproduces Weka's "
+            "ReplaceMissingValues and NominalToBinary on a dense table (a missing value is a NaN "
+            "cell, a nominal column a column of codes), as Weka's LibSVM ran on the paper's data; "
+            "densify with X.toarray() if it fits in memory, or for sparse numeric data without "
+            "missing values use sklearn.svm.SVC(kernel='rbf', gamma=1 / n_features), the same "
+            "libsvm solver, which takes sparse X")
 
 
 def weka_fill_values(X, nominal):
@@ -143,6 +160,7 @@ class WekaFilters(TransformerMixin, BaseEstimator):
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Learn the replacement values (mean or mode) and the levels of the nominal columns."""
+        _refuse_sparse(self, X)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
         self.nominal_, self.n_levels_ = _resolve_nominal(X, self.nominal, self.n_levels)
         self.fill_ = weka_fill_values(X, self.nominal_)
@@ -151,6 +169,7 @@ class WekaFilters(TransformerMixin, BaseEstimator):
     def transform(self, X):
         """Replace NaN by the training values, then one-hot encode the nominal columns."""
         check_is_fitted(self, "fill_")
+        _refuse_sparse(self, X)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False)
         return weka_nominal_to_binary(np.where(np.isnan(X), self.fill_[None, :], X), self.nominal_,
                                       self.n_levels_)
@@ -211,6 +230,7 @@ class WekaLibSVM(ClassifierMixin, BaseEstimator):
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit on ``(X, y)``; ``X`` may have missing values (NaN)."""
+        _refuse_sparse(self, X)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         check_classification_targets(y)
         self.nominal_, self.n_levels_ = _resolve_nominal(X, self.nominal, self.n_levels)
@@ -228,11 +248,13 @@ class WekaLibSVM(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X):
         check_is_fitted(self, "svc_")
+        _refuse_sparse(self, X)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False)
         return self.svc_.decision_function(self._transform(X))
 
     def predict(self, X):
         check_is_fitted(self, "svc_")
+        _refuse_sparse(self, X)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False)
         return self.svc_.predict(self._transform(X))
 

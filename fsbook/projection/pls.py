@@ -10,6 +10,7 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.cross_decomposition import PLSRegression
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -62,6 +63,11 @@ class ExhaustedSafePLS(TransformerMixin, BaseEstimator):
     reducer keeps the components before it (:func:`krylov_rank`), which span the same Krylov
     space.
 
+    Sparse ``X`` is refused: PLS centres ``X`` and deflates it after every component
+    (``X ← X − t pᵀ``), so it works on a dense ``m × n`` matrix whatever the input; densify with
+    ``X.toarray()`` if that fits in memory, or reduce a large sparse ``X`` first with
+    :class:`~sklearn.decomposition.TruncatedSVD`, which takes sparse input.
+
     Parameters
     ----------
     n_components : int, default=2
@@ -97,6 +103,14 @@ class ExhaustedSafePLS(TransformerMixin, BaseEstimator):
         tags.target_tags.required = True
         return tags
 
+    def _refuse_sparse(self, X):
+        if sp.issparse(X):
+            raise TypeError(
+                f"{type(self).__name__} does not accept sparse X: PLS centres X and deflates it after "
+                "every component (X <- X - t p^T), a dense m x n matrix whatever the input; densify "
+                "with X.toarray() if it fits in memory, or reduce X first with "
+                "sklearn.decomposition.TruncatedSVD, which takes sparse input")
+
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit PLS with ``n_components``, then refit with the components before exhaustion.
@@ -110,6 +124,7 @@ class ExhaustedSafePLS(TransformerMixin, BaseEstimator):
         -------
         self
         """
+        self._refuse_sparse(X)
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
         if self.n_components > X.shape[1]:
             raise ValueError(f"n_components = {self.n_components} exceeds the {X.shape[1]} feature(s) of X")
@@ -132,5 +147,6 @@ class ExhaustedSafePLS(TransformerMixin, BaseEstimator):
         ndarray of shape (m', n_kept_)
         """
         check_is_fitted(self)
+        self._refuse_sparse(X)
         X = validate_data(self, X, reset=False, dtype=np.float64)
         return self.pls_.transform(X)

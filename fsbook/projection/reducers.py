@@ -13,6 +13,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.linalg
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
 from sklearn.preprocessing import KernelCenterer
@@ -30,6 +31,20 @@ def _labels(y):
     if classes.size < 2:
         raise ValueError(f"need at least 2 classes, got {classes.size} class")
     return classes, codes
+
+
+def _class_graph_scatters(Xh, codes):
+    """``S = X̂ᵀDX̂`` and ``T = X̂ᵀLX̂`` of the supervised graph, without its ``m × m`` matrices.
+
+    ``W_ij = 1`` for distinct ``i, j`` of one class, so ``(W X̂)_i`` is the sum of ``x̂_i``'s class
+    minus ``x̂_i`` and ``D_ii = m_c − 1``: ``L X̂ = D X̂ − W X̂`` from the ``c`` class sums.
+    """
+    counts = np.bincount(codes)
+    sums = np.zeros((counts.size, Xh.shape[1]))
+    np.add.at(sums, codes, Xh)
+    Dg = (counts - 1.0)[codes]
+    DX = Dg[:, None] * Xh
+    return Xh.T @ DX, Xh.T @ (DX - (sums[codes] - Xh))
 
 
 class GeneralizedDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -188,6 +203,18 @@ class OrthogonalLaplacianfaces(ClassNamePrefixFeaturesOutMixin, TransformerMixin
     reg : float, default=1e-10
         Relative ridge on ``S``.
 
+    Notes
+    -----
+    ``X`` may be sparse (CSR).  Then neither the centred ``m × n`` matrix nor the ``n × r`` PCA
+    basis is formed: the PCA step diagonalises the centred ``m × m`` Gram matrix (``X̂ = U Σ``, of
+    the size of ``X̂`` itself), the graph's ``T = X̂ᵀLX̂`` comes from the class sums of ``X̂``
+    (``W X̂`` is a row's class sum minus the row), and the basis is mapped back as
+    ``Xcᵀ U Σ⁻¹ A`` with sparse products.  The components agree with those of the dense ``X`` up to
+    the sign of each one (an eigenvector's sign is arbitrary), where the problem has a unique
+    solution; where the smallest eigenvalue of ``T`` is repeated (few images per class, Yale) any
+    basis of its eigenspace is a solution, and the two paths may pick different ones (the same
+    subspace, so the same ``Z Zᵀ``).  A dense ``X`` keeps the ``m × m`` graph of the book's fits.
+
     Examples
     --------
     Handwritten digits (64 pixels) in 20 orthogonal locality-preserving directions:
@@ -226,31 +253,37 @@ class OrthogonalLaplacianfaces(ClassNamePrefixFeaturesOutMixin, TransformerMixin
 
         Parameters
         ----------
-        X : array-like of shape (m, n)
+        X : array-like or sparse matrix of shape (m, n)
         y : array-like of shape (m,), at least two classes
 
         Returns
         -------
         self
         """
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         _, codes = _labels(y)
-        self.mean_ = X.mean(axis=0)
-        Xc = X - self.mean_
-        _, s, Vt = np.linalg.svd(Xc, full_matrices=False)
-        r = int(np.sum(s > np.sqrt(self.pca_tol) * max(s.max(), 1e-300))) if s.size else 0
+        if sp.issparse(X):
+            self.mean_ = np.asarray(X.mean(axis=0)).ravel()
+            Xh, back = self._pca_sparse(X)
+        else:
+            self.mean_ = X.mean(axis=0)
+            Xc = X - self.mean_
+            _, s, Vt = np.linalg.svd(Xc, full_matrices=False)
+            Xh, back = self._pca_dense(Xc, s, Vt)
+        r = Xh.shape[1]
         d = self.n_components
         if not 1 <= d <= r:
             raise ValueError(f"n_components must be in [1, {r}] (rank of the centred data), got {d}")
-        V = Vt[:r].T
-        Xh = Xc @ V
-        W = (codes[:, None] == codes[None, :]).astype(float)
-        np.fill_diagonal(W, 0.0)
-        Dg = W.sum(axis=1)
-        L = np.diag(Dg) - W
-        S = Xh.T @ (Dg[:, None] * Xh)
+        if sp.issparse(X):
+            S, T = _class_graph_scatters(Xh, codes)
+        else:                               # the m × m graph, as fitted for the stored results
+            W = (codes[:, None] == codes[None, :]).astype(float)
+            np.fill_diagonal(W, 0.0)
+            Dg = W.sum(axis=1)
+            L = np.diag(Dg) - W
+            S = Xh.T @ (Dg[:, None] * Xh)
+            T = Xh.T @ L @ Xh
         S = S + self.reg * np.trace(S) / r * np.eye(r)
-        T = Xh.T @ L @ Xh
         A = np.zeros((r, 0))
         for _ in range(d):
             if A.shape[1]:
@@ -262,9 +295,38 @@ class OrthogonalLaplacianfaces(ClassNamePrefixFeaturesOutMixin, TransformerMixin
             a = N @ C[:, 0]
             a /= np.linalg.norm(a)
             A = np.hstack([A, a[:, None]])
-        self.components_ = (V @ A).T  # (d, n), orthonormal rows
+        self.components_ = back(A)  # (d, n), orthonormal rows
         self.n_components_ = d
         return self
+
+    def _pca_dense(self, Xc, s, Vt):
+        """PCA coordinates ``X̂ = Xc V`` (m × r) and the map ``A ↦ (V A)ᵀ`` back to the input space."""
+        r = int(np.sum(s > np.sqrt(self.pca_tol) * max(s.max(), 1e-300))) if s.size else 0
+        V = Vt[:r].T
+        return Xc @ V, lambda A: (V @ A).T
+
+    def _pca_sparse(self, X):
+        """As :meth:`_pca_dense` for a sparse ``X``, from the centred ``m × m`` Gram matrix.
+
+        ``Xc Xcᵀ = U Σ² Uᵀ`` gives ``X̂ = U Σ`` (the same coordinates as ``Xc V`` up to the sign of
+        each column) and ``V = Xcᵀ U Σ⁻¹``; ``Xc`` (dense ``m × n``) and ``V`` (``n × r``) are never
+        formed: ``(V A)ᵀ = (Xᵀ B − x̄ 1ᵀB)ᵀ`` with ``B = U Σ⁻¹ A``.
+        """
+        Xmu = np.asarray(X @ self.mean_).ravel()
+        G = np.asarray((X @ X.T).todense())
+        G -= Xmu[:, None]
+        G -= Xmu[None, :]
+        G += self.mean_ @ self.mean_
+        lam, U = np.linalg.eigh((G + G.T) / 2)
+        lam, U = lam[::-1], U[:, ::-1]
+        s = np.sqrt(np.maximum(lam, 0.0))
+        r = int(np.sum(s > np.sqrt(self.pca_tol) * max(s.max(), 1e-300))) if s.size else 0
+        U, s = U[:, :r], s[:r]
+
+        def back(A):
+            B = (U / s) @ A
+            return (np.asarray(X.T @ B) - np.outer(self.mean_, B.sum(axis=0))).T
+        return U * s, back
 
     def transform(self, X):
         """Coordinates of ``X`` on the orthogonal Laplacianfaces.
@@ -278,5 +340,12 @@ class OrthogonalLaplacianfaces(ClassNamePrefixFeaturesOutMixin, TransformerMixin
         ndarray of shape (m', n_components_)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=np.float64)
+        if sp.issparse(X):
+            return np.asarray(X @ self.components_.T) - self.mean_ @ self.components_.T
         return (X - self.mean_) @ self.components_.T
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
