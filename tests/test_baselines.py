@@ -405,3 +405,24 @@ def test_feature_weighting_svm_matches_an_independent_lp_solution():
     assert model.objective_ == pytest.approx(best.fun, rel=1e-4)
     assert model.feature_weights_.sum() == pytest.approx(1.0)
     assert model.support_.sum() < 6 and model.support_[:2].all()
+
+
+def test_weka_fill_values_equal_simple_imputer_mean_and_mode():
+    """Weka's ReplaceMissingValues (step 1 of WekaLibSVM) is SimpleImputer's mean on numeric and
+    most frequent value on nominal columns, empty columns kept (filled with 0)."""
+    from sklearn.impute import SimpleImputer
+
+    from fsbook.baselines.weka_svm import weka_fill_values
+
+    rng = np.random.default_rng(4)
+    X = np.c_[rng.normal(size=(30, 3)), rng.integers(0, 4, (30, 3)).astype(float)]
+    X[rng.random(X.shape) < 0.3] = np.nan
+    X[:, 2] = np.nan                                        # a numeric column with no value
+    X[:, 5] = np.nan                                        # a nominal column with no value
+    X[:4, 4], X[4:, 4] = 1.0, np.nan                        # ...and one whose mode is 1 (with NaNs)
+    X[:, 3] = np.r_[[2.0] * 5, [0.0] * 5, [np.nan] * 20]    # a tie: the smaller code
+    nominal = np.array([False, False, False, True, True, True])
+    fill = weka_fill_values(X, nominal)
+    for strategy, cols in (("mean", ~nominal), ("most_frequent", nominal)):
+        imp = SimpleImputer(strategy=strategy, keep_empty_features=True).fit(X[:, cols])
+        np.testing.assert_allclose(fill[cols], imp.statistics_, rtol=1e-15)

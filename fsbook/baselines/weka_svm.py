@@ -15,10 +15,13 @@ What Weka does to a data set before libsvm sees it (``weka.classifiers.functions
    unless the last columns are zero on every training example).
 
 scikit-learn's :class:`~sklearn.svm.SVC` wraps the same libsvm solver, so step 3 is ``SVC`` with
-these settings; steps 1–2 are written here (scikit-learn's ``SimpleImputer`` breaks mode ties
-the same way but has no "declared levels" for the one-hot step, and ``OneHotEncoder`` would give
-two columns to a two-valued attribute).  Checked against Weka's own filters in
-``tests/test_baselines_weka.py``.
+these settings; steps 1–2 are written here, in the few lines that state Weka's rules.  Step 1
+equals scikit-learn's ``SimpleImputer`` (``"mean"`` on numeric and ``"most_frequent"`` on nominal
+columns, ``keep_empty_features=True``; a test checks it), and
+``OneHotEncoder(categories=<declared levels>, drop="if_binary")`` gives step 2's columns for
+attributes of two or more declared values; it differs on an attribute with one declared value
+(a column of ones, where Weka keeps its code, a column of zeros).  Checked against Weka's own
+filters in ``tests/test_baselines_weka.py``.
 
 Sparse ``X`` is refused with a message (both estimators): the filters are written for a dense
 table (a missing value is a NaN cell, a nominal column a column of codes), the form in which the
