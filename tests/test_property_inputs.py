@@ -237,7 +237,26 @@ def _assert_unchanged(name, X, X_before, y, y_before):
 
 
 #: defects the search found (fixed since), replayed first: name -> list of (X, y)
-FOUND: dict[str, list] = {}
+FOUND: dict[str, list] = {
+    # "A has a NaN entry" from scipy's SVD inside PLSRegression (constant X), and "could not
+    # convert string to float" (string labels)
+    "ExhaustedSafePLS": [(np.zeros((2, 2)), np.array([0, 1])),
+                         (np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]]), np.array(["no", "yes", "no"]))],
+    # LinAlgError "The leading minor of order 1 of B is not positive definite" (one sample per class)
+    "OrthogonalLaplacianfaces": [(np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0]]), np.array([0, 1, 2]))],
+    # ArpackError "Starting vector is zero" from the PCA reducer on an all-zero sparse X
+    "ProjectionPenalty": [(sp.csr_matrix((20, 7)), np.array([0, 1] + [0] * 18))],
+    # HiGHS "Model error" and cvxpy "Solver 'CLARABEL' failed" on columns scaled by 1e8
+    "ProjectionPenaltySVC": [
+        (np.array([[4.90, 1.35, 3.00, 2.44e8, 1.97, 0.20, -2.68],
+                   [0.00, 4.00, 0.38, -3.10e7, 0.00, 1.95, 0.00],
+                   [0.00, 0.00, -5.00, 0.00, -1.57, -0.81, -1.12],
+                   [0.00, 4.47, 1.50, 0.00, 0.00, 0.00, 0.00]]), np.array([0, 1, 2, 3])),
+        (np.array([[4.90, 1.35, 3.00, 2.44e8, 1.97, 0.20, -2.68],
+                   [0.00, 4.00, 0.38, -3.10e7, 0.00, 1.95, 0.00],
+                   [0.00, 0.00, -5.00, 0.00, -1.57, -0.81, -1.12],
+                   [0.00, 4.47, 0.00, -2.65e8, 0.00, 0.00, 0.00]]), np.array([0, 1, 2, 3]))],
+}
 
 
 @pytest.mark.parametrize("name", sorted(public_estimators()))

@@ -110,7 +110,21 @@ class ExhaustedSafePLS(TransformerMixin, BaseEstimator):
         -------
         self
         """
+        y_arr = np.asarray(y)
+        if y_arr.dtype.kind in "USO":
+            try:
+                y_arr.astype(np.float64)
+            except (TypeError, ValueError):
+                raise ValueError(
+                    "ExhaustedSafePLS regresses X on y, so y must be numeric; got labels of dtype "
+                    f"{y_arr.dtype}: encode them first (e.g. sklearn.preprocessing.LabelBinarizer "
+                    "for one column per class)") from None
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
+        for name, A in (("X", X), ("y", y.reshape(X.shape[0], -1))):
+            if np.all(A == A[0]):
+                raise ValueError(f"ExhaustedSafePLS: every column of {name} is constant, so PLS has no "
+                                 "direction that covaries with the other; remove constant features "
+                                 "or check the data")
         if self.n_components > X.shape[1]:
             raise ValueError(f"n_components = {self.n_components} exceeds the {X.shape[1]} feature(s) of X")
         pls = PLSRegression(self.n_components, scale=False).fit(X, y)

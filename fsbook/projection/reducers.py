@@ -247,8 +247,16 @@ class OrthogonalLaplacianfaces(ClassNamePrefixFeaturesOutMixin, TransformerMixin
         W = (codes[:, None] == codes[None, :]).astype(float)
         np.fill_diagonal(W, 0.0)
         Dg = W.sum(axis=1)
+        if not Dg.any():
+            raise ValueError("OrthogonalLaplacianfaces: every class of y has a single sample, so the "
+                             "supervised graph (edges between samples of one class) is empty; it needs "
+                             "at least one class with two or more samples")
         L = np.diag(Dg) - W
         S = Xh.T @ (Dg[:, None] * Xh)
+        if not np.trace(S) > 0:
+            raise ValueError("OrthogonalLaplacianfaces: the samples that share their class with "
+                             "another sample all lie at the mean of X, so S = X̂ᵀDX̂ is zero; the "
+                             "classes with two or more samples must vary")
         S = S + self.reg * np.trace(S) / r * np.eye(r)
         T = Xh.T @ L @ Xh
         A = np.zeros((r, 0))
