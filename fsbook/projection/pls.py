@@ -127,7 +127,14 @@ class ExhaustedSafePLS(TransformerMixin, BaseEstimator):
                                  "or check the data")
         if self.n_components > X.shape[1]:
             raise ValueError(f"n_components = {self.n_components} exceeds the {X.shape[1]} feature(s) of X")
-        pls = PLSRegression(self.n_components, scale=False).fit(X, y)
+        try:
+            pls = PLSRegression(self.n_components, scale=False).fit(X, y)
+        except ValueError as err:     # a score of exactly zero: the residual of X vanished
+            rank = np.linalg.matrix_rank(X - X.mean(axis=0))
+            raise ValueError(
+                f"ExhaustedSafePLS: PLSRegression failed with n_components = {self.n_components}: the "
+                f"residual of X vanished before the last component (the centred X has rank {rank}); "
+                "choose a smaller n_components") from err
         self.n_kept_ = max(1, krylov_rank(pls))
         if self.n_kept_ < self.n_components:
             pls = PLSRegression(self.n_kept_, scale=False).fit(X, y)

@@ -240,6 +240,9 @@ class OrthogonalLaplacianfaces(ClassNamePrefixFeaturesOutMixin, TransformerMixin
         _, s, Vt = np.linalg.svd(Xc, full_matrices=False)
         r = int(np.sum(s > np.sqrt(self.pca_tol) * max(s.max(), 1e-300))) if s.size else 0
         d = self.n_components
+        if r == 0:
+            raise ValueError("OrthogonalLaplacianfaces: every column of X is constant (the centred "
+                             "data has rank 0), so there is no direction to project on")
         if not 1 <= d <= r:
             raise ValueError(f"n_components must be in [1, {r}] (rank of the centred data), got {d}")
         V = Vt[:r].T
