@@ -278,3 +278,29 @@ def test_result_or_clear_error_on_generated_degenerate_inputs(name):
     for X, y in FOUND.get(name, []):
         prop = example(data=(X, y))(prop)
     prop()
+
+
+# --- the property's own machinery can fail ---------------------------------------------------
+
+def test_the_time_limit_stops_a_cpu_loop():
+    with pytest.raises(_CaseTimeLimit, match="SIGPROF"), _time_limit(0.3, 60.0):
+        while True:
+            pass
+
+
+def test_what_counts_as_a_clear_error():
+    def raised(exc):
+        try:
+            raise exc
+        except Exception as err:  # noqa: BLE001
+            return err
+
+    assert _unclear(raised(ValueError("HSFS: every column of X is constant"))) is None
+    assert _unclear(raised(np.linalg.LinAlgError("Singular matrix"))) is not None
+    assert _unclear(raised(ValueError("zero-size array to reduction operation maximum"))) is not None
+    assert _unclear(raised(ZeroDivisionError("division by zero"))) is not None
+    assert _unclear(raised(ValueError(""))) is not None
+    try:
+        np.zeros(0).max()
+    except ValueError as err:
+        assert _unclear(err) is not None
