@@ -119,7 +119,8 @@ class ExhaustedSafePLS(TransformerMixin, BaseEstimator):
                     "ExhaustedSafePLS regresses X on y, so y must be numeric; got labels of dtype "
                     f"{y_arr.dtype}: encode them first (e.g. sklearn.preprocessing.LabelBinarizer "
                     "for one column per class)") from None
-        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
+                             ensure_min_samples=2)
         for name, A in (("X", X), ("y", y.reshape(X.shape[0], -1))):
             if np.all(A == A[0]):
                 raise ValueError(f"ExhaustedSafePLS: every column of {name} is constant, so PLS has no "
