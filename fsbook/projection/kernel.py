@@ -81,7 +81,10 @@ def solve_constrained_dual(K, Z, y, C, *, solver="CLARABEL"):
             cons.append(Vt[:r] @ beta == 0)
     scale = max(1.0, C)
     prob = cp.Problem(cp.Minimize((0.5 * cp.sum_squares(G.T @ beta) - cp.sum(a)) / scale), cons)
-    prob.solve(solver=solver)
+    try:
+        prob.solve(solver=solver)
+    except cp.error.SolverError as err:
+        raise RuntimeError(f"QP solver failed: {err}") from err
     if a.value is None:
         raise RuntimeError(f"QP solver failed: {prob.status}")
     return np.clip(a.value, 0.0, C)
@@ -249,7 +252,16 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
         targets = [self.classes_[1]] if self.classes_.size == 2 else list(self.classes_)
         betas, vs, bs = [], [], []
         for c in targets:
-            beta, v, b = self._fit_binary(K, Z, np.where(y == c, 1.0, -1.0))
+            try:
+                beta, v, b = self._fit_binary(K, Z, np.where(y == c, 1.0, -1.0))
+            except RuntimeError as err:    # the QP or LP solver refused the problem
+                raise ValueError(
+                    "ProjectionPenaltySVC: the QP or LP solver failed on this input (its message is in the "
+                    "chained exception); the "
+                    f"{self.kernel!r} kernel matrix of X has entries up to {float(np.abs(K).max()):.3g} "
+                    "and the reduced features up to "
+                    f"{float(np.abs(Z).max()) if Z.size else 0.0:.3g}: standardise X (e.g. "
+                    "StandardScaler) or change C or the kernel parameters") from err
             betas.append(beta), vs.append(v), bs.append(b)
         self.dual_coef_ = np.array(betas)
         self.coef_reduced_ = np.array(vs)

@@ -323,7 +323,16 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
             self.reducer_ = self.reducer
         else:
             self.reducer_ = clone(self.reducer)
-            self.reducer_.fit(X, y)
+            try:
+                self.reducer_.fit(X, y)
+            except Exception as err:  # noqa: BLE001 - re-raised below, naming the reducer
+                if isinstance(err, (ValueError, TypeError)) and not isinstance(err, np.linalg.LinAlgError):
+                    raise
+                Xd = X.toarray() if sp.issparse(X) else X       # only on this failure path
+                hint = " (every column of X is constant)" if np.all(Xd == Xd[0]) else ""
+                raise ValueError(f"ProjectionPenalty: the reducer {self.reducer!r} failed to fit X"
+                                 f"{hint}: {type(err).__name__}: {err}; check X or choose another "
+                                 "reducer") from err
         Z = reduce(self.reducer_, X)
         lam = float(self.reduced_penalty)
         self.scale_ = 1.0 / np.sqrt(lam) if lam > 0 else 1.0

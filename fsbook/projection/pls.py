@@ -125,10 +125,32 @@ class ExhaustedSafePLS(TransformerMixin, BaseEstimator):
         self
         """
         self._refuse_sparse(X)
-        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
+        y_arr = np.asarray(y)
+        if y_arr.dtype.kind in "USO":
+            try:
+                y_arr.astype(np.float64)
+            except (TypeError, ValueError):
+                raise ValueError(
+                    "ExhaustedSafePLS regresses X on y, so y must be numeric; got labels of dtype "
+                    f"{y_arr.dtype}: encode them first (e.g. sklearn.preprocessing.LabelBinarizer "
+                    "for one column per class)") from None
+        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
+                             ensure_min_samples=2)
+        for name, A in (("X", X), ("y", y.reshape(X.shape[0], -1))):
+            if np.all(A == A[0]):
+                raise ValueError(f"ExhaustedSafePLS: every column of {name} is constant, so PLS has no "
+                                 "direction that covaries with the other; remove constant features "
+                                 "or check the data")
         if self.n_components > X.shape[1]:
             raise ValueError(f"n_components = {self.n_components} exceeds the {X.shape[1]} feature(s) of X")
-        pls = PLSRegression(self.n_components, scale=False).fit(X, y)
+        try:
+            pls = PLSRegression(self.n_components, scale=False).fit(X, y)
+        except ValueError as err:     # a score of exactly zero: the residual of X vanished
+            rank = np.linalg.matrix_rank(X - X.mean(axis=0))
+            raise ValueError(
+                f"ExhaustedSafePLS: PLSRegression failed with n_components = {self.n_components}: the "
+                f"residual of X vanished before the last component (the centred X has rank {rank}); "
+                "choose a smaller n_components") from err
         self.n_kept_ = max(1, krylov_rank(pls))
         if self.n_kept_ < self.n_components:
             pls = PLSRegression(self.n_kept_, scale=False).fit(X, y)

@@ -272,8 +272,15 @@ class OrthogonalLaplacianfaces(ClassNamePrefixFeaturesOutMixin, TransformerMixin
             Xh, back = self._pca_dense(Xc, s, Vt)
         r = Xh.shape[1]
         d = self.n_components
+        if r == 0:
+            raise ValueError("OrthogonalLaplacianfaces: every column of X is constant (the centred "
+                             "data has rank 0), so there is no direction to project on")
         if not 1 <= d <= r:
             raise ValueError(f"n_components must be in [1, {r}] (rank of the centred data), got {d}")
+        if not (np.bincount(codes) > 1).any():
+            raise ValueError("OrthogonalLaplacianfaces: every class of y has a single sample, so the "
+                             "supervised graph (edges between samples of one class) is empty; it needs "
+                             "at least one class with two or more samples")
         if sp.issparse(X):
             S, T = _class_graph_scatters(Xh, codes)
         else:                               # the m × m graph, as fitted for the stored results
@@ -283,6 +290,10 @@ class OrthogonalLaplacianfaces(ClassNamePrefixFeaturesOutMixin, TransformerMixin
             L = np.diag(Dg) - W
             S = Xh.T @ (Dg[:, None] * Xh)
             T = Xh.T @ L @ Xh
+        if not np.trace(S) > 0:
+            raise ValueError("OrthogonalLaplacianfaces: the samples that share their class with "
+                             "another sample all lie at the mean of X, so S = X̂ᵀDX̂ is zero; the "
+                             "classes with two or more samples must vary")
         S = S + self.reg * np.trace(S) / r * np.eye(r)
         A = np.zeros((r, 0))
         for _ in range(d):
