@@ -359,13 +359,21 @@ def test_prior_seconds_read_the_same_tasks_of_the_newest_older_version(tmp_path)
     assert prior_seconds(Store(tmp_path / "empty", v3), params) == [None] * len(params)
 
 
-def test_cost_postfix_scales_the_priors_by_this_runs_costs():
-    from fsbook.experiments._runner import cost_postfix
+def _cost_note(stored, run, run_prior, left_prior, n_jobs):
+    from fsbook.experiments._runner import RunningCost
+
+    cost = RunningCost(stored, list(left_prior) + list(run_prior), n_jobs)
+    for secs, prior in zip(run, run_prior):
+        cost.finish(secs, prior)
+    return cost.note()
+
+
+def test_running_cost_scales_the_priors_by_this_runs_costs():
     # two tasks done at twice their priors: a task left with a 20 min prior costs 40 min
-    note = cost_postfix([], [2.0, 4.0], 1, 1, run_prior=[1.0, 2.0], left_prior=[1200.0])
+    note = _cost_note([], [2.0, 4.0], [1.0, 2.0], [1200.0], 1)
     assert note == "recorded 0 min, left ≈ 40 min"
     # a dear task last: the mean of the cheap first tasks would say 0 min
-    assert cost_postfix([], [1.0], 1, 1, run_prior=[None], left_prior=[7200.0]).endswith("2.0 h")
+    assert _cost_note([], [1.0], [None], [7200.0], 1).endswith("2.0 h")
 
 
 def _naive_cost_note(stored, run, run_prior, left_prior, workers):

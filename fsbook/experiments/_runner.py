@@ -303,7 +303,7 @@ class RunningCost:
     ``None`` where it has none) a task left costs its prior times the ratio of this run's costs
     to their priors so far (1 before the first such task finishes), so a protocol whose dear
     tasks come last is not estimated from its cheap first ones; tasks without a prior cost the
-    mean.  :func:`cost_postfix` is the same note from the lists themselves.
+    mean.
 
     Parameters
     ----------
@@ -316,6 +316,10 @@ class RunningCost:
 
     Examples
     --------
+    >>> RunningCost([60.0] * 30, [None] * 90, n_jobs=2).note()
+    'recorded 30 min, left ≈ 45 min'
+    >>> RunningCost([], [None] * 10, n_jobs=1).note()
+    'recorded 0 min, left: no cost recorded yet'
     >>> cost = RunningCost([], [5.0, 5.0, 600.0, None], n_jobs=1)
     >>> cost.finish(10.0, 5.0); cost.finish(10.0, 5.0)
     >>> cost.note()
@@ -348,51 +352,17 @@ class RunningCost:
         """``"recorded …, left ≈ …"``, the progress bar's postfix."""
         done = self.stored + self.run
         basis, n_basis = (self.run, self.n_run) if self.n_run else (self.stored, self.n_stored)
-        mean = basis / n_basis if n_basis else 0.0
-        if self.n_left_prior:
-            scale = self.paired_secs / self.paired_prior if self.paired_prior else 1.0
-            left = (mean * self.n_left_plain + self.left_prior * scale) / self.workers
-            return f"recorded {_hours(done)}, left ≈ {_hours(left)}"
-        if not n_basis:
+        if not (n_basis or self.n_left_prior):
             return f"recorded {_hours(done)}, left: no cost recorded yet"
-        return f"recorded {_hours(done)}, left ≈ {_hours(self.n_left_plain * mean / self.workers)}"
-
-
-def cost_postfix(stored_secs, run_secs, n_left: int, n_jobs: int, run_prior=None, left_prior=None) -> str:
-    """The progress bar's cost note (:class:`RunningCost`) from the lists of recorded seconds.
-
-    Parameters
-    ----------
-    stored_secs, run_secs : list of float
-        Recorded seconds of the stored tasks and of this run's finished tasks.
-    n_left : int
-    n_jobs : int
-    run_prior : list of float or None, optional
-        The priors of this run's finished tasks, in the order of ``run_secs``.
-    left_prior : list of float or None, optional
-        The priors of the ``n_left`` tasks left.
-
-    Examples
-    --------
-    >>> from fsbook.experiments._runner import cost_postfix
-    >>> cost_postfix([60.0] * 30, [], 90, 2)
-    'recorded 30 min, left ≈ 45 min'
-    >>> cost_postfix([], [], 10, 1)
-    'recorded 0 min, left: no cost recorded yet'
-    >>> cost_postfix([], [10.0, 10.0], 2, 1, run_prior=[5.0, 5.0], left_prior=[600.0, None])
-    'recorded 0 min, left ≈ 20 min'
-    """
-    run_prior = list(run_prior) if run_prior is not None else [None] * len(run_secs)
-    left_prior = list(left_prior) if left_prior is not None else [None] * n_left
-    cost = RunningCost(stored_secs, left_prior + run_prior, n_jobs)
-    for secs, prior in zip(run_secs, run_prior):
-        cost.finish(secs, prior)
-    return cost.note()
+        mean = basis / n_basis if n_basis else 0.0
+        scale = self.paired_secs / self.paired_prior if self.paired_prior else 1.0
+        left = (mean * self.n_left_plain + self.left_prior * scale) / self.workers   # left_prior: 0 without priors
+        return f"recorded {_hours(done)}, left ≈ {_hours(left)}"
 
 
 def prior_seconds(store, params) -> list:
     """Each task's recorded seconds in the newest older version of ``store`` (same parameters),
-    or ``None``: the priors of :func:`cost_postfix`.  Unreadable older stores give no priors."""
+    or ``None``: the priors of :class:`RunningCost`.  Unreadable older stores give no priors."""
     from dataclasses import replace
 
     newest = store.newest_older_version() if store is not None else None
