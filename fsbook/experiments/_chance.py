@@ -117,7 +117,9 @@ def svm_choice(search, X_train, y_train):
 
     candidates = list(ParameterGrid(search.param_grid))
     folds = list(search.cv.split(X_train, y_train))
-    lexicographic = isinstance(search.scoring, dict)       # tuned_svm(..., tie="lexicographic")
+    from fsbook.experiments._protocol_helpers import lexicographic_svm_refit
+
+    lexicographic = search.refit is lexicographic_svm_refit      # tuned_svm(..., tie="lexicographic")
     acc = np.zeros((len(candidates), len(folds)))
     secondary = {name: np.zeros_like(acc) for name in ("classes", "hinge")}
     degenerate = np.zeros(len(candidates), dtype=bool)
