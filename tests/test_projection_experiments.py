@@ -448,18 +448,37 @@ def test_lexicographic_tie_rule_never_picks_a_one_class_model_beside_a_tied_two_
         ex.lgr_choice(path, "largest")
 
 
+@pytest.mark.parametrize("tie", ["first", "lexicographic"])
 @pytest.mark.parametrize("k", [3, 5])
-def test_yale_task_fast_fits_equal_the_grid_search_reference(k):
-    """:func:`svc_cv_fits` (the protocol's path) gives every Gram matrix's CV accuracy and test
-    error exactly as one ``GridSearchCV`` per matrix (:func:`_svc_cv_fit`), on several pairs,
-    with ties among the C values (small training sets) and a ρ sweep."""
+def test_yale_task_fast_fits_equal_the_grid_search_reference(k, tie):
+    """:func:`svc_cv_fits` (the protocol's path) gives every Gram matrix's CV accuracy, test
+    error and chosen C exactly as one ``GridSearchCV`` per matrix (:func:`_svc_cv_fit`), on
+    several pairs, with ties among the C values (small training sets) and a ρ sweep, under
+    both tie rules."""
     X, y = _faces()
     _, is_train, Zs, K = ex._yale_setup(X, y, k, 2)
     grams = ex._yale_grams(K, Zs, [ex.YALE_RHO, 1e8])
     tied = 0
     for s, pair in enumerate([(0, 1), (1, 2), (2, 3)]):
-        fast = ex.yale_task(grams, y, is_train, pair, seed=s)
-        ref = ex.yale_task(grams, y, is_train, pair, seed=s, reference=True)
+        fast = ex.yale_task(grams, y, is_train, pair, seed=s, tie=tie)
+        ref = ex.yale_task(grams, y, is_train, pair, seed=s, reference=True, tie=tie)
         assert fast == ref and set(fast) == set(grams)
-        tied += sum(acc == 1.0 for acc, _ in fast.values())
+        tied += sum(acc == 1.0 for acc, _, _ in fast.values())
     assert tied > 0                                   # perfect CV at several C: the tie rule decides
+
+
+def test_yale_lexicographic_ties_leave_the_smallest_c():
+    """On the stored run where version 4's smallest C predicted one class on every test image
+    (table 5, run 0, pair (1, 14), SVM-Kernel: every C tied at CV accuracy 2/3), the
+    lexicographic rule picks a C whose refit predicts both classes, and the rule is the
+    protocol's from version 5."""
+    assert ex.YALE_TIES[ex.VERSION] == "lexicographic" and ex.YALE_TIES["4"] == "first"
+    X, y = ex._yale()
+    is_train, grams = ex._yale_run_grams(ex.YALE_K["table5"], 0, (ex.YALE_RHO,))
+    pair = (1, 14)
+    seed = ex.YALE_PAIRS.index(pair)
+    first = ex.yale_task({"K": grams["SVM-Kernel"]}, y, is_train, pair, seed, tie="first")["K"]
+    lex = ex.yale_task({"K": grams["SVM-Kernel"]}, y, is_train, pair, seed, tie="lexicographic")["K"]
+    assert first[0] == lex[0]                         # the same (tied) CV accuracy
+    assert first[2] == ex.GRID[0] and first[1] == 0.5  # one class on the balanced test images
+    assert lex[2] > ex.GRID[0] and lex[1] < 0.5

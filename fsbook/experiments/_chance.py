@@ -96,6 +96,8 @@ def svm_choice(search, X_train, y_train):
 
     Recomputes the search's cross-validation: each candidate on each of its folds, its mean
     validation accuracy and whether it predicts one class on all the validation points pooled.
+    With ``kernel="precomputed"`` ``X_train`` is the training points' Gram matrix, split by rows
+    and columns as the search splits it.
 
     Returns
     -------
@@ -120,19 +122,24 @@ def svm_choice(search, X_train, y_train):
     from fsbook.experiments._protocol_helpers import lexicographic_svm_refit
 
     lexicographic = search.refit is lexicographic_svm_refit      # tuned_svm(..., tie="lexicographic")
+    precomputed = getattr(search.estimator, "kernel", None) == "precomputed"   # X_train is a Gram matrix
+
+    def rows(idx, cols):
+        return X_train[np.ix_(idx, cols)] if precomputed else X_train[idx]
+
     acc = np.zeros((len(candidates), len(folds)))
     secondary = {name: np.zeros_like(acc) for name in ("classes", "hinge")}
     degenerate = np.zeros(len(candidates), dtype=bool)
     for i, params in enumerate(candidates):
         predicted = []
         for f, (tr, va) in enumerate(folds):
-            model = clone(search.estimator).set_params(**params).fit(X_train[tr], y_train[tr])
-            pred = model.predict(X_train[va])
+            model = clone(search.estimator).set_params(**params).fit(rows(tr, tr), y_train[tr])
+            pred = model.predict(rows(va, tr))
             acc[i, f] = np.mean(pred == y_train[va])
             predicted.append(pred)
             if lexicographic:
                 for name in secondary:
-                    secondary[name][i, f] = search.scoring[name](model, X_train[va], y_train[va])
+                    secondary[name][i, f] = search.scoring[name](model, rows(va, tr), y_train[va])
         degenerate[i] = np.unique(np.concatenate(predicted)).size < 2
     mean = acc.mean(axis=1)
     if lexicographic:
@@ -355,9 +362,72 @@ def _geometry_rows(recompute):
     return rows
 
 
+def _projection_rows(recompute):
+    """Tables 5-7's face SVMs (parts ``yale`` and ``rho``): every (task, Gram matrix) whose stored test accuracy
+    is at most the pair's test majority rate, recomputed by the reference search of
+    :func:`fsbook.experiments.projection._svc_cv_fit` (one ``GridSearchCV`` on the pair's Gram
+    matrix, C over :data:`~fsbook.experiments.projection.GRID`).  The store keeps the chosen
+    C's CV accuracy and test error, which the recomputed choice must reproduce.  The Gram
+    matrices of a run (its KPCA, GDA and OLap: about a second) are computed once."""
+    from sklearn.svm import SVC
+
+    from fsbook.experiments import projection as P
+    from fsbook.experiments import read_store
+    from fsbook.experiments._protocol_helpers import tuned_svm
+
+    res, rows, screened = read_store(P.PROTOCOL), [], {}
+    X, y = P._yale()
+    splits = {}
+
+    def training_images(k, run):
+        if (k, run) not in splits:
+            splits[k, run] = P._yale_split(X, y, k, run)[2]
+        return splits[k, run]
+
+    for p, r in zip(res.params, res.results):
+        if p["part"] not in ("yale", "rho"):
+            continue
+        k = P.YALE_K[p["table"]] if p["part"] == "yale" else P.SWEEP["k"]
+        pair = tuple(p["pair"])
+        rel = np.flatnonzero(np.isin(y, pair))
+        yy = (y[rel] == pair[1]).astype(int)
+        te = np.flatnonzero(~np.isin(rel, training_images(k, p["run"])))
+        for name, fit in r.items():
+            if 1.0 - fit["error"] <= _majority_rate(yy[te]) + 1e-12:
+                screened.setdefault((p["part"], p.get("table"), k, p["run"]), []).append((p, name, fit, rel, yy))
+    for (part, table, k, run), fits in screened.items():
+        rhos = (P.YALE_RHO,) if part == "yale" else tuple(P.YALE_RHOS)
+        grams = P._yale_run_grams(k, run, rhos)[1] if recompute else None
+        # the store's name of each Gram matrix (_run_yale's and _run_rho's keys)
+        key = {(name if isinstance(name, str) else name[0] if part == "yale" else f"{name[0]}@{name[1]:.0e}"): name
+               for name in (grams or {})}
+        for p, name, fit, rel, yy in fits:
+            pair = tuple(p["pair"])
+            task = f"{part} {table or ''} k={k} run {run} pair {pair} {name}"
+            stored = [fit["cv_accuracy"], fit["error"]]
+            if not recompute:
+                rows.append(_row("projection", task, "SVM C", stored, True, note="not recomputed"))
+                continue
+            G = grams[key[name]][np.ix_(rel, rel)]
+            train = training_images(k, run)
+            tr, te = np.flatnonzero(np.isin(rel, train)), np.flatnonzero(~np.isin(rel, train))
+            n_folds = int(min(5, np.bincount(yy[tr]).min()))
+            seed = run * 1000 + P.YALE_PAIRS.index(pair)
+            search = tuned_svm(SVC(kernel="precomputed"), {"C": P.GRID}, seed, n_splits=n_folds)
+            out = svm_choice(search, G[np.ix_(tr, tr)], yy[tr])
+            C = out["params"][out["chosen"]]["C"]
+            refit = SVC(kernel="precomputed", C=C).fit(G[np.ix_(tr, tr)], yy[tr])
+            again = [float(out["cv_accuracy"][out["chosen"]]), float(np.mean(refit.predict(G[np.ix_(te, tr)]) != yy[te]))]
+            note = ("" if np.allclose(again, stored, rtol=0.0, atol=1e-12)
+                    else f"recomputed choice C = {C} differs from the stored: (CV accuracy, error) {again} against {stored}")
+            rows.append(_row("projection", task, "SVM C", float(C), True, out["degenerate"],
+                             out["tied_alternative"], note))
+    return rows
+
+
 #: the part of :func:`chance_level_choices` that reads each protocol's store
 PROTOCOL_ROWS = {"kernel_design": _kernel_design_rows, "l1linf": _l1linf_rows,
-                 "geometry": _geometry_rows, "benchmark": _benchmark_rows}
+                 "geometry": _geometry_rows, "benchmark": _benchmark_rows, "projection": _projection_rows}
 
 
 def chance_level_choices(protocols=tuple(PROTOCOL_ROWS), *, recompute=True):

@@ -40,6 +40,9 @@ Version 4's store also held the first 20 Newsgroups tasks (d = 30, scikit-learn'
 ties to the largest α); they moved, recomputed with the exact path and another tie rule, to
 :mod:`fsbook.experiments.projection_text`.  The Boston, face and ρ tasks did not change, so the
 version did not either.
+
+Version 5 (issue 38) breaks the ties of the face SVMs' C search lexicographically
+(:data:`YALE_TIES`) instead of giving them to the smallest C, and stores each fit's chosen C.
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ from sklearn.cross_decomposition import PLSRegression
 from sklearn.decomposition import PCA, KernelPCA, LatentDirichletAllocation
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
-from sklearn.metrics import r2_score
+from sklearn.metrics import hinge_loss, r2_score
 from sklearn.metrics.pairwise import polynomial_kernel
 from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold
 from sklearn.preprocessing import StandardScaler, normalize
@@ -65,7 +68,7 @@ from sklearn.svm import SVC
 
 from fsbook._compat import LineSearchWarning
 from fsbook.decisions import RTOL, SCORE_ATOL, argbest, log_grid, tie_refit
-from fsbook.experiments._protocol_helpers import inner_folds, tuned_svm
+from fsbook.experiments._protocol_helpers import inner_folds, lexicographic_svm_refit, tuned_svm
 from fsbook.experiments._runner import Protocol
 from fsbook.projection import (
     ExhaustedSafePLS,
@@ -96,6 +99,15 @@ BOSTON_REDUCED_PENALTY = 1e-3
 YALE_RHO = 1e-5
 #: not stated for the text experiment; we use the value of Section 3.1
 NEWS_REDUCED_PENALTY = 1e-3
+#: the tie rule of the face SVMs' C search (:func:`svc_cv_fits`) per protocol version.  Version 4
+#: gave ties to the smallest C; with 3 training images per subject the whole grid is often tied
+#: and C = 1e-8 then predicted one class on every test image of 85 stored (task, kernel) fits, 60
+#: of them beside a tied C that did not (issue 38).  Version 5 breaks ties by
+#: :func:`~fsbook.experiments._protocol_helpers.lexicographic_svm_refit` (two-class models,
+#: then the validation hinge loss, then the grid order), as the benchmark does.
+YALE_TIES = {"4": "first", "5": "lexicographic"}
+#: the protocol version whose store the chapter reads (a key of :data:`YALE_TIES`)
+VERSION = "5"
 
 PAPER = {
     "table1": {"mean": {"Ridge": 49.53, "PCR": 52.93, "PLS": 52.58, "Proj-PCR": 53.55, "Proj-PLS": 53.63},
@@ -633,30 +645,34 @@ def newsgroups_designs(X_tr, Z_tr, y_tr, X_te, Z_te, frac, seed, reduced_penalty
 YALE_RHOS = log_grid(-5, 3)
 
 
-def _svc_cv_fit(G, y, tr, te, grid, seed):
+def _svc_cv_fit(G, y, tr, te, grid, seed, tie="first"):
     """SVM on a precomputed Gram matrix ``G`` (all points), C by stratified CV (≤ 5 folds,
     :func:`~fsbook.experiments._protocol_helpers.tuned_svm`; CV accuracies within
-    :data:`fsbook.decisions.SCORE_ATOL` are ties, which go to the smallest C).
+    :data:`fsbook.decisions.SCORE_ATOL` are ties, broken by the rule ``tie``: ``"first"``, the
+    smallest C, or ``"lexicographic"``).
 
-    Returns ``(mean cv accuracy of the chosen C, test error)``.  The reference of
+    Returns ``(mean cv accuracy of the chosen C, test error, chosen C)``.  The reference of
     :func:`svc_cv_fits`, which the protocol runs.
     """
     ytr = y[tr]
     n_folds = int(min(5, np.bincount(ytr).min()))
-    search = tuned_svm(SVC(kernel="precomputed"), {"C": grid}, seed, n_splits=n_folds)
+    search = tuned_svm(SVC(kernel="precomputed"), {"C": grid}, seed, n_splits=n_folds, tie=tie)
     search.fit(G[np.ix_(tr, tr)], ytr)
-    score = search.cv_results_["mean_test_score"][search.best_index_]
-    return float(score), float(np.mean(search.predict(G[np.ix_(te, tr)]) != y[te]))
+    score = search.cv_results_["mean_test_accuracy" if tie == "lexicographic" else "mean_test_score"]
+    return (float(score[search.best_index_]), float(np.mean(search.predict(G[np.ix_(te, tr)]) != y[te])),
+            float(search.best_params_["C"]))
 
 
-def svc_cv_fits(grams, y, tr, te, grid, seed):
+def svc_cv_fits(grams, y, tr, te, grid, seed, tie="first"):
     """:func:`_svc_cv_fit` for every Gram matrix of ``grams`` (``{key: G}``, all on the same
-    points, labels and split): ``{key: (mean cv accuracy of the chosen C, test error)}``.
+    points, labels and split): ``{key: (mean cv accuracy of the chosen C, test error, chosen C)}``.
 
     The same fits as the reference's :class:`~sklearn.model_selection.GridSearchCV` (the folds
     of :func:`~fsbook.experiments._protocol_helpers.inner_folds`, an ``SVC(kernel="precomputed",
     C=C)`` per fold and ``C``, accuracies averaged over the folds with ``np.average``, the tie
-    rule of :func:`~fsbook.decisions.tie_refit`, the refit on all training points), without its
+    rule of :func:`~fsbook.decisions.tie_refit` or, with ``tie="lexicographic"``, of
+    :func:`~fsbook.experiments._protocol_helpers.lexicographic_svm_refit` on the folds' numbers
+    of predicted classes and hinge losses, the refit on all training points), without its
     per-fit bookkeeping (cloning, parameter validation, scorers, result arrays), with the folds
     drawn once for all the Gram matrices, and scikit-learn's parameter and finiteness checks
     skipped (the Gram matrices are finite by construction): on the faces' 6 to 14 training
@@ -675,11 +691,13 @@ def svc_cv_fits(grams, y, tr, te, grid, seed):
         The C values, in the order ties are broken (the first wins).
     seed : int
         Seed of the inner stratified folds (at most 5, at most the smaller class's count).
+    tie : {"first", "lexicographic"}, default "first"
+        The tie rule (:data:`YALE_TIES` gives the protocol's).
 
     Returns
     -------
     dict
-        ``{key: (mean CV accuracy of the chosen C, test error)}``.
+        ``{key: (mean CV accuracy of the chosen C, test error, chosen C)}``.
 
     Examples
     --------
@@ -692,24 +710,44 @@ def svc_cv_fits(grams, y, tr, te, grid, seed):
     >>> tr, te = np.arange(0, 20, 2), np.arange(1, 20, 2)
     >>> svc_cv_fits({"linear": G}, y, tr, te, [0.01, 1.0], seed=0)["linear"] == _svc_cv_fit(G, y, tr, te, [0.01, 1.0], 0)
     True
+    >>> fast = svc_cv_fits({"linear": G}, y, tr, te, [0.01, 1.0], seed=0, tie="lexicographic")
+    >>> fast["linear"] == _svc_cv_fit(G, y, tr, te, [0.01, 1.0], 0, tie="lexicographic")
+    True
     """
     from sklearn import config_context
 
     ytr, yte = y[tr], y[te]
     n_folds = int(min(5, np.bincount(ytr).min()))
     folds = list(inner_folds(seed, n_folds).split(np.zeros((tr.size, 1)), ytr))
+    if tie not in ("first", "lexicographic"):
+        raise ValueError(f"unknown tie rule {tie!r}; choose 'first' or 'lexicographic'")
     out = {}
     with config_context(skip_parameter_validation=True, assume_finite=True):
         for key, G in grams.items():
             Gtr = G[np.ix_(tr, tr)]
             blocks = [(Gtr[np.ix_(a, a)], ytr[a], Gtr[np.ix_(b, a)], ytr[b]) for a, b in folds]
-            acc = np.array([[np.mean(SVC(kernel="precomputed", C=C).fit(Ga, ya).predict(Gb) == yb)
-                             for Ga, ya, Gb, yb in blocks] for C in grid], dtype=np.float64)
-            mean = np.average(acc, axis=1)
-            best = argbest(mean, maximize=True, atol=SCORE_ATOL, rtol=0.0)     # tie_refit's rule
+            # per (C, fold): accuracy, number of predicted classes, minus the hinge loss
+            table = np.array([[_fold_scores(SVC(kernel="precomputed", C=C).fit(Ga, ya), Gb, yb)
+                               for Ga, ya, Gb, yb in blocks] for C in grid], dtype=np.float64)
+            mean = np.average(table, axis=1)
+            if tie == "first":
+                best = argbest(mean[:, 0], maximize=True, atol=SCORE_ATOL, rtol=0.0)     # tie_refit's rule
+            else:
+                best = lexicographic_svm_refit({"mean_test_accuracy": mean[:, 0], "mean_test_classes": mean[:, 1],
+                                                "mean_test_hinge": mean[:, 2]})
             svm = SVC(kernel="precomputed", C=grid[best]).fit(Gtr, ytr)
-            out[key] = (float(mean[best]), float(np.mean(svm.predict(G[np.ix_(te, tr)]) != yte)))
+            out[key] = (float(mean[best, 0]), float(np.mean(svm.predict(G[np.ix_(te, tr)]) != yte)),
+                        float(grid[best]))
     return out
+
+
+def _fold_scores(svm, G_val, y_val):
+    """A fitted fold's accuracy, number of predicted classes and minus its hinge loss on the
+    validation points: the three scorers of ``tie="lexicographic"``, computed as
+    :data:`~fsbook.experiments._protocol_helpers.LEXICOGRAPHIC_SCORING` computes them."""
+    pred = svm.predict(G_val)
+    return (np.mean(pred == y_val), float(np.unique(pred).size),
+            -float(hinge_loss(y_val, svm.decision_function(G_val), labels=svm.classes_)))
 
 
 def yale_reductions(X, y, train, n_kpca=None):
@@ -835,19 +873,20 @@ def _yale_run_grams(k, run, rhos):
     return is_train, _yale_grams(K, Zs, list(rhos))
 
 
-def yale_task(grams, y, is_train, pair, seed, reference=False):
+def yale_task(grams, y, is_train, pair, seed, reference=False, tie="first"):
     """One pairwise face task: ``{name: (cv accuracy, test error)}`` for every Gram matrix of
     :func:`_yale_grams` (SVM-Kernel, SVM-R and Proj-R, the kernel ``K + Z Zᵀ/ρ`` of eq. 17 /
     dual 19), restricted to the pair's images: :func:`svc_cv_fits`, or with ``reference=True``
-    its reference :func:`_svc_cv_fit` (one ``GridSearchCV`` per Gram matrix)."""
+    its reference :func:`_svc_cv_fit` (one ``GridSearchCV`` per Gram matrix); ties by ``tie``
+    (:data:`YALE_TIES`)."""
     c1, c2 = pair
     rel = np.flatnonzero((y == c1) | (y == c2))
     yy = (y[rel] == c2).astype(int)
     tr, te = np.flatnonzero(is_train[rel]), np.flatnonzero(~is_train[rel])
     sub = {key: G[np.ix_(rel, rel)] for key, G in grams.items()}
     if reference:
-        return {key: _svc_cv_fit(G, yy, tr, te, GRID, seed) for key, G in sub.items()}
-    return svc_cv_fits(sub, yy, tr, te, GRID, seed)
+        return {key: _svc_cv_fit(G, yy, tr, te, GRID, seed, tie) for key, G in sub.items()}
+    return svc_cv_fits(sub, yy, tr, te, GRID, seed, tie)
 
 
 def _run_boston(params):
@@ -873,13 +912,14 @@ def newsgroups_pair(params, topics=True):
 
 
 def _run_faces(params, k, rhos, name):
-    """One (run, pair) face task: ``{name(key): {"cv_accuracy", "error"}}`` (:func:`yale_task`)."""
+    """One (run, pair) face task: ``{name(key): {"cv_accuracy", "error", "C"}}`` (:func:`yale_task`,
+    the tie rule of :data:`VERSION`)."""
     run, pair = params["run"], tuple(params["pair"])
     _, y = _yale()
     is_train, grams = _yale_run_grams(k, run, rhos)
-    fits = yale_task(grams, y, is_train, pair, run * 1000 + YALE_PAIRS.index(pair))
-    return {key if isinstance(key, str) else name(key): {"cv_accuracy": acc, "error": err}
-            for key, (acc, err) in fits.items()}
+    fits = yale_task(grams, y, is_train, pair, run * 1000 + YALE_PAIRS.index(pair), tie=YALE_TIES[VERSION])
+    return {key if isinstance(key, str) else name(key): {"cv_accuracy": acc, "error": err, "C": C}
+            for key, (acc, err, C) in fits.items()}
 
 
 def _run_yale(params):
@@ -1030,7 +1070,7 @@ def reduce(params_list, results_list):
 
 
 PROTOCOL = Protocol(name="projection", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
-                    version="4", description="Zhang & Schneider (2010), Tables 1 and 5-7 and the ρ sweep")
+                    version=VERSION, description="Zhang & Schneider (2010), Tables 1 and 5-7 and the ρ sweep")
 
 
 # ============================================================================ summaries
