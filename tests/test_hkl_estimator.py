@@ -231,3 +231,35 @@ def test_conic_solver_option_and_stop_reason():
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
         DisjunctiveHKLCV(Cs=[1.0, 10.0], solver="conic", max_active=None).fit(X, y)
+
+
+def test_cv_one_class_column_matches_cold_fold_fits():
+    """``cv_results_["one_class"]``: whether the fold fits at a C predict one class on all the
+    validation points pooled, checked against a cold :class:`DisjunctiveHKL` per fold and C."""
+    X, y = _data(6, m=60)                                      # tiny C: the empty model
+    Cs = [1e-3, 1.0, 30.0]
+    cvm = DisjunctiveHKLCV(Cs=Cs, betas=[2.0], cv=3, tol=1e-6).fit(X, y)
+    folds = cvm._folds(np.where(y == cvm.classes_[1], 1.0, -1.0))
+    for C, one_class in zip(cvm.cv_results_.C, cvm.cv_results_.one_class):
+        pred = np.concatenate([DisjunctiveHKL(C=C, beta=2.0, tol=1e-6).fit(X[tr], y[tr]).predict(X[va])
+                               for tr, va in folds])
+        assert one_class == (np.unique(pred).size < 2)
+    assert cvm.cv_results_.one_class.iloc[0] and not cvm.cv_results_.one_class.all()
+
+
+def test_cv_ties_prefer_a_two_class_fit():
+    """Breast cancer, outer fold 3 of chapter 6: the smallest C's fits predict one class on every
+    validation point, and C = 3 ties with them (within half a sample).  ``tie="simplest"``
+    (the smaller C) picks the majority-rate model; the default takes the tied two-class fit."""
+    from fsbook.experiments import hkl as H
+
+    X, y, _, split = H.load_table1("breast_cancer")
+    tr, _ = H.table_folds(y, split)[3]
+    kw = dict(cv=3, random_state=3007, tol=H.HKL_TOL, solver="conic", max_active=None, max_iter=None)
+    old = DisjunctiveHKLCV(tie="simplest", **kw).fit(X[tr], y[tr])
+    new = DisjunctiveHKLCV(**kw).fit(X[tr], y[tr])
+    pd.testing.assert_frame_equal(old.cv_results_, new.cv_results_)     # the same CV path
+    res = new.cv_results_.set_index("C")
+    assert res.loc[old.C_, "one_class"] and not res.loc[new.C_, "one_class"]
+    assert res.loc[new.C_, "mean_accuracy"] >= res.mean_accuracy.max() - 0.5 / len(tr)
+    assert new.C_ > old.C_

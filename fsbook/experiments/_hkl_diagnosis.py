@@ -31,7 +31,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
 
 from fsbook.booleanize import booleanize
-from fsbook.decisions import SCORE_ATOL, argbest, log_grid
+from fsbook.decisions import SCORE_ATOL, argbest, argbest_lexicographic, log_grid
 from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments.hkl import (
     HKL_C_GRID,
@@ -96,15 +96,18 @@ def _majority_rate(y, train, test):
 
 def _protocol_choice(cv_results, n_train, patience):
     """Rows the protocol's path (``patience`` steps without improvement) tries, and the row it
-    chooses: the estimator's rule (ties within ``1/(2 n_train)``, the smallest C wins) applied
-    to the prefix of a longer path."""
+    chooses: the estimator's rule (ties within ``1/(2 n_train)``; among them a fit that predicts
+    both classes on the validation points, then the smallest C) applied to the prefix of a
+    longer path."""
     from fsbook.hkl.estimator import path_stops
 
     scores = cv_results["mean_accuracy"].to_list()
+    two_class = (~cv_results["one_class"].to_numpy(dtype=bool)).astype(float)
     tie_tol = 0.5 / n_train
     k = next((i + 1 for i in range(len(scores)) if path_stops(scores[: i + 1], tie_tol, patience)),
              len(scores))
-    return k, argbest(scores[:k], atol=tie_tol, rtol=0.0)
+    return k, argbest_lexicographic(scores[:k], two_class[:k], maximize=(True, True),
+                                    atol=(tie_tol, 0.0), rtol=(0.0, 0.0))
 
 
 def hkl_path(dataset, outer_folds=None):
@@ -143,9 +146,9 @@ def hkl_path(dataset, outer_folds=None):
     >>> from fsbook.experiments._hkl_diagnosis import hkl_path
     >>> folds, path = hkl_path("hepatitis", outer_folds=[2])
     >>> folds[["C", "Cs_tried", "n_disjunctions", "one_class", "C_full"]].to_dict("records")
-    [{'C': 0.1, 'Cs_tried': 5, 'n_disjunctions': 17, 'one_class': True, 'C_full': 300.0}]
+    [{'C': 1.0, 'Cs_tried': 5, 'n_disjunctions': 17, 'one_class': False, 'C_full': 300.0}]
     >>> (100 * folds[["accuracy", "accuracy_full"]]).round(2).iloc[0].tolist()
-    [79.49, 82.05]
+    [87.18, 82.05]
     >>> len(path), int(path["protocol"].sum())
     (12, 5)
     """

@@ -54,7 +54,9 @@ without its certificate (duality gap above the tolerance) is marked with its gap
 Every HKL fit (version 6 on) uses the conic restricted solver (:mod:`fsbook.hkl.primal`) with
 no node budget and no iteration cap, to the relative duality gap :data:`HKL_TOL`: no budget
 decides a stored result.  Versions up to 5 used the mirror-descent solver with a 200-node
-budget (1 000 for Table 4), which left the 20 Newsgroups fits uncertified.
+budget (1 000 for Table 4), which left the 20 Newsgroups fits uncertified.  Version 7 (issue 38)
+breaks HKL's CV ties toward a fit that predicts both classes on the validation points
+(:data:`HKL_TIE`) before the smallest C.
 """
 from __future__ import annotations
 
@@ -101,6 +103,11 @@ HKL_C_GRID = None
 #: relative duality-gap tolerance of every HKL fit of the protocol (ten times tighter than the
 #: estimator's default: a stored selection is then the optimum's, not the stopping point's)
 HKL_TOL = 1e-4
+#: how HKL's CV breaks ties (version 7 on): a tied fit that predicts both classes on the
+#: validation points first, then the smallest C.  Up to version 6 the smallest C won, which chose
+#: models that predict one class on every validation point beside a tied two-class fit on
+#: breast cancer (fold 3), hepatitis (fold 2) and transfusion (fold 2) (issue 38)
+HKL_TIE = "two_class"
 SVM_C_GRID = [0.001, 0.01, 0.1, 1.0, 10.0, 100.0]
 #: the tuned raw-attribute rows: LibSVM's (C, γ) grid (γ first the smallest: the smoothest model)
 RBF_C_GRID = [0.1, 1.0, 10.0, 100.0, 1000.0]
@@ -326,11 +333,12 @@ def _tuned_svms(seed):
 
 def _hkl(c_grid, seed):
     """``DisjunctiveHKLCV`` with ``C`` by inner 3-fold CV (``c_grid=None``: its data-driven rule),
-    the conic restricted solver, no node budget and no iteration cap, tolerance :data:`HKL_TOL`."""
+    the conic restricted solver, no node budget and no iteration cap, tolerance :data:`HKL_TOL`,
+    CV ties broken by :data:`HKL_TIE`."""
     from fsbook import hkl
     return hkl.DisjunctiveHKLCV(Cs=None if c_grid is None else list(c_grid), cv=3,
                                 random_state=seed, tol=HKL_TOL, solver="conic",
-                                max_active=None, max_iter=None)
+                                max_active=None, max_iter=None, tie=HKL_TIE)
 
 
 def _certificate(model):
@@ -695,7 +703,7 @@ def reduce(params_list, results_list):
 
 
 PROTOCOL = Protocol(name="hkl", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
-                    version="6", description="Section 3 of the disjunctive-HKL paper: Tables 1-5",
+                    version="7", description="Section 3 of the disjunctive-HKL paper: Tables 1-5",
                     # the relative duality gap at which a fit stopped is evaluated at the final
                     # iterate of an interior-point solve (accurate to about 1e-8): below HKL_TOL
                     # it is compared to a tenth of HKL_TOL (certified, compared exactly, says

@@ -459,7 +459,11 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
     training samples) are ties: one more correctly classified sample raises the mean fold
     accuracy by about ``1/m``, rounding differences by ``10⁻¹⁶``, so half a sample separates
     the two; "improved" means more than ``tie_tol`` above the best so far.  Ties are broken
-    toward the simpler model: the smaller ``C``, then the larger ``β``.  Cost: at most
+    (``tie="two_class"``, the default) first toward fits that predict both classes on the
+    validation points (a tied fit that predicts one class on all of them is the majority-rate
+    model, at chance: on small, lopsided data the smallest ``C`` often is one), then toward the
+    simpler model: the smaller ``C``, then the larger ``β``; ``tie="simplest"`` skips the first
+    step (the rule of the stored benchmark, :data:`fsbook.experiments.benchmark.HKL_SETTINGS`).  Cost: at most
     ``max_Cs`` warm-started fits per fold and ``β``, plus the refit; typically the path stops
     ``patience`` steps after the best ``C``.
 
@@ -473,6 +477,8 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
         Steps without improvement after which the data-driven path stops (two decades).
     max_Cs : int, default=12
         Cap on the values of the data-driven path (six decades).
+    tie : {"two_class", "simplest"}, default="two_class"
+        How ties in the cross-validated accuracy are broken (above).
     cv : int, cross-validation generator or iterable of (train, test) splits, default=3
         An int is the number of stratified folds, shuffled with ``random_state``.
     random_state : int, default=0
@@ -487,7 +493,9 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
         The ``C`` values tried (for the first ``β``).
     cv_results_ : pandas.DataFrame
         One row per ``(β, C)``: mean and per-fold validation accuracy, mean number of
-        selected disjunctions and of multi-feature ones, whether every fold's fit was certified.
+        selected disjunctions and of multi-feature ones, whether every fold's fit was certified,
+        and whether the folds' fits predict one class on all the validation points pooled
+        (``one_class``: the majority-rate model, at chance).
     estimator_ : DisjunctiveHKL
         The model refitted at ``(C_, β_)``; its fitted attributes (``disjunctions_``,
         ``coef_``, ``duality_gap_``, ``certified_``, …) are also set on this estimator.
@@ -517,11 +525,12 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
         "max_Cs": [Interval(Integral, 1, None, closed="left")],
         "cv": ["cv_object"],
         "random_state": ["random_state"],
+        "tie": [StrOptions({"two_class", "simplest"})],
     }
 
     def __init__(self, Cs=None, betas=("auto",), mu=1.0, p=2.0, binarize=0.0, tol=1e-3,
                  max_active=None, max_add=20, max_iter=100, feature_weights=None, patience=4,
-                 max_Cs=12, cv=3, random_state=0, solver="conic"):
+                 max_Cs=12, cv=3, random_state=0, solver="conic", tie="two_class"):
         self.Cs = Cs
         self.betas = betas
         self.mu = mu
@@ -537,6 +546,7 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
         self.cv = cv
         self.random_state = random_state
         self.solver = solver
+        self.tie = tie
 
     def _folds(self, ys):
         if isinstance(self.cv, Integral):
@@ -564,12 +574,13 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
         paths = [disjunctive_hkl_path(X[tr], ys[tr], iter(Cs), **kw) for tr, _ in folds]
         rows = []
         for C in Cs:
-            acc, ndis, nmulti, cert = [], [], [], []
+            acc, ndis, nmulti, cert, positive = [], [], [], [], []
             for path, (_, va) in zip(paths, folds):
                 _, res = next(path)
                 f = np.asarray(lattice.node_indicator(X[va], res["nodes"], sparse=True)
                                @ res["w"]).ravel() + res["b"]
                 acc.append(float(np.mean((f > 0) == (ys[va] > 0))))
+                positive.append(f > 0)
                 w = np.abs(res["w"])
                 sel = [v for v, wv in zip(res["nodes"], w) if v and wv > 1e-4 * max(w.max(), 1e-300)]
                 ndis.append(len(sel))
@@ -578,7 +589,8 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
             rows.append(dict(beta=beta, C=C, mean_accuracy=float(np.mean(acc)),
                              **{f"fold{k}_accuracy": a for k, a in enumerate(acc)},
                              mean_disjunctions=float(np.mean(ndis)),
-                             mean_multi_feature=float(np.mean(nmulti)), certified=all(cert)))
+                             mean_multi_feature=float(np.mean(nmulti)), certified=all(cert),
+                             one_class=bool(np.unique(np.concatenate(positive)).size < 2)))
             if adaptive and path_stops([r["mean_accuracy"] for r in rows], tie_tol,
                                         self.patience):
                 break
@@ -617,7 +629,8 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
         res = pd.DataFrame(rows)
         top = res.mean_accuracy.max()
         tied = res[res.mean_accuracy >= top - tie_tol]
-        best = tied.assign(_nb=-tied.beta).sort_values(["C", "_nb"], kind="stable").iloc[0]
+        order = ["one_class", "C", "_nb"] if self.tie == "two_class" else ["C", "_nb"]
+        best = tied.assign(_nb=-tied.beta).sort_values(order, kind="stable").iloc[0]
         self.cv_results_ = res
         self.Cs_ = res.C[res.beta == betas[0]].to_numpy()
         self.C_, self.beta_ = float(best.C), float(best.beta)

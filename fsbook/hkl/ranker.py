@@ -105,6 +105,8 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
         HKL's restricted solver (:class:`~fsbook.hkl.DisjunctiveHKL`).
     random_state : int, default=0
         Seed of the inner CV folds.
+    tie : {"two_class", "simplest"}, default="two_class"
+        How the CV breaks ties in accuracy (:class:`~fsbook.hkl.DisjunctiveHKLCV`).
 
     Attributes
     ----------
@@ -139,10 +141,11 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
         "max_add": [Interval(Integral, 1, None, closed="left")],
         "solver": [StrOptions({"conic", "mirror"})],
         "random_state": [Interval(Integral, 0, None, closed="left")],
+        "tie": [StrOptions({"two_class", "simplest"})],
     }
 
     def __init__(self, n_features_to_select=None, *, boolean=False, n_bins=4, tol=1e-3,
-                 max_active=None, max_add=20, solver="conic", random_state=0):
+                 max_active=None, max_add=20, solver="conic", random_state=0, tie="two_class"):
         self.n_features_to_select = n_features_to_select
         self.boolean = boolean
         self.n_bins = n_bins
@@ -151,6 +154,7 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
         self.max_add = max_add
         self.solver = solver
         self.random_state = random_state
+        self.tie = tie
 
     def _indicators(self, X):
         from fsbook.booleanize import quantile_thresholds, threshold
@@ -198,7 +202,7 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
         Xb, self.owner_ = self._indicators(X)
         hkl = DisjunctiveHKLCV(cv=3, random_state=self.random_state, tol=self.tol,
                                max_active=self.max_active, max_add=self.max_add, solver=self.solver,
-                               binarize=None)
+                               binarize=None, tie=self.tie)
         with warnings.catch_warnings():
             # an uncertified fit (active-set budget reached) keeps its model; the scores use it
             warnings.simplefilter("ignore", ConvergenceWarning)
