@@ -59,13 +59,13 @@ def test_svm_choice_recomputes_the_search_and_sees_a_one_class_model():
     assert np.allclose(out["cv_accuracy"], real.cv_results_["mean_test_score"])
 
 
-STORES = ["kernel_design", "l1linf", "geometry", "benchmark"]
+STORES = ["kernel_design", "l1linf", "geometry", "benchmark", "projection", "hkl"]
 
 
 @functools.cache
 def stored_choices(protocol):
     """:func:`chance_level_choices` of one committed store, computed once for the tests below
-    (minutes of CPU for l1linf and benchmark: their screened choices are recomputed)."""
+    (minutes of CPU for l1linf, benchmark and projection: their screened choices are recomputed)."""
     return chance_level_choices([protocol])
 
 
@@ -80,7 +80,7 @@ def test_screened_choices_are_recomputed_as_stored(protocol):
     assert differ.empty, differ.to_string()
 
 
-@pytest.mark.parametrize("protocol", ["kernel_design", "l1linf", "geometry", "benchmark"])
+@pytest.mark.parametrize("protocol", STORES)
 def test_no_stored_choice_at_chance_with_a_tied_alternative(protocol):
     bad = chance_violations(stored_choices(protocol))
     assert bad.empty, f"chance-level choices with a tied alternative:\n{bad.to_string()}"

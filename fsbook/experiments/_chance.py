@@ -3,7 +3,7 @@
 A protocol that chooses a model from a cross-validation (C of an SVM, the γ of a kernel LP)
 breaks ties by a rule.  The rule must never pick a model *at the chance level* while a model
 tied with it is not.  This module checks that on the committed stores of ``kernel_design``,
-``l1linf``, ``geometry`` and ``benchmark``:
+``l1linf``, ``geometry``, ``benchmark``, ``projection`` (the face SVMs) and ``hkl``:
 
 1. *Screen* (stored records only): a stored choice is at the chance level when its test
    accuracy is at most the test fold's majority-class rate (SVMs), when its learnt kernel is
@@ -366,8 +366,9 @@ def _projection_rows(recompute):
     """Tables 5-7's face SVMs (parts ``yale`` and ``rho``): every (task, Gram matrix) whose stored test accuracy
     is at most the pair's test majority rate, recomputed by the reference search of
     :func:`fsbook.experiments.projection._svc_cv_fit` (one ``GridSearchCV`` on the pair's Gram
-    matrix, C over :data:`~fsbook.experiments.projection.GRID`).  The store keeps the chosen
-    C's CV accuracy and test error, which the recomputed choice must reproduce.  The Gram
+    matrix, C over :data:`~fsbook.experiments.projection.GRID`, the tie rule of the store's
+    version).  The store keeps the chosen C (version 5 on), its CV accuracy and its test error,
+    which the recomputed choice must reproduce.  The Gram
     matrices of a run (its KPCA, GDA and OLap: about a second) are computed once."""
     from sklearn.svm import SVC
 
@@ -413,21 +414,125 @@ def _projection_rows(recompute):
             tr, te = np.flatnonzero(np.isin(rel, train)), np.flatnonzero(~np.isin(rel, train))
             n_folds = int(min(5, np.bincount(yy[tr]).min()))
             seed = run * 1000 + P.YALE_PAIRS.index(pair)
-            search = tuned_svm(SVC(kernel="precomputed"), {"C": P.GRID}, seed, n_splits=n_folds)
+            search = tuned_svm(SVC(kernel="precomputed"), {"C": P.GRID}, seed, n_splits=n_folds,
+                               tie=P.YALE_TIES[P.VERSION])
             out = svm_choice(search, G[np.ix_(tr, tr)], yy[tr])
             C = out["params"][out["chosen"]]["C"]
             refit = SVC(kernel="precomputed", C=C).fit(G[np.ix_(tr, tr)], yy[tr])
             again = [float(out["cv_accuracy"][out["chosen"]]), float(np.mean(refit.predict(G[np.ix_(te, tr)]) != yy[te]))]
-            note = ("" if np.allclose(again, stored, rtol=0.0, atol=1e-12)
-                    else f"recomputed choice C = {C} differs from the stored: (CV accuracy, error) {again} against {stored}")
+            note = ("" if np.allclose(again, stored, rtol=0.0, atol=1e-12) and fit.get("C", C) == C
+                    else f"recomputed choice C = {C} differs from the stored {fit.get('C')}: "
+                         f"(CV accuracy, error) {again} against {stored}")
             rows.append(_row("projection", task, "SVM C", float(C), True, out["degenerate"],
                              out["tied_alternative"], note))
     return rows
 
 
+def _hkl_cv_row(task, model, X_train, y_train, stored_C, recompute):
+    """The row of one HKL choice at the chance level: :class:`~fsbook.hkl.DisjunctiveHKLCV`'s
+    CV path recomputed (its ``one_class`` column), checked with its own tie tolerance, half a
+    sample (``1/(2m)``)."""
+    if not recompute:
+        return _row("hkl", task, "HKL C", stored_C, True, note="not recomputed")
+    model.fit(X_train, y_train)
+    cv = model.cv_results_
+    chosen = int(np.flatnonzero((cv.C.to_numpy() == model.C_) & (cv.beta.to_numpy() == model.beta_))[0])
+    out = tie_check(cv.mean_accuracy.to_numpy(), cv.one_class.to_numpy(dtype=bool), chosen,
+                    atol=0.5 / len(y_train))
+    note = "" if model.C_ == stored_C else f"recomputed choice C = {model.C_} differs from the stored {stored_C}"
+    return _row("hkl", task, "HKL C", stored_C, True, out["degenerate"], out["tied_alternative"], note)
+
+
+def _hkl_rows(recompute):
+    """Chapter 6's model choices: HKL's C (Tables 1, 4 and 5 and the disjunctions), the tuned
+    raw-attribute SVMs of Table 1, the tuned SVMs of Table 3 and the feature-weighting SVM of
+    Table 5 (their stored parameters); Table 3's kernel check stores its C but is not
+    recomputed here (none of its choices is at the chance level: a screened one fails the
+    test)."""
+    from fsbook.experiments import hkl as H
+    from fsbook.experiments import read_store
+
+    res, rows = read_store(H.PROTOCOL), []
+    for p, r in zip(res.params, res.results):
+        t = p["table"]
+        if t == 1 and p["method"] in ("hkl", H.RAW_TUNED):
+            raw = p["method"] == H.RAW_TUNED
+            if raw:
+                X, y, nominal, n_levels, split = H.load_raw(p["dataset"])
+            else:
+                X, y, _, split = H.load_table1(p["dataset"])
+            train, test = H.table_folds(y, split)[p["fold"]]
+            majority, seed = _majority_rate(y[test]), 1000 * p["fold"] + 7
+            task = f"table 1 {p['dataset']} fold {p['fold']}"
+            if not raw:
+                if r["HKL"] <= majority + 1e-12:
+                    rows.append(_hkl_cv_row(task, H._hkl(H.HKL_C_GRID, seed), X[train], y[train], r["C"], recompute))
+                continue
+            for name, search in H._raw_tuned_svms(nominal, n_levels, seed).items():
+                if r[name] <= majority + 1e-12:
+                    stored = {k: r[f"{name}_{k.split('__')[-1]}"] for k in search.param_grid}
+                    rows.append(_svm_row("hkl", f"{task} {name} (raw, tuned)", f"{name} SVM parameters", stored,
+                                         search, X[train], y[train], stored, recompute))
+        elif t == 3:
+            X, y, _, _ = H.load_table1("20newsgroups")
+            train, test = H.table_folds(y, None)[p["fold"]]
+            majority = _majority_rate(y[test])
+            if p["method"] == "svm_tuned":
+                for name, search in H._tuned_svms(1000 * p["fold"] + 11).items():
+                    if r[name] <= majority + 1e-12:
+                        rows.append(_svm_row("hkl", f"table 3 fold {p['fold']} {name}", f"{name} SVM C",
+                                             r[f"C_{name}"], search, X[train], y[train], {"C": r[f"C_{name}"]},
+                                             recompute))
+            else:
+                for key in ("linear", "interactions"):
+                    if r[key] <= majority + 1e-12:
+                        rows.append(_row("hkl", f"table 3 fold {p['fold']} degree {p['degree']} {key}", "SVM C",
+                                         r[f"C_{key}"], True, note="not recomputed"))
+        elif t == "disjunctions" and r["accuracy"] <= _disjunction_majority() + 1e-12:
+            X, y, _, _ = H.load_table1("20newsgroups")
+            train = _disjunction_train()
+            rows.append(_hkl_cv_row("disjunctions", H._hkl(H.HKL_C_GRID, 5), X[train], y[train], r["C"], recompute))
+        elif t in (4, 5) and p["method"] in ("hkl", "weighted_svm"):
+            X, y = H.load_numeric(p["dataset"])
+            train, test = H.table_folds(y, None)[p["fold"]]
+            if r["accuracy"] > _majority_rate(y[test]) + 1e-12:
+                continue
+            task = f"table {t} {p['dataset']} fold {p['fold']} {p['method']}"
+            seed = 1000 * p["fold"] + (13 if t == 4 else 17)
+            if p["method"] == "weighted_svm":
+                stored = {"featureweightingsvm__C": r["C"]}
+                rows.append(_svm_row("hkl", task, "SVM C", r["C"], H._weighted_svm(seed), X[train], y[train],
+                                     stored, recompute))
+                continue
+            if t == 4:
+                from fsbook.booleanize import booleanize
+                Xb = booleanize({"data": X})[0].astype(np.float64)
+            else:
+                Xb = H.load_table1(p["dataset"])[0]
+            rows.append(_hkl_cv_row(task, H._hkl(H.HKL_C_GRID, seed), Xb[train], y[train], r["C"], recompute))
+    return rows
+
+
+def _disjunction_train():
+    from fsbook.datasets import load_20newsgroups
+
+    subset = load_20newsgroups("all", categories=["alt.atheism", "talk.religion.misc"]).subset
+    return np.flatnonzero(subset == "train")
+
+
+def _disjunction_majority():
+    from fsbook.datasets import load_20newsgroups
+    from fsbook.experiments import hkl as H
+
+    _, y, _, _ = H.load_table1("20newsgroups")
+    subset = load_20newsgroups("all", categories=["alt.atheism", "talk.religion.misc"]).subset
+    return _majority_rate(y[subset == "test"])
+
+
 #: the part of :func:`chance_level_choices` that reads each protocol's store
 PROTOCOL_ROWS = {"kernel_design": _kernel_design_rows, "l1linf": _l1linf_rows,
-                 "geometry": _geometry_rows, "benchmark": _benchmark_rows, "projection": _projection_rows}
+                 "geometry": _geometry_rows, "benchmark": _benchmark_rows, "projection": _projection_rows,
+                 "hkl": _hkl_rows}
 
 
 def chance_level_choices(protocols=tuple(PROTOCOL_ROWS), *, recompute=True):
