@@ -725,20 +725,29 @@ def svc_cv_fits(grams, y, tr, te, grid, seed, tie="first"):
     with config_context(skip_parameter_validation=True, assume_finite=True):
         for key, G in grams.items():
             Gtr = G[np.ix_(tr, tr)]
-            blocks = [(Gtr[np.ix_(a, a)], ytr[a], Gtr[np.ix_(b, a)], ytr[b]) for a, b in folds]
-            # per (C, fold): accuracy, number of predicted classes, minus the hinge loss
-            table = np.array([[_fold_scores(SVC(kernel="precomputed", C=C).fit(Ga, ya), Gb, yb)
-                               for Ga, ya, Gb, yb in blocks] for C in grid], dtype=np.float64)
-            mean = np.average(table, axis=1)
-            if tie == "first":
-                best = argbest(mean[:, 0], maximize=True, atol=SCORE_ATOL, rtol=0.0)     # tie_refit's rule
-            else:
-                best = lexicographic_svm_refit({"mean_test_accuracy": mean[:, 0], "mean_test_classes": mean[:, 1],
-                                                "mean_test_hinge": mean[:, 2]})
+            mean = _svc_cv_table(Gtr, ytr, folds, grid)
+            best = _svc_tie_choice(mean, tie)
             svm = SVC(kernel="precomputed", C=grid[best]).fit(Gtr, ytr)
             out[key] = (float(mean[best, 0]), float(np.mean(svm.predict(G[np.ix_(te, tr)]) != yte)),
                         float(grid[best]))
     return out
+
+
+def _svc_cv_table(G_train, y_train, folds, grid):
+    """Per C of ``grid`` (rows): the mean over ``folds`` of the validation accuracy, the number
+    of predicted classes and minus the hinge loss (columns; :func:`_fold_scores`)."""
+    blocks = [(G_train[np.ix_(a, a)], y_train[a], G_train[np.ix_(b, a)], y_train[b]) for a, b in folds]
+    table = np.array([[_fold_scores(SVC(kernel="precomputed", C=C).fit(Ga, ya), Gb, yb)
+                       for Ga, ya, Gb, yb in blocks] for C in grid], dtype=np.float64)
+    return np.average(table, axis=1)
+
+
+def _svc_tie_choice(mean, tie):
+    """Index of the chosen C in a table of :func:`_svc_cv_table` under the tie rule ``tie``."""
+    if tie == "first":
+        return argbest(mean[:, 0], maximize=True, atol=SCORE_ATOL, rtol=0.0)     # tie_refit's rule
+    return lexicographic_svm_refit({"mean_test_accuracy": mean[:, 0], "mean_test_classes": mean[:, 1],
+                                    "mean_test_hinge": mean[:, 2]})
 
 
 def _fold_scores(svm, G_val, y_val):
@@ -746,7 +755,8 @@ def _fold_scores(svm, G_val, y_val):
     validation points (0/1 labels): the three scorers of ``tie="lexicographic"``
     (:data:`~fsbook.experiments._protocol_helpers.LEXICOGRAPHIC_SCORING`), the hinge loss with
     the operations of :func:`sklearn.metrics.hinge_loss` (labels ±1 times the decision values,
-    clipped at 0, averaged) without its input checks, which took most of a task's time.
+    clipped at 0, averaged) without its input checks, which took most of a task's time, and the
+    predictions from the same decision values.
 
     Examples
     --------
@@ -755,12 +765,17 @@ def _fold_scores(svm, G_val, y_val):
     >>> svm = SVC(kernel="precomputed", C=1.0).fit(G, y)
     >>> _fold_scores(svm, G, y)[2] == -hinge_loss(y, svm.decision_function(G), labels=svm.classes_)
     True
+    >>> _fold_scores(svm, G, y)[0] == float(np.mean(svm.predict(G) == y))
+    True
     """
-    pred = svm.predict(G_val)
-    margin = np.where(y_val == svm.classes_[1], 1, -1) * svm.decision_function(G_val)
+    decision = svm.decision_function(G_val)
+    # libsvm's own rule (svm_predict_values): classes_[0] where its decision value is positive,
+    # i.e. where scikit-learn's (its negation) is negative; predict() would recompute the values
+    pred = svm.classes_[(decision >= 0).astype(int)]
+    margin = np.where(y_val == svm.classes_[1], 1, -1) * decision
     losses = 1 - margin
     np.clip(losses, 0, None, out=losses)
-    return np.mean(pred == y_val), float(np.unique(pred).size), -float(np.average(losses))
+    return float(np.mean(pred == y_val)), float(np.unique(pred).size), -float(np.average(losses))
 
 
 def yale_reductions(X, y, train, n_kpca=None):
@@ -1359,3 +1374,62 @@ def yale_separability(X, y, per_subject, seed, pairs=None):
             sep.append(bool(np.all(clf.predict(G) == y[idx])))
         out[name] = float(np.mean(sep))
     return out
+
+
+def yale_tie_rules(table, run, methods=("SVM-Kernel", "Proj-KPCA"), pairs=None):
+    """Both tie rules of the face SVMs' C search (:data:`YALE_TIES`) on the pairs of one run of a
+    face table: the experiment behind version 5 (issue 38).
+
+    With 3 training images per subject the inner CV has 3 folds of 2 images, so its accuracy
+    takes few values and often ties over the whole C grid.  The version-4 rule then took
+    C = 1e-8, whose SVM can predict one class on every test image; the lexicographic rule
+    (two-class models, then the validation hinge loss, then the grid order) takes another.
+
+    Parameters
+    ----------
+    table : str
+        A key of :data:`YALE_K`.
+    run : int
+        The run (its split and reductions are the protocol's).
+    methods : sequence of str
+        Gram matrices of :func:`_yale_grams` (``"SVM-Kernel"``, ``"SVM-KPCA"``, …; ``"Proj-R"`` at
+        the paper's ρ).
+    pairs : sequence of tuple or None
+        Pairs of subjects (``None``: all of :data:`YALE_PAIRS`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (pair, method, tie rule): ``C``, ``cv_accuracy``, ``error`` (test, a
+        fraction), ``grid_tied`` (every C within :data:`~fsbook.decisions.SCORE_ATOL` of the
+        best CV accuracy) and ``one_class`` (the refit predicts one class on every test image).
+
+    Examples
+    --------
+    >>> from fsbook.experiments.projection import yale_tie_rules
+    >>> t = yale_tie_rules("table5", 0, methods=["SVM-Kernel"], pairs=[(1, 14)])
+    >>> t[["tie", "C", "error", "grid_tied", "one_class"]].to_dict("records")      # doctest: +NORMALIZE_WHITESPACE
+    [{'tie': 'first', 'C': 1e-08, 'error': 0.5, 'grid_tied': True, 'one_class': True},
+     {'tie': 'lexicographic', 'C': 100.0, 'error': 0.125, 'grid_tied': True, 'one_class': False}]
+    """
+    _, y = _yale()
+    is_train, grams = _yale_run_grams(YALE_K[table], run, (YALE_RHO,))
+    rows = []
+    for pair in (YALE_PAIRS if pairs is None else [tuple(p) for p in pairs]):
+        rel = np.flatnonzero(np.isin(y, pair))
+        yy = (y[rel] == pair[1]).astype(int)
+        tr, te = np.flatnonzero(is_train[rel]), np.flatnonzero(~is_train[rel])
+        n_folds = int(min(5, np.bincount(yy[tr]).min()))
+        folds = list(inner_folds(run * 1000 + YALE_PAIRS.index(pair), n_folds).split(np.zeros((tr.size, 1)), yy[tr]))
+        for name in methods:
+            G = grams[name if name.startswith("SVM-") else (name, YALE_RHO)][np.ix_(rel, rel)]
+            Gtr, Gte = G[np.ix_(tr, tr)], G[np.ix_(te, tr)]
+            mean = _svc_cv_table(Gtr, yy[tr], folds, GRID)            # the table svc_cv_fits chooses from
+            grid_tied = bool(np.all(mean[:, 0] >= mean[:, 0].max() - SCORE_ATOL))
+            for tie in ("first", "lexicographic"):
+                best = _svc_tie_choice(mean, tie)
+                pred = SVC(kernel="precomputed", C=GRID[best]).fit(Gtr, yy[tr]).predict(Gte)
+                rows.append({"pair": pair, "method": name, "tie": tie, "C": float(GRID[best]),
+                             "cv_accuracy": float(mean[best, 0]), "error": float(np.mean(pred != yy[te])),
+                             "grid_tied": grid_tied, "one_class": bool(np.unique(pred).size == 1)})
+    return pd.DataFrame(rows)
