@@ -19,7 +19,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils import get_tags
 
-__all__ = ["SUBPACKAGES", "public_estimators", "capability_table"]
+__all__ = ["SUBPACKAGES", "public_estimators", "probe_instance", "capability_table"]
 
 #: the subpackages whose ``__all__`` exports the public estimators
 SUBPACKAGES = ("projection", "geometry", "hkl", "l1linf", "kernel_design", "baselines")
@@ -48,8 +48,19 @@ def public_estimators() -> dict[str, type]:
     return found
 
 
-def _instance(name: str, cls: type):
-    """The instance probed: the default one, or a stated one where there is no default."""
+def probe_instance(name: str, cls: type):
+    """The instance of a public estimator that the capability table probes, and how it is built:
+    the default one, or a stated one where the estimator has no default (``ProjectionPenalty``
+    needs an estimator and a reducer).
+
+    Examples
+    --------
+    >>> from fsbook.capabilities import probe_instance, public_estimators
+    >>> probe_instance("ProjectionPenalty", public_estimators()["ProjectionPenalty"])[1]
+    'LogisticRegression(), PCA(2)'
+    >>> probe_instance("LDFS", public_estimators()["LDFS"])[1]
+    'default'
+    """
     if name == "ProjectionPenalty":
         from sklearn.decomposition import PCA
         from sklearn.linear_model import LogisticRegression
@@ -131,7 +142,7 @@ def capability_table(names=None, *, seed: int = 0) -> pd.DataFrame:
     data = _probe_data(seed)
     rows, messages, probed_as = [], {}, {}
     for name in names:
-        est, how = _instance(name, classes[name])
+        est, how = probe_instance(name, classes[name])
         if how != "default":
             probed_as[name] = how
         tags = get_tags(est)

@@ -62,7 +62,7 @@ from sklearn.utils import get_tags
 from test_degenerate_inputs import OBSCURE as GRID_OBSCURE
 from test_degenerate_inputs import PARAMS
 
-from fsbook.capabilities import _instance, public_estimators
+from fsbook.capabilities import probe_instance, public_estimators
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs signal.setitimer")
 
@@ -124,7 +124,7 @@ def degenerate_xy(draw, *, sparse: bool, max_n: int = MAX_N, max_features: int =
 def _make(name: str):
     cls = public_estimators()[name]
     if name == "ProjectionPenalty":
-        return _instance(name, cls)[0]
+        return probe_instance(name, cls)[0]
     return cls(**PARAMS.get(name, {}))
 
 

@@ -94,15 +94,17 @@ def _majority_rate(y, train, test):
     return float(np.mean(y[test] == np.bincount(y[train]).argmax()))
 
 
-def _protocol_choice(cv_results, n_train, patience):
+def _protocol_choice(cv_results, n_train, patience, tie="two_class"):
     """Rows the protocol's path (``patience`` steps without improvement) tries, and the row it
-    chooses: the estimator's rule (ties within ``1/(2 n_train)``; among them a fit that predicts
-    both classes on the validation points, then the smallest C) applied to the prefix of a
-    longer path."""
+    chooses: the estimator's rule (ties within ``1/(2 n_train)``; among them, with
+    ``tie="two_class"``, a fit that predicts both classes on the validation points, then the
+    smallest C) applied to the prefix of a longer path."""
     from fsbook.hkl.estimator import path_stops
 
     scores = cv_results["mean_accuracy"].to_list()
     two_class = (~cv_results["one_class"].to_numpy(dtype=bool)).astype(float)
+    if tie == "simplest":
+        two_class = np.zeros_like(two_class)
     tie_tol = 0.5 / n_train
     k = next((i + 1 for i in range(len(scores)) if path_stops(scores[: i + 1], tie_tol, patience)),
              len(scores))
@@ -136,7 +138,10 @@ def hkl_path(dataset, outer_folds=None):
         ``n_disjunctions`` (of the refit), ``one_class`` (the refit predicts one class for every
         test sample), ``train_accuracy``, ``cv_accuracy`` (at ``C``), ``accuracy`` (test),
         ``certified``; then ``C_full``, ``n_disjunctions_full``, ``one_class_full`` and
-        ``accuracy_full`` of the path run to its cap.  Accuracies are fractions.
+        ``accuracy_full`` of the path run to its cap; then ``C_simplest`` and
+        ``accuracy_simplest``, the choice of the protocol's path and its test accuracy under
+        the tie rule of the protocol's versions up to 6 (the smallest tied C, even where its
+        fits predict one class on every validation point).  Accuracies are fractions.
     path : pandas.DataFrame
         ``cv_results_`` of every fold's path to the cap (column ``fold``), with ``protocol``:
         whether the protocol's path tries that ``C``.
@@ -168,6 +173,10 @@ def hkl_path(dataset, outer_folds=None):
         est = DisjunctiveHKL(C=float(cv.C.iloc[best]), beta=float(cv.beta.iloc[best]),
                              **{key: getattr(full, key) for key in keys}).fit(X[tr], y[tr])
         pred, pred_full = est.predict(X[te]), full.predict(X[te])
+        old = _protocol_choice(cv, tr.size, patience, tie="simplest")[1]
+        pred_old = pred if old == best else DisjunctiveHKL(
+            C=float(cv.C.iloc[old]), beta=float(cv.beta.iloc[old]),
+            **{key: getattr(full, key) for key in keys}).fit(X[tr], y[tr]).predict(X[te])
         rows.append({
             "fold": fold, "n_train": tr.size, "n_test": te.size,
             "majority": _majority_rate(y, tr, te), "C": est.C,
@@ -179,7 +188,8 @@ def hkl_path(dataset, outer_folds=None):
             "accuracy": float(np.mean(pred == y[te])), "certified": bool(est.certified_),
             "C_full": full.C_, "n_disjunctions_full": len(full.disjunctions_),
             "one_class_full": bool(np.unique(pred_full).size == 1),
-            "accuracy_full": float(np.mean(pred_full == y[te]))})
+            "accuracy_full": float(np.mean(pred_full == y[te])),
+            "C_simplest": float(cv.C.iloc[old]), "accuracy_simplest": float(np.mean(pred_old == y[te]))})
         paths.append(cv.assign(fold=fold, protocol=np.arange(len(cv)) < k))
     return pd.DataFrame(rows).set_index("fold"), pd.concat(paths, ignore_index=True)
 
