@@ -482,3 +482,21 @@ def test_yale_lexicographic_ties_leave_the_smallest_c():
     assert first[0] == lex[0]                         # the same (tied) CV accuracy
     assert first[2] == ex.GRID[0] and first[1] == 0.5  # one class on the balanced test images
     assert lex[2] > ex.GRID[0] and lex[1] < 0.5
+
+
+def test_yale_tie_rules_reproduce_the_stored_face_tasks():
+    """:func:`yale_tie_rules`' lexicographic rows are the stored version-5 fits (C, CV accuracy,
+    test error) of the same run and pairs; its version-4 rows take the smallest C wherever the
+    whole grid ties."""
+    from fsbook.experiments import read_store
+
+    res = read_store(ex.PROTOCOL)
+    pairs = ex.YALE_PAIRS[:6]
+    stored = {tuple(p["pair"]): r for p, r in zip(res.params, res.results)
+              if p["part"] == "yale" and p["table"] == "table5" and p["run"] == 0 and tuple(p["pair"]) in pairs}
+    t = ex.yale_tie_rules("table5", 0, methods=["SVM-Kernel", "Proj-KPCA"], pairs=pairs)
+    for row in t[t.tie == "lexicographic"].itertuples():
+        fit = stored[row.pair][row.method]
+        assert (row.C, row.cv_accuracy, row.error) == (fit["C"], fit["cv_accuracy"], fit["error"])
+    first = t[t.tie == "first"]
+    assert (first.C[first.grid_tied] == ex.GRID[0]).all()
