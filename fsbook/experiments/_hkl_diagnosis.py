@@ -31,7 +31,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
 
 from fsbook.booleanize import booleanize
-from fsbook.decisions import SCORE_ATOL, argbest, argbest_lexicographic, log_grid
+from fsbook.decisions import SCORE_ATOL, argbest_lexicographic, log_grid
 from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments.hkl import (
     HKL_C_GRID,
