@@ -363,68 +363,54 @@ def _geometry_rows(recompute):
 
 
 def _projection_rows(recompute):
-    """Tables 5-7's face SVMs (parts ``yale`` and ``rho``): every (task, Gram matrix) whose stored test accuracy
-    is at most the pair's test majority rate, recomputed by the reference search of
+    """Tables 5-7's face SVMs (parts ``yale`` and ``rho``): every (task, Gram matrix) whose stored test
+    accuracy is at most the pair's test majority rate, recomputed by the reference search of
     :func:`fsbook.experiments.projection._svc_cv_fit` (one ``GridSearchCV`` on the pair's Gram
     matrix, C over :data:`~fsbook.experiments.projection.GRID`, the tie rule of the store's
-    version).  The store keeps the chosen C (version 5 on), its CV accuracy and its test error,
-    which the recomputed choice must reproduce.  The Gram
-    matrices of a run (its KPCA, GDA and OLap: about a second) are computed once."""
+    version).  The recomputed choice must be the stored C (version 5 on) and reproduce the
+    stored test error.  The Gram matrices of a run (its KPCA, GDA and OLap: about a second) are
+    computed once."""
     from sklearn.svm import SVC
 
     from fsbook.experiments import projection as P
     from fsbook.experiments import read_store
     from fsbook.experiments._protocol_helpers import tuned_svm
 
-    res, rows, screened = read_store(P.PROTOCOL), [], {}
+    res, rows, screened, splits = read_store(P.PROTOCOL), [], {}, {}
     X, y = P._yale()
-    splits = {}
 
-    def training_images(k, run):
+    def is_train(k, run):                 # the run's split alone (no reductions), for the screen
         if (k, run) not in splits:
-            splits[k, run] = P._yale_split(X, y, k, run)[2]
+            splits[k, run] = np.isin(np.arange(len(y)), P._yale_split(X, y, k, run)[2])
         return splits[k, run]
 
     for p, r in zip(res.params, res.results):
         if p["part"] not in ("yale", "rho"):
             continue
         k = P.YALE_K[p["table"]] if p["part"] == "yale" else P.SWEEP["k"]
-        pair = tuple(p["pair"])
-        rel = np.flatnonzero(np.isin(y, pair))
-        yy = (y[rel] == pair[1]).astype(int)
-        te = np.flatnonzero(~np.isin(rel, training_images(k, p["run"])))
+        rel, yy, tr, te = P._pair_split(y, is_train(k, p["run"]), tuple(p["pair"]))
         for name, fit in r.items():
             if 1.0 - fit["error"] <= _majority_rate(yy[te]) + 1e-12:
-                screened.setdefault((p["part"], p.get("table"), k, p["run"]), []).append((p, name, fit, rel, yy))
+                screened.setdefault((p["part"], p.get("table"), k, p["run"]), []).append((p, name, fit))
     for (part, table, k, run), fits in screened.items():
         rhos = (P.YALE_RHO,) if part == "yale" else tuple(P.YALE_RHOS)
-        grams = P._yale_run_grams(k, run, rhos)[1] if recompute else None
+        grams = P._yale_run_grams(k, run, rhos)[1] if recompute else {}
         # the store's name of each Gram matrix (_run_yale's and _run_rho's keys)
         key = {(name if isinstance(name, str) else name[0] if part == "yale" else f"{name[0]}@{name[1]:.0e}"): name
-               for name in (grams or {})}
-        for p, name, fit, rel, yy in fits:
+               for name in grams}
+        for p, name, fit in fits:
             pair = tuple(p["pair"])
             task = f"{part} {table or ''} k={k} run {run} pair {pair} {name}"
-            stored = [fit["cv_accuracy"], fit["error"]]
+            rel, yy, tr, te = P._pair_split(y, is_train(k, run), pair)
             if not recompute:
-                rows.append(_row("projection", task, "SVM C", stored, True, note="not recomputed"))
+                rows.append(_row("projection", task, "SVM C", fit.get("C"), True, note="not recomputed"))
                 continue
             G = grams[key[name]][np.ix_(rel, rel)]
-            train = training_images(k, run)
-            tr, te = np.flatnonzero(np.isin(rel, train)), np.flatnonzero(~np.isin(rel, train))
-            n_folds = int(min(5, np.bincount(yy[tr]).min()))
-            seed = run * 1000 + P.YALE_PAIRS.index(pair)
-            search = tuned_svm(SVC(kernel="precomputed"), {"C": P.GRID}, seed, n_splits=n_folds,
-                               tie=P.YALE_TIES[P.VERSION])
-            out = svm_choice(search, G[np.ix_(tr, tr)], yy[tr])
-            C = out["params"][out["chosen"]]["C"]
-            refit = SVC(kernel="precomputed", C=C).fit(G[np.ix_(tr, tr)], yy[tr])
-            again = [float(out["cv_accuracy"][out["chosen"]]), float(np.mean(refit.predict(G[np.ix_(te, tr)]) != yy[te]))]
-            note = ("" if np.allclose(again, stored, rtol=0.0, atol=1e-12) and fit.get("C", C) == C
-                    else f"recomputed choice C = {C} differs from the stored {fit.get('C')}: "
-                         f"(CV accuracy, error) {again} against {stored}")
-            rows.append(_row("projection", task, "SVM C", float(C), True, out["degenerate"],
-                             out["tied_alternative"], note))
+            search = tuned_svm(SVC(kernel="precomputed"), {"C": P.GRID}, P.yale_seed(run, pair),
+                               n_splits=P._n_inner_folds(yy[tr]), tie=P.YALE_TIES[P.VERSION])
+            stored = None if "C" not in fit else {"C": fit["C"]}
+            rows.append(_svm_row("projection", task, "SVM C", fit.get("C"), search, G[np.ix_(tr, tr)], yy[tr],
+                                 stored, recompute, test=(G[np.ix_(te, tr)], yy[te], 1.0 - fit["error"])))
     return rows
 
 
@@ -462,7 +448,7 @@ def _hkl_rows(recompute):
             else:
                 X, y, _, split = H.load_table1(p["dataset"])
             train, test = H.table_folds(y, split)[p["fold"]]
-            majority, seed = _majority_rate(y[test]), 1000 * p["fold"] + 7
+            majority, seed = _majority_rate(y[test]), H.inner_seed(1, p["fold"])
             task = f"table 1 {p['dataset']} fold {p['fold']}"
             if not raw:
                 if r["HKL"] <= majority + 1e-12:
@@ -478,7 +464,7 @@ def _hkl_rows(recompute):
             train, test = H.table_folds(y, None)[p["fold"]]
             majority = _majority_rate(y[test])
             if p["method"] == "svm_tuned":
-                for name, search in H._tuned_svms(1000 * p["fold"] + 11).items():
+                for name, search in H._tuned_svms(H.inner_seed(3, p["fold"])).items():
                     if r[name] <= majority + 1e-12:
                         rows.append(_svm_row("hkl", f"table 3 fold {p['fold']} {name}", f"{name} SVM C",
                                              r[f"C_{name}"], search, X[train], y[train], {"C": r[f"C_{name}"]},
@@ -488,9 +474,11 @@ def _hkl_rows(recompute):
                     if r[key] <= majority + 1e-12:
                         rows.append(_row("hkl", f"table 3 fold {p['fold']} degree {p['degree']} {key}", "SVM C",
                                          r[f"C_{key}"], True, note="not recomputed"))
-        elif t == "disjunctions" and r["accuracy"] <= _disjunction_majority() + 1e-12:
+        elif t == "disjunctions":
             X, y, _, _ = H.load_table1("20newsgroups")
-            train = _disjunction_train()
+            train, test = H.disjunction_split()
+            if r["accuracy"] > _majority_rate(y[test]) + 1e-12:
+                continue
             rows.append(_hkl_cv_row("disjunctions", H._hkl(H.HKL_C_GRID, 5), X[train], y[train], r["C"], recompute))
         elif t in (4, 5) and p["method"] in ("hkl", "weighted_svm"):
             X, y = H.load_numeric(p["dataset"])
@@ -498,35 +486,15 @@ def _hkl_rows(recompute):
             if r["accuracy"] > _majority_rate(y[test]) + 1e-12:
                 continue
             task = f"table {t} {p['dataset']} fold {p['fold']} {p['method']}"
-            seed = 1000 * p["fold"] + (13 if t == 4 else 17)
+            seed = H.inner_seed(t, p["fold"])
             if p["method"] == "weighted_svm":
                 stored = {"featureweightingsvm__C": r["C"]}
                 rows.append(_svm_row("hkl", task, "SVM C", r["C"], H._weighted_svm(seed), X[train], y[train],
                                      stored, recompute))
                 continue
-            if t == 4:
-                from fsbook.booleanize import booleanize
-                Xb = booleanize({"data": X})[0].astype(np.float64)
-            else:
-                Xb = H.load_table1(p["dataset"])[0]
+            Xb = H.table4_boolean(p["dataset"])[2] if t == 4 else H.load_table1(p["dataset"])[0]
             rows.append(_hkl_cv_row(task, H._hkl(H.HKL_C_GRID, seed), Xb[train], y[train], r["C"], recompute))
     return rows
-
-
-def _disjunction_train():
-    from fsbook.datasets import load_20newsgroups
-
-    subset = load_20newsgroups("all", categories=["alt.atheism", "talk.religion.misc"]).subset
-    return np.flatnonzero(subset == "train")
-
-
-def _disjunction_majority():
-    from fsbook.datasets import load_20newsgroups
-    from fsbook.experiments import hkl as H
-
-    _, y, _, _ = H.load_table1("20newsgroups")
-    subset = load_20newsgroups("all", categories=["alt.atheism", "talk.religion.misc"]).subset
-    return _majority_rate(y[subset == "test"])
 
 
 #: the part of :func:`chance_level_choices` that reads each protocol's store

@@ -103,6 +103,8 @@ HKL_C_GRID = None
 #: relative duality-gap tolerance of every HKL fit of the protocol (ten times tighter than the
 #: estimator's default: a stored selection is then the optimum's, not the stopping point's)
 HKL_TOL = 1e-4
+#: offset of each table's inner-CV seed, ``1000 * fold + offset`` (:func:`inner_seed`)
+INNER_SEED_OFFSET = {1: 7, 3: 11, 4: 13, 5: 17}
 #: how HKL's CV breaks ties (version 7 on): a tied fit that predicts both classes on the
 #: validation points first, then the smallest C.  Up to version 6 the smallest C won, which chose
 #: models that predict one class on every validation point beside a tied two-class fit on
@@ -331,6 +333,34 @@ def _tuned_svms(seed):
             "L1": tuned_svm(LinearSVC(penalty="l1", dual=False, max_iter=10000, random_state=0), grid, seed)}
 
 
+def inner_seed(table, fold):
+    """Seed of the inner CV of ``table``'s tuned models on outer ``fold``: ``1000 * fold + offset``
+    (:data:`INNER_SEED_OFFSET`).
+
+    Examples
+    --------
+    >>> inner_seed(1, 2), inner_seed(5, 0)
+    (2007, 17)
+    """
+    return 1000 * fold + INNER_SEED_OFFSET[table]
+
+
+def disjunction_split():
+    """Training and test posts of the disjunctions task: the bydate split of the 20 Newsgroups pair
+    (indices into :func:`load_table1` ``("20newsgroups")``)."""
+    from fsbook.datasets import load_20newsgroups
+    subset = load_20newsgroups("all", categories=["alt.atheism", "talk.religion.misc"]).subset
+    return np.flatnonzero(subset == "train"), np.flatnonzero(subset == "test")
+
+
+def table4_boolean(dataset):
+    """Table 4's data: the expression values ``X``, the labels ``y``, and HKL's input, the
+    booleanised values ``Xb`` (float) with their ``names``."""
+    X, y = load_numeric(dataset)
+    Xb, names = booleanize({"data": X})
+    return X, y, Xb.astype(np.float64), names
+
+
 def _hkl(c_grid, seed):
     """``DisjunctiveHKLCV`` with ``C`` by inner 3-fold CV (``c_grid=None``: its data-driven rule),
     the conic restricted solver, no node budget and no iteration cap, tolerance :data:`HKL_TOL`,
@@ -416,7 +446,7 @@ def _run_table1_raw(p):
         majority = np.bincount(y[train]).argmax()
         return {**out, "L2": float(np.mean(y[test] == majority)), "L1": float(np.mean(y[test] == majority))}
     if p["method"] == RAW_TUNED:
-        models = _raw_tuned_svms(nominal[cols], n_levels[cols], 1000 * p["fold"] + 7)
+        models = _raw_tuned_svms(nominal[cols], n_levels[cols], inner_seed(1, p["fold"]))
     else:
         models = _raw_svms(nominal[cols], n_levels[cols])
     for name, clf in models.items():
@@ -434,7 +464,7 @@ def _run_table1(p):
         return _run_table1_raw(p)
     X, y, names, split = load_table1(p["dataset"])
     train, test = table_folds(y, split)[p["fold"]]
-    seed = 1000 * p["fold"] + 7
+    seed = inner_seed(1, p["fold"])
     if p["method"] == "hkl":
         model = _hkl(HKL_C_GRID, seed).fit(X[train], y[train])
         est = _fitted_hkl(model)
@@ -465,7 +495,7 @@ def _run_table1(p):
 
 def _run_table3(p):
     if p["method"] == "interactions":
-        r = interaction_svm_fold(p["fold"], seed=0, inner_seed=1000 * p["fold"] + 11,
+        r = interaction_svm_fold(p["fold"], seed=0, inner_seed=inner_seed(3, p["fold"]),
                                  degree=p["degree"])
         lin, inter = r["linear"], r["interactions"]
         return {"linear": lin["accuracy"], "C_linear": lin["C"], "inner_linear": lin["inner"],
@@ -474,7 +504,7 @@ def _run_table3(p):
     X, y, _, _ = load_table1("20newsgroups")
     train, test = table_folds(y, None)[p["fold"]]
     out = {}
-    for name, clf in _tuned_svms(1000 * p["fold"] + 11).items():
+    for name, clf in _tuned_svms(inner_seed(3, p["fold"])).items():
         clf.fit(X[train], y[train])
         out[name] = _acc(clf, X[test], y[test])
         out[f"C_{name}"] = float(clf.best_params_["C"])
@@ -487,9 +517,7 @@ def _coverage(X, cols):
 
 def _run_disjunctions(p):
     X, y, words, _ = load_table1("20newsgroups")
-    from fsbook.datasets import load_20newsgroups
-    subset = load_20newsgroups("all", categories=["alt.atheism", "talk.religion.misc"]).subset
-    train, test = np.flatnonzero(subset == "train"), np.flatnonzero(subset == "test")
+    train, test = disjunction_split()
     model = _hkl(HKL_C_GRID, 5).fit(X[train], y[train])
     est = _fitted_hkl(model)
     index = {w: i for i, w in enumerate(words)}
@@ -505,7 +533,7 @@ def _run_disjunctions(p):
 
 
 def _run_table4(p):
-    seed = 1000 * p["fold"] + 13
+    seed = inner_seed(4, p["fold"])
     if p["method"] == "zero_norm":
         X, y = load_numeric(p["dataset"])
         train, test = table_folds(y, None)[p["fold"]]
@@ -513,9 +541,7 @@ def _run_table4(p):
         model.fit(X[train], y[train])
         k = int(model[-1].support_.sum())
         return {"accuracy": _acc(model, X[test], y[test]), "fraction_used": k / X.shape[1]}
-    X, y = load_numeric(p["dataset"])
-    Xb, names = booleanize({"data": X})
-    Xb = Xb.astype(np.float64)
+    X, y, Xb, names = table4_boolean(p["dataset"])
     train, test = table_folds(y, None)[p["fold"]]
     model = _hkl(HKL_C_GRID, seed).fit(Xb[train], y[train])
     used = _features_used(_fitted_hkl(model), Xb.shape[1])
@@ -538,7 +564,7 @@ def _weighted_svm(seed):
 
 
 def _run_table5(p):
-    seed = 1000 * p["fold"] + 17
+    seed = inner_seed(5, p["fold"])
     X, y = load_numeric(p["dataset"])
     train, test = table_folds(y, None)[p["fold"]]
     if p["method"] == "weighted_svm":

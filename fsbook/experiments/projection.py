@@ -68,7 +68,12 @@ from sklearn.svm import SVC
 
 from fsbook._compat import LineSearchWarning
 from fsbook.decisions import RTOL, SCORE_ATOL, argbest, log_grid, tie_refit
-from fsbook.experiments._protocol_helpers import inner_folds, lexicographic_svm_refit, tuned_svm
+from fsbook.experiments._protocol_helpers import (
+    SVM_TIE_RULES,
+    inner_folds,
+    lexicographic_svm_refit,
+    tuned_svm,
+)
 from fsbook.experiments._runner import Protocol
 from fsbook.projection import (
     ExhaustedSafePLS,
@@ -645,6 +650,23 @@ def newsgroups_designs(X_tr, Z_tr, y_tr, X_te, Z_te, frac, seed, reduced_penalty
 YALE_RHOS = log_grid(-5, 3)
 
 
+def yale_seed(run, pair):
+    """Seed of a face task's inner folds: ``1000 * run`` plus the pair's index in :data:`YALE_PAIRS`."""
+    return run * 1000 + YALE_PAIRS.index(tuple(pair))
+
+
+def _pair_split(y, is_train, pair):
+    """A pair of subjects' images (indices ``rel`` into ``y``), their labels (1: the pair's second
+    subject) and the positions of its training and test images within ``rel``."""
+    rel = np.flatnonzero(np.isin(y, pair))
+    return rel, (y[rel] == pair[1]).astype(int), np.flatnonzero(is_train[rel]), np.flatnonzero(~is_train[rel])
+
+
+def _n_inner_folds(y_train):
+    """Inner stratified folds of a face SVM's C search: at most 5, at most the smaller class's count."""
+    return int(min(5, np.bincount(y_train).min()))
+
+
 def _svc_cv_fit(G, y, tr, te, grid, seed, tie="first"):
     """SVM on a precomputed Gram matrix ``G`` (all points), C by stratified CV (≤ 5 folds,
     :func:`~fsbook.experiments._protocol_helpers.tuned_svm`; CV accuracies within
@@ -655,8 +677,7 @@ def _svc_cv_fit(G, y, tr, te, grid, seed, tie="first"):
     :func:`svc_cv_fits`, which the protocol runs.
     """
     ytr = y[tr]
-    n_folds = int(min(5, np.bincount(ytr).min()))
-    search = tuned_svm(SVC(kernel="precomputed"), {"C": grid}, seed, n_splits=n_folds, tie=tie)
+    search = tuned_svm(SVC(kernel="precomputed"), {"C": grid}, seed, n_splits=_n_inner_folds(ytr), tie=tie)
     search.fit(G[np.ix_(tr, tr)], ytr)
     score = search.cv_results_["mean_test_accuracy" if tie == "lexicographic" else "mean_test_score"]
     return (float(score[search.best_index_]), float(np.mean(search.predict(G[np.ix_(te, tr)]) != y[te])),
@@ -717,10 +738,9 @@ def svc_cv_fits(grams, y, tr, te, grid, seed, tie="first"):
     from sklearn import config_context
 
     ytr, yte = y[tr], y[te]
-    n_folds = int(min(5, np.bincount(ytr).min()))
-    folds = list(inner_folds(seed, n_folds).split(np.zeros((tr.size, 1)), ytr))
-    if tie not in ("first", "lexicographic"):
-        raise ValueError(f"unknown tie rule {tie!r}; choose 'first' or 'lexicographic'")
+    folds = list(inner_folds(seed, _n_inner_folds(ytr)).split(np.zeros((tr.size, 1)), ytr))
+    if tie not in SVM_TIE_RULES:
+        raise ValueError(f"unknown tie rule {tie!r}; choose one of {SVM_TIE_RULES}")
     out = {}
     with config_context(skip_parameter_validation=True, assume_finite=True):
         for key, G in grams.items():
@@ -907,10 +927,7 @@ def yale_task(grams, y, is_train, pair, seed, reference=False, tie="first"):
     dual 19), restricted to the pair's images: :func:`svc_cv_fits`, or with ``reference=True``
     its reference :func:`_svc_cv_fit` (one ``GridSearchCV`` per Gram matrix); ties by ``tie``
     (:data:`YALE_TIES`)."""
-    c1, c2 = pair
-    rel = np.flatnonzero((y == c1) | (y == c2))
-    yy = (y[rel] == c2).astype(int)
-    tr, te = np.flatnonzero(is_train[rel]), np.flatnonzero(~is_train[rel])
+    rel, yy, tr, te = _pair_split(y, is_train, pair)
     sub = {key: G[np.ix_(rel, rel)] for key, G in grams.items()}
     if reference:
         return {key: _svc_cv_fit(G, yy, tr, te, GRID, seed, tie) for key, G in sub.items()}
@@ -945,7 +962,7 @@ def _run_faces(params, k, rhos, name):
     run, pair = params["run"], tuple(params["pair"])
     _, y = _yale()
     is_train, grams = _yale_run_grams(k, run, rhos)
-    fits = yale_task(grams, y, is_train, pair, run * 1000 + YALE_PAIRS.index(pair), tie=YALE_TIES[VERSION])
+    fits = yale_task(grams, y, is_train, pair, yale_seed(run, pair), tie=YALE_TIES[VERSION])
     return {key if isinstance(key, str) else name(key): {"cv_accuracy": acc, "error": err, "C": C}
             for key, (acc, err, C) in fits.items()}
 
@@ -1416,11 +1433,8 @@ def yale_tie_rules(table, run, methods=("SVM-Kernel", "Proj-KPCA"), pairs=None):
     is_train, grams = _yale_run_grams(YALE_K[table], run, (YALE_RHO,))
     rows = []
     for pair in (YALE_PAIRS if pairs is None else [tuple(p) for p in pairs]):
-        rel = np.flatnonzero(np.isin(y, pair))
-        yy = (y[rel] == pair[1]).astype(int)
-        tr, te = np.flatnonzero(is_train[rel]), np.flatnonzero(~is_train[rel])
-        n_folds = int(min(5, np.bincount(yy[tr]).min()))
-        folds = list(inner_folds(run * 1000 + YALE_PAIRS.index(pair), n_folds).split(np.zeros((tr.size, 1)), yy[tr]))
+        rel, yy, tr, te = _pair_split(y, is_train, pair)
+        folds = list(inner_folds(yale_seed(run, pair), _n_inner_folds(yy[tr])).split(np.zeros((tr.size, 1)), yy[tr]))
         for name in methods:
             G = grams[name if name.startswith("SVM-") else (name, YALE_RHO)][np.ix_(rel, rel)]
             Gtr, Gte = G[np.ix_(tr, tr)], G[np.ix_(te, tr)]
