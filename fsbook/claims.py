@@ -4,61 +4,83 @@ A *claim* is a sentence of a paper that compares two things on a metric ("Proj-O
 test error than SVM-OLap"): :class:`Claim` declares it once, next to the protocol's tables, with
 the direction the paper asserts and the *unit* its results are paired over (runs, pairs, splits,
 folds or data sets).  :func:`evaluate` decides it on the per-unit results a store holds, never on
-printed means, and returns one row of a claims table:
+printed means, and returns one row of a claims table.
+
+**The estimand is the paper's.**  A paper reports the mean, over its protocol's resampling (random
+splits, CV partitions), of a metric on *one* data set.  A reproduction reruns that resampling on
+the same data set, so the claim is decided on that conditional mean.  Given the data set, the runs
+of a protocol that draws its splits independently are independent and identically distributed,
+whatever data they share, so the plain paired t-test over them is exact up to the normal
+approximation; its level and power on the book's own designs are measured, not assumed
+(:mod:`fsbook.calibration`, the page *How the book decides*).  The verdicts say nothing about new
+data sets of the same size (Nadeau and Bengio's corrected t answers that other question; it is kept
+as ``"corrected_t"`` for comparison and decides no verdict of the book).
+
+Columns of a row (:data:`COLUMNS`):
 
 ``effect``
-    the mean paired difference, signed so that a positive effect is the paper's direction, in the
-    metric's units (percentage points of error, accuracy, ...);
-``se``, ``ci_low``, ``ci_high``
-    its standard error and 95 % confidence interval under the chosen test (``NaN`` where the test
-    has none, e.g. the 5 × 2 CV F test);
-``test``, ``p``, ``n``
-    the test, its two-sided p-value and the number of paired units;
-``p_adj``
-    the p-value after Holm's step-down correction over the claims of one table (the *family*):
-    a table that makes many comparisons pays for them;
+    the paired effect, signed so that a positive effect is the paper's direction, in the metric's
+    units: the mean difference for the t-tests and the sign test, the Hodges–Lehmann estimate for
+    the Wilcoxon test;
+``ci_low``, ``ci_high``, ``se``
+    its 95 % confidence interval (t interval; the exact Hodges–Lehmann interval for the Wilcoxon
+    test) and standard error;
+``n``, ``n_direction``
+    the number of paired units and how many of them lie in the paper's direction;
+``test``, ``p``, ``p_adj``
+    the test, its two-sided p-value, and the p-value after Holm's step-down correction within the
+    claim's *family* (its ``table``);
 ``verdict``
-    :data:`HOLDS` (the effect is in the paper's direction and ``p_adj < ALPHA``), :data:`FAILS`
-    (significant in the other direction) or :data:`NOT_SEPARABLE` (neither, or untestable).
+    :data:`HOLDS` (significant after Holm in the paper's direction), :data:`FAILS` (significant in
+    the other direction), :data:`NO_GAIN` (not significant, and the 90 % interval lies inside the
+    claim's declared ``margin``: the two one-sided tests declare equivalence) or
+    :data:`NOT_SEPARABLE` (none of these, or untestable);
+``size``
+    ``"below margin"`` for a claim that holds by less than its declared ``margin``, else ``""``.
 
-The tests fit how each protocol resamples (:data:`TESTS`):
+The tests (:data:`TESTS`), by how the protocol resamples:
 
-* ``"corrected_t"`` -- Nadeau and Bengio's (2003) corrected resampled t-test for runs over random
-  train/test splits, which share training data: the variance of the mean difference is
-  ``(1/J + n_test/n_train) s²`` instead of the naive ``s²/J``.  Also used for the folds of
-  (repeated) k-fold CV, where ``n_test/n_train = 1/(k − 1)`` (Bouckaert and Frank 2004).
-* ``"5x2cv_f"`` -- Alpaydın's (1999) combined 5 × 2 CV F test (the robust form of Dietterich's
-  1998 5 × 2 CV t-test) for five replications of two-fold CV; the direction is the sign of the
-  mean of the ten differences.
-* ``"paired_t"`` -- the plain paired t-test, for units that share no data (disjoint test sets
-  with disjoint training sets, or independent problems such as class pairs of separate corpora).
-* ``"wilcoxon"`` -- the Wilcoxon signed-rank test over data sets (Demšar 2006), exact for small
-  samples; differences within tolerance are zeros and are dropped (``zero_method="wilcox"``).
+* ``"paired_t"`` -- the paired t-test over independent units: runs over random splits (with a
+  fixed or a resampled test set), class pairs, data sets of a simulation.  A zero variance leaves
+  the t statistic undefined: the exact sign test decides then (``p = 2^{1-n}`` when all ``n``
+  differences share a sign).
+* ``"repeated_cv_t"`` -- for ``r`` repetitions of ``k``-fold CV (``5 × 2`` CV included): the paired
+  t-test over the ``r`` repetition means, which are independent given the data set.
+* ``"sign"`` -- the exact sign test (McNemar's exact test when the units are test samples and the
+  differences their correctness), effect the mean difference.
+* ``"wilcoxon"`` -- the Wilcoxon signed-rank test over data sets (Demšar 2006); the effect is the
+  Hodges–Lehmann estimate and its exact interval, so the direction comes from the ranks, not from
+  the mean.  It can reach ``p < 0.05`` only from six data sets on; with fewer the row is
+  untestable.
+* ``"corrected_t"`` (not for verdicts) and ``"5x2cv_f"`` (no direction: :class:`Claim` refuses it)
+  are computed by :func:`paired_test` for comparison only.
 
-A claim made for several data sets is decided per data set and then by the book's one
-**count rule** (:func:`count_rule`): a general claim *fails* when it fails on at least one data
-set (a significant counterexample refutes it), *holds* when it holds on more than half of the
-data sets and fails on none, and is *not separable* otherwise.
+Differences within ``atol + rtol·max(|a_i|, |b_i|)`` of zero, unit by unit (:data:`fsbook.decisions.RTOL`),
+are set to exactly zero before testing, so that last-bit rounding differences between machines
+cannot move a verdict and one large unit cannot zero the others.
 
-Differences within ``atol + rtol·|scale|`` of zero (:data:`fsbook.decisions.RTOL`) are set to
-exactly zero before testing, so that last-bit rounding differences between machines cannot move a
-verdict, and the printed precision of a table decides nothing.
+A claim made for several data sets is decided *over data sets* by :func:`evaluate_over_datasets`
+(Wilcoxon over the per-data-set effects), in a family of its own: per-data-set rows and
+over-data-set rows never share a Holm family (:func:`over_datasets_table`).  :func:`family_check`
+tells whether every row of a family could pass at all; :func:`agreement` decides whether our
+level agrees with a number the paper prints.
 
 Examples
 --------
 >>> import numpy as np
 >>> from fsbook.claims import Claim, evaluate
->>> claim = Claim("A below B", a="A", b="B", better="lower", unit="runs", test="corrected_t",
-...               test_train_ratio=0.25)
+>>> claim = Claim("A below B", a="A", b="B", better="lower", unit="runs", test="paired_t")
 >>> err_a = np.array([10.0, 11.0, 9.5, 10.5, 10.0, 9.0, 10.5, 10.0])
 >>> err_b = err_a + np.array([1.0, 1.5, 0.5, 1.0, 1.2, 0.8, 1.1, 0.9])
 >>> row = evaluate(claim, err_a, err_b)
->>> row["verdict"], row["n"], round(row["effect"], 3)
-('holds', 8, 1.0)
+>>> row["verdict"], row["n"], row["n_direction"], round(row["effect"], 3)
+('holds', 8, 8, 1.0)
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 import pandas as pd
@@ -66,19 +88,23 @@ from scipy import stats
 
 from fsbook.decisions import RTOL
 
-__all__ = ["ALPHA", "HOLDS", "FAILS", "NOT_SEPARABLE", "VERDICTS", "TESTS", "UNITS", "Claim", "paired_test",
-           "evaluate", "claims_table", "holm", "count_rule", "evaluate_over_datasets", "verdict_counts",
-           "COLUMNS"]
+__all__ = ["ALPHA", "HOLDS", "FAILS", "NO_GAIN", "NOT_SEPARABLE", "VERDICTS", "TESTS", "VERDICT_TESTS", "UNITS",
+           "Claim", "paired_test", "evaluate", "claims_table", "holm", "count_rule", "evaluate_over_datasets",
+           "over_datasets_table", "verdict_counts", "family_check", "min_achievable_p", "agreement",
+           "AGREES", "DIFFERS", "INCONCLUSIVE", "hodges_lehmann", "COLUMNS"]
 
 #: significance level of every verdict in the book
 ALPHA = 0.05
-HOLDS, FAILS, NOT_SEPARABLE = "holds", "fails", "not separable"
-VERDICTS = (HOLDS, FAILS, NOT_SEPARABLE)
-TESTS = ("corrected_t", "5x2cv_f", "paired_t", "wilcoxon")
-UNITS = ("runs", "pairs", "splits", "folds", "data sets", "tasks")
+HOLDS, FAILS, NO_GAIN, NOT_SEPARABLE = "holds", "fails", "no gain", "not separable"
+VERDICTS = (HOLDS, FAILS, NO_GAIN, NOT_SEPARABLE)
+#: every test :func:`paired_test` computes
+TESTS = ("paired_t", "repeated_cv_t", "sign", "wilcoxon", "corrected_t", "5x2cv_f")
+#: the tests a verdict may rest on (directional, and calibrated for the book's designs)
+VERDICT_TESTS = ("paired_t", "repeated_cv_t", "sign", "wilcoxon", "corrected_t")
+UNITS = ("runs", "pairs", "splits", "folds", "repetitions", "samples", "data sets", "tasks")
 #: the columns of a claims table, in order
-COLUMNS = ["table", "claim", "a", "b", "unit", "n", "effect", "se", "ci_low", "ci_high", "test", "p", "p_adj",
-           "verdict", "note"]
+COLUMNS = ["table", "claim", "a", "b", "unit", "n", "n_direction", "effect", "se", "ci_low", "ci_high", "test",
+           "p", "p_adj", "verdict", "size", "note"]
 
 
 @dataclass(frozen=True)
@@ -96,13 +122,20 @@ class Claim:
     unit : str
         What the results are paired over: one of :data:`UNITS`.
     test : str
-        One of :data:`TESTS` (see the module docstring for which fits which resampling).
+        One of :data:`VERDICT_TESTS` (see the module docstring for which fits which resampling).
     table : str, default ""
-        The table the claim belongs to: the family of Holm's correction.
+        The family of Holm's correction: the claims the paper asserts in one table.
     test_train_ratio : float or None
-        ``n_test / n_train`` of one split, needed by ``"corrected_t"``.
+        ``n_test / n_train`` of one split, needed by ``"corrected_t"`` only.
     dataset : str, default ""
         The data set, for claims evaluated per data set.
+    margin : float or None
+        The smallest effect that matters, in the metric's units, declared before looking: a claim
+        that holds by less is labelled ``"below margin"``; one whose 90 % interval lies inside
+        ``(-margin, margin)`` is :data:`NO_GAIN`.  ``None``: no margin, no equivalence verdict.
+    one_sided : bool, default False
+        Test one-sided, in the paper's direction only (as a paper that reports one-sided tests
+        does): the claim can then hold or not, never fail.
     """
 
     claim: str
@@ -114,6 +147,8 @@ class Claim:
     table: str = ""
     test_train_ratio: float | None = None
     dataset: str = ""
+    margin: float | None = None
+    one_sided: bool = False
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self):
@@ -121,46 +156,104 @@ class Claim:
             raise ValueError(f"better must be 'lower' or 'higher', got {self.better!r}")
         if self.unit not in UNITS:
             raise ValueError(f"unit must be one of {UNITS}, got {self.unit!r}")
-        if self.test not in TESTS:
-            raise ValueError(f"test must be one of {TESTS}, got {self.test!r}")
+        if self.test == "5x2cv_f":
+            raise ValueError("the 5 x 2 CV F test has no direction, so it cannot decide a directional claim: "
+                             "use 'repeated_cv_t' (the paired t over the five repetition means)")
+        if self.test not in VERDICT_TESTS:
+            raise ValueError(f"test must be one of {VERDICT_TESTS}, got {self.test!r}")
         if self.test == "corrected_t" and not (self.test_train_ratio is not None and self.test_train_ratio > 0):
             raise ValueError("the corrected resampled t-test needs test_train_ratio = n_test / n_train > 0")
+        if self.margin is not None and not (np.isfinite(self.margin) and self.margin > 0):
+            raise ValueError(f"margin must be a positive number or None, got {self.margin!r}")
 
 
 def _zeroed(d, scale, atol, rtol):
+    """``d`` with every difference within ``atol + rtol·scale`` of zero set to 0 (``scale`` per unit)."""
     d = np.asarray(d, dtype=float).copy()
-    d[np.abs(d) <= atol + rtol * scale] = 0.0
+    d[np.abs(d) <= atol + rtol * np.asarray(scale, dtype=float)] = 0.0
     return d
 
 
+def _sign_p(d):
+    """Two-sided exact sign test on the nonzero differences of ``d`` (1 when all are zero)."""
+    nz = d[d != 0]
+    if nz.size == 0:
+        return 1.0
+    return float(stats.binomtest(int((nz > 0).sum()), int(nz.size)).pvalue)
+
+
 def _t_result(d, var_mean, df):
+    """Mean, se, 95 % interval and p of a t-test; a zero variance falls back to the sign test."""
     mean = float(d.mean())
-    if var_mean <= 0:
-        p = 1.0 if mean == 0 else 0.0
-        return mean, 0.0, mean, mean, p
+    if np.ptp(d) <= 1e-12 * np.abs(d).max():  # every difference equal: t undefined, the sign test decides
+        return mean, 0.0, mean, mean, _sign_p(d)
     se = float(np.sqrt(var_mean))
-    t = mean / se
-    p = float(2 * stats.t.sf(abs(t), df))
+    p = float(2 * stats.t.sf(abs(mean / se), df))
     half = float(stats.t.ppf(0.975, df) * se)
     return mean, se, mean - half, mean + half, p
 
 
-def paired_test(d, test, *, test_train_ratio=None):
-    """Test that the mean of the paired differences ``d`` is zero.
+@cache
+def _signed_rank_cdf(n):
+    """Exact null distribution of the Wilcoxon statistic ``T+`` for ``n`` untied nonzero ranks:
+    ``cdf[t] = P(T+ <= t)`` (counts by dynamic programming over the ranks 1..n)."""
+    counts = np.zeros(n * (n + 1) // 2 + 1)
+    counts[0] = 1.0
+    for r in range(1, n + 1):
+        counts[r:] = counts[r:] + counts[:-r].copy()
+    return np.cumsum(counts) / 2.0 ** n
+
+
+def hodges_lehmann(d, alpha=ALPHA):
+    """Hodges–Lehmann estimate of the centre of ``d`` and its exact ``1 − alpha`` interval.
+
+    The estimate is the median of the Walsh averages ``(d_i + d_j)/2, i <= j``; the interval is
+    ``[W_(c), W_(N+1-c)]`` with ``N = n(n+1)/2`` and ``c`` the largest integer with
+    ``P(T+ <= c - 1) <= alpha/2`` under the signed-rank null (Hollander and Wolfe, 1999, §3.3),
+    which is the set of shifts the two-sided signed-rank test does not reject.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fsbook.claims import hodges_lehmann
+    >>> est, lo, hi = hodges_lehmann(np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]))
+    >>> float(est), float(lo), float(hi)
+    (4.5, 2.0, 7.0)
+    """
+    d = np.asarray(d, dtype=float).ravel()
+    n = d.size
+    if n == 0:
+        return float("nan"), float("nan"), float("nan")
+    i, j = np.triu_indices(n)
+    walsh = np.sort((d[i] + d[j]) / 2.0)
+    est = float(np.median(walsh))
+    cdf = _signed_rank_cdf(n)
+    c = int(np.searchsorted(cdf, alpha / 2.0, side="right"))   # P(T+ <= c-1) <= alpha/2 < P(T+ <= c)
+    if c == 0:                               # too few units for any interval at this level
+        return est, float("-inf"), float("inf")
+    return est, float(walsh[c - 1]), float(walsh[walsh.size - c])
+
+
+def paired_test(d, test, *, test_train_ratio=None, one_sided=False):
+    """Test that the paired differences ``d`` are centred on zero.
 
     Parameters
     ----------
     d : array-like
-        Paired differences, one per unit (shape ``(5, 2)`` for ``"5x2cv_f"``: replication × fold).
+        Paired differences, one per unit; shape ``(r, k)`` (repetition × fold) for
+        ``"repeated_cv_t"`` and ``(5, 2)`` for ``"5x2cv_f"``.
     test : str
         One of :data:`TESTS`.
     test_train_ratio : float, optional
         ``n_test / n_train`` for ``"corrected_t"``.
+    one_sided : bool, default False
+        ``p`` of the one-sided alternative "the differences are centred above zero".
 
     Returns
     -------
-    dict with ``effect`` (mean difference), ``se``, ``ci_low``, ``ci_high``, ``p`` (two-sided)
-    and ``n``.  ``p`` is ``NaN`` when the test is undefined (fewer than two units).
+    dict with ``effect``, ``se``, ``ci_low``, ``ci_high``, ``p`` (two-sided unless ``one_sided``), ``n`` (the units
+    tested: repetitions for ``"repeated_cv_t"``) and ``n_direction`` (units with a positive
+    difference).  ``p`` is ``NaN`` when the test is undefined (fewer than two units).
 
     Examples
     --------
@@ -170,77 +263,125 @@ def paired_test(d, test, *, test_train_ratio=None):
     >>> r = paired_test(d, "paired_t")
     >>> round(r["p"], 4) == round(float(__import__("scipy").stats.ttest_1samp(d, 0).pvalue), 4)
     True
-    >>> r_corr = paired_test(d, "corrected_t", test_train_ratio=0.25)
-    >>> r_corr["p"] > r["p"]                          # the correction widens the interval
-    True
+    >>> paired_test(np.full(6, 0.3), "paired_t")["p"]      # zero variance: the sign test, 2 / 2**6
+    0.03125
     """
-    d = np.asarray(d, dtype=float)
+    r = _two_sided(np.asarray(d, dtype=float), test, test_train_ratio, one_sided)
+    if one_sided and np.isfinite(r["p"]):       # every test here is symmetric: halve toward the effect's side
+        r["p"] = r["p"] / 2 if r["effect"] > 0 else 1 - r["p"] / 2
+    return r
+
+
+def _two_sided(d, test, test_train_ratio, one_sided):
     if np.isnan(d).any():
         raise ValueError("paired differences contain NaN: drop the units where a result is undefined first")
     nan = float("nan")
+    if test not in TESTS:
+        raise ValueError(f"test must be one of {TESTS}, got {test!r}")
     if test == "5x2cv_f":
         if d.shape != (5, 2):
             raise ValueError(f"the 5 x 2 CV F test needs differences of shape (5, 2), got {d.shape}")
-        mean_i = d.mean(axis=1, keepdims=True)
-        s2 = ((d - mean_i) ** 2).sum(axis=1)
+        s2 = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
         num, den = float((d ** 2).sum()), float(2 * s2.sum())
-        if den == 0:
-            p = 1.0 if num == 0 else 0.0
-        else:
-            p = float(stats.f.sf(num / den, 10, 5))
-        return {"effect": float(d.mean()), "se": nan, "ci_low": nan, "ci_high": nan, "p": p, "n": 10}
+        p = (1.0 if num == 0 else nan) if den == 0 else float(stats.f.sf(num / den, 10, 5))
+        return {"effect": float(d.mean()), "se": nan, "ci_low": nan, "ci_high": nan, "p": p, "n": 10,
+                "n_direction": int((d > 0).sum())}
+    if test == "repeated_cv_t":
+        if d.ndim != 2:
+            raise ValueError(f"repeated_cv_t needs differences of shape (repetitions, folds), got {d.shape}")
+        d = d.mean(axis=1)                   # one unit per repetition: independent given the data set
     d = d.ravel()
     n = d.size
+    positive = int((d > 0).sum())
     if n < 2:
-        return {"effect": float(d.mean()) if n else nan, "se": nan, "ci_low": nan, "ci_high": nan, "p": nan, "n": n}
+        return {"effect": float(d.mean()) if n else nan, "se": nan, "ci_low": nan, "ci_high": nan, "p": nan,
+                "n": n, "n_direction": positive}
     if test == "wilcoxon":
         nz = d[d != 0]
-        se = float(d.std(ddof=1) / np.sqrt(n))
-        p = 1.0 if nz.size == 0 else float(stats.wilcoxon(nz, zero_method="wilcox").pvalue)
-        return {"effect": float(d.mean()), "se": se, "ci_low": nan, "ci_high": nan, "p": p, "n": n}
+        est, lo, hi = hodges_lehmann(nz) if nz.size else (0.0, 0.0, 0.0)
+        if nz.size == 0:
+            p = 1.0
+        elif (1.0 if one_sided else 2.0) / 2 ** nz.size >= ALPHA:   # cannot reach significance: untestable
+            p = nan
+        else:
+            p = float(stats.wilcoxon(nz, zero_method="wilcox").pvalue)
+        return {"effect": est, "se": float(d.std(ddof=1) / np.sqrt(n)), "ci_low": lo, "ci_high": hi, "p": p,
+                "n": n, "n_direction": positive}
     var = float(d.var(ddof=1))
-    if test == "paired_t":
-        var_mean = var / n
-    elif test == "corrected_t":
+    if test == "sign":
+        mean, se, lo, hi, _ = _t_result(d, var / n, n - 1)
+        return {"effect": mean, "se": se, "ci_low": lo, "ci_high": hi, "p": _sign_p(d), "n": n,
+                "n_direction": positive}
+    if test == "corrected_t":
         if test_train_ratio is None or test_train_ratio <= 0:
             raise ValueError("the corrected resampled t-test needs test_train_ratio = n_test / n_train > 0")
         var_mean = (1.0 / n + test_train_ratio) * var
-    else:
-        raise ValueError(f"test must be one of {TESTS}, got {test!r}")
+    else:                                    # paired_t, repeated_cv_t
+        var_mean = var / n
     mean, se, lo, hi, p = _t_result(d, var_mean, n - 1)
-    return {"effect": mean, "se": se, "ci_low": lo, "ci_high": hi, "p": p, "n": n}
+    return {"effect": mean, "se": se, "ci_low": lo, "ci_high": hi, "p": p, "n": n, "n_direction": positive}
 
 
-def _verdict(effect, p, alpha=ALPHA):
-    if not np.isfinite(p) or p >= alpha or effect == 0:
-        return NOT_SEPARABLE
-    return HOLDS if effect > 0 else FAILS
+def _equivalent(effect, se, n, margin, test):
+    """Whether the 90 % interval of the effect lies inside ``(-margin, margin)`` (two one-sided tests)."""
+    if margin is None or not np.isfinite(effect) or not np.isfinite(se) or n < 2 or test == "wilcoxon":
+        return False
+    half = float(stats.t.ppf(0.95, n - 1) * se)
+    return -margin < effect - half and effect + half < margin
+
+
+def _verdict(effect, p, *, se=float("nan"), n=0, margin=None, test="", alpha=ALPHA):
+    if np.isfinite(p) and p < alpha and effect != 0:
+        return HOLDS if effect > 0 else FAILS
+    if _equivalent(effect, se, n, margin, test):
+        return NO_GAIN
+    return NOT_SEPARABLE
+
+
+def _size(verdict, effect, margin):
+    return "below margin" if verdict == HOLDS and margin is not None and effect < margin else ""
 
 
 def evaluate(claim: Claim, a_values, b_values, *, atol=0.0, rtol=RTOL, note=""):
     """Decide ``claim`` on the per-unit results of ``a`` and ``b`` (paired by position).
 
     The differences are signed so that a positive effect is the paper's direction (``b − a``
-    for a ``"lower"`` metric), set to zero where within tolerance, and tested by ``claim.test``.
-    The row's ``verdict`` uses the unadjusted ``p``; :func:`claims_table` replaces it by the
-    verdict on Holm's adjusted p-value of the claim's table.
+    for a ``"lower"`` metric), set to zero unit by unit where within tolerance, and tested by
+    ``claim.test``.  The row's ``verdict`` uses the unadjusted ``p``; :func:`claims_table` replaces
+    it by the verdict on Holm's adjusted p-value of the claim's family.
+
+    Parameters
+    ----------
+    claim : Claim
+    a_values, b_values : array-like
+        Results of ``a`` and ``b`` on the same units (shape ``(r, k)`` for ``"repeated_cv_t"``).
+    atol, rtol : float
+        The tie tolerance: ``|d_i| <= atol + rtol·max(|a_i|, |b_i|)`` counts as zero.
+    note : str
+        A note for the row.
 
     Returns
     -------
-    dict with the keys of :data:`COLUMNS`.
+    dict
+        The keys of :data:`COLUMNS` (and ``margin``).
     """
     a = np.asarray(a_values, dtype=float)
     b = np.asarray(b_values, dtype=float)
     if a.shape != b.shape:
         raise ValueError(f"a and b must be paired unit by unit; got shapes {a.shape} and {b.shape}")
     d = (b - a) if claim.better == "lower" else (a - b)
-    scale = max(float(np.abs(a).max(initial=0.0)), float(np.abs(b).max(initial=0.0)))
-    r = paired_test(_zeroed(d, scale, atol, rtol), claim.test, test_train_ratio=claim.test_train_ratio)
+    scale = np.maximum(np.abs(a), np.abs(b))
+    r = paired_test(_zeroed(d, scale, atol, rtol), claim.test, test_train_ratio=claim.test_train_ratio,
+                    one_sided=claim.one_sided)
     if not np.isfinite(r["p"]) and not note:
-        note = f"untestable: {r['n']} paired unit(s)"
+        note = (f"untestable: {r['n']} data sets cannot reach p < {ALPHA:g}" if claim.test == "wilcoxon"
+                and r["n"] >= 2 else f"untestable: {r['n']} paired unit(s)")
     row = {"table": claim.table, "claim": claim.claim, "a": claim.a, "b": claim.b, "unit": claim.unit,
-           "test": claim.test, **r, "p_adj": r["p"], "note": note}
-    row["verdict"] = _verdict(row["effect"], row["p"])
+           "test": claim.test, **r, "p_adj": r["p"], "note": note, "margin": claim.margin,
+           "one_sided": claim.one_sided}
+    row["verdict"] = _verdict(row["effect"], row["p"], se=row["se"], n=row["n"], margin=claim.margin,
+                              test=claim.test)
+    row["size"] = _size(row["verdict"], row["effect"], claim.margin)
     return row
 
 
@@ -268,30 +409,39 @@ def holm(p):
 
 
 def claims_table(rows) -> pd.DataFrame:
-    """A claims table from :func:`evaluate` rows: Holm-adjusted p-values within each ``table``,
-    verdicts decided on the adjusted p-values, columns :data:`COLUMNS`.  Rows of
-    :func:`evaluate_over_datasets` (test ``"count rule"``, no p-value) keep their verdict and do not
-    count in the correction."""
+    """A claims table from :func:`evaluate` rows: Holm-adjusted p-values within each ``table``
+    (the family), verdicts decided on the adjusted p-values, columns :data:`COLUMNS`.
+
+    Rows of the old count rule (test ``"count rule"``, no p-value) keep their verdict and do not
+    count in the correction.
+    """
     df = pd.DataFrame(list(rows))
     if df.empty:
         return pd.DataFrame(columns=COLUMNS)
-    for col in COLUMNS:
+    for col in COLUMNS + ["margin"]:
         if col not in df.columns:
-            df[col] = "" if col in ("note", "table") else np.nan
+            df[col] = "" if col in ("note", "table", "size") else np.nan
+    df["margin"] = df["margin"].astype(object).where(df["margin"].notna(), None)
     for _, idx in df.groupby("table", sort=False).groups.items():
         df.loc[idx, "p_adj"] = holm(df.loc[idx, "p"].to_numpy(dtype=float))
-    counted = df["test"] == "count rule"          # rows of count_rule keep their verdict
-    df.loc[~counted, "verdict"] = [_verdict(e, p) for e, p in zip(df.loc[~counted, "effect"],
-                                                                  df.loc[~counted, "p_adj"])]
+    tested = df["test"] != "count rule"
+    for i in df.index[tested]:
+        m = df.at[i, "margin"]
+        m = None if m is None or (isinstance(m, float) and math.isnan(m)) else float(m)
+        v = _verdict(float(df.at[i, "effect"]), float(df.at[i, "p_adj"]), se=float(df.at[i, "se"]),
+                     n=int(df.at[i, "n"]), margin=m, test=df.at[i, "test"])
+        df.at[i, "verdict"] = v
+        df.at[i, "size"] = _size(v, float(df.at[i, "effect"]), m)
     return df[COLUMNS + [c for c in df.columns if c not in COLUMNS]].reset_index(drop=True)
 
 
 def count_rule(verdicts) -> str:
-    """The book's rule for a claim made for several data sets, from its per-data-set verdicts.
+    """A vote count over per-data-set verdicts: *fails* when any fails, *holds* when more than
+    half of the *testable* ones hold and none fails, else *not separable*.
 
-    *fails* when it fails on at least one data set (a significant counterexample refutes a general
-    claim); *holds* when it holds on more than half of them and fails on none; *not separable*
-    otherwise.
+    Kept for pages that show the vote beside the test; no verdict of the book rests on it
+    (:func:`evaluate_over_datasets` tests over the data sets instead).  Data sets whose row was
+    untestable are passed as ``None`` and do not count.
 
     Examples
     --------
@@ -300,10 +450,10 @@ def count_rule(verdicts) -> str:
     'holds'
     >>> count_rule(["holds", "holds", "fails"])
     'fails'
-    >>> count_rule(["holds", "not separable", "not separable"])
-    'not separable'
+    >>> count_rule(["holds", None, None])          # one testable data set, and it holds
+    'holds'
     """
-    verdicts = list(verdicts)
+    verdicts = [v for v in verdicts if v is not None]
     bad = set(verdicts) - set(VERDICTS)
     if bad:
         raise ValueError(f"unknown verdicts {sorted(bad)}; expected {VERDICTS}")
@@ -316,22 +466,171 @@ def count_rule(verdicts) -> str:
     return NOT_SEPARABLE
 
 
-def evaluate_over_datasets(per_dataset: pd.DataFrame, claim: str, *, table: str = "") -> dict:
-    """One row for ``claim`` over the data sets of ``per_dataset`` (a claims table whose rows for
-    that claim are one per data set), decided by :func:`count_rule`; ``n`` is the number of data
-    sets and ``note`` the per-verdict counts."""
+def evaluate_over_datasets(per_dataset: pd.DataFrame, claim: str, *, table: str = "", margin=None) -> dict:
+    """One row for ``claim`` over the data sets of ``per_dataset``: the Wilcoxon signed-rank test
+    over the per-data-set effects (each already signed in the paper's direction), effect and
+    interval by Hodges–Lehmann.
+
+    Parameters
+    ----------
+    per_dataset : DataFrame
+        A claims table whose rows for ``claim`` are one per data set (columns ``claim``, ``a``,
+        ``b``, ``effect``, ``verdict``); rows with an undefined effect are dropped.
+    claim : str
+    table : str
+        The family of the row; default ``"<first row's table> (over data sets)"`` so that it never
+        shares a Holm family with the per-data-set rows.
+    margin : float, optional
+
+    Returns
+    -------
+    dict
+        A row of :data:`COLUMNS`; ``note`` gives the per-data-set verdict counts.
+    """
     rows = per_dataset[per_dataset["claim"] == claim]
     if rows.empty:
         raise ValueError(f"no per-data-set rows for claim {claim!r}")
+    effects = rows["effect"].to_numpy(dtype=float)
+    effects = effects[np.isfinite(effects)]
+    table = table or f"{rows['table'].iloc[0] if 'table' in rows else ''} (over data sets)".strip()
+    c = Claim(claim, a=rows["a"].iloc[0], b=rows["b"].iloc[0], better="higher", unit="data sets", test="wilcoxon",
+              table=table, margin=margin)
     counts = verdict_counts(rows["verdict"])
-    nan = float("nan")
-    return {"table": table, "claim": claim, "a": rows["a"].iloc[0], "b": rows["b"].iloc[0], "unit": "data sets",
-            "n": len(rows), "effect": nan, "se": nan, "ci_low": nan, "ci_high": nan, "test": "count rule",
-            "p": nan, "p_adj": nan, "verdict": count_rule(rows["verdict"]),
-            "note": ", ".join(f"{k} on {v}" for k, v in counts.items() if v)}
+    row = evaluate(c, effects, np.zeros_like(effects), rtol=0.0)
+    votes = ", ".join(f"{k} on {v}" for k, v in counts.items() if v)
+    row["note"] = "; ".join(x for x in (row["note"], votes) if x)
+    return row
+
+
+def over_datasets_table(per_dataset: pd.DataFrame, claims=None, *, table_suffix=" (over data sets)",
+                        margin=None) -> pd.DataFrame:
+    """Per-data-set rows followed by one over-data-set row per claim, each kind in its own Holm
+    family (the over-data-set rows of a table form the family ``table + table_suffix``)."""
+    claims = list(dict.fromkeys(per_dataset["claim"])) if claims is None else list(claims)
+    over = [evaluate_over_datasets(per_dataset, c,
+                                   table=f"{per_dataset.loc[per_dataset['claim'] == c, 'table'].iloc[0]}"
+                                         f"{table_suffix}", margin=margin) for c in claims]
+    return pd.concat([per_dataset, claims_table(over)], ignore_index=True)
 
 
 def verdict_counts(verdicts) -> dict:
-    """``{"holds": …, "fails": …, "not separable": …}`` for a sequence of verdicts."""
+    """``{"holds": …, "fails": …, "no gain": …, "not separable": …}`` for a sequence of verdicts."""
     verdicts = list(verdicts)
     return {v: verdicts.count(v) for v in VERDICTS}
+
+
+def min_achievable_p(test, n, one_sided=False):
+    """The smallest p-value ``test`` can give with ``n`` units: 0 for the t-tests (``n >= 2``),
+    ``2 / 2**n`` for the sign and Wilcoxon tests (``1 / 2**n`` one-sided), 1 when untestable.
+
+    Examples
+    --------
+    >>> from fsbook.claims import min_achievable_p
+    >>> min_achievable_p("wilcoxon", 10), min_achievable_p("paired_t", 3)
+    (0.001953125, 0.0)
+    """
+    n = int(n)
+    if n < 2:
+        return 1.0
+    if test in ("sign", "wilcoxon"):
+        return min(1.0, (1.0 if one_sided else 2.0) / 2.0 ** n)
+    if test == "count rule":
+        return 1.0
+    return 0.0
+
+
+def family_check(table: pd.DataFrame, alpha=ALPHA) -> pd.DataFrame:
+    """For every family (``table``) of a claims table: its size ``m`` (testable rows), and the rows
+    that could never pass even as the family's smallest p-value (``min_achievable_p >= alpha/m``).
+
+    Returns
+    -------
+    DataFrame
+        One row per family: ``table``, ``m``, ``threshold`` (``alpha/m``), ``cannot pass`` (how
+        many testable rows could never pass) and ``can pass`` (whether every testable row can).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from fsbook.claims import family_check
+    >>> t = pd.DataFrame({"table": ["T2"] * 46, "test": "wilcoxon", "n": 10, "p": 0.5})
+    >>> family_check(t)[["m", "cannot pass", "can pass"]].values.tolist()   # 2/1024 > 0.05/46
+    [[46, 46, False]]
+    """
+    out = []
+    for fam, g in table.groupby("table", sort=False):
+        testable = g[np.isfinite(g["p"].to_numpy(dtype=float))]
+        m = len(testable)
+        thr = alpha / m if m else float("nan")
+        sided = testable["one_sided"] if "one_sided" in testable else [False] * m
+        bad = int(sum(min_achievable_p(t, n, bool(o)) >= thr
+                      for t, n, o in zip(testable["test"], testable["n"], sided))) if m else 0
+        out.append({"table": fam, "m": m, "threshold": thr, "cannot pass": bad, "can pass": bad == 0})
+    return pd.DataFrame(out, columns=["table", "m", "threshold", "cannot pass", "can pass"])
+
+
+AGREES, DIFFERS, INCONCLUSIVE = "agrees", "differs", "inconclusive"
+
+
+def agreement(ours, paper, *, margin, paper_se=None, paper_n=None, alpha=ALPHA):
+    """Does our level agree with a number the paper prints?
+
+    The difference ``ours − paper`` (ours the mean of the per-unit values) has the standard error
+    ``sqrt(se_ours² + se_paper²)``; ``se_paper`` is the paper's own where it prints one, else our
+    standard deviation over ``sqrt(paper_n)`` (our spread at the paper's number of runs), else 0.
+    Verdict: :data:`AGREES` when the 90 % interval lies inside ``(-margin, margin)`` (equivalence by
+    two one-sided tests), :data:`DIFFERS` when the 95 % interval excludes 0, else
+    :data:`INCONCLUSIVE`.
+
+    Parameters
+    ----------
+    ours : array-like
+        Our per-unit values (runs, folds, ...) of the quantity the paper prints.
+    paper : float
+        The paper's printed value, in the same units.
+    margin : float
+        The largest difference that counts as agreement, declared before looking.
+    paper_se, paper_n : float, int, optional
+
+    Returns
+    -------
+    dict with ``ours``, ``paper``, ``diff``, ``se``, ``ci_low``, ``ci_high`` (95 %), ``z`` and
+    ``agreement``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fsbook.claims import agreement
+    >>> runs = np.array([10.2, 9.8, 10.1, 9.9, 10.0, 10.3, 9.7, 10.0])
+    >>> agreement(runs, 10.1, margin=0.5)["agreement"], agreement(runs, 12.0, margin=0.5)["agreement"]
+    ('agrees', 'differs')
+    """
+    x = np.asarray(ours, dtype=float).ravel()
+    x = x[np.isfinite(x)]
+    nan = float("nan")
+    if x.size == 0 or paper is None or not np.isfinite(paper):
+        return {"ours": nan, "paper": nan if paper is None else float(paper), "diff": nan, "se": nan,
+                "ci_low": nan, "ci_high": nan, "z": nan, "agreement": INCONCLUSIVE}
+    mean = float(x.mean())
+    sd = float(x.std(ddof=1)) if x.size > 1 else nan
+    se_ours = sd / math.sqrt(x.size) if x.size > 1 else nan
+    if paper_se is not None:
+        se_paper = float(paper_se)
+    elif paper_n is not None and x.size > 1:
+        se_paper = sd / math.sqrt(paper_n)
+    else:
+        se_paper = 0.0
+    se = math.sqrt(se_ours ** 2 + se_paper ** 2) if np.isfinite(se_ours) else nan
+    diff = mean - float(paper)
+    z95 = stats.norm.ppf(1 - alpha / 2)
+    z90 = stats.norm.ppf(1 - alpha)
+    if not np.isfinite(se):
+        verdict = INCONCLUSIVE
+    elif -margin < diff - z90 * se and diff + z90 * se < margin:
+        verdict = AGREES
+    elif abs(diff) > z95 * se:
+        verdict = DIFFERS
+    else:
+        verdict = INCONCLUSIVE
+    return {"ours": mean, "paper": float(paper), "diff": diff, "se": se, "ci_low": diff - z95 * se,
+            "ci_high": diff + z95 * se, "z": diff / se if se and np.isfinite(se) else nan, "agreement": verdict}

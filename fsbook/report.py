@@ -462,7 +462,8 @@ def with_unit(n, unit: str) -> str:
 
 
 def describe_claim(row, *, decimals: int = 2, units: str = "") -> str:
-    """One claims-table row as prose: verdict, effect ± its uncertainty, test, p, and n.
+    """One claims-table row as prose: verdict, effect with its 95 % interval, test, units in the
+    paper's direction, and p.
 
     Parameters
     ----------
@@ -473,45 +474,74 @@ def describe_claim(row, *, decimals: int = 2, units: str = "") -> str:
     units : str
         The effect's unit ("points", "%"), appended after the number.
 
+    Returns
+    -------
+    str
+
     Examples
     --------
     >>> from fsbook.report import describe_claim
-    >>> describe_claim({"verdict": "holds", "effect": 0.2251, "se": 0.035, "test": "corrected_t",
-    ...                 "p_adj": 1e-5, "n": 500, "unit": "runs"}, units="points")
-    'holds (+0.23 ± 0.04 points, corrected resampled t over 500 runs, p < 0.001)'
+    >>> describe_claim({"verdict": "holds", "effect": 0.2251, "ci_low": 0.156, "ci_high": 0.294,
+    ...                 "test": "paired_t", "p_adj": 1e-5, "n": 500, "n_direction": 341, "unit": "runs"},
+    ...                units="points")
+    "holds (+0.23 points, 95 % CI [+0.16, +0.29], paired t, 341 of 500 runs in the paper's direction, p < 0.001)"
     """
     effect = float(row["effect"])
-    se = float(row.get("se", float("nan")))
+    lo, hi = float(row.get("ci_low", float("nan"))), float(row.get("ci_high", float("nan")))
     unit = f" {units}" if units else ""
     if math.isnan(effect):
         size = ""
-    elif math.isnan(se):
+    elif math.isnan(lo) or math.isnan(hi):
         size = f"{effect:+.{decimals}f}{unit}, "
     else:
-        size = f"{effect:+.{decimals}f} ± {format_value(se, decimals)}{unit}, "
+        size = f"{effect:+.{decimals}f}{unit}, 95 % CI [{lo:+.{decimals}f}, {hi:+.{decimals}f}], "
     test = TEST_NAMES.get(row["test"], row["test"])
-    return f"{row['verdict']} ({size}{test} over {with_unit(row['n'], row['unit'])}, {format_p(row['p_adj'])})"
+    k = row.get("n_direction", float("nan"))
+    if k is not None and not (isinstance(k, float) and math.isnan(k)):
+        count = f"{int(k)} of {with_unit(row['n'], row['unit'])} in the paper's direction"
+    else:
+        count = f"over {with_unit(row['n'], row['unit'])}"
+    verdict = row["verdict"] + (f", {row['size']}" if isinstance(row.get("size"), str) and row.get("size") else "")
+    return f"{verdict} ({size}{test}, {count}, {format_p(row['p_adj'])})"
 
 
 #: how the claims tests are named in prose
 TEST_NAMES = {"corrected_t": "corrected resampled t", "5x2cv_f": "5 × 2 CV F test", "paired_t": "paired t",
+              "repeated_cv_t": "paired t over repetitions", "sign": "exact sign test",
               "wilcoxon": "Wilcoxon signed-rank", "count rule": "count rule"}
+
+
+def _direction(r) -> str:
+    """``'18 of 20'``: the units in the paper's direction, where the row counts them."""
+    k = r.get("n_direction", float("nan"))
+    try:
+        return "—" if k is None or math.isnan(float(k)) else f"{int(k)} of {int(r['n'])}"
+    except (TypeError, ValueError):
+        return "—"
+
+
+def _verdict_cell(r) -> str:
+    size = r.get("size") if isinstance(r.get("size"), str) else ""
+    verdict = r["verdict"] + (f", {size}" if size else "")
+    return verdict + (f" ({r['note']})" if r.get("note") else "")
 
 
 def claims_display(claims: pd.DataFrame, caption: str, *, decimals: int = 2) -> Table:
     """A claims table (:func:`fsbook.claims.claims_table`) as a captioned table for a page:
-    the claim, n and unit, the effect with its 95 % interval, the test, Holm-adjusted p and the
-    verdict."""
+    the claim, n and unit, the units in the paper's direction, the effect with its 95 % interval,
+    the test, Holm-adjusted p and the verdict (with ``below margin`` where it holds by less than
+    the claim's margin)."""
     rows = []
     for _, r in claims.iterrows():
         effect = "—" if math.isnan(float(r["effect"])) else f"{float(r['effect']):+.{decimals}f}"
         ci = ("—" if math.isnan(float(r["ci_low"])) else
               f"[{float(r['ci_low']):+.{decimals}f}, {float(r['ci_high']):+.{decimals}f}]")
-        rows.append({"claim": r["claim"], "n": with_unit(r["n"], r["unit"]), "effect": effect, "95 % CI": ci,
+        rows.append({"claim": r["claim"], "n": with_unit(r["n"], r["unit"]), "in direction": _direction(r),
+                     "effect": effect, "95 % CI": ci,
                      "test": TEST_NAMES.get(r["test"], r["test"]),
                      "p (Holm)": "—" if math.isnan(float(r["p_adj"])) else format_p(r["p_adj"]).removeprefix("p ")
                      .removeprefix("= "),
-                     "verdict": r["verdict"] + (f" ({r['note']})" if r.get("note") else "")})
+                     "verdict": _verdict_cell(r)})
     return styled_table(pd.DataFrame(rows), caption)
 
 

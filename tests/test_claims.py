@@ -5,15 +5,23 @@ import pytest
 from scipy import stats
 
 from fsbook.claims import (
+    AGREES,
+    DIFFERS,
     FAILS,
     HOLDS,
+    INCONCLUSIVE,
+    NO_GAIN,
     NOT_SEPARABLE,
     Claim,
+    agreement,
     claims_table,
     count_rule,
     evaluate,
     evaluate_over_datasets,
+    family_check,
+    hodges_lehmann,
     holm,
+    min_achievable_p,
     paired_test,
 )
 from fsbook.report import claims_display, describe_claim
@@ -108,16 +116,28 @@ def test_claims_table_adjusts_within_each_table():
     assert "Claims" in claims_display(t, "Claims").to_html()
 
 
-def test_count_rule_and_over_datasets():
+def test_count_rule_ignores_untestable_data_sets():
     assert count_rule([HOLDS, HOLDS, NOT_SEPARABLE]) == HOLDS
     assert count_rule([HOLDS, NOT_SEPARABLE]) == NOT_SEPARABLE      # not more than half
     assert count_rule([HOLDS] * 5 + [FAILS]) == FAILS
     assert count_rule([]) == NOT_SEPARABLE
+    # untestable data sets (None) do not count in "more than half"
+    assert count_rule([HOLDS, None, None]) == HOLDS
     with pytest.raises(ValueError, match="unknown verdicts"):
         count_rule(["tie"])
-    per = pd.DataFrame({"claim": ["x"] * 3, "a": "A", "b": "B", "verdict": [HOLDS, HOLDS, NOT_SEPARABLE]})
-    row = evaluate_over_datasets(per, "x", table="T")
-    assert row["verdict"] == HOLDS and row["n"] == 3 and row["note"] == "holds on 2, not separable on 1"
+
+
+def test_over_datasets_is_a_wilcoxon_test_of_the_effects():
+    effects = np.array([1.0, 2.0, 0.5, 1.5, 3.0, 0.8, 1.2])
+    per = pd.DataFrame({"table": "T", "claim": "x", "a": "A", "b": "B", "effect": effects,
+                        "verdict": [HOLDS] * 3 + [NOT_SEPARABLE] * 4})
+    row = evaluate_over_datasets(per, "x")
+    assert row["test"] == "wilcoxon" and row["n"] == 7 and row["table"] == "T (over data sets)"
+    assert row["p"] == pytest.approx(stats.wilcoxon(effects).pvalue)
+    assert row["verdict"] == HOLDS and row["n_direction"] == 7
+    # five data sets cannot reach p < 0.05 (2 / 2**5 > 0.05): untestable, not "no effect"
+    few = evaluate_over_datasets(per.iloc[:5], "x")
+    assert np.isnan(few["p"]) and few["verdict"] == NOT_SEPARABLE and "cannot reach" in few["note"]
 
 
 def test_bad_claims_are_refused():
@@ -127,6 +147,10 @@ def test_bad_claims_are_refused():
         Claim("x", a="A", b="B", better="lower", unit="seeds", test="paired_t")
     with pytest.raises(ValueError, match="test_train_ratio"):
         Claim("x", a="A", b="B", better="lower", unit="runs", test="corrected_t")
+    with pytest.raises(ValueError, match="no direction"):
+        Claim("x", a="A", b="B", better="lower", unit="folds", test="5x2cv_f")
+    with pytest.raises(ValueError, match="margin"):
+        Claim("x", a="A", b="B", better="lower", unit="runs", test="paired_t", margin=0.0)
     claim = Claim("x", a="A", b="B", better="lower", unit="runs", test="paired_t")
     with pytest.raises(ValueError, match="paired"):
         evaluate(claim, [1.0, 2.0], [1.0])
@@ -135,10 +159,11 @@ def test_bad_claims_are_refused():
 
 
 def test_describe_claim_prose():
-    row = {"verdict": HOLDS, "effect": 0.676, "se": 0.074, "test": "corrected_t", "p_adj": 2e-4, "n": 500,
-           "unit": "runs"}
+    row = {"verdict": HOLDS, "effect": 0.676, "ci_low": 0.53, "ci_high": 0.82, "test": "paired_t", "p_adj": 2e-4,
+           "n": 500, "n_direction": 400, "unit": "runs", "size": "below margin"}
     assert describe_claim(row, units="points") == (
-        "holds (+0.68 ± 0.07 points, corrected resampled t over 500 runs, p < 0.001)")
+        "holds, below margin (+0.68 points, 95 % CI [+0.53, +0.82], paired t, 400 of 500 runs in the paper's "
+        "direction, p < 0.001)")
 
 
 def test_claims_display_prints_small_p_values_with_their_sign():
@@ -150,10 +175,115 @@ def test_claims_display_prints_small_p_values_with_their_sign():
 
 
 def test_count_rule_rows_keep_their_verdict_in_a_claims_table():
-    per = pd.DataFrame({"claim": ["x"] * 3, "a": "A", "b": "B", "verdict": [HOLDS, HOLDS, NOT_SEPARABLE]})
-    row = evaluate_over_datasets(per, "x", table="T")
+    row = {"table": "T", "claim": "x", "a": "A", "b": "B", "unit": "data sets", "n": 3, "effect": np.nan,
+           "test": "count rule", "p": np.nan, "verdict": HOLDS, "note": "holds on 2"}
     c = Claim("y", a="A", b="B", better="lower", unit="runs", test="paired_t", table="T")
     other = evaluate(c, [1.0, 2.0, 3.0], [1.5, 2.4, 3.6])
     t = claims_table([row, other])
     assert t.loc[0, "verdict"] == HOLDS and np.isnan(t.loc[0, "p_adj"])
     assert t.loc[1, "p_adj"] == pytest.approx(other["p"])        # a family of one testable claim
+
+
+# The defects of the first engine, each with a case that it decided wrongly.
+
+def test_wilcoxon_takes_its_direction_from_the_ranks_not_the_mean():
+    d = np.array([-1.0, -1.2, -0.8, -1.1, -0.9, -1.3, -0.7, -1.0, -1.05, -0.95, -1.15, -0.85, -1.25, 30.0])
+    assert d.mean() > 0                                              # one outlier drags the mean up
+    c = Claim("A above B", a="A", b="B", better="higher", unit="data sets", test="wilcoxon")
+    row = evaluate(c, d, np.zeros_like(d))
+    assert row["effect"] < 0 and row["ci_high"] < 0                  # Hodges-Lehmann: the ranks' direction
+    assert row["verdict"] == FAILS and row["n_direction"] == 1       # the first engine said "holds"
+
+
+def test_hodges_lehmann_interval_inverts_the_signed_rank_test():
+    rng = np.random.default_rng(7)
+    for n in (6, 8, 11, 15):
+        d = rng.normal(0.4, 1.0, size=n)
+        _, lo, hi = hodges_lehmann(d)
+        for shift in np.linspace(lo - 1, hi + 1, 41):
+            x = d - shift
+            if np.any(np.isclose(x, 0)) or len(set(np.round(np.abs(x), 12))) < n:
+                continue
+            p = stats.wilcoxon(x, method="exact").pvalue
+            inside = lo < shift < hi
+            outside = shift < lo or shift > hi
+            assert not (inside and p < 0.05) and not (outside and p > 0.05 + 1e-12)
+
+
+def test_repeated_cv_has_a_direction_and_5x2_f_is_refused():
+    d = np.array([[3.0, -3.0], [-3.0, 3.1], [3.0, -2.9], [-3.0, 3.0], [3.05, -3.0]])
+    assert 0 < d.mean() < 0.1
+    c = Claim("A above B", a="A", b="B", better="higher", unit="repetitions", test="repeated_cv_t")
+    row = evaluate(c, d, np.zeros_like(d))
+    assert row["n"] == 5 and row["verdict"] == NOT_SEPARABLE      # the first engine's F test said "holds"
+    assert paired_test(d, "repeated_cv_t")["p"] == pytest.approx(stats.ttest_1samp(d.mean(axis=1), 0).pvalue)
+
+
+def test_zero_variance_is_decided_by_the_sign_test_not_p_zero():
+    for n in (2, 3, 5, 8):
+        r = paired_test(np.full(n, 0.7), "paired_t")
+        assert r["p"] == pytest.approx(2.0 / 2 ** n)                  # the first engine gave p = 0
+    c = Claim("A below B", a="A", b="B", better="lower", unit="runs", test="paired_t")
+    assert evaluate(c, [1.0, 1.0], [2.0, 2.0])["verdict"] == NOT_SEPARABLE
+
+
+def test_tie_tolerance_is_per_unit_so_one_large_unit_zeroes_nothing():
+    a = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 1e9])
+    b = a + np.array([1e-6, 2e-6, 1e-6, 3e-6, 2e-6, 0.0])
+    c = Claim("A below B", a="A", b="B", better="lower", unit="runs", test="paired_t")
+    row = evaluate(c, a, b)
+    assert row["n_direction"] == 5 and row["effect"] > 0               # the first engine zeroed them all
+
+
+def test_margin_gives_no_gain_and_below_margin():
+    rng = np.random.default_rng(9)
+    a = rng.normal(50, 1, size=200)
+    c = Claim("A above B", a="A", b="B", better="higher", unit="runs", test="paired_t", margin=1.0)
+    same = evaluate(c, a, a - rng.normal(0, 0.3, size=200))
+    assert same["verdict"] == NO_GAIN
+    small = evaluate(c, a, a - 0.3 - rng.normal(0, 0.3, size=200))
+    assert small["verdict"] == HOLDS and small["size"] == "below margin"
+    big = evaluate(c, a, a - 3 - rng.normal(0, 0.3, size=200))
+    assert big["verdict"] == HOLDS and big["size"] == ""
+    t = claims_table([same, small, big])
+    assert t["verdict"].tolist() == [NO_GAIN, HOLDS, HOLDS] and t["size"].tolist() == ["", "below margin", ""]
+
+
+def test_family_check_finds_families_that_can_never_pass():
+    rows = [{"table": "T2", "test": "wilcoxon", "n": 10, "p": 0.01}] * 46
+    rows += [{"table": "T1", "test": "paired_t", "n": 4, "p": 0.2}] * 30
+    rows += [{"table": "T3", "test": "wilcoxon", "n": 10, "p": 0.2}] * 20
+    check = family_check(pd.DataFrame(rows)).set_index("table")
+    assert not check.loc["T2", "can pass"] and check.loc["T2", "cannot pass"] == 46
+    assert check.loc["T1", "can pass"] and check.loc["T3", "can pass"]    # 2/1024 < 0.05/20
+    assert min_achievable_p("sign", 5) == pytest.approx(1 / 16)
+
+
+def test_agreement_decides_equivalence_difference_and_inconclusive():
+    rng = np.random.default_rng(11)
+    runs = rng.normal(20.0, 2.0, size=500)
+    assert agreement(runs, runs.mean() + 0.1, margin=0.5)["agreement"] == AGREES
+    assert agreement(runs, runs.mean() + 2.0, margin=0.5)["agreement"] == DIFFERS
+    few = rng.normal(20.0, 2.0, size=5)
+    assert agreement(few, few.mean() + 0.3, margin=0.5)["agreement"] == INCONCLUSIVE
+    # the paper's own uncertainty widens the interval: scaled to its 50 runs
+    r = agreement(runs, runs.mean() + 0.45, margin=0.5, paper_n=50)
+    assert r["se"] == pytest.approx(np.hypot(runs.std(ddof=1) / np.sqrt(500), runs.std(ddof=1) / np.sqrt(50)))
+    assert r["agreement"] == INCONCLUSIVE
+    assert agreement([], 3.0, margin=1.0)["agreement"] == INCONCLUSIVE
+
+
+def test_one_sided_claims_halve_p_toward_the_paper_and_never_fail():
+    rng = np.random.default_rng(12)
+    d = rng.normal(0.5, 1.0, size=12)
+    two = paired_test(d, "paired_t")["p"]
+    assert paired_test(d, "paired_t", one_sided=True)["p"] == pytest.approx(stats.ttest_1samp(d, 0, alternative="greater").pvalue)
+    assert paired_test(d, "paired_t", one_sided=True)["p"] == pytest.approx(two / 2)
+    w = np.array([1.0, 2.0, 0.5, 1.5, 3.0, 0.8, 1.2, 0.3, 2.2, 1.7])
+    assert paired_test(w, "wilcoxon", one_sided=True)["p"] == pytest.approx(stats.wilcoxon(w, alternative="greater").pvalue)
+    c = Claim("A above B", a="A", b="B", better="higher", unit="data sets", test="wilcoxon", one_sided=True)
+    assert evaluate(c, -w, np.zeros_like(w))["verdict"] == NOT_SEPARABLE      # the other direction: not "fails"
+    rows = [evaluate(Claim(f"c{i}", a="A", b="B", better="higher", unit="data sets", test="wilcoxon",
+                           table="T2", one_sided=True), w, np.zeros_like(w)) for i in range(46)]
+    assert family_check(claims_table(rows))["can pass"].all()            # 1/1024 < 0.05/46
+    assert (claims_table(rows)["verdict"] == HOLDS).all()

@@ -1,0 +1,229 @@
+"""The level and the power of the book's verdict rule, measured by simulation on the book's own designs.
+
+A verdict of :mod:`fsbook.claims` decides a claim on the mean paired effect over the protocol's
+resampling of *one* data set.  Whether its test holds its level and can see the effects a chapter
+reports depends on the design: how many units, how their differences are distributed (heavy tails
+at few runs), and whether the units are independent given the data set.  This module measures
+both by resampling the design itself:
+
+* :func:`rejection_rates` -- given a *pool* of the design's units (the per-run differences of a
+  stored protocol, or whole CV partitions of a simulation), it draws replicate experiments of the
+  book's size, shifts them so that the true mean (the pool's mean: the conditional estimand) is
+  ``0`` under the null or ``delta`` in the paper's direction, and reports how often the rule says
+  *holds* or *fails*.  The type-I error is the two-sided rejection rate at ``delta = 0``; the
+  power at ``delta`` is the rate of *holds*.
+* :func:`cv_partition_pool` -- a pool of whole ``k``-fold partitions of a real data set for two
+  learners, for the designs whose units are folds (one partition, or ``r`` repetitions); the
+  rule's true estimand is then the mean over all the pool's partitions.
+
+A draw from a pool of stored runs is a bootstrap of the runs: it keeps their real distribution,
+tails included, and treats the stored runs as the population of runs of this data set.
+
+Examples
+--------
+>>> import numpy as np
+>>> from fsbook.calibration import rejection_rates
+>>> pool = np.random.default_rng(0).standard_t(3, size=2000)       # heavy-tailed differences
+>>> r = rejection_rates(pool, n_units=50, test="paired_t", deltas=[0.0, 0.5], n_rep=400, seed=1)
+>>> bool(0.02 < r.loc[0.0, "type I"] < 0.09), bool(r.loc[0.5, "power"] > 0.6)
+(True, True)
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from fsbook.claims import ALPHA, paired_test
+
+__all__ = ["rejection_rates", "cv_partition_pool", "mc_interval"]
+
+
+def mc_interval(rate, n_rep):
+    """Half-width of the 95 % Monte Carlo interval of a rejection rate from ``n_rep`` replicates."""
+    return float(1.96 * np.sqrt(max(rate * (1 - rate), 1e-12) / n_rep))
+
+
+def _draw(pool, n_units, rng):
+    """One replicate experiment's units from ``pool``.
+
+    1-D pool (independent units): ``n_units`` draws with replacement.  2-D pool (partitions ×
+    folds): one partition, its folds the units.  3-D pool (partitions × 1 × folds, for repeated
+    CV): ``n_units`` partitions, shape ``(n_units, folds)``.
+    """
+    if pool.ndim == 1:
+        return pool[rng.integers(0, pool.size, n_units)]
+    if pool.ndim == 2:
+        return pool[rng.integers(0, pool.shape[0])]
+    return pool[rng.integers(0, pool.shape[0], n_units), 0, :]
+
+
+def rejection_rates(pool, *, n_units, test, deltas=(0.0,), n_rep=2000, seed=0, alpha=ALPHA,
+                    test_train_ratio=None):
+    """How often the rule rejects on replicate experiments drawn from ``pool``.
+
+    Parameters
+    ----------
+    pool : ndarray
+        The design's units (see :func:`_draw`): 1-D per-unit differences, 2-D partitions × folds
+        (one ``k``-fold partition per experiment) or 3-D partitions × 1 × folds (``n_units``
+        repetitions of ``k``-fold CV per experiment).  Signed in the paper's direction.
+    n_units : int
+        Units per experiment (the book's number of runs, or repetitions); ignored for a 2-D pool.
+    test : str
+        A test of :func:`fsbook.claims.paired_test`.
+    deltas : sequence of float
+        True effects to plant, in the metric's units (``0``: the null).
+    n_rep : int
+        Replicate experiments per ``delta``.
+    seed : int
+    alpha : float
+    test_train_ratio : float, optional
+        For ``"corrected_t"``.
+
+    Returns
+    -------
+    DataFrame indexed by ``delta`` with ``type I`` (two-sided rejection rate, at ``delta = 0``
+    only), ``power`` (rate of a significant effect in the paper's direction), ``wrong sign`` (rate
+    of a significant effect against it) and ``mc ±`` (the Monte Carlo half-width of the larger rate).
+    """
+    pool = np.asarray(pool, dtype=float)
+    true_mean = float(pool.mean())
+    rows = []
+    for delta in deltas:
+        rng = np.random.default_rng([seed, int(round(1e6 * float(delta)))])
+        holds = fails = 0
+        for _ in range(n_rep):
+            d = _draw(pool, n_units, rng) - true_mean + float(delta)
+            r = paired_test(d, test, test_train_ratio=test_train_ratio)
+            if np.isfinite(r["p"]) and r["p"] < alpha and r["effect"] != 0:
+                holds += r["effect"] > 0
+                fails += r["effect"] < 0
+        rate = (holds + fails) / n_rep
+        rows.append({"delta": float(delta), "type I": rate if delta == 0 else np.nan,
+                     "power": holds / n_rep, "wrong sign": fails / n_rep,
+                     "mc ±": mc_interval(max(rate, holds / n_rep), n_rep)})
+    return pd.DataFrame(rows).set_index("delta")
+
+
+def cv_partition_pool(X, y, model_a, model_b, *, n_partitions, n_folds, seed=0, scoring=None):
+    """Fold differences of accuracy (``a − b``, in points) over ``n_partitions`` independent
+    stratified ``n_folds``-fold partitions of ``(X, y)``: an array ``(n_partitions, n_folds)``.
+
+    Parameters
+    ----------
+    X, y : array-like
+    model_a, model_b : estimator
+        Cloned and fitted on every training fold.
+    n_partitions, n_folds : int
+    seed : int
+        Partition ``i`` uses the seed ``(seed, i)``.
+    scoring : callable, optional
+        ``scoring(estimator, X_test, y_test)``; default accuracy in points.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> from fsbook.calibration import cv_partition_pool
+    >>> X, y = make_classification(120, 6, random_state=0)
+    >>> cv_partition_pool(X, y, LogisticRegression(), KNeighborsClassifier(), n_partitions=3, n_folds=4).shape
+    (3, 4)
+    """
+    from sklearn.base import clone
+    from sklearn.model_selection import StratifiedKFold
+
+    X, y = np.asarray(X), np.asarray(y)
+    scoring = scoring or (lambda est, Xt, yt: 100.0 * float(np.mean(est.predict(Xt) == yt)))
+    out = np.empty((n_partitions, n_folds))
+    for i in range(n_partitions):
+        cv = StratifiedKFold(n_folds, shuffle=True, random_state=int(np.random.SeedSequence([seed, i]).generate_state(1)[0]))
+        for j, (tr, te) in enumerate(cv.split(X, y)):
+            a = clone(model_a).fit(X[tr], y[tr])
+            b = clone(model_b).fit(X[tr], y[tr])
+            out[i, j] = scoring(a, X[te], y[te]) - scoring(b, X[te], y[te])
+    return out
+
+
+#: the designs of the book whose verdicts the rule decides, with the effects the chapters report
+#: (metric points): name -> (source, pair, units per experiment, tests, planted effects)
+DESIGNS = {
+    "Boston, 500 runs (ch. 1, Table 1)": ("boston", ("Ridge", "PCR"), 500, ("paired_t", "corrected_t"),
+                                          (0.0, 0.5, 1.0, 2.0)),
+    "Boston, 20 runs": ("boston", ("Ridge", "PCR"), 20, ("paired_t",), (0.0, 1.0, 2.0, 5.0)),
+    "Yale, 50 runs (ch. 1, Table 5)": ("yale", ("SVM-Kernel", "SVM-GDA"), 50, ("paired_t", "corrected_t"),
+                                       (0.0, 0.5, 1.0, 2.0)),
+    "20 Newsgroups 2 %, 20 runs (ch. 1, Table 2)": ("news", ("LGR-Topic", "Proj-Topic"), 20,
+                                                    ("paired_t", "corrected_t"), (0.0, 0.25, 0.5, 1.0)),
+    "5-fold CV, one partition (ch. 2)": ("cv5", None, 5, ("paired_t", "corrected_t"), (0.0, 1.0, 2.0, 5.0)),
+    "10-fold CV, one partition (ch. 3, 6)": ("cv10", None, 10, ("paired_t", "corrected_t"),
+                                            (0.0, 1.0, 2.0, 5.0)),
+    "5 × 2 CV (ch. 7)": ("cv2x5", None, 5, ("repeated_cv_t",), (0.0, 1.0, 2.0, 5.0)),
+}
+
+
+def _store_pool(source, pair):
+    """Per-run differences ``a − b`` of a stored chapter-1 table (the runs of this data set)."""
+    from fsbook.experiments import projection, projection_text
+    from fsbook.experiments._runner import read_store
+
+    if source == "news":
+        v = projection_text.per_run(read_store("projection_text"), "table2")
+    else:
+        v = projection.per_run(read_store("projection"), "table1" if source == "boston" else "table5")
+    return (v[pair[0]] - v[pair[1]]).to_numpy(dtype=float)
+
+
+def _cv_pool(source, n_partitions, seed):
+    """Fold differences of two learners over independent partitions of WDBC (logistic regression
+    against 5-nearest neighbours, both on standardised features): a real data set the book uses,
+    and two learners about 1.5 accuracy points apart."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from fsbook.datasets import load_wdbc
+
+    data = load_wdbc()
+    X, y = data.data, data.target
+    a = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
+    b = make_pipeline(StandardScaler(), KNeighborsClassifier())
+    folds = {"cv5": 5, "cv10": 10, "cv2x5": 2}[source]
+    pool = cv_partition_pool(X, y, a, b, n_partitions=n_partitions, n_folds=folds, seed=seed)
+    return pool[:, None, :] if source == "cv2x5" else pool
+
+
+def _test_train_ratio(source):
+    """``n_test / n_train`` of a design, for the corrected t shown beside the rule."""
+    if source in ("cv5", "cv10"):
+        return 1.0 / ({"cv5": 5, "cv10": 10}[source] - 1)
+    if source == "news":
+        from fsbook.experiments import projection_text
+        return float(projection_text.split_ratios()["table2"])
+    from fsbook.experiments import projection
+    return float(projection.split_ratios()["table1" if source == "boston" else "table5"])
+
+
+def calibration_table(designs=None, *, n_rep=2000, n_partitions=400, seed=0, progress=None):
+    """The calibration record: for every design of :data:`DESIGNS` and each of its tests, the
+    type-I error and the power at each planted effect (:func:`rejection_rates`).
+
+    Returns
+    -------
+    DataFrame with ``design``, ``test``, ``units``, ``delta``, ``type I``, ``power``,
+    ``wrong sign`` and ``mc ±``.
+    """
+    designs = DESIGNS if designs is None else {k: DESIGNS[k] for k in designs}
+    rows = []
+    for name, (source, pair, n_units, tests, deltas) in designs.items():
+        pool = (_store_pool(source, pair) if pair else _cv_pool(source, n_partitions, seed))
+        ratio = _test_train_ratio(source)
+        for test in tests:
+            r = rejection_rates(pool, n_units=n_units, test=test, deltas=deltas, n_rep=n_rep, seed=seed,
+                                test_train_ratio=ratio if test == "corrected_t" else None)
+            for delta, v in r.iterrows():
+                rows.append({"design": name, "test": test, "units": n_units, "delta": delta, **v.to_dict()})
+            if progress:
+                progress(name, test)
+    return pd.DataFrame(rows)
