@@ -227,3 +227,28 @@ def calibration_table(designs=None, *, n_rep=2000, n_partitions=400, seed=0, pro
             if progress:
                 progress(name, test)
     return pd.DataFrame(rows)
+
+
+def calibration_summary(rows) -> pd.DataFrame:
+    """One line per design and test of a calibration record (:func:`calibration_table` rows):
+    the type-I error with its Monte Carlo half-width, and the power at each planted effect.
+
+    Examples
+    --------
+    >>> rows = [{"design": "D", "test": "paired_t", "units": 20, "delta": 0.0, "type I": 0.049,
+    ...          "power": 0.02, "mc ±": 0.0095},
+    ...         {"design": "D", "test": "paired_t", "units": 20, "delta": 1.0, "type I": None,
+    ...          "power": 0.8, "mc ±": 0.018}]
+    >>> calibration_summary(rows).iloc[0].tolist()
+    ['D', 'paired t', '20', '0.05 ± 0.01', '1: 0.80']
+    """
+    from fsbook.report import TEST_NAMES
+
+    df = pd.DataFrame(list(rows))
+    out = []
+    for (design, test), g in df.groupby(["design", "test"], sort=False):
+        null = g[g["delta"] == 0].iloc[0]
+        power = " · ".join(f"{d:g}: {p:.2f}" for d, p in zip(g["delta"], g["power"]) if d != 0)
+        out.append({"design": design, "test": TEST_NAMES.get(test, test), "units": str(int(null["units"])),
+                    "type I": f"{null['type I']:.2f} ± {null['mc ±']:.2f}", "power at effect": power})
+    return pd.DataFrame(out)
