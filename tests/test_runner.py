@@ -126,6 +126,54 @@ def test_records_carry_cost_machine_and_checksum(tmp_path):
     assert again.seconds == res.seconds and again.machines == res.machines
 
 
+def _timed_task(params):
+    """Sleep (wall time, hardly any CPU) or burn the CPU (CPU time ≈ wall time) for ``s`` seconds."""
+    import time
+
+    if params["kind"] == "sleep":
+        time.sleep(params["s"])
+    else:
+        end = time.process_time() + params["s"]
+        while time.process_time() < end:
+            pass
+    return {"kind": params["kind"]}
+
+
+TIMED = dataclasses.replace(EXAMPLE, name="_timed", run_task=_timed_task,
+                            reduce=lambda params, results: {})
+
+
+@pytest.mark.parametrize("n_jobs, backend", [(1, "loky"), (2, "loky"), (2, "dask")])
+def test_records_carry_the_tasks_cpu_time_beside_their_wall_time(tmp_path, n_jobs, backend):
+    """Measured on the worker that ran the task (in this process, a loky process, a Dask worker):
+    a sleeping task records wall time and almost no CPU time; a task burning 0.3 s of CPU records
+    at least that, and no more than its wall time (one thread)."""
+    tasks = [{"kind": "sleep", "s": 0.3}, {"kind": "burn", "s": 0.3}]
+    res = run_protocol(TIMED, tasks=tasks, out=tmp_path, n_jobs=n_jobs, backend=backend, progress=False)
+    stored = _stored(tmp_path, TIMED)
+    for i, params in enumerate(res.params):
+        rec = stored[task_key(TIMED, params)]
+        assert rec["cpu_seconds"] == res.cpu_seconds[i] and rec["seconds"] == res.seconds[i]
+        assert rec["sha256"] == record_checksum(rec)            # the checksum covers cpu_seconds
+    (sleep_wall, burn_wall), (sleep_cpu, burn_cpu) = res.seconds, res.cpu_seconds
+    assert sleep_wall >= 0.3 and sleep_cpu < 0.1
+    assert 0.3 <= burn_cpu <= burn_wall + 0.01
+    assert sleep_cpu / sleep_wall < burn_cpu / burn_wall
+    again = run_protocol(TIMED, tasks=tasks, out=tmp_path, progress=False)     # read back from the store
+    assert again.n_computed == 0 and again.cpu_seconds == res.cpu_seconds
+
+
+def test_no_cpu_time_is_recorded_where_the_process_runs_tasks_side_by_side(monkeypatch):
+    """On a Dask worker of several threads the process time would count the other tasks."""
+    from fsbook.experiments._runner import _call
+
+    worker = types.SimpleNamespace(state=types.SimpleNamespace(nthreads=2))
+    monkeypatch.setitem(sys.modules, "distributed", types.SimpleNamespace(get_worker=lambda: worker))
+    assert _call(_timed_task, 0, {"kind": "burn", "s": 0.01})[3] is None
+    worker.state.nthreads = 1
+    assert _call(_timed_task, 0, {"kind": "burn", "s": 0.01})[3] >= 0.01
+
+
 def test_the_pack_is_deterministic_and_sorted(tmp_path):
     run_protocol(EXAMPLE, out=tmp_path / "a", progress=False)
     pack = tmp_path / "a" / f"tasks-v{EXAMPLE.version}.jsonl.gz"
@@ -371,7 +419,7 @@ def _cost_note(stored, run, run_prior, left_prior, n_jobs):
 def test_running_cost_scales_the_priors_by_this_runs_costs():
     # two tasks done at twice their priors: a task left with a 20 min prior costs 40 min
     note = _cost_note([], [2.0, 4.0], [1.0, 2.0], [1200.0], 1)
-    assert note == "recorded 0 min, left ≈ 40 min"
+    assert note == "wall time: recorded 0 min, left ≈ 40 min"
     # a dear task last: the mean of the cheap first tasks would say 0 min
     assert _cost_note([], [1.0], [None], [7200.0], 1).endswith("2.0 h")
 
@@ -386,10 +434,10 @@ def _naive_cost_note(stored, run, run_prior, left_prior, workers):
     if any(v is not None for v in left_prior):
         pairs = [(s, v) for s, v in zip(run, run_prior) if v is not None and v > 0]
         scale = sum(s for s, _ in pairs) / sum(v for _, v in pairs) if pairs else 1.0
-        return f"recorded {_hours(done)}, left ≈ {_hours(sum(mean if v is None else v * scale for v in left_prior) / workers)}"
+        return f"wall time: recorded {_hours(done)}, left ≈ {_hours(sum(mean if v is None else v * scale for v in left_prior) / workers)}"
     if not basis:
-        return f"recorded {_hours(done)}, left: no cost recorded yet"
-    return f"recorded {_hours(done)}, left ≈ {_hours(len(left_prior) * mean / workers)}"
+        return f"wall time: recorded {_hours(done)}, left: no cost recorded yet"
+    return f"wall time: recorded {_hours(done)}, left ≈ {_hours(len(left_prior) * mean / workers)}"
 
 
 @pytest.mark.parametrize("seed", range(5))

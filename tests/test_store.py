@@ -2,15 +2,26 @@
 recomputation (python -m fsbook.experiments verify)."""
 
 import dataclasses
+import hashlib
+import json
 
 import pandas as pd
 import pytest
 from test_runner import _edit_pack
 
+import fsbook
 from fsbook.experiments import StoreError, read_store, run_protocol
 from fsbook.experiments import __main__ as cli
 from fsbook.experiments._example import PROTOCOL as EXAMPLE
-from fsbook.experiments._store import Store, canonical_json, record_checksum
+from fsbook.experiments._runner import load_protocol, store_root
+from fsbook.experiments._store import (
+    Store,
+    canonical_json,
+    check_record,
+    make_record,
+    record_checksum,
+    task_key,
+)
 from fsbook.experiments._verify import compare_results, verify
 
 N_FULL = len(EXAMPLE.make_tasks(True))
@@ -190,3 +201,55 @@ def test_verify_and_pack_subcommands(tmp_path, capsys):
 def _records(folder):
     run_protocol(EXAMPLE, out=folder, progress=False)
     return Store(folder, EXAMPLE).load(strict=True).values()
+
+
+# ----------------------------------------------------------------------------- records before CPU time
+def test_records_without_cpu_time_read_and_verify_beside_new_ones(tmp_path):
+    """A store mixing records written before ``cpu_seconds`` existed (no such field, checksum of
+    the other fields) with new ones is read, audited and verified."""
+    folder = tmp_path / EXAMPLE.name
+    run_protocol(EXAMPLE, full=True, out=folder, progress=False)
+    store = Store(folder, EXAMPLE)
+    records = store.load(strict=True)
+    assert all(r["cpu_seconds"] >= 0 for r in records.values())
+    old = sorted(records)[::2]
+    for k in old:
+        r = records[k]
+        records[k] = make_record(k, r["params"], r["result"], r["seconds"], r["machine"])
+        assert "cpu_seconds" not in records[k]
+    store.pack(records)
+    assert store.load(strict=True, audit=True) == records
+    res = read_store(EXAMPLE, folder=folder)
+    assert res.cpu_seconds == [records[task_key(EXAMPLE, p)].get("cpu_seconds") for p in res.params]
+    assert sum(c is None for c in res.cpu_seconds) == len(old)
+    code, text = _verify(tmp_path)
+    assert code == 0 and f"_example: {N_FULL} of {N_FULL} recomputed" in text and ", OK" in text
+
+
+def test_a_record_with_an_unknown_or_a_missing_field_is_refused():
+    rec = make_record("k", {}, {}, 1.0, {}, cpu_seconds=0.5)
+    for bad in ({**rec, "cpu": 0.5}, {k: v for k, v in rec.items() if k != "seconds"}):
+        bad["sha256"] = record_checksum(bad)
+        with pytest.raises(ValueError, match="not a task record"):
+            check_record(bad)
+
+
+def test_a_record_of_the_old_format_keeps_its_checksum():
+    """A record written before ``cpu_seconds`` existed: its checksum is the SHA-256 of the
+    canonical JSON of its six other fields, as it was, and it still checks."""
+    text = ('{"key":"0123","machine":{"cores":2,"cpu":"x"},"package":"0.1","params":{"a":1},'
+            '"result":{"x":0.5},"seconds":1.25}')
+    old = {**json.loads(text), "sha256": hashlib.sha256(text.encode()).hexdigest()}
+    assert record_checksum(old) == old["sha256"] and check_record(old) is old
+    assert make_record("0123", {"a": 1}, {"x": 0.5}, 1.25, {"cpu": "x", "cores": 2})["sha256"] == \
+        record_checksum({**old, "package": fsbook.__version__})
+
+
+def test_a_committed_store_audits_and_repacks_to_the_same_bytes(tmp_path):
+    """The committed records keep their checksums and their pack's digest: audited one by one
+    and packed again, the geometry store is byte-identical."""
+    committed = Store(store_root() / "geometry", load_protocol("geometry"))
+    records = committed.load(strict=True, audit=True)
+    assert records
+    again = Store(tmp_path / "geometry", committed.protocol)
+    assert again.pack(records).read_bytes() == committed.pack_path.read_bytes()

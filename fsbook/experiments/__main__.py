@@ -7,8 +7,8 @@
 ``python -m fsbook.experiments verify [--budget-seconds S] [--turn K | --all]`` recomputes one
 turn of every store's tasks (:mod:`fsbook.experiments._verify`); ``python -m fsbook.experiments
 pack`` merges journals left by interrupted runs into the packs; ``python -m fsbook.experiments
-cost`` prints each store's tasks and recorded CPU time.  Every protocol module defines
-``PROTOCOL``; a public module without one is refused.  Mistakes end in a one-line message and
+cost`` prints each store's tasks and their recorded CPU and wall-clock time.  Every protocol
+module defines ``PROTOCOL``; a public module without one is refused.  Mistakes end in a one-line message and
 exit code 2; an interrupted run (Ctrl-C) says how many tasks are saved and the command that
 resumes, and exits with 130.
 """
@@ -163,7 +163,7 @@ def usage() -> str:
         f"{_options(verify_parser())}\n\n"
         "pack: merge the journals of interrupted runs into the packs.\n"
         f"{_options(pack_parser())}\n\n"
-        "cost: tasks stored and the CPU time recorded for them, per store.\n"
+        "cost: tasks stored and the CPU and wall-clock time recorded for them, per store.\n"
         f"{_options(cost_parser())}\n"
     )
 

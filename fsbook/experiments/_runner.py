@@ -8,9 +8,9 @@ DataFrame}`` into the chapter's tables.  :func:`run_protocol` runs the tasks
   cluster (joblib's ``dask`` backend with :mod:`dask.distributed`: a scheduler address, or a
   :class:`~distributed.LocalCluster` of ``n_jobs`` single-threaded worker processes);
 * resumably: with ``out`` set, every finished task is appended at once, with its measured cost
-  and the machine it ran on, to the journal of the protocol's store (:mod:`._store`), and the
-  store is packed into one compressed file ``out/tasks-v<version>.jsonl.gz`` at the end of the
-  run.  A task's key hashes the canonical parameters and the protocol's name and version (not
+  (wall-clock and CPU time) and the machine it ran on, to the journal of the protocol's store
+  (:mod:`._store`), and the store is packed into one compressed file
+  ``out/tasks-v<version>.jsonl.gz`` at the end of the run.  A task's key hashes the canonical parameters and the protocol's name and version (not
   the package version).  A later run reads the records whose checksum and key verify and
   computes only the others; a damaged record is reported and recomputed, never used;
 * deterministically: every seed is derived from the task's parameters (:func:`task_seed`) and
@@ -127,7 +127,10 @@ class ProtocolResult:
     path : pathlib.Path or None
         The combined results file, when ``out`` was given.
     seconds : list of float
-        Each task's measured wall time (``None`` where unknown), on ``machines[i]``.
+        Each task's measured wall-clock time (``None`` where unknown), on ``machines[i]``.
+    cpu_seconds : list of float
+        Each task's measured CPU time (``None`` where unknown: records written before it was
+        measured, tasks run on a Dask worker of several threads).
     machines : list of dict
         ``{"cpu", "cores"}`` of the machine that ran each task.
     n_total : int
@@ -145,6 +148,7 @@ class ProtocolResult:
     seconds: list = field(default_factory=list)
     machines: list = field(default_factory=list)
     n_total: int = 0
+    cpu_seconds: list = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -183,8 +187,55 @@ def load_protocol(name: str) -> Protocol:
     return protocol
 
 
+def process_cpu_seconds() -> float:
+    """CPU seconds used so far by this process (user and system, all its threads) and by its
+    children that have ended and been waited for.
+
+    The difference of two readings is the CPU time spent in between, which :func:`_call` records
+    for a task: unlike the wall-clock time, it does not grow when other processes share the
+    cores, and it counts every thread of a multithreaded BLAS or solver.
+
+    Examples
+    --------
+    >>> from fsbook.experiments._runner import process_cpu_seconds
+    >>> start = process_cpu_seconds()
+    >>> _ = sum(i * i for i in range(200_000))
+    >>> process_cpu_seconds() - start > 0
+    True
+    """
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def _tasks_at_once() -> int:
+    """How many tasks this process may run at the same time: the threads of the Dask worker it
+    is (``distributed.get_worker()``), else 1 (this process, or a loky worker)."""
+    import sys
+
+    if "distributed" not in sys.modules:
+        return 1
+    try:
+        worker = sys.modules["distributed"].get_worker()
+    except (AttributeError, ValueError):
+        return 1
+    state = getattr(worker, "state", worker)
+    return int(getattr(state, "nthreads", 1) or 1)
+
+
 def _call(run_task, index, params):
-    """Run one task on a worker; returns ``(index, normalised result, seconds, machine)``."""
+    """Run one task on a worker; returns ``(index, normalised result, seconds, cpu_seconds,
+    machine)``.
+
+    ``seconds`` is the task's wall-clock time, ``cpu_seconds`` the CPU time of the worker
+    process over the task (:func:`process_cpu_seconds`), both rounded to 0.1 ms as stored.
+    ``cpu_seconds`` is ``None`` on a Dask worker of several threads, whose process time would
+    include the tasks running beside this one.  The children's CPU time counts the children that
+    ended during the task: in this process (``n_jobs=1``) that includes a loky worker of an
+    earlier parallel run that happens to shut down then.
+    """
+    cpu_start = process_cpu_seconds()
     start = time.perf_counter()
     try:
         result = run_task(params)
@@ -192,9 +243,10 @@ def _call(run_task, index, params):
         raise RuntimeError(f"task {index} failed with params {canonical_json(params)}: "
                            f"{type(e).__name__}: {e}") from e
     seconds = round(time.perf_counter() - start, 4)          # 0.1 ms, as stored
+    cpu_seconds = round(process_cpu_seconds() - cpu_start, 4) if _tasks_at_once() == 1 else None
     if not isinstance(result, dict):
         raise TypeError(f"run_task must return a dict, got {type(result).__name__} for task {index}")
-    return index, normalise(result), seconds, machine_facts()
+    return index, normalise(result), seconds, cpu_seconds, machine_facts()
 
 
 def ignore_sigint():
@@ -207,7 +259,7 @@ def ignore_sigint():
 
 
 def _parallel_results(protocol, todo, n_jobs, backend, scheduler):
-    """Yield ``(index, result, seconds, machine)`` as tasks finish."""
+    """Yield ``(index, result, seconds, cpu_seconds, machine)`` as tasks finish."""
     from joblib import Parallel, delayed, parallel_config
 
     calls = (delayed(_call)(protocol.run_task, i, p) for i, p in todo)
@@ -296,8 +348,10 @@ def _hours(seconds: float) -> str:
 class RunningCost:
     """Running totals behind the progress bar's cost note: O(1) work per finished task.
 
-    The note gives the CPU time recorded so far (stored tasks and this run's) and an estimate of
-    the wall time left over ``n_jobs`` workers.  Without priors the tasks left are costed at the
+    The note gives the wall-clock time recorded so far (the sum of the stored tasks' and this
+    run's task times: over several workers it exceeds the time elapsed, and on shared cores it
+    exceeds the tasks' CPU time) and an estimate of the wall-clock time left over ``n_jobs``
+    workers; both are labelled ``wall time``.  Without priors the tasks left are costed at the
     mean recorded cost of this run's tasks (of the stored ones before the first finishes).  With
     priors (each task's recorded cost in an older version of the store, :func:`prior_seconds`;
     ``None`` where it has none) a task left costs its prior times the ratio of this run's costs
@@ -308,7 +362,7 @@ class RunningCost:
     Parameters
     ----------
     stored_secs : list of float
-        Recorded seconds of the stored tasks.
+        Recorded wall-clock seconds of the stored tasks.
     left_priors : list of float or None
         The prior of each task to compute (``None``: no prior).
     n_jobs : int
@@ -317,13 +371,13 @@ class RunningCost:
     Examples
     --------
     >>> RunningCost([60.0] * 30, [None] * 90, n_jobs=2).note()
-    'recorded 30 min, left ≈ 45 min'
+    'wall time: recorded 30 min, left ≈ 45 min'
     >>> RunningCost([], [None] * 10, n_jobs=1).note()
-    'recorded 0 min, left: no cost recorded yet'
+    'wall time: recorded 0 min, left: no cost recorded yet'
     >>> cost = RunningCost([], [5.0, 5.0, 600.0, None], n_jobs=1)
     >>> cost.finish(10.0, 5.0); cost.finish(10.0, 5.0)
     >>> cost.note()
-    'recorded 0 min, left ≈ 20 min'
+    'wall time: recorded 0 min, left ≈ 20 min'
     """
 
     def __init__(self, stored_secs, left_priors, n_jobs: int):
@@ -336,7 +390,7 @@ class RunningCost:
         self.n_left_plain = len(left_priors) - len(priors)
 
     def finish(self, secs: float, prior=None) -> None:
-        """Count a finished task: its recorded ``secs`` and its ``prior`` (``None``: none)."""
+        """Count a finished task: its recorded wall-clock ``secs`` and its ``prior`` (``None``: none)."""
         self.run += float(secs)
         self.n_run += 1
         if prior is None:
@@ -349,19 +403,19 @@ class RunningCost:
             self.paired_prior += float(prior)
 
     def note(self) -> str:
-        """``"recorded …, left ≈ …"``, the progress bar's postfix."""
+        """``"wall time: recorded …, left ≈ …"``, the progress bar's postfix."""
         done = self.stored + self.run
         basis, n_basis = (self.run, self.n_run) if self.n_run else (self.stored, self.n_stored)
         if not (n_basis or self.n_left_prior):
-            return f"recorded {_hours(done)}, left: no cost recorded yet"
+            return f"wall time: recorded {_hours(done)}, left: no cost recorded yet"
         mean = basis / n_basis if n_basis else 0.0
         scale = self.paired_secs / self.paired_prior if self.paired_prior else 1.0
         left = (mean * self.n_left_plain + self.left_prior * scale) / self.workers   # left_prior: 0 without priors
-        return f"recorded {_hours(done)}, left ≈ {_hours(left)}"
+        return f"wall time: recorded {_hours(done)}, left ≈ {_hours(left)}"
 
 
 def prior_seconds(store, params) -> list:
-    """Each task's recorded seconds in the newest older version of ``store`` (same parameters),
+    """Each task's recorded wall-clock seconds in the newest older version of ``store`` (same parameters),
     or ``None``: the priors of :class:`RunningCost`.  Unreadable older stores give no priors."""
     from dataclasses import replace
 
@@ -378,10 +432,11 @@ def prior_seconds(store, params) -> list:
 
 def _run_tasks(protocol, params, keys, store, resume, n_jobs, backend, scheduler, progress):
     """Read the stored tasks, compute the others (journaling each into ``store``), pack the
-    store; returns ``(results, seconds, machines, n_cached, n_computed)``."""
+    store; returns ``(results, seconds, cpu_seconds, machines, n_cached, n_computed)``."""
     records = {} if store is None else store.load()
     results: list = [None] * len(params)
     seconds: list = [None] * len(params)
+    cpu_seconds: list = [None] * len(params)
     machines: list = [None] * len(params)
     if resume:
         for i, k in enumerate(keys):
@@ -391,6 +446,7 @@ def _run_tasks(protocol, params, keys, store, resume, n_jobs, backend, scheduler
                               RuntimeWarning, stacklevel=2)
             elif rec is not None:
                 results[i], seconds[i], machines[i] = rec["result"], rec["seconds"], rec["machine"]
+                cpu_seconds[i] = rec.get("cpu_seconds")
     n_cached = sum(r is not None for r in results)
     todo = [(i, p) for i, p in enumerate(params) if results[i] is None]
 
@@ -406,10 +462,10 @@ def _run_tasks(protocol, params, keys, store, resume, n_jobs, backend, scheduler
             stream = (_call(protocol.run_task, i, p) for i, p in todo) \
                 if (backend == "loky" and n_jobs == 1) else \
                 _parallel_results(protocol, todo, n_jobs, backend, scheduler)
-            for i, result, secs, machine in stream:
-                results[i], seconds[i], machines[i] = result, secs, machine
+            for i, result, secs, cpu, machine in stream:
+                results[i], seconds[i], cpu_seconds[i], machines[i] = result, secs, cpu, machine
                 if store is not None:
-                    rec = make_record(keys[i], params[i], result, secs, machine)
+                    rec = make_record(keys[i], params[i], result, secs, machine, cpu_seconds=cpu)
                     store.append(rec)
                     records[keys[i]] = rec
                 cost.finish(secs, prior[i])
@@ -431,7 +487,7 @@ def _run_tasks(protocol, params, keys, store, resume, n_jobs, backend, scheduler
                 on_disk = store.load()
             store.pack({**records, **on_disk})
 
-    return results, seconds, machines, n_cached, len(todo)
+    return results, seconds, cpu_seconds, machines, n_cached, len(todo)
 
 
 def run_protocol(protocol: Protocol | str, *, full: bool = False, tasks=None, n_jobs: int = 1,
@@ -478,14 +534,14 @@ def run_protocol(protocol: Protocol | str, *, full: bool = False, tasks=None, n_
 
     out = None if out is None else Path(out)
     if out is None:
-        results, seconds, machines, n_cached, n_todo = _run_tasks(protocol, params, keys, None, resume,
-                                                                 n_jobs, backend, scheduler, progress)
+        results, seconds, cpu_seconds, machines, n_cached, n_todo = _run_tasks(
+            protocol, params, keys, None, resume, n_jobs, backend, scheduler, progress)
     else:
         store = Store(out, protocol)
         store.check_layout()
         with store.writing():
-            results, seconds, machines, n_cached, n_todo = _run_tasks(protocol, params, keys, store, resume,
-                                                                     n_jobs, backend, scheduler, progress)
+            results, seconds, cpu_seconds, machines, n_cached, n_todo = _run_tasks(
+                protocol, params, keys, store, resume, n_jobs, backend, scheduler, progress)
 
     tables = protocol.reduce(params, results)
     path = None
@@ -497,7 +553,7 @@ def run_protocol(protocol: Protocol | str, *, full: bool = False, tasks=None, n_
         atomic_write(path, json.dumps(to_jsonable(record), indent=1, allow_nan=False))
     return ProtocolResult(params=params, results=results, tables=tables, n_computed=n_todo,
                           n_cached=n_cached, path=path, protocol=protocol.name, seconds=seconds,
-                          machines=machines, n_total=len(params))
+                          machines=machines, n_total=len(params), cpu_seconds=cpu_seconds)
 
 
 def store_root() -> Path:
@@ -602,7 +658,7 @@ def read_store(protocol: Protocol | str, full: bool = True, *, folder=None,
     return ProtocolResult(params=params, results=results, tables=tables, n_computed=0,
                           n_cached=len(have), path=None, protocol=protocol.name,
                           seconds=[r["seconds"] for r in recs], machines=[r["machine"] for r in recs],
-                          n_total=len(keys))
+                          n_total=len(keys), cpu_seconds=[r.get("cpu_seconds") for r in recs])
 
 
 def read_results(path) -> dict:

@@ -12,12 +12,15 @@ A protocol's folder (``results/<name>/`` by default) holds
   the journal into the pack at the end of every run (also after a failure or an interrupt) and
   then deletes it; a reader loads the pack and any journal left by a crash (later lines win).
 
-A record is ``{"key", "params", "result", "seconds", "machine", "package", "sha256"}``:
-``key`` = :func:`task_key`, ``seconds`` the wall time of ``run_task`` where it ran, ``machine``
+A record is ``{"key", "params", "result", "seconds", "machine", "package", "sha256"}``, plus
+``"cpu_seconds"`` in records written since CPU time is measured: ``key`` = :func:`task_key`,
+``seconds`` the wall-clock time of ``run_task`` where it ran, ``cpu_seconds`` the CPU time of
+the worker process over the task (all its threads, and the children it waited for), ``machine``
 that machine's ``{"cpu", "cores"}``, ``package`` the fsbook version that computed it (for
 information only: it is not part of the key), ``sha256`` the SHA-256 of the canonical JSON of
-all the other fields.  The format is documented for readers of the repository in
-``results/README.md``.
+all the other fields.  A record without ``cpu_seconds`` (written before it was measured, or
+where the process ran other tasks at the same time) is as valid as one with it; its checksum is
+unchanged.  The format is documented for readers of the repository in ``results/README.md``.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ import fsbook
 STORE_FORMAT = "fsbook-store/1"
 #: the fields of one stored task record
 RECORD_FIELDS = ("key", "params", "result", "seconds", "machine", "package", "sha256")
+#: fields a record may hold besides :data:`RECORD_FIELDS` (absent from the older records)
+OPTIONAL_RECORD_FIELDS = ("cpu_seconds",)
 
 
 class StoreError(LookupError):
@@ -155,19 +160,47 @@ def record_checksum(record: dict) -> str:
     return sha256(_dumps({k: v for k, v in record.items() if k != "sha256"}))
 
 
-def make_record(key, params, result, seconds, machine) -> dict:
-    """A stored task record with its checksum (``seconds`` rounded to 0.1 ms)."""
+def make_record(key, params, result, seconds, machine, cpu_seconds=None) -> dict:
+    """A stored task record with its checksum.
+
+    Parameters
+    ----------
+    key, params, result, machine
+        The record's fields (see the module's docstring).
+    seconds : float or None
+        Wall-clock time of the task, rounded to 0.1 ms.
+    cpu_seconds : float or None, optional
+        CPU time of the task, rounded to 0.1 ms; ``None`` (unknown) leaves the field out, so
+        the record has the fields of the records written before CPU time was measured.
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> from fsbook.experiments._store import check_record, make_record
+    >>> rec = make_record("k", {}, {}, 2.00004, {}, cpu_seconds=0.51234)
+    >>> rec["seconds"], rec["cpu_seconds"], check_record(rec) is rec
+    (2.0, 0.5123, True)
+    >>> "cpu_seconds" in make_record("k", {}, {}, 2.0, {})
+    False
+    """
     record = {"key": key, "params": params, "result": result,
               "seconds": None if seconds is None else round(float(seconds), 4),
               "machine": machine, "package": fsbook.__version__}
+    if cpu_seconds is not None:
+        record["cpu_seconds"] = round(float(cpu_seconds), 4)
     record["sha256"] = record_checksum(record)
     return record
 
 
 def check_record(record, protocol=None) -> dict:
     """``record`` if it is a well-formed record whose checksum (and, with ``protocol``, key)
-    verifies; raises ``ValueError`` otherwise."""
-    if not isinstance(record, dict) or set(record) != set(RECORD_FIELDS):
+    verifies; raises ``ValueError`` otherwise.  A record has every field of
+    :data:`RECORD_FIELDS` and may have those of :data:`OPTIONAL_RECORD_FIELDS`."""
+    if not isinstance(record, dict) or not set(RECORD_FIELDS) <= set(record) \
+            or not set(record) <= set(RECORD_FIELDS) | set(OPTIONAL_RECORD_FIELDS):
         raise ValueError("not a task record")
     if record["sha256"] != record_checksum(record):
         raise ValueError(f"task {record['key']} fails its checksum")

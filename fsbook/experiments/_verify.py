@@ -264,13 +264,13 @@ def load_records(protocol, folder, report: Report):
 
 
 def _checked_call(run_task, index, params):
-    """:func:`_call` that returns a failure as ``(index, None, message, None)`` instead of raising
+    """:func:`_call` that returns a failure as ``(index, None, message, None, None)`` instead of raising
     (a task that no longer runs is a reported mismatch, not the end of the run)."""
     try:
         return _call(run_task, index, params)
     except Exception as e:
         cause = e.__cause__ or e
-        return index, None, f"recomputation failed: {type(cause).__name__}: {cause}", None
+        return index, None, f"recomputation failed: {type(cause).__name__}: {cause}", None, None
 
 
 def recompute(protocol, records, n_jobs: int = 1):
@@ -286,7 +286,7 @@ def recompute(protocol, records, n_jobs: int = 1):
         stream = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered",
                           initializer=ignore_sigint)(
             delayed(_checked_call)(protocol.run_task, i, r["params"]) for i, r in enumerate(records))
-    for i, fresh, secs, _ in stream:
+    for i, fresh, secs, _, _ in stream:
         if fresh is None:
             yield records[i], [secs]
             continue
