@@ -1,0 +1,54 @@
+"""The verdict rule's level and power (fsbook.calibration), measured on the book's designs."""
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from fsbook.benchmark_records import read_benchmark
+from fsbook.calibration import DESIGNS, calibration_table, rejection_rates
+
+
+def test_rejection_rates_of_a_normal_pool_match_the_t_test_theory():
+    pool = np.random.default_rng(0).normal(size=20000)
+    r = rejection_rates(pool, n_units=30, test="paired_t", deltas=[0.0, 0.6], n_rep=1500, seed=3)
+    assert abs(r.loc[0.0, "type I"] - 0.05) < 0.02
+    # the power of a one-sample t at effect 0.6 sd with n = 30, from the noncentral t distribution
+    theory = stats.nct.sf(stats.t.ppf(0.975, 29), 29, 0.6 * np.sqrt(30))
+    assert abs(r.loc[0.6, "power"] - theory) < 0.03 and r.loc[0.6, "wrong sign"] == 0
+
+
+def test_a_pool_of_partitions_draws_whole_partitions():
+    pool = np.arange(12.0).reshape(4, 3)            # 4 partitions of 3 folds
+    r = rejection_rates(pool, n_units=99, test="paired_t", deltas=[0.0], n_rep=50, seed=0)
+    assert r.shape[0] == 1
+    with pytest.raises(ValueError, match="repetitions, folds"):     # repeated CV needs (partitions, 1, folds)
+        rejection_rates(pool.ravel(), n_units=3, test="repeated_cv_t", n_rep=5)
+
+
+def test_the_stored_record_holds_the_level_and_has_power():
+    rec = pd.DataFrame(read_benchmark("claims", "calibration")["values"]["rows"])
+    assert set(rec["design"]) == set(DESIGNS)
+    rule = rec[rec["test"].isin(["paired_t", "repeated_cv_t"])]
+    null = rule[rule["delta"] == 0]
+    # the rule never exceeds the level by more than Monte Carlo error; designs with independent units hold it
+    assert (null["type I"] <= 0.07).all()
+    runs = null[~null["design"].str.contains("partition")]
+    assert (runs["type I"] >= 0.03).all()
+    # power at the chapters' effects: 1 R2 point on Boston (500 runs), 1 point on Yale, 0.25 on 20 Newsgroups
+    power = rule.set_index(["design", "delta"])["power"]
+    assert power[("Boston, 500 runs (ch. 1, Table 1)", 1.0)] > 0.7
+    assert power[("Yale, 50 runs (ch. 1, Table 5)", 1.0)] > 0.95
+    assert power[("20 Newsgroups 2 %, 20 runs (ch. 1, Table 2)", 0.25)] > 0.95
+    # the corrected t the book replaced could see none of them
+    corrected = rec[(rec["test"] == "corrected_t") & ~rec["design"].str.contains("partition")]
+    assert (corrected["power"] < 0.01).all()
+
+
+def test_the_record_recomputes_on_boston():
+    """CI's spot check: Boston's row recomputed from the store with fewer replicates."""
+    fresh = calibration_table(["Boston, 500 runs (ch. 1, Table 1)"], n_rep=400, seed=1)
+    rec = pd.DataFrame(read_benchmark("claims", "calibration")["values"]["rows"])
+    rec = rec[rec["design"] == "Boston, 500 runs (ch. 1, Table 1)"].set_index(["test", "delta"])
+    for _, row in fresh.iterrows():
+        stored = rec.loc[(row["test"], row["delta"]), "power"]
+        assert abs(row["power"] - stored) < 0.08                      # 400 against 2 000 replicates
