@@ -1,0 +1,140 @@
+"""One scoreboard of every claim of every paper the book reproduces.
+
+Each chapter's protocol decides its paper's claims (``claims(results)`` of its module in
+:mod:`fsbook.experiments`, on its complete store) with the one rule of :mod:`fsbook.claims`.
+:func:`scoreboard` gathers them into one table, :func:`verdict_summary` counts the verdicts per
+chapter, and :func:`forest_plot` draws the paired effects with their intervals, which a chapter
+shows beside its own rows.
+
+Examples
+--------
+>>> from fsbook.scoreboard import CHAPTERS
+>>> [c.protocols for c in CHAPTERS][:2]
+[('projection', 'projection_text'), ('l1linf',)]
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from fsbook.claims import VERDICTS
+
+__all__ = ["Chapter", "CHAPTERS", "chapter_claims", "scoreboard", "verdict_summary", "forest_plot",
+           "SCOREBOARD_COLUMNS"]
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """A chapter of the book: its number, the paper's short title and the protocols whose
+    ``claims(results)`` decide the paper's claims."""
+
+    number: int
+    paper: str
+    protocols: tuple
+
+
+#: the chapters whose protocols decide claims, in book order
+CHAPTERS = (
+    Chapter(1, "Projection penalties", ("projection", "projection_text")),
+    Chapter(2, "ℓ1/ℓ∞ feature selection", ("l1linf",)),
+    Chapter(3, "Kernel design by linear programming", ("kernel_design",)),
+    Chapter(4, "Geometric ratios", ("geometry",)),
+    Chapter(6, "Disjunctive HKL", ("hkl",)),
+    Chapter(7, "All methods under one protocol", ("benchmark",)),
+)
+
+#: the columns of :func:`scoreboard`
+SCOREBOARD_COLUMNS = ["chapter", "paper", "protocol", "table", "claim", "dataset", "unit", "n", "n_direction",
+                      "effect", "ci_low", "ci_high", "test", "p_adj", "verdict", "size", "note"]
+
+
+def chapter_claims(chapter: Chapter, read=None) -> pd.DataFrame:
+    """The claims of one chapter: every protocol's ``claims`` on its complete store, in the
+    columns :data:`SCOREBOARD_COLUMNS`.
+
+    Parameters
+    ----------
+    chapter : Chapter
+    read : callable, optional
+        ``read(protocol_name)`` returning the stored results; default
+        :func:`fsbook.experiments._runner.read_store`.
+    """
+    if read is None:
+        from fsbook.experiments._runner import read_store as read
+    frames = []
+    for name in chapter.protocols:
+        module = importlib.import_module(f"fsbook.experiments.{name}")
+        t = module.claims(read(name)).copy()
+        t["chapter"], t["paper"], t["protocol"] = chapter.number, chapter.paper, name
+        frames.append(t)
+    out = pd.concat(frames, ignore_index=True)
+    for col in SCOREBOARD_COLUMNS:
+        if col not in out.columns:
+            out[col] = "" if col in ("dataset", "size", "note") else np.nan
+    out["dataset"] = out["dataset"].fillna("").astype(str)
+    return out[SCOREBOARD_COLUMNS]
+
+
+def scoreboard(chapters=CHAPTERS, read=None) -> pd.DataFrame:
+    """Every claim of every chapter (:func:`chapter_claims`), in book order."""
+    return pd.concat([chapter_claims(c, read) for c in chapters], ignore_index=True)
+
+
+def verdict_summary(board: pd.DataFrame) -> pd.DataFrame:
+    """Claims per chapter and verdict (rows: chapters; columns: the verdicts and ``claims``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from fsbook.scoreboard import verdict_summary
+    >>> b = pd.DataFrame({"chapter": [1, 1, 2], "paper": ["P", "P", "Q"],
+    ...                   "verdict": ["holds", "not separable", "fails"]})
+    >>> verdict_summary(b).loc[1, ["holds", "fails", "claims"]].tolist()
+    [1, 0, 2]
+    """
+    counts = pd.crosstab(board["chapter"], board["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
+    counts["claims"] = counts.sum(axis=1)
+    counts.insert(0, "paper", board.groupby("chapter")["paper"].first())
+    return counts
+
+
+def forest_plot(rows: pd.DataFrame, ax=None, *, label="claim", units="points"):
+    """Paired effects with their 95 % intervals, one line per claim, the paper's direction to the
+    right of zero; filled markers where the claim holds, open where it does not.
+
+    Parameters
+    ----------
+    rows : DataFrame
+        Claims-table rows (``effect``, ``ci_low``, ``ci_high``, ``verdict`` and the ``label`` column).
+    ax : matplotlib axes, optional
+    label : str
+        The column that names each line.
+    units : str
+        The effects' unit, for the axis label.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    import matplotlib.pyplot as plt
+
+    rows = rows[np.isfinite(rows["effect"].to_numpy(dtype=float))]
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.5, 0.28 * len(rows) + 1.0))
+    y = np.arange(len(rows))[::-1]
+    lo = rows["ci_low"].to_numpy(dtype=float)
+    hi = rows["ci_high"].to_numpy(dtype=float)
+    eff = rows["effect"].to_numpy(dtype=float)
+    finite = np.isfinite(lo) & np.isfinite(hi)
+    ax.hlines(y[finite], lo[finite], hi[finite], color="0.4", lw=1.2)
+    holds = (rows["verdict"] == "holds").to_numpy()
+    ax.plot(eff[holds], y[holds], "o", color="C0", label="holds")
+    ax.plot(eff[~holds], y[~holds], "o", mfc="white", color="C3", label="does not hold")
+    ax.axvline(0, color="0.2", lw=0.8)
+    ax.set_yticks(y, rows[label].astype(str).tolist(), fontsize=8)
+    ax.set_xlabel(f"paired effect in the paper's direction ({units}), 95 % interval")
+    ax.legend(loc="lower right", fontsize=8, frameon=False)
+    return ax
