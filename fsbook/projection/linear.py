@@ -230,6 +230,18 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
     coef_ : ndarray, ``w = w̃ + Pᵀv`` in the input space (only for an affine reducer)
     intercept_ : intercept in the input space (affine reducer) else of the augmented model
 
+    See Also
+    --------
+    fsbook.projection.ProjectionPenaltySVC : the projection penalty for a kernel SVM and a
+        kernel-based (or any) reducer, eqs. (8)-(19).
+    fsbook.projection.ExhaustedSafePLS : the PLS reducer of Proj-PLS (Table 1).
+
+    References
+    ----------
+    .. [1] Zhang, Y. and Schneider, J. (2010). Projection Penalties: Dimension Reduction
+       without Loss. Proceedings of the 27th International Conference on Machine Learning
+       (ICML). ``references.bib``: ``zhang2010projection``.
+
     Examples
     --------
     Ridge regression pulled towards the span of the first three principal directions:
@@ -299,12 +311,15 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (m, n)
+        X : {array-like, sparse matrix} of shape (m, n)
+            Training data (sparse when the reducer accepts it, see Notes).
         y : array-like of shape (m,) or (m, k)
+            Targets (class labels for a classifier ``estimator``).
 
         Returns
         -------
-        self
+        self : object
+            The fitted estimator.
         """
         self._check_params()
         classifier = is_classifier(self.estimator)
@@ -391,7 +406,18 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
         return self.estimator_.classes_
 
     def predict(self, X):
-        """Predict with ``w̃ᵀx + vᵀ(Px) + b``."""
+        """Predict with ``w̃ᵀx + vᵀ(Px) + b``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (m', n)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (m',) or (m', k)
+            The wrapped estimator's prediction on the augmented representation ``[X, Z]``.
+        """
         A = self._augment(X)
         return self.estimator_.predict(A)
 

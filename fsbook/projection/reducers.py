@@ -71,6 +71,20 @@ class GeneralizedDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, Transform
     ``pairwise_kernels``, which takes sparse input; the method itself works on the ``m × m``
     kernel matrix, as every kernel method.
 
+    See Also
+    --------
+    fsbook.projection.OrthogonalLaplacianfaces : the other supervised reducer of Tables 5-7.
+    fsbook.projection.ProjectionPenaltySVC : the kernel SVM penalised towards its directions
+        (Proj-GDA).
+
+    References
+    ----------
+    .. [1] Baudat, G. and Anouar, F. (2000). Generalized discriminant analysis using a kernel
+       approach. Neural Computation, 12(10), as cited by [2]_ (not in ``references.bib``).
+    .. [2] Zhang, Y. and Schneider, J. (2010). Projection Penalties: Dimension Reduction
+       without Loss. Proceedings of the 27th International Conference on Machine Learning
+       (ICML). ``references.bib``: ``zhang2010projection``.
+
     Examples
     --------
     Iris in the two discriminant directions of a quadratic kernel, then a 1-nearest-neighbour rule:
@@ -120,11 +134,14 @@ class GeneralizedDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, Transform
         Parameters
         ----------
         X : array-like of shape (m, n)
-        y : array-like of shape (m,), at least two classes
+            Training data.
+        y : array-like of shape (m,)
+            Class labels, at least two classes.
 
         Returns
         -------
-        self
+        self : object
+            The fitted estimator.
         """
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         classes, codes = _labels(y)
@@ -215,6 +232,21 @@ class OrthogonalLaplacianfaces(ClassNamePrefixFeaturesOutMixin, TransformerMixin
     basis of its eigenspace is a solution, and the two paths may pick different ones (the same
     subspace, so the same ``Z Zᵀ``).  A dense ``X`` keeps the ``m × m`` graph of the book's fits.
 
+    See Also
+    --------
+    fsbook.projection.GeneralizedDiscriminantAnalysis : the kernel reducer of Tables 5-7.
+    fsbook.projection.ProjectionPenaltySVC : the kernel SVM penalised towards its directions
+        (Proj-OLap, through the trick of Section 2.5).
+
+    References
+    ----------
+    .. [1] Cai, D., He, X., Han, J. and Zhang, H.-J. (2006). Orthogonal Laplacianfaces for face
+       recognition. IEEE Transactions on Image Processing, 15(11), as cited by [2]_ (not in
+       ``references.bib``).
+    .. [2] Zhang, Y. and Schneider, J. (2010). Projection Penalties: Dimension Reduction
+       without Loss. Proceedings of the 27th International Conference on Machine Learning
+       (ICML). ``references.bib``: ``zhang2010projection``.
+
     Examples
     --------
     Handwritten digits (64 pixels) in 20 orthogonal locality-preserving directions:
@@ -253,12 +285,15 @@ class OrthogonalLaplacianfaces(ClassNamePrefixFeaturesOutMixin, TransformerMixin
 
         Parameters
         ----------
-        X : array-like or sparse matrix of shape (m, n)
-        y : array-like of shape (m,), at least two classes
+        X : {array-like, sparse matrix} of shape (m, n)
+            Training data.
+        y : array-like of shape (m,)
+            Class labels, at least two classes.
 
         Returns
         -------
-        self
+        self : object
+            The fitted estimator.
         """
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         _, codes = _labels(y)
