@@ -146,7 +146,8 @@ class LaplacianScore(SupportSelectorMixin, BaseEstimator):
        ``he2005laplacian``.
     .. [2] Masaeli, M., Fung, G. and Dy, J. G. (2010). From Transformation-Based Dimensionality
        Reduction to Feature Selection. Proceedings of the 27th International Conference on
-       Machine Learning (ICML). ``references.bib``: ``masaeli2010transformation``. A baseline of its Table 1.
+       Machine Learning (ICML). ``references.bib``: ``masaeli2010transformation``.
+       A baseline of its Table 1.
 
     Examples
     --------

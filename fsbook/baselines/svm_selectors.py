@@ -71,7 +71,8 @@ class L1SVMSelector(SupportSelectorMixin, BaseEstimator):
        ``zhu2003l1svm``.
     .. [2] Masaeli, M., Fung, G. and Dy, J. G. (2010). From Transformation-Based Dimensionality
        Reduction to Feature Selection. Proceedings of the 27th International Conference on
-       Machine Learning (ICML). ``references.bib``: ``masaeli2010transformation``. The ℓ1-SVM baseline of its Table 1.
+       Machine Learning (ICML). ``references.bib``: ``masaeli2010transformation``.
+       The ℓ1-SVM baseline of its Table 1.
 
     Examples
     --------
@@ -206,7 +207,8 @@ class SVMRFE(SupportSelectorMixin, BaseEstimator):
        ``references.bib``: ``guyon2002rfe``.
     .. [2] Masaeli, M., Fung, G. and Dy, J. G. (2010). From Transformation-Based Dimensionality
        Reduction to Feature Selection. Proceedings of the 27th International Conference on
-       Machine Learning (ICML). ``references.bib``: ``masaeli2010transformation``. A baseline of its Table 1.
+       Machine Learning (ICML). ``references.bib``: ``masaeli2010transformation``.
+       A baseline of its Table 1.
 
     Examples
     --------

@@ -164,7 +164,8 @@ class KernelDesign(TransformerMixin, BaseEstimator):
     ----------
     .. [1] Fung, G., Rosales, R. and Rao, R. B. (2007). Feature Selection and Kernel Design via
        Linear Programming. Proceedings of the 20th International Joint Conference on Artificial
-       Intelligence (IJCAI). ``references.bib``: ``fung2007lp``. ``variant="full"`` is its formulation (4), ``variant="weak"`` its formulation
+       Intelligence (IJCAI). ``references.bib``: ``fung2007lp``.
+       ``variant="full"`` is its formulation (4), ``variant="weak"`` its formulation
        (7) on the one-feature Gaussians of its eq. (5), mixed as in its eq. (6).
 
     Examples

@@ -118,7 +118,8 @@ class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
     ----------
     .. [1] Fung, G., Rosales, R. and Rao, R. B. (2007). Feature Selection and Kernel Design via
        Linear Programming. Proceedings of the 20th International Joint Conference on Artificial
-       Intelligence (IJCAI). ``references.bib``: ``fung2007lp``. The LP is its formulation (7), the kernels its eq. (5) and their mixture its
+       Intelligence (IJCAI). ``references.bib``: ``fung2007lp``.
+       The LP is its formulation (7), the kernels its eq. (5) and their mixture its
        eq. (6); triplets from class labels as in its Section 3.1.
 
     Examples

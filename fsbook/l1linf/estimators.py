@@ -173,7 +173,8 @@ class LDFS(_L1LinfSelector):
     ----------
     .. [1] Masaeli, M., Fung, G. and Dy, J. G. (2010). From Transformation-Based Dimensionality
        Reduction to Feature Selection. Proceedings of the 27th International Conference on
-       Machine Learning (ICML). ``references.bib``: ``masaeli2010transformation``. LDFS is its eq. (6).
+       Machine Learning (ICML). ``references.bib``: ``masaeli2010transformation``.
+       LDFS is its eq. (6).
 
     Examples
     --------
@@ -277,7 +278,8 @@ class HSFS(_L1LinfSelector):
     ----------
     .. [1] Masaeli, M., Fung, G. and Dy, J. G. (2010). From Transformation-Based Dimensionality
        Reduction to Feature Selection. Proceedings of the 27th International Conference on
-       Machine Learning (ICML). ``references.bib``: ``masaeli2010transformation``. HSFS is its eq. (9).
+       Machine Learning (ICML). ``references.bib``: ``masaeli2010transformation``.
+       HSFS is its eq. (9).
     .. [2] Song, L., Smola, A., Gretton, A., Borgwardt, K. M. and Bedo, J. (2007). Supervised
        Feature Selection via Dependence Estimation. Proceedings of the 24th International
        Conference on Machine Learning, 823-830. ``references.bib``: ``song2007fohsic``.
