@@ -160,6 +160,12 @@ class KernelDesign(TransformerMixin, BaseEstimator):
     fsbook.baselines.MMC : Xing et al.'s (2002) metric learnt from pairs, the comparison of
         Figure 3 of [1]_.
 
+    Notes
+    -----
+    Not an ``(X, y)`` estimator: it learns from relative comparisons, as metric-learn's triplet
+    learners do. :class:`~fsbook.kernel_design.WeakKernelSelector` is the ``(X, y)`` feature
+    selector built on the same weak-kernel LP, with the triplets drawn from the labels.
+
     References
     ----------
     .. [1] Fung, G., Rosales, R. and Rao, R. B. (2007). Feature Selection and Kernel Design via
@@ -185,10 +191,6 @@ class KernelDesign(TransformerMixin, BaseEstimator):
     array([0, 1])
     >>> kd.score(triplets_from_labels(y, 200, random_state=1))   # fraction ordered right
     0.945
-
-    Not an ``(X, y)`` estimator: it learns from relative comparisons, as metric-learn's triplet
-    learners do. :class:`~fsbook.kernel_design.WeakKernelSelector` is the ``(X, y)`` feature
-    selector built on the same weak-kernel LP, with the triplets drawn from the labels.
     """
 
     _parameter_constraints = {

@@ -89,9 +89,6 @@ class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
     random_state : int, RandomState instance or None, default=0
         Seeds the draw of the triplets.
 
-    A sparse ``X`` is accepted: only the rows the drawn triplets use are made dense (the LP
-    works on those points), and the result is that of the dense ``X``.
-
     Attributes
     ----------
     scores_ : ndarray of shape (n_features,)
@@ -113,6 +110,11 @@ class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
     fsbook.kernel_design.KernelDesign : the LP kernel-design estimator on triplets, full or weak
         kernels.
     fsbook.baselines.MMCSupervised : Xing et al.'s (2002) metric learnt from ``(X, y)``.
+
+    Notes
+    -----
+    A sparse ``X`` is accepted: only the rows the drawn triplets use are made dense (the LP
+    works on those points), and the result is that of the dense ``X``.
 
     References
     ----------

@@ -145,12 +145,6 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
     coef0 : float, default=1.0
     prefit : bool, default=False
 
-    Notes
-    -----
-    ``X`` may be sparse (CSR): the kernel matrices come from ``pairwise_kernels``, which takes
-    sparse input, and the default kernel PCA works on the ``m × m`` kernel matrix (a method on
-    the ``m × m`` kernel matrix, as every kernel SVM); a user's reducer must accept sparse input.
-
     Attributes
     ----------
     classes_ : ndarray
@@ -166,6 +160,12 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
     fsbook.projection.GeneralizedDiscriminantAnalysis : a kernel reducer (Proj-GDA, Tables 5-7).
     fsbook.projection.OrthogonalLaplacianfaces : a reducer used through the trick of Section 2.5
         (Proj-OLap, Tables 5-7).
+
+    Notes
+    -----
+    ``X`` may be sparse (CSR): the kernel matrices come from ``pairwise_kernels``, which takes
+    sparse input, and the default kernel PCA works on the ``m × m`` kernel matrix (a method on
+    the ``m × m`` kernel matrix, as every kernel SVM); a user's reducer must accept sparse input.
 
     References
     ----------

@@ -212,14 +212,6 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
     prefit : bool, default=False
         Use ``reducer`` as already fitted.
 
-    Notes
-    -----
-    ``X`` may be sparse (CSR) when the reducer accepts it (``TruncatedSVD``, a matrix ``P``,
-    ``PCA`` with a solver for sparse input, ...): the augmented representation ``[X, Z]`` is a
-    sparse matrix and the wrapped estimator or the exact λ = 0 solver for LogisticRegression and
-    LinearSVC works on it.  **Ridge with reduced_penalty=0 densifies** ``X`` (its exact solution
-    needs the dense residual ``X − QQᵀX``, ``m × n``).
-
     Attributes
     ----------
     reducer_ : fitted reducer (or the matrix ``P``)
@@ -235,6 +227,14 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
     fsbook.projection.ProjectionPenaltySVC : the projection penalty for a kernel SVM and a
         kernel-based (or any) reducer, eqs. (8)-(19).
     fsbook.projection.ExhaustedSafePLS : the PLS reducer of Proj-PLS (Table 1).
+
+    Notes
+    -----
+    ``X`` may be sparse (CSR) when the reducer accepts it (``TruncatedSVD``, a matrix ``P``,
+    ``PCA`` with a solver for sparse input, ...): the augmented representation ``[X, Z]`` is a
+    sparse matrix and the wrapped estimator or the exact λ = 0 solver for LogisticRegression and
+    LinearSVC works on it.  **Ridge with reduced_penalty=0 densifies** ``X`` (its exact solution
+    needs the dense residual ``X − QQᵀX``, ``m × n``).
 
     References
     ----------

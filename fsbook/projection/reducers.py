@@ -65,17 +65,17 @@ class GeneralizedDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, Transform
     reg : float, default=1e-8
         Relative ridge ``ε`` on the total scatter.
 
-    Notes
-    -----
-    ``X`` may be sparse (CSR): it enters only through the kernel matrices of
-    ``pairwise_kernels``, which takes sparse input; the method itself works on the ``m × m``
-    kernel matrix, as every kernel method.
-
     See Also
     --------
     fsbook.projection.OrthogonalLaplacianfaces : the other supervised reducer of Tables 5-7.
     fsbook.projection.ProjectionPenaltySVC : the kernel SVM penalised towards its directions
         (Proj-GDA).
+
+    Notes
+    -----
+    ``X`` may be sparse (CSR): it enters only through the kernel matrices of
+    ``pairwise_kernels``, which takes sparse input; the method itself works on the ``m × m``
+    kernel matrix, as every kernel method.
 
     References
     ----------
@@ -220,6 +220,12 @@ class OrthogonalLaplacianfaces(ClassNamePrefixFeaturesOutMixin, TransformerMixin
     reg : float, default=1e-10
         Relative ridge on ``S``.
 
+    See Also
+    --------
+    fsbook.projection.GeneralizedDiscriminantAnalysis : the kernel reducer of Tables 5-7.
+    fsbook.projection.ProjectionPenaltySVC : the kernel SVM penalised towards its directions
+        (Proj-OLap, through the trick of Section 2.5).
+
     Notes
     -----
     ``X`` may be sparse (CSR).  Then neither the centred ``m × n`` matrix nor the ``n × r`` PCA
@@ -231,12 +237,6 @@ class OrthogonalLaplacianfaces(ClassNamePrefixFeaturesOutMixin, TransformerMixin
     solution; where the smallest eigenvalue of ``T`` is repeated (few images per class, Yale) any
     basis of its eigenspace is a solution, and the two paths may pick different ones (the same
     subspace, so the same ``Z Zᵀ``).  A dense ``X`` keeps the ``m × m`` graph of the book's fits.
-
-    See Also
-    --------
-    fsbook.projection.GeneralizedDiscriminantAnalysis : the kernel reducer of Tables 5-7.
-    fsbook.projection.ProjectionPenaltySVC : the kernel SVM penalised towards its directions
-        (Proj-OLap, through the trick of Section 2.5).
 
     References
     ----------
