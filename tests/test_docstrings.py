@@ -2,10 +2,11 @@
 newcomer can live in", docstring item).
 
 The class docstring has a ``References`` section (the paper the estimator implements, or the
-baseline's original paper) and a ``See Also`` section naming related fsbook estimators; ``fit``, and
-``transform``, ``fit_transform`` and ``predict`` where the class defines them itself, have
-``Parameters`` and ``Returns``. numpydoc is not a dependency of fsbook, so the sections are read by
-the small parser below (numpydoc's rule: a title line underlined by dashes of at least its length).
+baseline's original paper) and a ``See Also`` section naming related fsbook estimators, and its
+sections come in numpydoc's order; ``fit``, and ``transform``, ``fit_transform`` and ``predict``
+where the class defines them itself, have ``Parameters`` and ``Returns``. numpydoc is not a
+dependency of fsbook, so the sections are read by the small parser below (numpydoc's rule: a
+title line underlined by dashes of at least its length).
 """
 import importlib
 import inspect
@@ -16,6 +17,9 @@ import pytest
 from fsbook.capabilities import public_estimators
 
 ESTIMATORS = public_estimators()
+
+#: numpydoc's order of the sections of a class docstring
+CLASS_SECTIONS = ["Parameters", "Attributes", "Methods", "See Also", "Notes", "References", "Examples"]
 
 #: the methods whose docstrings need Parameters and Returns when the class defines them itself
 #: (``fit`` is checked on every estimator, inherited or not)
@@ -87,6 +91,13 @@ def test_class_docstring_has_see_also_naming_estimators(name):
     named = [_resolve(entry) for entry in entries]  # a misspelt name raises
     others = set(ESTIMATORS.values()) - {ESTIMATORS[name]}
     assert any(obj in others for obj in named), f"{name}: See Also names no other fsbook estimator"
+
+
+@pytest.mark.parametrize("name", sorted(ESTIMATORS))
+def test_class_sections_are_in_numpydoc_order(name):
+    found = list(sections(ESTIMATORS[name].__doc__))
+    assert set(found) <= set(CLASS_SECTIONS), f"{name}: unknown sections {set(found) - set(CLASS_SECTIONS)}"
+    assert found == sorted(found, key=CLASS_SECTIONS.index), f"{name}: sections {found}"
 
 
 @pytest.mark.parametrize("name", sorted(ESTIMATORS))
