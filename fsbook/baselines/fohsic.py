@@ -139,6 +139,20 @@ class FOHSIC(SupportSelectorMixin, BaseEstimator):
     hsic_path_ : ndarray, ``HSIC(X_S, y)`` after each addition
     support_ : boolean mask
 
+    See Also
+    --------
+    fsbook.l1linf.HSFS : the ℓ1/ℓ∞-penalised HSIC criterion with the same kernels.
+
+    References
+    ----------
+    .. [1] Song, L., Smola, A., Gretton, A., Borgwardt, K. M. and Bedo, J. (2007). Supervised
+       Feature Selection via Dependence Estimation. Proceedings of the 24th International
+       Conference on Machine Learning, 823-830. ``references.bib``: ``song2007fohsic``.
+    .. [2] Masaeli, M., Fung, G. and Dy, J. G. (2010). From Transformation-Based Dimensionality
+       Reduction to Feature Selection. Proceedings of the 27th International Conference on
+       Machine Learning (ICML). ``references.bib``: ``masaeli2010transformation``.
+       A baseline of its Table 1.
+
     Examples
     --------
     Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
@@ -168,7 +182,20 @@ class FOHSIC(SupportSelectorMixin, BaseEstimator):
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Select features greedily (see module docstring)."""
+        """Select features greedily (see module docstring).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         X, codes = self._validate_classes(X, y)
         k = self._resolve_k(X.shape[1])
         self.ranking_, self.hsic_path_ = fohsic_path(X, codes, k, sigma=self.sigma, scale=self.scale)

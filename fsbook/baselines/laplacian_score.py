@@ -133,6 +133,22 @@ class LaplacianScore(SupportSelectorMixin, BaseEstimator):
     scores_ : ndarray, ``L_r`` (smaller is better)
     support_ : boolean mask
 
+    See Also
+    --------
+    fsbook.baselines.Relief : another filter baseline of Table 1 of [2]_.
+    fsbook.l1linf.LDFS : the ℓ1/ℓ∞ LDA selector; the supervised Laplacian score is a monotone
+        function of the Fisher score.
+
+    References
+    ----------
+    .. [1] He, X., Cai, D. and Niyogi, P. (2005). Laplacian Score for Feature Selection.
+       Advances in Neural Information Processing Systems 18. ``references.bib``:
+       ``he2005laplacian``.
+    .. [2] Masaeli, M., Fung, G. and Dy, J. G. (2010). From Transformation-Based Dimensionality
+       Reduction to Feature Selection. Proceedings of the 27th International Conference on
+       Machine Learning (ICML). ``references.bib``: ``masaeli2010transformation``.
+       A baseline of its Table 1.
+
     Examples
     --------
     Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
@@ -162,7 +178,20 @@ class LaplacianScore(SupportSelectorMixin, BaseEstimator):
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Score every feature and keep the ``n_features_to_select`` smallest."""
+        """Score every feature and keep the ``n_features_to_select`` smallest.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         X, codes = self._validate_classes(X, y)
         k = self._resolve_k(X.shape[1])
         if self.graph == "class":

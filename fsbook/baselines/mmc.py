@@ -130,6 +130,17 @@ class MMC(TransformerMixin, BaseEstimator):
     See Also
     --------
     MMCSupervised : the same metric from ``(X, y)``, the pairs built from the class labels.
+    fsbook.kernel_design.KernelDesign : the LP kernel design it is compared with in Figure 3 of
+        [2]_.
+
+    References
+    ----------
+    .. [1] Xing, E. P., Ng, A. Y., Jordan, M. I. and Russell, S. (2002). Distance Metric
+       Learning, with Application to Clustering with Side-Information. Advances in Neural
+       Information Processing Systems 15, 505-512. ``references.bib``: ``xing2002metric``.
+    .. [2] Fung, G., Rosales, R. and Rao, R. B. (2007). Feature Selection and Kernel Design via
+       Linear Programming. Proceedings of the 20th International Joint Conference on Artificial
+       Intelligence (IJCAI). ``references.bib``: ``fung2007lp``.
 
     Examples
     --------
@@ -163,6 +174,20 @@ class MMC(TransformerMixin, BaseEstimator):
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, pairs, y):
+        """Learn the metric from similar and dissimilar pairs.
+
+        Parameters
+        ----------
+        pairs : array-like of shape (n_pairs, 2, n_features)
+            The two points of every pair.
+        y : array-like of shape (n_pairs,)
+            ``+1`` (similar) or ``-1`` (dissimilar) per pair; both must occur.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         pairs = np.asarray(pairs, dtype=np.float64)
         y = np.asarray(y)
         if pairs.ndim != 3 or pairs.shape[1] != 2:
@@ -230,6 +255,18 @@ class MMC(TransformerMixin, BaseEstimator):
         return np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", diff, self.A_, diff), 0.0))
 
     def transform(self, X):
+        """``X Lᵀ``: points in the learnt metric's Euclidean coordinates.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+            ``X @ components_.T``.
+        """
         check_is_fitted(self)
         return np.asarray(X, dtype=np.float64) @ self.components_.T
 
@@ -287,6 +324,21 @@ class MMCSupervised(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         L-BFGS iterations of the pair learner.
     n_features_in_ : int
 
+    See Also
+    --------
+    MMC : the pair learner, ``fit(pairs, y)``.
+    fsbook.kernel_design.WeakKernelSelector : the weak-kernel LP feature selector from
+        ``(X, y)``, compared with Xing et al.'s metric in Figure 3 of [2]_.
+
+    References
+    ----------
+    .. [1] Xing, E. P., Ng, A. Y., Jordan, M. I. and Russell, S. (2002). Distance Metric
+       Learning, with Application to Clustering with Side-Information. Advances in Neural
+       Information Processing Systems 15, 505-512. ``references.bib``: ``xing2002metric``.
+    .. [2] Fung, G., Rosales, R. and Rao, R. B. (2007). Feature Selection and Kernel Design via
+       Linear Programming. Proceedings of the 20th International Joint Conference on Artificial
+       Intelligence (IJCAI). ``references.bib``: ``fung2007lp``.
+
     Examples
     --------
     >>> from sklearn.datasets import load_iris
@@ -328,7 +380,20 @@ class MMCSupervised(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Fit :class:`MMC` on every pair of rows of ``X``, similar when their labels agree."""
+        """Fit :class:`MMC` on every pair of rows of ``X``, similar when their labels agree.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data (dense).
+        y : array-like of shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         self._refuse_sparse(X)
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
@@ -348,7 +413,18 @@ class MMCSupervised(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         return self
 
     def transform(self, X):
-        """``X Lᵀ``: points in the learnt metric's Euclidean coordinates."""
+        """``X Lᵀ``: points in the learnt metric's Euclidean coordinates.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples (dense).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+            ``X @ components_.T``.
+        """
         check_is_fitted(self)
         self._refuse_sparse(X)
         X = validate_data(self, X, dtype=np.float64, reset=False)

@@ -162,6 +162,23 @@ class Relief(SupportSelectorMixin, BaseEstimator):
     feature_importances_ : ndarray, the ReliefF weights
     support_ : boolean mask
 
+    See Also
+    --------
+    fsbook.baselines.LaplacianScore : another filter baseline of Table 1 of [2]_.
+    fsbook.baselines.FOHSIC : forward selection by HSIC.
+
+    References
+    ----------
+    .. [1] Kira, K. and Rendell, L. A. (1992). A Practical Approach to Feature Selection.
+       Proceedings of the Ninth International Workshop on Machine Learning, 249-256.
+       ``references.bib``: ``kira1992relief``.  The ReliefF extension implemented here is
+       Kononenko (1994) and Robnik-Šikonja & Kononenko (2003) (module docstring; not in
+       ``references.bib``).
+    .. [2] Masaeli, M., Fung, G. and Dy, J. G. (2010). From Transformation-Based Dimensionality
+       Reduction to Feature Selection. Proceedings of the 27th International Conference on
+       Machine Learning (ICML). ``references.bib``: ``masaeli2010transformation``.
+       A baseline of its Table 1.
+
     Examples
     --------
     Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
@@ -189,7 +206,20 @@ class Relief(SupportSelectorMixin, BaseEstimator):
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Compute the ReliefF weights and keep the top ``n_features_to_select``."""
+        """Compute the ReliefF weights and keep the top ``n_features_to_select``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         X, codes = self._validate_classes(X, y)
         k = self._resolve_k(X.shape[1])
         self.feature_importances_ = relieff_weights(X, codes, self.n_neighbors)

@@ -122,6 +122,19 @@ class StabilitySelection(SupportSelectorMixin, BaseEstimator):
     support_ : ndarray of bool
         The features kept.
 
+    See Also
+    --------
+    fsbook.baselines.L1SVMSelector : the default wrapped selector.
+    fsbook.hkl.HKLRanker : another selector it can wrap.
+
+    References
+    ----------
+    .. [1] Meinshausen, N. and Bühlmann, P. (2010). Stability selection. Journal of the Royal
+       Statistical Society, Series B (not in ``references.bib``).
+    .. [2] Kuncheva, L. I. (2007). A Stability Index for Feature Selection. Proceedings of the
+       25th IASTED International Multi-Conference: Artificial Intelligence and Applications,
+       390-395. ``references.bib``: ``kuncheva2007stability``.
+
     Examples
     --------
     Two classes of 60 points in 8 dimensions; only columns 0 and 1 carry the class:
@@ -171,7 +184,20 @@ class StabilitySelection(SupportSelectorMixin, BaseEstimator):
 
     @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y):
-        """Fit ``estimator`` on every subsample and keep the most frequently selected features."""
+        """Fit ``estimator`` on every subsample and keep the most frequently selected features.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data (sparse when ``estimator`` accepts it).
+        y : array-like of shape (n_samples,)
+            Class labels (the subsamples are stratified by them).
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         if self.threshold is not None and self.n_features_to_select is not None:
             raise ValueError(f"give either threshold ({self.threshold}) or n_features_to_select "
                              f"({self.n_features_to_select}), not both")

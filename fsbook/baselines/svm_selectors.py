@@ -58,6 +58,22 @@ class L1SVMSelector(SupportSelectorMixin, BaseEstimator):
     n_iter_ : int, liblinear iterations summed over the path
     support_ : boolean mask
 
+    See Also
+    --------
+    fsbook.baselines.SVMRFE : recursive elimination by a linear SVM's weights.
+    fsbook.baselines.StabilitySelection : the selection frequencies of this selector over
+        half-size subsamples (its default estimator).
+
+    References
+    ----------
+    .. [1] Zhu, J., Rosset, S., Hastie, T. and Tibshirani, R. (2003). 1-norm Support Vector
+       Machines. Advances in Neural Information Processing Systems 16. ``references.bib``:
+       ``zhu2003l1svm``.
+    .. [2] Masaeli, M., Fung, G. and Dy, J. G. (2010). From Transformation-Based Dimensionality
+       Reduction to Feature Selection. Proceedings of the 27th International Conference on
+       Machine Learning (ICML). ``references.bib``: ``masaeli2010transformation``.
+       The ℓ1-SVM baseline of its Table 1.
+
     Examples
     --------
     Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
@@ -100,7 +116,20 @@ class L1SVMSelector(SupportSelectorMixin, BaseEstimator):
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Run the C path (see module docstring)."""
+        """Run the C path (see module docstring).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         X, codes = self._validate_classes(X, y)
         k = self._resolve_k(X.shape[1])
         # one integer seed for every fit along the path, so each fit shuffles alike
@@ -167,6 +196,20 @@ class SVMRFE(SupportSelectorMixin, BaseEstimator):
     ----------
     ranking_ : RFE's ranking; support_ : boolean mask
 
+    See Also
+    --------
+    fsbook.baselines.L1SVMSelector : an ℓ1-SVM on a ``C`` path to ``k`` features.
+
+    References
+    ----------
+    .. [1] Guyon, I., Weston, J., Barnhill, S. and Vapnik, V. (2002). Gene Selection for Cancer
+       Classification using Support Vector Machines. Machine Learning, 46, 389-422.
+       ``references.bib``: ``guyon2002rfe``.
+    .. [2] Masaeli, M., Fung, G. and Dy, J. G. (2010). From Transformation-Based Dimensionality
+       Reduction to Feature Selection. Proceedings of the 27th International Conference on
+       Machine Learning (ICML). ``references.bib``: ``masaeli2010transformation``.
+       A baseline of its Table 1.
+
     Examples
     --------
     Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
@@ -198,7 +241,20 @@ class SVMRFE(SupportSelectorMixin, BaseEstimator):
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Eliminate features by the squared weights of a linear SVM."""
+        """Eliminate features by the squared weights of a linear SVM.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         X, codes = self._validate_classes(X, y)
         k = self._resolve_k(X.shape[1])
         rfe = RFE(LinearSVC(C=self.C, max_iter=10000, random_state=self.random_state),

@@ -48,10 +48,25 @@ class FeatureWeightingSVM(LinearBinarySelectorMixin, BaseEstimator):
     objective_ : float, the optimal value of (★)
     classes_ : the two labels
 
+    See Also
+    --------
+    fsbook.baselines.ZeroNormSVM : zero-norm SVM by multiplicative rescaling.
+    fsbook.baselines.L1SVMSelector : an ℓ1-SVM (unsquared penalty) on a ``C`` path.
+
     Notes
     -----
     ``X`` may be sparse (CSR): cvxpy takes it as a sparse constant, so the cone program has one
     entry per non-zero of ``X``.
+
+    References
+    ----------
+    .. [1] Nguyen, M. H. and De la Torre, F. (2010). Optimal feature selection for support
+       vector machines. Pattern Recognition, 43(3), 584-591. ``references.bib``:
+       ``nguyen2010optimal``.  The problem (★) is written in its spirit (module docstring).
+    .. [2] Non-parametric Max-margin Supervised Dimension Reduction with Disjunctive Features
+       Learnt by Hierarchical Kernel Learning; authors and venue as given in the paper text
+       ``shared/papers/hkl_disjunctive_dimension_reduction.txt``. ``references.bib``:
+       ``hkl_disjunctive``. Its Table 5 compares disjunctive HKL with the weighted SVM.
 
     Examples
     --------
@@ -82,7 +97,20 @@ class FeatureWeightingSVM(LinearBinarySelectorMixin, BaseEstimator):
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Solve (★) on ``(X, y)`` (two classes)."""
+        """Solve (★) on ``(X, y)`` (two classes).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,)
+            Labels of two classes.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         import cvxpy as cp
 
         X, y = self._check_binary(X, y)

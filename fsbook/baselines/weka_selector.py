@@ -85,6 +85,35 @@ class WekaSubsetSelector(SupportSelectorMixin, BaseEstimator):
     merit_ : float, evaluator merit of the searched subset (before post-processing)
     n_features_in_, feature_names_in_ (if given)
 
+    See Also
+    --------
+    fsbook.hkl.HKLRanker : disjunctive HKL as a feature selector, which Table 1 of [1]_ compares
+        with these wrappers.
+    fsbook.baselines.WekaLibSVM : Weka's default LibSVM, the "L2" classifier of the same table on
+        all the attributes.
+
+    References
+    ----------
+    .. [1] Non-parametric Max-margin Supervised Dimension Reduction with Disjunctive Features
+       Learnt by Hierarchical Kernel Learning; authors and venue as given in the paper text
+       ``shared/papers/hkl_disjunctive_dimension_reduction.txt``. ``references.bib``:
+       ``hkl_disjunctive``. Its Table 1 runs the fifteen evaluator × search configurations.
+    .. [2] Hall, M. A. (1999). Correlation-based Feature Selection for Machine Learning. PhD
+       thesis, University of Waikato. ``references.bib``: ``hall1999cfs``.
+    .. [3] Liu, H. and Setiono, R. (1996). A Probabilistic Approach to Feature Selection -- A
+       Filter Solution. Proceedings of the 13th International Conference on Machine Learning,
+       319-327. ``references.bib``: ``liu1996consistency``.
+    .. [4] Gütlein, M., Frank, E., Hall, M. and Karwath, A. (2009). Large-scale attribute
+       selection using wrappers. IEEE Symposium on Computational Intelligence and Data Mining,
+       332-339. ``references.bib``: ``gutlein2009lfs``.
+    .. [5] Fayyad, U. M. and Irani, K. B. (1993). Multi-Interval Discretization of
+       Continuous-Valued Attributes for Classification Learning. Proceedings of the 13th
+       International Joint Conference on Artificial Intelligence, 1022-1027.
+       ``references.bib``: ``fayyad1993mdl``.
+    .. [6] Hall, M., Frank, E., Holmes, G., Pfahringer, B., Reutemann, P. and Witten, I. H.
+       (2009). The WEKA Data Mining Software: An Update. SIGKDD Explorations, 11(1), 10-18.
+       ``references.bib``: ``hall2009weka``.
+
     Examples
     --------
     Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
@@ -141,7 +170,20 @@ class WekaSubsetSelector(SupportSelectorMixin, BaseEstimator):
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Search the subset on ``(X, y)``; ``X`` may have missing values (NaN), ``y`` may not."""
+        """Search the subset on ``(X, y)``; ``X`` may have missing values (NaN), ``y`` may not.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data (dense; NaN allowed).
+        y : array-like of shape (n_samples,)
+            Class labels (no missing value).
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         if sp.issparse(X):
             raise TypeError(
                 f"{type(self).__name__} does not accept sparse X: Weka's evaluators count over a "

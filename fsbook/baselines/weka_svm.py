@@ -147,6 +147,17 @@ class WekaFilters(TransformerMixin, BaseEstimator):
     fill_ : float array (n_features,), the values that replace NaN
     nominal_, n_levels_, n_features_in_
 
+    See Also
+    --------
+    fsbook.baselines.WekaLibSVM : these filters followed by libsvm's RBF C-SVC.
+    fsbook.baselines.WekaSubsetSelector : Weka's attribute-subset selection.
+
+    References
+    ----------
+    .. [1] Hall, M., Frank, E., Holmes, G., Pfahringer, B., Reutemann, P. and Witten, I. H.
+       (2009). The WEKA Data Mining Software: An Update. SIGKDD Explorations, 11(1), 10-18.
+       ``references.bib``: ``hall2009weka``.
+
     Examples
     --------
     >>> X = np.array([[0.0, 1.0], [2.0, np.nan], [1.0, 3.0]])
@@ -162,7 +173,20 @@ class WekaFilters(TransformerMixin, BaseEstimator):
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        """Learn the replacement values (mean or mode) and the levels of the nominal columns."""
+        """Learn the replacement values (mean or mode) and the levels of the nominal columns.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data (dense; NaN allowed).
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         _refuse_sparse(self, X)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
         self.nominal_, self.n_levels_ = _resolve_nominal(X, self.nominal, self.n_levels)
@@ -170,7 +194,19 @@ class WekaFilters(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        """Replace NaN by the training values, then one-hot encode the nominal columns."""
+        """Replace NaN by the training values, then one-hot encode the nominal columns.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples (dense; NaN allowed).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features_out)
+            A nominal column with ``L > 2`` levels becomes ``L`` indicator columns in place; the
+            other columns are copied.
+        """
         check_is_fitted(self, "fill_")
         _refuse_sparse(self, X)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False)
@@ -205,6 +241,24 @@ class WekaLibSVM(ClassifierMixin, BaseEstimator):
     svc_ : fitted :class:`~sklearn.svm.SVC`
     classes_, n_features_in_
 
+    See Also
+    --------
+    fsbook.baselines.WekaFilters : the two filters alone, as a transformer.
+    fsbook.baselines.WekaSubsetSelector : Weka's attribute-subset selection, the wrapper rows
+        of Table 1 of [2]_ (where this classifier is the "L2" row on all the attributes).
+
+    References
+    ----------
+    .. [1] Hall, M., Frank, E., Holmes, G., Pfahringer, B., Reutemann, P. and Witten, I. H.
+       (2009). The WEKA Data Mining Software: An Update. SIGKDD Explorations, 11(1), 10-18.
+       ``references.bib``: ``hall2009weka``.
+    .. [2] Non-parametric Max-margin Supervised Dimension Reduction with Disjunctive Features
+       Learnt by Hierarchical Kernel Learning; authors and venue as given in the paper text
+       ``shared/papers/hkl_disjunctive_dimension_reduction.txt``. ``references.bib``:
+       ``hkl_disjunctive``.
+    .. [3] Chang, C.-C. and Lin, C.-J. (2011). LIBSVM: A library for support vector machines.
+       ACM Transactions on Intelligent Systems and Technology (not in ``references.bib``).
+
     Examples
     --------
     >>> X = np.array([[0.0, 1.0], [1.0, np.nan], [0.0, 0.0], [1.0, 0.0]])
@@ -232,7 +286,20 @@ class WekaLibSVM(ClassifierMixin, BaseEstimator):
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Fit on ``(X, y)``; ``X`` may have missing values (NaN)."""
+        """Fit on ``(X, y)``; ``X`` may have missing values (NaN).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data (dense; NaN allowed).
+        y : array-like of shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         _refuse_sparse(self, X)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         check_classification_targets(y)
@@ -256,6 +323,18 @@ class WekaLibSVM(ClassifierMixin, BaseEstimator):
         return self.svc_.decision_function(self._transform(X))
 
     def predict(self, X):
+        """Class labels of ``X`` after the training data's filters.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples (dense; NaN allowed).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Predicted labels.
+        """
         check_is_fitted(self, "svc_")
         _refuse_sparse(self, X)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False)

@@ -49,10 +49,25 @@ class ZeroNormSVM(LinearBinarySelectorMixin, BaseEstimator):
     n_iter_ : int, linear SVMs trained (rescaling iterations and the final fit)
     classes_ : the two labels
 
+    See Also
+    --------
+    fsbook.baselines.FeatureWeightingSVM : the convex feature-weighting SVM of the same tables.
+    fsbook.baselines.L1SVMSelector : an ℓ1-SVM on a ``C`` path to ``k`` features.
+
     Notes
     -----
     ``X`` may be sparse (CSR): the rescaled inputs ``x ⊙ z`` stay sparse (liblinear works on
     the non-zeros either way), and the selection equals that of the dense ``X``.
+
+    References
+    ----------
+    .. [1] Weston, J., Elisseeff, A., Schölkopf, B. and Tipping, M. (2003). Use of the
+       Zero-Norm with Linear Models and Kernel Methods. Journal of Machine Learning Research, 3,
+       1439-1461. ``references.bib``: ``weston2003zero``.
+    .. [2] Non-parametric Max-margin Supervised Dimension Reduction with Disjunctive Features
+       Learnt by Hierarchical Kernel Learning; authors and venue as given in the paper text
+       ``shared/papers/hkl_disjunctive_dimension_reduction.txt``. ``references.bib``:
+       ``hkl_disjunctive``. Its Table 4 compares disjunctive HKL with the zero-norm SVM.
 
     Examples
     --------
@@ -108,7 +123,20 @@ class ZeroNormSVM(LinearBinarySelectorMixin, BaseEstimator):
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Run AROM on ``(X, y)`` (two classes)."""
+        """Run AROM on ``(X, y)`` (two classes).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,)
+            Labels of two classes.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         X, y = self._check_binary(X, y)
         n = X.shape[1]
         k = self._resolve_k(n)

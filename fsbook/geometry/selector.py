@@ -162,6 +162,19 @@ class GeometricFeatureSetSelector(SupportSelectorMixin, BaseEstimator):
     feature_names_in_ : ndarray of str
         Defined when ``X`` has string column names.
 
+    See Also
+    --------
+    fsbook.geometry.FeatureGroupSelector : keeps the columns of one union of feature groups; in
+        the all-subsets wrapper of Section 3 it labels the sets the models of Table 2 learn from.
+
+    References
+    ----------
+    .. [1] Feature selection for linear SVMs by geometric properties of the data (six affine-hull
+       dimension ratios f1-f6); title, authors and venue as given in the paper text
+       ``shared/papers/svm_geometric_feature_selection.txt``. ``references.bib``:
+       ``geometric_ratios``. The ratios are its Table 1, the decision models its Table 2 and the algorithm
+       its Fig. 2 (the paper numbers no equations).
+
     Examples
     --------
     Two groups of binary features (say unigrams and bigrams); the first tells class 0 from the others:
@@ -265,12 +278,15 @@ class GeometricFeatureSetSelector(SupportSelectorMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like or sparse matrix of shape (m, n)
+        X : {array-like, sparse matrix} of shape (m, n)
+            Training data (binarised by ``binarize``).
         y : array-like of shape (m,)
+            Class labels.
 
         Returns
         -------
-        self
+        self : object
+            The fitted estimator.
         """
         df = self.compute_ratios(X, y)
         model = self._model()

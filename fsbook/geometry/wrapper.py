@@ -76,6 +76,19 @@ class FeatureGroupSelector(SupportSelectorMixin, BaseEstimator):
     feature_names_in_ : ndarray of str
         Defined when ``X`` has string column names.
 
+    See Also
+    --------
+    fsbook.geometry.GeometricFeatureSetSelector : the filter that recommends unions of feature
+        groups from the geometry of the classes, without fitting an SVM per union.
+
+    References
+    ----------
+    .. [1] Feature selection for linear SVMs by geometric properties of the data (six affine-hull
+       dimension ratios f1-f6); title, authors and venue as given in the paper text
+       ``shared/papers/svm_geometric_feature_selection.txt``. ``references.bib``:
+       ``geometric_ratios``. Its Section 3 labels the feature sets by an all-subsets wrapper, the
+       search this selector is the pipeline step of.
+
     Examples
     --------
     >>> import numpy as np
@@ -105,12 +118,15 @@ class FeatureGroupSelector(SupportSelectorMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-        y : ignored
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data (only its number of columns, and their names, are used).
+        y : None
+            Ignored.
 
         Returns
         -------
-        self
+        self : object
+            The fitted estimator.
         """
         X = validate_data(self, X, accept_sparse="csr", dtype="numeric",
                           ensure_all_finite="allow-nan")

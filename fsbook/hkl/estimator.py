@@ -370,6 +370,25 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
     times_ : dict
         Seconds in SVMs, mirror descent and sufficiency checks.
 
+    See Also
+    --------
+    fsbook.hkl.DisjunctiveHKLCV : the same with ``C`` (and ``β``) chosen by cross-validation.
+    fsbook.hkl.HKLRanker : a feature selector ranking the features of a cross-validated model.
+
+    References
+    ----------
+    .. [1] Non-parametric Max-margin Supervised Dimension Reduction with Disjunctive Features
+       Learnt by Hierarchical Kernel Learning; authors and venue as given in the paper text
+       ``shared/papers/hkl_disjunctive_dimension_reduction.txt``. ``references.bib``:
+       ``hkl_disjunctive``. The primal is its eq. (1), the dual in ``η`` its eq. (8) (``g(η)``, solved
+       by ``solver="mirror"``) and the active-set algorithm its Figure 1.
+    .. [2] Bach, F. (2009). Exploring Large Feature Spaces with Hierarchical Multiple Kernel
+       Learning. Advances in Neural Information Processing Systems 21 (NIPS).
+       ``references.bib``: ``bach2009hkl``.
+    .. [3] Bach, F. (2009). High-Dimensional Non-Linear Variable Selection through Hierarchical
+       Kernel Learning. Technical report, INRIA, arXiv:0909.0844. ``references.bib``:
+       ``bach2009highdim``.
+
     Examples
     --------
     >>> import numpy as np
@@ -430,11 +449,14 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,), two classes
+            Training data, booleanised as ``x > binarize`` (0/1 required when ``binarize`` is None).
+        y : array-like of shape (n_samples,)
+            Labels of two classes.
 
         Returns
         -------
-        self
+        self : object
+            The fitted estimator.
         """
         X, ys, om = self._check_fit_input(X, y)
         self.beta_ = _resolve_beta(self.beta, X.shape[1])
@@ -499,6 +521,21 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
     estimator_ : DisjunctiveHKL
         The model refitted at ``(C_, β_)``; its fitted attributes (``disjunctions_``,
         ``coef_``, ``duality_gap_``, ``certified_``, …) are also set on this estimator.
+
+    See Also
+    --------
+    fsbook.hkl.DisjunctiveHKL : one model at fixed ``C`` and ``β`` (problem (1) of [1]_).
+    fsbook.hkl.HKLRanker : a feature selector ranking the features of this model.
+
+    References
+    ----------
+    .. [1] Non-parametric Max-margin Supervised Dimension Reduction with Disjunctive Features
+       Learnt by Hierarchical Kernel Learning; authors and venue as given in the paper text
+       ``shared/papers/hkl_disjunctive_dimension_reduction.txt``. ``references.bib``:
+       ``hkl_disjunctive``.
+    .. [2] Bach, F. (2009). Exploring Large Feature Spaces with Hierarchical Multiple Kernel
+       Learning. Advances in Neural Information Processing Systems 21 (NIPS).
+       ``references.bib``: ``bach2009hkl``.
 
     Examples
     --------
@@ -603,11 +640,14 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,), two classes
+            Training data, booleanised as ``x > binarize`` (0/1 required when ``binarize`` is None).
+        y : array-like of shape (n_samples,)
+            Labels of two classes.
 
         Returns
         -------
-        self
+        self : object
+            The fitted estimator.
         """
         import warnings
 

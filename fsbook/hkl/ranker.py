@@ -119,6 +119,22 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
         Features of positive score.
     support_ : ndarray of bool
 
+    See Also
+    --------
+    fsbook.hkl.DisjunctiveHKLCV : the cross-validated model the features are ranked by.
+    fsbook.hkl.DisjunctiveHKL : disjunctive HKL at a fixed ``C``.
+    fsbook.baselines.WekaSubsetSelector : the wrapper selection HKL is compared with in Table 1.
+
+    References
+    ----------
+    .. [1] Non-parametric Max-margin Supervised Dimension Reduction with Disjunctive Features
+       Learnt by Hierarchical Kernel Learning; authors and venue as given in the paper text
+       ``shared/papers/hkl_disjunctive_dimension_reduction.txt``. ``references.bib``:
+       ``hkl_disjunctive``.
+    .. [2] Bach, F. (2009). Exploring Large Feature Spaces with Hierarchical Multiple Kernel
+       Learning. Advances in Neural Information Processing Systems 21 (NIPS).
+       ``references.bib``: ``bach2009hkl``.
+
     Examples
     --------
     >>> import numpy as np
@@ -187,12 +203,15 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data: 0/1 with ``boolean=True``, else booleanised at its quartiles.
         y : array-like of shape (n_samples,)
+            Class labels (one-vs-rest beyond two classes).
 
         Returns
         -------
-        self
+        self : object
+            The fitted estimator.
         """
         from sklearn.multiclass import OneVsRestClassifier
 

@@ -153,6 +153,27 @@ class KernelDesign(TransformerMixin, BaseEstimator):
         ``psd="nonnegative"``, which does not form ``K^α`` on ``S``).
     n_features_in_ : int
 
+    See Also
+    --------
+    fsbook.kernel_design.WeakKernelSelector : the ``(X, y)`` feature selector of the weak-kernel
+        LP (7), triplets drawn from the labels.
+    fsbook.baselines.MMC : Xing et al.'s (2002) metric learnt from pairs, the comparison of
+        Figure 3 of [1]_.
+
+    Notes
+    -----
+    Not an ``(X, y)`` estimator: it learns from relative comparisons, as metric-learn's triplet
+    learners do. :class:`~fsbook.kernel_design.WeakKernelSelector` is the ``(X, y)`` feature
+    selector built on the same weak-kernel LP, with the triplets drawn from the labels.
+
+    References
+    ----------
+    .. [1] Fung, G., Rosales, R. and Rao, R. B. (2007). Feature Selection and Kernel Design via
+       Linear Programming. Proceedings of the 20th International Joint Conference on Artificial
+       Intelligence (IJCAI). ``references.bib``: ``fung2007lp``.
+       ``variant="full"`` is its formulation (4), ``variant="weak"`` its formulation
+       (7) on the one-feature Gaussians of its eq. (5), mixed as in its eq. (6).
+
     Examples
     --------
     Triplets ``(i, j, k)``: ``i`` is more similar to ``j`` than to ``k`` (here: ``i, j`` share a
@@ -170,10 +191,6 @@ class KernelDesign(TransformerMixin, BaseEstimator):
     array([0, 1])
     >>> kd.score(triplets_from_labels(y, 200, random_state=1))   # fraction ordered right
     0.945
-
-    Not an ``(X, y)`` estimator: it learns from relative comparisons, as metric-learn's triplet
-    learners do. :class:`~fsbook.kernel_design.WeakKernelSelector` is the ``(X, y)`` feature
-    selector built on the same weak-kernel LP, with the triplets drawn from the labels.
     """
 
     _parameter_constraints = {
@@ -214,6 +231,19 @@ class KernelDesign(TransformerMixin, BaseEstimator):
 
         ``S`` is the set of distinct points of the triplets; a triplet whose points coincide
         (by value) raises :class:`~fsbook.kernel_design.triplets.TripletError`.
+
+        Parameters
+        ----------
+        triplets : array-like of shape (n_triplets, 3, n_features) or (n_triplets, 3)
+            Triplets ``(i, j, k)``, ``i`` more similar to ``j`` than to ``k``: points, or
+            indices into ``preprocessor``.
+        y : None
+            Ignored (metric-learn's triplet learners take no labels).
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
         """
         S, loc = _distinct_points(triplets, self.preprocessor)
         d = S.shape[1]
@@ -285,7 +315,18 @@ class KernelDesign(TransformerMixin, BaseEstimator):
 
     def predict(self, triplets):
         """+1 when the triplet is ordered correctly by the learnt kernel, -1 otherwise (ties
-        count as -1)."""
+        count as -1).
+
+        Parameters
+        ----------
+        triplets : array-like of shape (n_triplets, 3, n_features) or (n_triplets, 3)
+            Points, or indices into ``preprocessor``.
+
+        Returns
+        -------
+        ndarray of shape (n_triplets,)
+            ``+1`` or ``-1`` per triplet.
+        """
         return np.where(self.decision_function(triplets) > 0, 1, -1)
 
     def score(self, triplets, y=None):
@@ -298,6 +339,16 @@ class KernelDesign(TransformerMixin, BaseEstimator):
         Warns (``UserWarning``) when no feature is selected: with ``psd="dominance"`` (the
         default, the paper's constraint) the LP's optimum is α = 0 in every fit of chapter 3's
         experiments on real data, so ``transform`` would return no column without a word.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features_in_)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, len(selected_features_))
+            The columns ``selected_features_`` of ``X``.
         """
         check_is_fitted(self)
         if self.variant != "weak":

@@ -89,9 +89,6 @@ class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
     random_state : int, RandomState instance or None, default=0
         Seeds the draw of the triplets.
 
-    A sparse ``X`` is accepted: only the rows the drawn triplets use are made dense (the LP
-    works on those points), and the result is that of the dense ``X``.
-
     Attributes
     ----------
     scores_ : ndarray of shape (n_features,)
@@ -107,6 +104,25 @@ class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         When ``X`` has string column names.
+
+    See Also
+    --------
+    fsbook.kernel_design.KernelDesign : the LP kernel-design estimator on triplets, full or weak
+        kernels.
+    fsbook.baselines.MMCSupervised : Xing et al.'s (2002) metric learnt from ``(X, y)``.
+
+    Notes
+    -----
+    A sparse ``X`` is accepted: only the rows the drawn triplets use are made dense (the LP
+    works on those points), and the result is that of the dense ``X``.
+
+    References
+    ----------
+    .. [1] Fung, G., Rosales, R. and Rao, R. B. (2007). Feature Selection and Kernel Design via
+       Linear Programming. Proceedings of the 20th International Joint Conference on Artificial
+       Intelligence (IJCAI). ``references.bib``: ``fung2007lp``.
+       The LP is its formulation (7), the kernels its eq. (5) and their mixture its
+       eq. (6); triplets from class labels as in its Section 3.1.
 
     Examples
     --------
@@ -156,6 +172,18 @@ class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
         Raises ``ValueError`` for NaN/infinite ``X``, a non-classification ``y``, a single
         class, no class with two points (no triplet exists), ``n_features_to_select`` larger
         than the number of features, or when every drawn triplet repeats a point by value.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,)
+            Class labels, from which the triplets are drawn.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
         """
         X, codes = self._validate_classes(X, y)
         if np.bincount(codes).max() < 2:

@@ -78,8 +78,15 @@ class _L1LinfSelector(SupportSelectorMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like or sparse matrix (n_samples, n_features)
-        y : array-like (n_samples,), class labels (at least two classes)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,)
+            Class labels (at least two classes).
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
         """
         X, y_codes = self._validate_classes(X, y)
         d = X.shape[1]
@@ -155,6 +162,19 @@ class LDFS(_L1LinfSelector):
     support_ : boolean mask; exact_ : whether ``W_`` itself has k non-zero rows
     feature_scores_ : ``||w_j||∞``
     scale_ : feature scales
+
+    See Also
+    --------
+    fsbook.l1linf.HSFS : the same ℓ1/ℓ∞ penalty on the HSIC criterion (eq. (9) of [1]_).
+    fsbook.baselines.LaplacianScore : a filter on the same two-class problem (Table 1 of [1]_).
+    fsbook.baselines.L1SVMSelector : an ℓ1-SVM on a ``C`` path to ``k`` features (Table 1 of [1]_).
+
+    References
+    ----------
+    .. [1] Masaeli, M., Fung, G. and Dy, J. G. (2010). From Transformation-Based Dimensionality
+       Reduction to Feature Selection. Proceedings of the 27th International Conference on
+       Machine Learning (ICML). ``references.bib``: ``masaeli2010transformation``.
+       LDFS is its eq. (6).
 
     Examples
     --------
@@ -248,6 +268,21 @@ class HSFS(_L1LinfSelector):
     Attributes
     ----------
     As in :class:`LDFS`.
+
+    See Also
+    --------
+    fsbook.l1linf.LDFS : the same ℓ1/ℓ∞ penalty on the LDA criterion (eq. (6) of [1]_).
+    fsbook.baselines.FOHSIC : greedy forward selection on the same HSIC criterion (Table 1 of [1]_).
+
+    References
+    ----------
+    .. [1] Masaeli, M., Fung, G. and Dy, J. G. (2010). From Transformation-Based Dimensionality
+       Reduction to Feature Selection. Proceedings of the 27th International Conference on
+       Machine Learning (ICML). ``references.bib``: ``masaeli2010transformation``.
+       HSFS is its eq. (9).
+    .. [2] Song, L., Smola, A., Gretton, A., Borgwardt, K. M. and Bedo, J. (2007). Supervised
+       Feature Selection via Dependence Estimation. Proceedings of the 24th International
+       Conference on Machine Learning, 823-830. ``references.bib``: ``song2007fohsic``.
 
     Examples
     --------

@@ -145,12 +145,6 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
     coef0 : float, default=1.0
     prefit : bool, default=False
 
-    Notes
-    -----
-    ``X`` may be sparse (CSR): the kernel matrices come from ``pairwise_kernels``, which takes
-    sparse input, and the default kernel PCA works on the ``m × m`` kernel matrix (a method on
-    the ``m × m`` kernel matrix, as every kernel SVM); a user's reducer must accept sparse input.
-
     Attributes
     ----------
     classes_ : ndarray
@@ -158,6 +152,26 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
     dual_coef_ : ndarray (k, m), ``λ_i y_i`` per one-vs-rest problem (k = 1 for two classes)
     coef_reduced_ : ndarray (k, d), ``v``
     intercept_ : ndarray (k,)
+
+    See Also
+    --------
+    fsbook.projection.ProjectionPenalty : the projection penalty for a linear model and a
+        linear reducer, eqs. (6)-(7).
+    fsbook.projection.GeneralizedDiscriminantAnalysis : a kernel reducer (Proj-GDA, Tables 5-7).
+    fsbook.projection.OrthogonalLaplacianfaces : a reducer used through the trick of Section 2.5
+        (Proj-OLap, Tables 5-7).
+
+    Notes
+    -----
+    ``X`` may be sparse (CSR): the kernel matrices come from ``pairwise_kernels``, which takes
+    sparse input, and the default kernel PCA works on the ``m × m`` kernel matrix (a method on
+    the ``m × m`` kernel matrix, as every kernel SVM); a user's reducer must accept sparse input.
+
+    References
+    ----------
+    .. [1] Zhang, Y. and Schneider, J. (2010). Projection Penalties: Dimension Reduction
+       without Loss. Proceedings of the 27th International Conference on Machine Learning
+       (ICML). ``references.bib``: ``zhang2010projection``.
 
     Examples
     --------
@@ -224,12 +238,15 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (m, n)
+        X : {array-like, sparse matrix} of shape (m, n)
+            Training data.
         y : array-like of shape (m,)
+            Class labels.
 
         Returns
         -------
-        self
+        self : object
+            The fitted estimator.
         """
         if self.prefit and self.reducer is None:
             raise ValueError("prefit=True needs a fitted reducer")

@@ -212,14 +212,6 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
     prefit : bool, default=False
         Use ``reducer`` as already fitted.
 
-    Notes
-    -----
-    ``X`` may be sparse (CSR) when the reducer accepts it (``TruncatedSVD``, a matrix ``P``,
-    ``PCA`` with a solver for sparse input, ...): the augmented representation ``[X, Z]`` is a
-    sparse matrix and the wrapped estimator or the exact λ = 0 solver for LogisticRegression and
-    LinearSVC works on it.  **Ridge with reduced_penalty=0 densifies** ``X`` (its exact solution
-    needs the dense residual ``X − QQᵀX``, ``m × n``).
-
     Attributes
     ----------
     reducer_ : fitted reducer (or the matrix ``P``)
@@ -229,6 +221,26 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
     coef_reduced_ : ndarray, ``v``
     coef_ : ndarray, ``w = w̃ + Pᵀv`` in the input space (only for an affine reducer)
     intercept_ : intercept in the input space (affine reducer) else of the augmented model
+
+    See Also
+    --------
+    fsbook.projection.ProjectionPenaltySVC : the projection penalty for a kernel SVM and a
+        kernel-based (or any) reducer, eqs. (8)-(19).
+    fsbook.projection.ExhaustedSafePLS : the PLS reducer of Proj-PLS (Table 1).
+
+    Notes
+    -----
+    ``X`` may be sparse (CSR) when the reducer accepts it (``TruncatedSVD``, a matrix ``P``,
+    ``PCA`` with a solver for sparse input, ...): the augmented representation ``[X, Z]`` is a
+    sparse matrix and the wrapped estimator or the exact λ = 0 solver for LogisticRegression and
+    LinearSVC works on it.  **Ridge with reduced_penalty=0 densifies** ``X`` (its exact solution
+    needs the dense residual ``X − QQᵀX``, ``m × n``).
+
+    References
+    ----------
+    .. [1] Zhang, Y. and Schneider, J. (2010). Projection Penalties: Dimension Reduction
+       without Loss. Proceedings of the 27th International Conference on Machine Learning
+       (ICML). ``references.bib``: ``zhang2010projection``.
 
     Examples
     --------
@@ -299,12 +311,15 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (m, n)
+        X : {array-like, sparse matrix} of shape (m, n)
+            Training data (sparse when the reducer accepts it, see Notes).
         y : array-like of shape (m,) or (m, k)
+            Targets (class labels for a classifier ``estimator``).
 
         Returns
         -------
-        self
+        self : object
+            The fitted estimator.
         """
         self._check_params()
         classifier = is_classifier(self.estimator)
@@ -391,7 +406,18 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
         return self.estimator_.classes_
 
     def predict(self, X):
-        """Predict with ``w̃ᵀx + vᵀ(Px) + b``."""
+        """Predict with ``w̃ᵀx + vᵀ(Px) + b``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (m', n)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (m',) or (m', k)
+            The wrapped estimator's prediction on the augmented representation ``[X, Z]``.
+        """
         A = self._augment(X)
         return self.estimator_.predict(A)
 

@@ -81,6 +81,17 @@ class ExhaustedSafePLS(TransformerMixin, BaseEstimator):
         The fitted PLS model with ``n_kept_`` components.
     n_features_in_ : int
 
+    See Also
+    --------
+    fsbook.projection.ProjectionPenalty : Proj-PLS of Table 1 is a ``ProjectionPenalty`` of ``Ridge``
+        with this reducer.
+
+    References
+    ----------
+    .. [1] Zhang, Y. and Schneider, J. (2010). Projection Penalties: Dimension Reduction
+       without Loss. Proceedings of the 27th International Conference on Machine Learning
+       (ICML). ``references.bib``: ``zhang2010projection``. Table 1 (PLS and Proj-PLS).
+
     Examples
     --------
     >>> import numpy as np
@@ -118,11 +129,14 @@ class ExhaustedSafePLS(TransformerMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (m, n)
+            Training data (dense).
         y : array-like of shape (m,) or (m, k)
+            Targets.
 
         Returns
         -------
-        self
+        self : object
+            The fitted estimator.
         """
         self._refuse_sparse(X)
         y_arr = np.asarray(y)

@@ -65,11 +65,25 @@ class GeneralizedDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, Transform
     reg : float, default=1e-8
         Relative ridge ``ε`` on the total scatter.
 
+    See Also
+    --------
+    fsbook.projection.OrthogonalLaplacianfaces : the other supervised reducer of Tables 5-7.
+    fsbook.projection.ProjectionPenaltySVC : the kernel SVM penalised towards its directions
+        (Proj-GDA).
+
     Notes
     -----
     ``X`` may be sparse (CSR): it enters only through the kernel matrices of
     ``pairwise_kernels``, which takes sparse input; the method itself works on the ``m × m``
     kernel matrix, as every kernel method.
+
+    References
+    ----------
+    .. [1] Baudat, G. and Anouar, F. (2000). Generalized discriminant analysis using a kernel
+       approach. Neural Computation, 12(10), as cited by [2]_ (not in ``references.bib``).
+    .. [2] Zhang, Y. and Schneider, J. (2010). Projection Penalties: Dimension Reduction
+       without Loss. Proceedings of the 27th International Conference on Machine Learning
+       (ICML). ``references.bib``: ``zhang2010projection``.
 
     Examples
     --------
@@ -120,11 +134,14 @@ class GeneralizedDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, Transform
         Parameters
         ----------
         X : array-like of shape (m, n)
-        y : array-like of shape (m,), at least two classes
+            Training data.
+        y : array-like of shape (m,)
+            Class labels, at least two classes.
 
         Returns
         -------
-        self
+        self : object
+            The fitted estimator.
         """
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         classes, codes = _labels(y)
@@ -203,6 +220,12 @@ class OrthogonalLaplacianfaces(ClassNamePrefixFeaturesOutMixin, TransformerMixin
     reg : float, default=1e-10
         Relative ridge on ``S``.
 
+    See Also
+    --------
+    fsbook.projection.GeneralizedDiscriminantAnalysis : the kernel reducer of Tables 5-7.
+    fsbook.projection.ProjectionPenaltySVC : the kernel SVM penalised towards its directions
+        (Proj-OLap, through the trick of Section 2.5).
+
     Notes
     -----
     ``X`` may be sparse (CSR).  Then neither the centred ``m × n`` matrix nor the ``n × r`` PCA
@@ -214,6 +237,15 @@ class OrthogonalLaplacianfaces(ClassNamePrefixFeaturesOutMixin, TransformerMixin
     solution; where the smallest eigenvalue of ``T`` is repeated (few images per class, Yale) any
     basis of its eigenspace is a solution, and the two paths may pick different ones (the same
     subspace, so the same ``Z Zᵀ``).  A dense ``X`` keeps the ``m × m`` graph of the book's fits.
+
+    References
+    ----------
+    .. [1] Cai, D., He, X., Han, J. and Zhang, H.-J. (2006). Orthogonal Laplacianfaces for face
+       recognition. IEEE Transactions on Image Processing, 15(11), as cited by [2]_ (not in
+       ``references.bib``).
+    .. [2] Zhang, Y. and Schneider, J. (2010). Projection Penalties: Dimension Reduction
+       without Loss. Proceedings of the 27th International Conference on Machine Learning
+       (ICML). ``references.bib``: ``zhang2010projection``.
 
     Examples
     --------
@@ -253,12 +285,15 @@ class OrthogonalLaplacianfaces(ClassNamePrefixFeaturesOutMixin, TransformerMixin
 
         Parameters
         ----------
-        X : array-like or sparse matrix of shape (m, n)
-        y : array-like of shape (m,), at least two classes
+        X : {array-like, sparse matrix} of shape (m, n)
+            Training data.
+        y : array-like of shape (m,)
+            Class labels, at least two classes.
 
         Returns
         -------
-        self
+        self : object
+            The fitted estimator.
         """
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         _, codes = _labels(y)
