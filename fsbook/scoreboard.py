@@ -22,7 +22,8 @@ import pandas as pd
 
 from fsbook.claims import VERDICTS
 
-__all__ = ["Chapter", "CHAPTERS", "chapter_claims", "scoreboard", "verdict_summary", "forest_plot",
+__all__ = ["Chapter", "CHAPTERS", "chapter_claims", "scoreboard", "verdict_summary", "forest_plot", "chapter_rows",
+           "verdict_strip",
            "SCOREBOARD_COLUMNS"]
 
 
@@ -137,4 +138,73 @@ def forest_plot(rows: pd.DataFrame, ax=None, *, label="claim", units="points"):
     ax.set_yticks(y, rows[label].astype(str).tolist(), fontsize=8)
     ax.set_xlabel(f"paired effect in the paper's direction ({units}), 95 % interval")
     ax.legend(loc="lower right", fontsize=8, frameon=False)
+    return ax
+
+
+def _interval(r, decimals):
+    lo, hi = float(r["ci_low"]), float(r["ci_high"])
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return "—"
+    return f"[{lo:+.{decimals}f}, {hi:+.{decimals}f}]"
+
+
+def chapter_rows(board: pd.DataFrame, chapter: int, *, decimals: int = 2) -> pd.DataFrame:
+    """The scoreboard's rows of one chapter as printed strings: table, claim, data set, effect,
+    95 % interval, units in the paper's direction, and verdict.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from fsbook.scoreboard import chapter_rows
+    >>> b = pd.DataFrame({"chapter": [1], "table": ["Table 1"], "claim": ["A above B"], "dataset": [""],
+    ...                   "effect": [1.234], "ci_low": [0.5], "ci_high": [2.0], "n": [20], "n_direction": [17],
+    ...                   "unit": ["runs"], "verdict": ["holds"], "size": [""], "note": [""]})
+    >>> chapter_rows(b, 1).iloc[0].tolist()
+    ['Table 1', 'A above B', '—', '+1.23', '[+0.50, +2.00]', '17 of 20 runs', 'holds']
+    """
+    rows = board[board["chapter"] == chapter]
+    out = []
+    for _, r in rows.iterrows():
+        eff = float(r["effect"])
+        k = r["n_direction"]
+        direction = ("—" if k is None or (isinstance(k, float) and np.isnan(k)) or not np.isfinite(float(r["n"]))
+                     else f"{int(k)} of {int(r['n'])} {r['unit']}")
+        size = r["size"] if isinstance(r["size"], str) and r["size"] else ""
+        out.append({"table": r["table"], "claim": r["claim"], "data set": r["dataset"] or "—",
+                    "effect": "—" if not np.isfinite(eff) else f"{eff:+.{decimals}f}",
+                    "95 % CI": _interval(r, decimals), "in direction": direction,
+                    "verdict": r["verdict"] + (f", {size}" if size else "")})
+    return pd.DataFrame(out, columns=["table", "claim", "data set", "effect", "95 % CI", "in direction", "verdict"])
+
+
+def verdict_strip(board: pd.DataFrame, ax=None):
+    """Every testable claim as one dot: its effect over its 95 % half-interval (so ±1 is the edge
+    of significance before the family's correction), one row per chapter, coloured by verdict.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    import matplotlib.pyplot as plt
+
+    half = (board["ci_high"].astype(float) - board["ci_low"].astype(float)) / 2
+    z = board["effect"].astype(float) / half
+    ok = np.isfinite(z.to_numpy())
+    b = board[ok].assign(z=np.clip(z[ok], -6, 6))
+    chapters = sorted(b["chapter"].unique())
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.5, 0.45 * len(chapters) + 1.2))
+    colours = {"holds": "C0", "fails": "C3", "no gain": "C2", "not separable": "0.6"}
+    jitter = np.random.default_rng(0).uniform(-0.25, 0.25, len(b))
+    for verdict, colour in colours.items():
+        sel = (b["verdict"] == verdict).to_numpy()
+        y = np.array([chapters.index(c) for c in b["chapter"]])[sel] + jitter[sel]
+        ax.plot(b["z"].to_numpy()[sel], y, "o", ms=3, alpha=0.7, color=colour, label=verdict)
+    ax.axvline(0, color="0.2", lw=0.8)
+    for x in (-1, 1):
+        ax.axvline(x, color="0.6", lw=0.6, ls=":")
+    ax.set_yticks(range(len(chapters)), [f"chapter {c}" for c in chapters])
+    ax.invert_yaxis()
+    ax.set_xlabel("effect in the paper's direction ÷ half its 95 % interval (clipped at ±6)")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=4, fontsize=8, frameon=False)
     return ax
