@@ -137,8 +137,9 @@ benchmarks: $(STAMP)
 # The sdist and the wheel in dist/ (git-ignored), built as a user's pip would: `python -m build` in an
 # isolated environment with the setuptools that pyproject.toml's [build-system] asks for, the wheel
 # from the sdist.  Any warning in the build log (setuptools' deprecations, an undeclared data
-# package, a file missing from the sdist) fails the target, and so does twine's strict check of the
-# metadata and the README rendering.  Needs only build and twine in .venv, not the dependencies.
+# package, a file missing from the sdist) fails the target, and so does a data set or committed store
+# missing from the wheel (a store left out of pyproject.toml's packages gives no warning), and
+# twine's strict check of the metadata and the README rendering.  Needs only build and twine in .venv, not the dependencies.
 # PYTHONDONTWRITEBYTECODE is unset for the build: with it, setuptools prints "byte-compiling is
 # disabled" warnings (the wheel holds no bytecode either way).
 dist:
@@ -149,6 +150,11 @@ dist:
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m build --outdir dist . 2>&1 | tee dist/.build.log; \
 	  test "$${PIPESTATUS[0]}" = 0
 	@if grep -inE 'warn' dist/.build.log; then echo "make dist: the build log above has warnings"; exit 1; fi
+	@$(BIN)/python -c "import pathlib, sys, zipfile; \
+	  names = set(zipfile.ZipFile(next(pathlib.Path('dist').glob('*.whl'))).namelist()); \
+	  want = [*pathlib.Path('data').glob('*.npz'), *pathlib.Path('results').glob('*/tasks-v*.jsonl.gz')]; \
+	  missing = [p.as_posix() for p in want if 'fsbook/_data/' + p.as_posix() not in names]; \
+	  sys.exit('make dist: the wheel misses ' + ', '.join(missing) if missing else 0)"
 	$(BIN)/twine check --strict dist/*.tar.gz dist/*.whl
 
 clean:
