@@ -23,7 +23,7 @@ export PYTHONHASHSEED := 0
 # MPLBACKEND is left unset: notebooks need the inline backend (figures), headless tests fall back to Agg.
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book execute chapter html test lint unit nbval nbval-generic verify-results check-html data benchmarks test-compat clean
+.PHONY: help venv book execute chapter html test lint unit nbval nbval-generic verify-results check-html data benchmarks test-compat dist clean
 
 help:
 	@echo "make book        create .venv, re-execute every notebook in place, build the HTML book"
@@ -36,6 +36,7 @@ help:
 	@echo "make check-html  build the HTML from committed outputs and check every page in headless Chromium"
 	@echo "make data        rebuild data/ from $(SHARED_DATA)"
 	@echo "make benchmarks  run the performance benchmarks (slow, on demand)"
+	@echo "make dist        build the sdist and the wheel into dist/ (no setuptools warning allowed), twine check --strict"
 
 $(STAMP): requirements.txt pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -133,5 +134,28 @@ data: $(STAMP)
 benchmarks: $(STAMP)
 	@for b in $(sort $(wildcard benchmarks/*.py)); do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
+# The sdist and the wheel in dist/ (git-ignored), built as a user's pip would: `python -m build` in an
+# isolated environment with the setuptools that pyproject.toml's [build-system] asks for, the wheel
+# from the sdist.  Any warning in the build log (setuptools' deprecations, an undeclared data
+# package, a file missing from the sdist) fails the target, and so does a data set or committed store
+# missing from the wheel (a store left out of pyproject.toml's packages gives no warning), and
+# twine's strict check of the metadata and the README rendering.  Needs only build and twine in .venv, not the dependencies.
+# PYTHONDONTWRITEBYTECODE is unset for the build: with it, setuptools prints "byte-compiling is
+# disabled" warnings (the wheel holds no bytecode either way).
+dist:
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -c "import build, twine" 2>/dev/null || $(BIN)/python -m pip install --quiet build twine
+	rm -rf dist
+	@mkdir -p dist
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m build --outdir dist . 2>&1 | tee dist/.build.log; \
+	  test "$${PIPESTATUS[0]}" = 0
+	@if grep -inE 'warn' dist/.build.log; then echo "make dist: the build log above has warnings"; exit 1; fi
+	@$(BIN)/python -c "import pathlib, sys, zipfile; \
+	  names = set(zipfile.ZipFile(next(pathlib.Path('dist').glob('*.whl'))).namelist()); \
+	  want = [*pathlib.Path('data').glob('*.npz'), *pathlib.Path('results').glob('*/tasks-v*.jsonl.gz')]; \
+	  missing = [p.as_posix() for p in want if 'fsbook/_data/' + p.as_posix() not in names]; \
+	  sys.exit('make dist: the wheel misses ' + ', '.join(missing) if missing else 0)"
+	$(BIN)/twine check --strict dist/*.tar.gz dist/*.whl
+
 clean:
-	rm -rf _build .numba_cache .numba_cache_generic
+	rm -rf _build .numba_cache .numba_cache_generic dist

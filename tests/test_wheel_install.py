@@ -10,6 +10,7 @@ that works for a wheel user (reinstall, or the environment variable), never ``gi
 About 40 s.
 """
 
+import importlib.metadata
 import importlib.util
 import json
 import os
@@ -18,10 +19,14 @@ import subprocess
 import sys
 import sysconfig
 import textwrap
+import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+
+import fsbook
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -77,7 +82,7 @@ SCRIPT = textwrap.dedent("""
 def _copy_sources(dest):
     """The files the wheel is built from (not the notebooks, tests or local run leftovers)."""
     dest.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy2(ROOT / name, dest / name)
     shutil.copytree(ROOT / "fsbook", dest / "fsbook", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     shutil.copytree(ROOT / "data", dest / "data")
@@ -92,14 +97,29 @@ def _run(cmd, **kw):
     return proc
 
 
+def _check_build_backend():
+    """The running setuptools satisfies pyproject.toml's [build-system] (the build is offline)."""
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
+    for req in map(Requirement, requires):
+        if req.name == "setuptools":
+            version = importlib.metadata.version("setuptools")
+            assert req.specifier.contains(version), (
+                f"this environment's setuptools {version} does not satisfy the build requirement "
+                f"{req} of pyproject.toml: pip install -r requirements.txt (make venv) installs the pinned one")
+
+
 def test_the_wheel_installs_and_works_from_any_folder(tmp_path):
     src, dist, venv, work = (tmp_path / n for n in ("src", "dist", "venv", "work"))
+    _check_build_backend()
     _copy_sources(src)
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
           "-q", "-w", str(dist), str(src)], cwd=tmp_path)
     wheel = next(dist.glob("fsbook-*.whl"))
+    # the version setuptools read from fsbook.__version__ (pyproject.toml: dynamic = ["version"])
+    assert wheel.name == f"fsbook-{fsbook.__version__}-py3-none-any.whl"
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
+    assert f"fsbook-{fsbook.__version__}.dist-info/licenses/LICENSE" in names
     # every package of the source tree, every data file and every committed pack is in the wheel
     packages = {p.parent.relative_to(ROOT).as_posix() for p in (ROOT / "fsbook").rglob("__init__.py")}
     assert {f"{p}/__init__.py" for p in packages} <= names

@@ -106,7 +106,7 @@ def mmc_objective(A, diff_dissimilar):
     return float(np.sum(np.sqrt(np.maximum(q, 0.0))))
 
 
-class MMC(TransformerMixin, BaseEstimator):
+class MMC(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Mahalanobis metric of Xing et al. (2002) from pairs, metric-learn conventions.
 
     ``fit(pairs, y)`` with ``pairs`` of shape ``(n, 2, d)`` and ``y`` in {+1 (similar),
@@ -161,6 +161,14 @@ class MMC(TransformerMixin, BaseEstimator):
     (0.77, True)
     >>> mmc.transform(X).shape
     (20, 2)
+
+    The output columns are the learnt metric's coordinates ``L x``, new columns named after the
+    class, so ``set_output`` gives a DataFrame:
+
+    >>> mmc.get_feature_names_out().tolist()
+    ['mmc0', 'mmc1']
+    >>> mmc.set_output(transform="pandas").transform(X).columns.tolist()
+    ['mmc0', 'mmc1']
     """
 
     _parameter_constraints = {
@@ -242,6 +250,11 @@ class MMC(TransformerMixin, BaseEstimator):
         self.n_iter_ = n_iter
         self.n_features_in_ = d
         return self
+
+    @property
+    def _n_features_out(self):
+        """Number of output columns, for ``get_feature_names_out`` (the rows of ``L``)."""
+        return self.components_.shape[0]
 
     def get_mahalanobis_matrix(self):
         check_is_fitted(self)

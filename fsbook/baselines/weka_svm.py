@@ -38,7 +38,7 @@ from sklearn.svm import SVC
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from fsbook._compat import Interval, fit_context
+from fsbook._compat import Interval, check_feature_names_in, fit_context
 
 __all__ = ["WekaLibSVM", "WekaFilters", "weka_fill_values", "weka_nominal_to_binary"]
 
@@ -163,6 +163,12 @@ class WekaFilters(TransformerMixin, BaseEstimator):
     >>> X = np.array([[0.0, 1.0], [2.0, np.nan], [1.0, 3.0]])
     >>> WekaFilters(nominal=np.array([True, False])).fit_transform(X).tolist()
     [[1.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 2.0], [0.0, 1.0, 0.0, 3.0]]
+
+    The nominal column with three levels became three indicator columns, named as
+    :class:`~sklearn.preprocessing.OneHotEncoder` names them:
+
+    >>> WekaFilters(nominal=np.array([True, False])).fit(X).get_feature_names_out().tolist()
+    ['x0_0', 'x0_1', 'x0_2', 'x1']
     """
 
     _parameter_constraints = {"nominal": ["array-like", None], "n_levels": ["array-like", None]}
@@ -212,6 +218,40 @@ class WekaFilters(TransformerMixin, BaseEstimator):
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False)
         return weka_nominal_to_binary(np.where(np.isnan(X), self.fill_[None, :], X), self.nominal_,
                                       self.n_levels_)
+
+    def get_feature_names_out(self, input_features=None):
+        """Names of the output columns of :meth:`transform`.
+
+        A numeric column, and a nominal one with at most two levels (``NominalToBinary`` keeps
+        it as one column), keeps its input name; a nominal column ``f`` with ``L > 2`` levels
+        becomes ``f_0, ..., f_{L-1}``, one indicator per code, in place (as
+        :class:`~sklearn.preprocessing.OneHotEncoder` names its columns).
+
+        Parameters
+        ----------
+        input_features : array-like of str or None, default=None
+            Input feature names; default ``feature_names_in_`` if ``fit`` saw a DataFrame, else
+            ``x0, x1, ...``.
+
+        Returns
+        -------
+        ndarray of str objects, one per output column
+
+        Examples
+        --------
+        >>> X = np.array([[0.0, 1.0, 1.0], [2.0, 0.0, 3.0], [1.0, 1.0, 2.0]])
+        >>> filters = WekaFilters(nominal=np.array([True, True, False])).fit(X)
+        >>> filters.get_feature_names_out(["colour", "binary", "size"]).tolist()
+        ['colour_0', 'colour_1', 'colour_2', 'binary', 'size']
+        >>> filters.transform(X).shape
+        (3, 5)
+        """
+        check_is_fitted(self, "fill_")
+        names = check_feature_names_in(self, input_features)
+        out = []
+        for name, nominal, levels in zip(names, self.nominal_, self.n_levels_):
+            out += [f"{name}_{v}" for v in range(levels)] if nominal and levels > 2 else [name]
+        return np.asarray(out, dtype=object)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

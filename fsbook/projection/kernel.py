@@ -31,7 +31,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from fsbook._compat import HasMethods, Interval, StrOptions, fit_context
-from fsbook.projection.linear import reduce
+from fsbook.projection.linear import _check_components, _check_reduced, reduce
 
 __all__ = ["ProjectionPenaltySVC", "solve_constrained_dual", "solve_penalised_dual",
            "dual_objective", "fit_offsets"]
@@ -132,7 +132,9 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
         Kernel-based reducer sharing the SVM's kernel (KernelPCA, GeneralizedDiscriminantAnalysis)
         or any transformer (Section 2.5 trick, e.g. OrthogonalLaplacianfaces).  Cloned and fitted
         on ``(X, y)`` unless ``prefit=True``.  ``None``: kernel PCA with the SVM's kernel and
-        ``min(2, m − 1)`` components (the kernel reduction of eqs. 8-16).
+        ``min(2, m − 1)`` components (the kernel reduction of eqs. 8-16).  ``fit`` raises a
+        ``ValueError`` for an ``n_components`` below 1 (or above ``n_features`` for a linear
+        reducer such as PCA) and for a reducer whose ``transform`` gives no column.
     reduced_penalty : float, default=0.0
         ``ρ ≥ 0``, the penalty ``(ρ/2)||v||²`` of eq. (17) (``γ`` in the paper); ``0`` gives the
         constrained dual (13)-(15).  Same name and role as in ``ProjectionPenalty``.
@@ -263,9 +265,12 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
         if self.prefit:
             self.reducer_ = self.reducer
         else:
+            if self.reducer is not None:
+                _check_components("ProjectionPenaltySVC", self.reducer, X.shape[1])
             base = self._default_reducer(X.shape[0]) if self.reducer is None else clone(self.reducer)
             self.reducer_ = base.fit(X, y)
         Z = reduce(self.reducer_, X)
+        _check_reduced("ProjectionPenaltySVC", Z)
         targets = [self.classes_[1]] if self.classes_.size == 2 else list(self.classes_)
         betas, vs, bs = [], [], []
         for c in targets:

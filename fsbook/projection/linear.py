@@ -19,7 +19,7 @@ L-BFGS on the exact smooth objective for the logistic and squared-hinge losses).
 from __future__ import annotations
 
 import warnings
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
 import scipy.linalg
@@ -27,6 +27,9 @@ import scipy.optimize
 import scipy.sparse as sp
 import scipy.special
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone, is_classifier
+from sklearn.cross_decomposition import CCA, PLSSVD, PLSCanonical, PLSRegression
+from sklearn.decomposition import PCA, IncrementalPCA, TruncatedSVD
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.svm import LinearSVC
@@ -35,6 +38,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from fsbook._compat import HasMethods, Interval, fit_context
+from fsbook.projection.pls import ExhaustedSafePLS
 
 __all__ = ["ProjectionPenalty", "augment_features", "reduce"]
 
@@ -68,6 +72,46 @@ def reduce(reducer, X):
     if isinstance(reducer, np.ndarray):
         return np.asarray(X @ reducer.T)
     return np.asarray(reducer.transform(X), dtype=float)
+
+
+#: reducers whose components are linear combinations of the input features: a linear reduction is
+#: a d x n_features matrix P, so at most n_features components
+_LINEAR_REDUCERS = (PCA, IncrementalPCA, TruncatedSVD, PLSRegression, PLSCanonical, CCA, PLSSVD,
+                    LinearDiscriminantAnalysis, ExhaustedSafePLS)
+
+
+def _check_components(owner, reducer, n_features):
+    """Refuse a reducer's ``n_components`` outside its valid range, before the reducer is fitted.
+
+    The range is ``[1, n_features]`` for a linear reducer (:data:`_LINEAR_REDUCERS`) and
+    ``[1, ∞)`` for any other (a kernel or Section 2.5 reducer checks its own upper bound);
+    ``n_components=None`` (the reducer's default size) and reducers without the parameter pass.
+    A matrix reducer ``P`` must have ``1 ≤ d`` rows.
+    """
+    if isinstance(reducer, np.ndarray):
+        if reducer.shape[0] < 1:
+            raise ValueError(f"{owner}: the reducer matrix P has d = {reducer.shape[0]} rows; a projection "
+                             "penalty needs d >= 1 reduced components (P of shape (d, n_features))")
+        return
+    params = reducer.get_params(deep=False) if hasattr(reducer, "get_params") else {}
+    k = params.get("n_components")
+    if not isinstance(k, Integral) or isinstance(k, bool):
+        return
+    linear = isinstance(reducer, _LINEAR_REDUCERS)
+    upper = n_features if linear else None
+    if k < 1 or (upper is not None and k > upper):
+        valid = (f"[1, {upper}] (a linear reducer has at most n_features = {upper} components)"
+                 if linear else "[1, inf)")
+        raise ValueError(f"{owner}: reducer__n_components = {k} (n_components of the reducer "
+                         f"{type(reducer).__name__}) is outside its valid range {valid}")
+
+
+def _check_reduced(owner, Z):
+    """Refuse a fitted reducer whose transform gives no column (a reduced space of dimension 0)."""
+    if Z.ndim != 2 or Z.shape[1] < 1:
+        raise ValueError(f"{owner}: the fitted reducer gives {Z.shape[1] if Z.ndim == 2 else 'no'} "
+                         "reduced components; a projection penalty needs at least 1 (reducer__n_components "
+                         "in [1, inf))")
 
 
 def _probe_linear(reducer, X):
@@ -206,7 +250,10 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
         A linear reducer (PCA, PLSRegression, LinearDiscriminantAnalysis, ...), a user matrix
         ``P``, or any transformer whose ``transform`` gives the reduced representation
         (Section 2.5, e.g. LatentDirichletAllocation).  It is cloned and fitted on ``(X, y)``
-        unless ``prefit=True``.
+        unless ``prefit=True``.  It must give at least one component: ``fit`` raises a
+        ``ValueError`` for an ``n_components`` outside ``[1, n_features]`` of a linear reducer
+        (PCA, PLS, LDA, TruncatedSVD, ExhaustedSafePLS), below 1 for any other, a ``P`` with
+        no row, or a fitted reducer whose ``transform`` gives no column.
     reduced_penalty : float, default=0.0
         ``λ ≥ 0`` of Section 2.4.  ``0`` is solved exactly with ``v`` unpenalised.
     prefit : bool, default=False
@@ -333,10 +380,12 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
         if isinstance(self.reducer, np.ndarray):
             if self.reducer.shape[1] != X.shape[1]:
                 raise ValueError(f"P has {self.reducer.shape[1]} columns, X has {X.shape[1]} features")
+            _check_components("ProjectionPenalty", self.reducer, X.shape[1])
             self.reducer_ = self.reducer
         elif self.prefit:
             self.reducer_ = self.reducer
         else:
+            _check_components("ProjectionPenalty", self.reducer, X.shape[1])
             self.reducer_ = clone(self.reducer)
             try:
                 self.reducer_.fit(X, y)
@@ -349,6 +398,7 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
                                  f"{hint}: {type(err).__name__}: {err}; check X or choose another "
                                  "reducer") from err
         Z = reduce(self.reducer_, X)
+        _check_reduced("ProjectionPenalty", Z)
         lam = float(self.reduced_penalty)
         self.scale_ = 1.0 / np.sqrt(lam) if lam > 0 else 1.0
         A = augment_features(X, Z, self.scale_)

@@ -11,7 +11,7 @@ from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.cross_decomposition import PLSRegression
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -53,7 +53,7 @@ def krylov_rank(pls) -> int:
     return int(vanished[0]) if vanished.size else norms.size
 
 
-class ExhaustedSafePLS(TransformerMixin, BaseEstimator):
+class ExhaustedSafePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """PLS directions (``PLSRegression(scale=False)``) that stop where the Krylov space is
     exhausted: Proj-PLS's reducer in Table 1 of Zhang & Schneider (2010).
 
@@ -102,6 +102,14 @@ class ExhaustedSafePLS(TransformerMixin, BaseEstimator):
     >>> pls = ExhaustedSafePLS(3).fit(X, X @ [1.0, 2.0, 3.0])
     >>> pls.n_kept_, pls.transform(X).shape
     (1, (20, 1))
+
+    The output columns are new directions, named after the class as scikit-learn's
+    ``PLSRegression`` names its own (one name per kept component), so ``set_output`` works:
+
+    >>> pls.get_feature_names_out().tolist()
+    ['exhaustedsafepls0']
+    >>> ExhaustedSafePLS(2).set_output(transform="pandas").fit_transform(Z, Z[:, 0] ** 2).columns.tolist()
+    ['exhaustedsafepls0', 'exhaustedsafepls1']
     """
 
     _parameter_constraints: dict = {"n_components": [Interval(Integral, 1, None, closed="left")]}
@@ -113,6 +121,11 @@ class ExhaustedSafePLS(TransformerMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
         return tags
+
+    @property
+    def _n_features_out(self):
+        """Number of output columns, for ``get_feature_names_out`` (the kept components)."""
+        return self.n_kept_
 
     def _refuse_sparse(self, X):
         if sp.issparse(X):
