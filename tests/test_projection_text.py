@@ -113,8 +113,9 @@ def test_reduce_counts_one_class_refits_and_claims_average_the_pairs_of_a_run_fi
     vals = tx.per_run(store, "table3")
     np.testing.assert_allclose(vals["LGR-Topic"], [25.0] * 3)
     np.testing.assert_allclose(vals["Proj-Topic"], [0.0, 10.0, 20.0])
-    c = tx.claims(store, ratios={"table3": 13.0}).set_index("claim")
+    c = tx.claims(store).set_index("claim")
     assert c.loc["Proj-Topic below LGR-Topic", "n"] == 3 and c.loc["Proj-Topic below LGR-Topic", "gain"]
+    assert (c["test"] == "paired_t").all() and "se (uncorrected)" not in c.columns
     tables = tx.reduce(store.params, store.results)
     assert set(tables) == {"table3_d30", "choices"}
     assert tables["choices"].loc[("Table 3 (5 %)", 30)].tolist() == [6, 3, 0, 0]
@@ -127,24 +128,24 @@ def test_reduce_counts_one_class_refits_and_claims_average_the_pairs_of_a_run_fi
 
 def test_topic_count_claims_pair_the_same_tasks_across_d():
     """d = 30 against d = 10 on the tasks stored at both (a run × pair block): the effect is the
-    mean over runs of the per-run difference; a topic count stored for other pairs is paired on
-    the common ones only."""
+    mean over runs of the per-run difference (paired t over the runs); a topic count stored for
+    other pairs is paired on the common ones only."""
     tasks = []
     for d, bump in ((30, 0.0), (10, 0.04), (50, -0.02)):
         for run in range(4):
             for pair in ([0, 1], [0, 2], [1, 2]):
                 if d == 50 and pair == [1, 2]:
                     continue
-                e = 0.1 + bump + 0.01 * run
+                e = 0.1 + bump + 0.01 * run + (0.005 * (-1) ** run if d != 30 else 0.0)   # ±0.5 points
                 tasks.append(({"table": "table2", "topics": d, "run": run, "pair": pair},
                               {m: _rec(e) for m in pp.NEWS_METHODS}))
-    c = tx.topic_count_claims(_store(tasks), ratios={"table2": 0.1}).set_index(["method", "d"])
+    c = tx.topic_count_claims(_store(tasks)).set_index(["method", "d"])
     assert c.loc[("Proj-Topic", 10), "effect"] == pytest.approx(4.0)
     assert c.loc[("Proj-Topic", 10), "verdict"] == "holds" and c.loc[("Proj-Topic", 10), "tasks"] == 12
     assert c.loc[("LGR-Topic", 50), "effect"] == pytest.approx(-2.0) and c.loc[("LGR-Topic", 50), "tasks"] == 8
     assert c.loc[("LGR-Topic", 50), "verdict"] == "fails"
     assert set(c["table"]) == {"Table 2, LGR-Topic", "Table 2, Proj-Topic"}
-    assert tx.topic_count_claims(_store([t for t in tasks if t[0]["topics"] == 30]), ratios={"table2": 0.1}).empty
+    assert tx.topic_count_claims(_store([t for t in tasks if t[0]["topics"] == 30])).empty
 
 
 def test_split_ratios_and_coverage_follow_the_protocol():
