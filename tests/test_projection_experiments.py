@@ -364,6 +364,24 @@ def test_claims_of_table1_pair_runs_at_each_models_best_d():
     assert c.loc[("Table 1 (paper's α grid)", "Proj-PCR above Ridge"), "effect"] == pytest.approx(15.0)
 
 
+def test_agreement_uses_the_papers_standard_error_and_the_declared_margin():
+    """Table 5's SVM-GDA: our per-run errors against the paper's 11.21 ± 0.25 (its printed s.e.);
+    the difference's s.e. combines ours over the runs with the paper's; one point is the margin."""
+    errs = {r: 0.10 + 0.002 * (r % 5) for r in range(10)}                 # 10.0 .. 10.8 %, mean 10.4
+    tasks = [_face(r, p, {"SVM-GDA": e, "Proj-GDA": 0.105}) for r, e in errs.items() for p in ([0, 1], [0, 2])]
+    a = ex.agreement_table(_store(tasks)).set_index("method")
+    assert len(a) == 7 and set(a["id"]) == {"table5"} and (a["margin"] == ex.AGREEMENT_MARGIN).all()
+    ours = 100 * np.array(list(errs.values()))
+    se = np.hypot(ours.std(ddof=1) / np.sqrt(10), 0.25)
+    row = a.loc["SVM-GDA"]
+    assert row["ours"] == pytest.approx(10.4) and row["diff"] == pytest.approx(10.4 - 11.21)
+    assert row["se"] == pytest.approx(se) and row["paper se"] == 0.25
+    assert row["z"] == pytest.approx((10.4 - 11.21) / se)
+    assert row["agreement"] == "differs"               # -0.81 ± 0.52: inside the margin, yet not the paper's level
+    assert a.loc["Proj-GDA", "agreement"] == "agrees"  # 10.5 % on every run against 10.38 ± 0.24: 0.12 ± 0.39
+    assert a.loc["SVM-Kernel", "agreement"] == "differs"                  # 25 % against 16.17 %
+
+
 def test_split_ratios_follow_the_protocol():
     r = ex.split_ratios()
     assert r["table1"] == pytest.approx(456 / 50)

@@ -126,6 +126,18 @@ def test_reduce_counts_one_class_refits_and_claims_average_the_pairs_of_a_run_fi
         tx.per_run(store, "table5")
 
 
+def test_agreement_of_tables_2_to_4_at_the_papers_topic_count():
+    """Only d = 30 is compared with the paper's levels; the paper's printed s.e. enters the verdict."""
+    tasks = [({"table": "table3", "topics": d, "run": r, "pair": [0, 1]},
+              {"L2-LGR": _rec(0.1108 + 0.001 * (r % 2) + (0.2 if d == 10 else 0.0)), "LGR-Topic": _rec(0.2),
+               "Proj-Topic": _rec(0.0787)}) for d in (10, 30) for r in range(6)]
+    a = tx.agreement_table(_store(tasks)).set_index("method")
+    assert set(a["table"]) == {"Table 3"} and a.loc["L2-LGR", "paper se"] == tx.PAPER["table3"]["se"]["L2-LGR"]
+    assert a.loc["L2-LGR", "ours"] == pytest.approx(11.13)
+    assert a["agreement"].tolist() == ["agrees", "differs", "agrees"]
+    assert a.loc["Proj-Topic", "se"] == pytest.approx(tx.PAPER["table3"]["se"]["Proj-Topic"])   # ours: no spread
+
+
 def test_topic_count_claims_pair_the_same_tasks_across_d():
     """d = 30 against d = 10 on the tasks stored at both (a run × pair block): the effect is the
     mean over runs of the per-run difference (paired t over the runs); a topic count stored for

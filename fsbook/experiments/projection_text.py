@@ -60,6 +60,7 @@ import pandas as pd
 from fsbook.decisions import SCORE_ATOL
 from fsbook.experiments._runner import Protocol
 from fsbook.experiments.projection import (
+    AGREEMENT_MARGIN,
     GRID,
     NEWS_FRACS,
     NEWS_METHODS,
@@ -75,6 +76,7 @@ from fsbook.experiments.projection import (
     newsgroups_designs,
     newsgroups_pair,
     order_claims,
+    paper_agreement,
 )
 
 #: the paper's Tables 2-4 (mean and standard error of the test error, %)
@@ -93,6 +95,8 @@ PAPER_VOCABULARY = 1443
 NEWS_D = 30
 #: the paper's numbers of runs, and the subsample's
 RUNS = {True: 20, False: 2}
+#: the paper's number of runs per table (its means and standard errors are over them)
+PAPER_RUNS = {t: RUNS[True] for t in NEWS_FRACS}
 #: LDA topic counts d (the subsample: the paper's d = 30 only)
 TOPICS = {True: [10, 20, 30, 50, 100], False: [30]}
 #: the CV tie rule of every grid (:func:`~fsbook.experiments.projection.lgr_choice`)
@@ -253,6 +257,26 @@ def claims(results):
     """
     return order_claims(lambda t: per_run(results, t), TABLE_NAMES, {t: PAPER[t]["mean"] for t in TABLE_NAMES},
                         GAINS)
+
+
+def agreement_table(results, margin=AGREEMENT_MARGIN):
+    """Whether each level of Tables 2-4 that the paper prints agrees with ours at :data:`NEWS_D`
+    topics (:func:`fsbook.experiments.projection.paper_agreement`: our per-run errors, the paper's
+    printed standard errors, the margin
+    :data:`~fsbook.experiments.projection.AGREEMENT_MARGIN`).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> rec = lambda e: {"error": e, "C": 1.0, "one_class": False, "ties": 1}
+    >>> tasks = [({"table": "table4", "topics": NEWS_D, "run": r, "pair": [0, 1]},
+    ...           {"L2-LGR": rec(0.083 + 0.001 * (r % 2)), "LGR-Topic": rec(0.2), "Proj-Topic": rec(0.07)})
+    ...          for r in range(6)]
+    >>> store = SimpleNamespace(params=[p for p, _ in tasks], results=[r for _, r in tasks])
+    >>> agreement_table(store).set_index("method")["agreement"].tolist()
+    ['agrees', 'differs', 'agrees']
+    """
+    return paper_agreement(lambda t: per_run(results, t), TABLE_NAMES, PAPER, PAPER_RUNS, margin)
 
 
 def topic_count_claims(results, *, best=NEWS_D):
