@@ -285,24 +285,42 @@ def _face(run, pair, errors, table="table5"):
             {m: {"cv_accuracy": 1.0, "error": errors.get(m, 0.25)} for m in ex.YALE_METHODS})
 
 
-def test_claims_against_a_hand_computed_corrected_t():
+def test_claims_against_a_hand_computed_paired_t():
     """Proj-GDA below SVM-GDA on 4 runs × 2 pairs: pairs are averaged within a run, the runs are
-    paired, and the corrected resampled t uses the table's n_test / n_train."""
+    paired, and the plain paired t over the runs decides (the runs draw their splits
+    independently); Holm runs over the table's claims."""
     proj = {0: (0.20, 0.10), 1: (0.25, 0.15), 2: (0.30, 0.20), 3: (0.10, 0.30)}
     tasks = [_face(r, p, {"Proj-GDA": e}) for r, errs in proj.items() for p, e in zip(([0, 1], [0, 2]), errs)]
-    c = ex.claims(_store(tasks), ratios={"table5": 8 / 3})
+    c = ex.claims(_store(tasks))
     row = c[c["claim"] == "Proj-GDA below SVM-GDA"].iloc[0]
     d = np.array([25 - 15, 25 - 20, 25 - 25, 25 - 20], dtype=float)        # points, per run
-    se = np.sqrt((1 / 4 + 8 / 3) * d.var(ddof=1))
+    se = d.std(ddof=1) / 2
     p = 2 * stats.t.sf(d.mean() / se, 3)
-    assert row["n"] == 4 and row["unit"] == "runs" and row["test"] == "corrected_t" and row["gain"]
+    assert row["n"] == 4 and row["unit"] == "runs" and row["test"] == "paired_t" and row["gain"]
+    assert row["n_direction"] == 3                                         # run 2 is a tie
     assert row["effect"] == pytest.approx(d.mean()) and row["se"] == pytest.approx(se)
-    assert row["p"] == pytest.approx(p) and row["se (uncorrected)"] == pytest.approx(d.std(ddof=1) / 2)
+    assert row["p"] == pytest.approx(float(stats.ttest_1samp(d, 0).pvalue)) and row["p"] == pytest.approx(p)
+    lo, hi = d.mean() + np.array([-1, 1]) * stats.t.ppf(0.975, 3) * se
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((lo, hi))
+    assert "se (uncorrected)" not in c.columns                             # the verdict's se is the plain one
     fam = c[c["table"] == "Table 5"]
     assert row["p_adj"] == pytest.approx(min(1.0, p * fam["p"].notna().sum()))   # smallest p of its family
-    assert row["verdict"] == NOT_SEPARABLE                  # 7.5 ± 6.1 points: the correction decides
-    assert ex.claims(_store(tasks), ratios={"table5": 1e-9}).set_index("claim").loc[
-        "Proj-GDA below SVM-GDA", "p"] < p                  # the plain test would separate more
+    assert row["verdict"] == NOT_SEPARABLE                  # 5 ± 6.5 points over 4 runs
+    assert (c["test"] == "paired_t").all()
+
+
+def test_claims_decide_on_independent_runs_a_difference_the_corrected_t_could_not():
+    """Fifty runs in which Proj-OLap is 0.5 points below SVM-OLap give or take 0.2: the paired t
+    over the runs holds; the corrected resampled t with Table 5's n_test / n_train (8/3) would
+    inflate the standard error √(1 + 50·8/3) ≈ 11.6 times."""
+    rng = np.random.default_rng(0)
+    shift = 0.005 + 0.002 * rng.standard_normal(50)
+    tasks = [_face(r, p, {"Proj-OLap": 0.25 - shift[r]}) for r in range(50) for p in ([0, 1], [0, 2])]
+    row = ex.claims(_store(tasks)).set_index("claim").loc["Proj-OLap below SVM-OLap"]
+    assert row["verdict"] == HOLDS and row["n_direction"] == 50
+    from fsbook.claims import paired_test
+    corrected = paired_test(100 * shift, "corrected_t", test_train_ratio=8 / 3)
+    assert corrected["se"] == pytest.approx(row["se"] * np.sqrt(1 + 50 * 8 / 3))
 
 
 def test_rounding_cannot_decide_a_claim():
@@ -318,31 +336,50 @@ def test_rounding_cannot_decide_a_claim():
             elif (run, k) == (30, 7):
                 e = {"Proj-OLap": 0.25 - 1 / 16}
             tasks.append(_face(run, pair, e))
-    row = ex.claims(_store(tasks), ratios={"table5": 8 / 3}).set_index("claim").loc["Proj-OLap below SVM-OLap"]
+    row = ex.claims(_store(tasks)).set_index("claim").loc["Proj-OLap below SVM-OLap"]
     assert row["effect"] == pytest.approx(-100 / 16 / 105 / 50)            # one image net, against
     assert row["verdict"] == NOT_SEPARABLE and row["p_adj"] > 0.5
     clear = [_face(r, p, {"Proj-OLap": 0.10 + 0.001 * (r % 2)}) for r in range(10) for p in ([0, 1], [1, 2])]
-    row = ex.claims(_store(clear), ratios={"table5": 8 / 3}).set_index("claim").loc["Proj-OLap below SVM-OLap"]
+    row = ex.claims(_store(clear)).set_index("claim").loc["Proj-OLap below SVM-OLap"]
     assert row["verdict"] == HOLDS and row["effect"] == pytest.approx(14.95)
 
 
 def test_claims_of_table1_pair_runs_at_each_models_best_d():
-    """Table 1 is higher-is-better R², each model at the d of its best mean over runs."""
+    """Table 1 is higher-is-better R², each model at the d of its best mean over runs (Proj-PCR's
+    runs vary by ±0.5 points around the others', so that its differences are not constant)."""
     runs = []
     for run in range(6):
         r2 = lambda base, e: {"1": base + e, "2": base + 0.1 + e}  # noqa: E731 - d = 2 is best
-        e = 0.01 * (run % 3)
+        e, jitter = 0.01 * (run % 3), 0.005 * (-1) ** run
         runs.append(({"part": "boston", "run": run},
                      {"Ridge": {"fine": 0.50 + e, "paper": 0.40 + e}, "PCR": r2(0.3, e), "PLS": r2(0.3, e),
-                      "Proj-PCR": {"fine": r2(0.45, e), "paper": r2(0.45, e)},
+                      "Proj-PCR": {"fine": r2(0.45 + jitter, e), "paper": r2(0.45 + jitter, e)},
                       "Proj-PLS": {"fine": r2(0.3, e), "paper": r2(0.3, e)}}))
     vals = ex.per_run(_store(runs), "table1")
-    np.testing.assert_allclose(vals["Proj-PCR"], [55.0, 56.0, 57.0] * 2)
-    c = ex.claims(_store(runs), ratios={"table1": 0.1, "table1_paper_grid": 0.1}).set_index(["table", "claim"])
+    np.testing.assert_allclose(vals["Proj-PCR"], [55.5, 55.5, 57.5, 54.5, 56.5, 56.5])
+    c = ex.claims(_store(runs)).set_index(["table", "claim"])
     assert c.loc[("Table 1", "Proj-PCR above PCR"), "effect"] == pytest.approx(15.0)
     assert c.loc[("Table 1", "Proj-PCR above PCR"), "verdict"] == HOLDS
     assert c.loc[("Table 1", "Proj-PCR above Ridge"), "effect"] == pytest.approx(5.0)
     assert c.loc[("Table 1 (paper's α grid)", "Proj-PCR above Ridge"), "effect"] == pytest.approx(15.0)
+
+
+def test_agreement_uses_the_papers_standard_error_and_the_declared_margin():
+    """Table 5's SVM-GDA: our per-run errors against the paper's 11.21 ± 0.25 (its printed s.e.);
+    the difference's s.e. combines ours over the runs with the paper's; one point is the margin."""
+    errs = {r: 0.10 + 0.002 * (r % 5) for r in range(10)}                 # 10.0 .. 10.8 %, mean 10.4
+    tasks = [_face(r, p, {"SVM-GDA": e, "Proj-GDA": 0.105}) for r, e in errs.items() for p in ([0, 1], [0, 2])]
+    a = ex.agreement_table(_store(tasks)).set_index("method")
+    assert len(a) == 7 and set(a["id"]) == {"table5"} and (a["margin"] == ex.AGREEMENT_MARGIN).all()
+    ours = 100 * np.array(list(errs.values()))
+    se = np.hypot(ours.std(ddof=1) / np.sqrt(10), 0.25)
+    row = a.loc["SVM-GDA"]
+    assert row["ours"] == pytest.approx(10.4) and row["diff"] == pytest.approx(10.4 - 11.21)
+    assert row["se"] == pytest.approx(se) and row["paper se"] == 0.25
+    assert row["z"] == pytest.approx((10.4 - 11.21) / se)
+    assert row["agreement"] == "differs"               # -0.81 ± 0.52: inside the margin, yet not the paper's level
+    assert a.loc["Proj-GDA", "agreement"] == "agrees"  # 10.5 % on every run against 10.38 ± 0.24: 0.12 ± 0.39
+    assert a.loc["SVM-Kernel", "agreement"] == "differs"                  # 25 % against 16.17 %
 
 
 def test_split_ratios_follow_the_protocol():

@@ -113,8 +113,9 @@ def test_reduce_counts_one_class_refits_and_claims_average_the_pairs_of_a_run_fi
     vals = tx.per_run(store, "table3")
     np.testing.assert_allclose(vals["LGR-Topic"], [25.0] * 3)
     np.testing.assert_allclose(vals["Proj-Topic"], [0.0, 10.0, 20.0])
-    c = tx.claims(store, ratios={"table3": 13.0}).set_index("claim")
+    c = tx.claims(store).set_index("claim")
     assert c.loc["Proj-Topic below LGR-Topic", "n"] == 3 and c.loc["Proj-Topic below LGR-Topic", "gain"]
+    assert (c["test"] == "paired_t").all() and "se (uncorrected)" not in c.columns
     tables = tx.reduce(store.params, store.results)
     assert set(tables) == {"table3_d30", "choices"}
     assert tables["choices"].loc[("Table 3 (5 %)", 30)].tolist() == [6, 3, 0, 0]
@@ -125,26 +126,38 @@ def test_reduce_counts_one_class_refits_and_claims_average_the_pairs_of_a_run_fi
         tx.per_run(store, "table5")
 
 
+def test_agreement_of_tables_2_to_4_at_the_papers_topic_count():
+    """Only d = 30 is compared with the paper's levels; the paper's printed s.e. enters the verdict."""
+    tasks = [({"table": "table3", "topics": d, "run": r, "pair": [0, 1]},
+              {"L2-LGR": _rec(0.1108 + 0.001 * (r % 2) + (0.2 if d == 10 else 0.0)), "LGR-Topic": _rec(0.2),
+               "Proj-Topic": _rec(0.0787)}) for d in (10, 30) for r in range(6)]
+    a = tx.agreement_table(_store(tasks)).set_index("method")
+    assert set(a["table"]) == {"Table 3"} and a.loc["L2-LGR", "paper se"] == tx.PAPER["table3"]["se"]["L2-LGR"]
+    assert a.loc["L2-LGR", "ours"] == pytest.approx(11.13)
+    assert a["agreement"].tolist() == ["agrees", "differs", "agrees"]
+    assert a.loc["Proj-Topic", "se"] == pytest.approx(tx.PAPER["table3"]["se"]["Proj-Topic"])   # ours: no spread
+
+
 def test_topic_count_claims_pair_the_same_tasks_across_d():
     """d = 30 against d = 10 on the tasks stored at both (a run × pair block): the effect is the
-    mean over runs of the per-run difference; a topic count stored for other pairs is paired on
-    the common ones only."""
+    mean over runs of the per-run difference (paired t over the runs); a topic count stored for
+    other pairs is paired on the common ones only."""
     tasks = []
     for d, bump in ((30, 0.0), (10, 0.04), (50, -0.02)):
         for run in range(4):
             for pair in ([0, 1], [0, 2], [1, 2]):
                 if d == 50 and pair == [1, 2]:
                     continue
-                e = 0.1 + bump + 0.01 * run
+                e = 0.1 + bump + 0.01 * run + (0.005 * (-1) ** run if d != 30 else 0.0)   # ±0.5 points
                 tasks.append(({"table": "table2", "topics": d, "run": run, "pair": pair},
                               {m: _rec(e) for m in pp.NEWS_METHODS}))
-    c = tx.topic_count_claims(_store(tasks), ratios={"table2": 0.1}).set_index(["method", "d"])
+    c = tx.topic_count_claims(_store(tasks)).set_index(["method", "d"])
     assert c.loc[("Proj-Topic", 10), "effect"] == pytest.approx(4.0)
     assert c.loc[("Proj-Topic", 10), "verdict"] == "holds" and c.loc[("Proj-Topic", 10), "tasks"] == 12
     assert c.loc[("LGR-Topic", 50), "effect"] == pytest.approx(-2.0) and c.loc[("LGR-Topic", 50), "tasks"] == 8
     assert c.loc[("LGR-Topic", 50), "verdict"] == "fails"
     assert set(c["table"]) == {"Table 2, LGR-Topic", "Table 2, Proj-Topic"}
-    assert tx.topic_count_claims(_store([t for t in tasks if t[0]["topics"] == 30]), ratios={"table2": 0.1}).empty
+    assert tx.topic_count_claims(_store([t for t in tasks if t[0]["topics"] == 30])).empty
 
 
 def test_split_ratios_and_coverage_follow_the_protocol():
