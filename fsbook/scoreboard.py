@@ -23,6 +23,7 @@ import pandas as pd
 from fsbook.claims import VERDICTS
 
 __all__ = ["Chapter", "CHAPTERS", "chapter_claims", "scoreboard", "verdict_summary", "forest_plot", "chapter_rows",
+           "agreement_board", "agreement_summary",
            "verdict_strip",
            "SCOREBOARD_COLUMNS"]
 
@@ -82,6 +83,43 @@ def chapter_claims(chapter: Chapter, read=None) -> pd.DataFrame:
 def scoreboard(chapters=CHAPTERS, read=None) -> pd.DataFrame:
     """Every claim of every chapter (:func:`chapter_claims`), in book order."""
     return pd.concat([chapter_claims(c, read) for c in chapters], ignore_index=True)
+
+
+def agreement_board(chapters=CHAPTERS, read=None) -> pd.DataFrame:
+    """Every printed paper number set against ours: the rows of each protocol's
+    ``agreement_table(results)`` (:func:`fsbook.claims.agreement` per number), for the protocols
+    that define one, with ``chapter`` and ``paper``."""
+    if read is None:
+        from fsbook.experiments._runner import read_store as read
+    frames = []
+    for chapter in chapters:
+        for name in chapter.protocols:
+            module = importlib.import_module(f"fsbook.experiments.{name}")
+            if hasattr(module, "agreement_table"):
+                t = module.agreement_table(read(name)).copy()
+                t["chapter"], t["paper"], t["protocol"] = chapter.number, chapter.paper, name
+                frames.append(t)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["chapter", "agreement"])
+
+
+def agreement_summary(board: pd.DataFrame) -> pd.DataFrame:
+    """Printed paper numbers per chapter that agree with ours, differ, or are inconclusive.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from fsbook.scoreboard import agreement_summary
+    >>> b = pd.DataFrame({"chapter": [1, 1], "paper": ["P", "P"], "agreement": ["differs", "agrees"]})
+    >>> agreement_summary(b).loc[1, ["agrees", "differs", "inconclusive", "numbers"]].tolist()
+    [1, 1, 0, 2]
+    """
+    from fsbook.claims import AGREES, DIFFERS, INCONCLUSIVE
+
+    counts = pd.crosstab(board["chapter"], board["agreement"]).reindex(columns=[AGREES, DIFFERS, INCONCLUSIVE],
+                                                                         fill_value=0)
+    counts["numbers"] = counts.sum(axis=1)
+    counts.insert(0, "paper", board.groupby("chapter")["paper"].first())
+    return counts
 
 
 def verdict_summary(board: pd.DataFrame) -> pd.DataFrame:
