@@ -213,7 +213,9 @@ def test_fold_accuracies_pair_the_stored_folds_and_refuse_missing_ones():
         B.fold_accuracies([store.params[i] for i in keep], [store.results[i] for i in keep], "wine", "MI")
 
 
-def test_proj_claim_is_the_5x2cv_f_test_of_the_paired_folds_by_hand():
+def test_proj_claim_is_the_paired_t_over_the_repetition_means_by_hand():
+    """5 x 2 CV: the paired t-test over the 5 repetition means (unit "repetitions"); the row over the
+    data sets is a Wilcoxon test over the per-data-set effects, in a Holm family of its own."""
     from scipy import stats
 
     store = _fake_store()
@@ -223,19 +225,50 @@ def test_proj_claim_is_the_5x2cv_f_test_of_the_paired_folds_by_hand():
     _set(store, "wine", "none", none)
     t = B.claims(store)
     row = t[(t.table == "proj") & (t.dataset == "wine")].iloc[0]
-    d = 100 * (np.array(proj) - np.array(none))                     # Proj-SVM's direction: higher
-    s2 = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
-    f = (d ** 2).sum() / (2 * s2.sum())
-    assert row["test"] == "5x2cv_f" and row["unit"] == "folds" and row["n"] == 10
+    d = (100 * (np.array(proj) - np.array(none))).mean(axis=1)        # Proj-SVM's direction: higher
+    tstat = d.mean() / (d.std(ddof=1) / np.sqrt(5))
+    assert row["test"] == "repeated_cv_t" and row["unit"] == "repetitions" and row["n"] == 5
+    assert row["n_direction"] == int((d > 0).sum())
     assert row["effect"] == pytest.approx(d.mean())
-    assert row["p"] == pytest.approx(stats.f.sf(f, 10, 5))
-    # Holm over the table's tested rows: 2 data sets and the Wilcoxon row over them
-    fam = t[(t.table == "proj") & t.p.notna()]
-    assert len(fam) == 3 and (fam.p_adj >= fam.p).all()
-    over = t[(t.table == "proj") & (t.test == "wilcoxon")].iloc[0]
-    assert over["unit"] == "data sets" and over["n"] == 2
-    count = t[(t.table == "proj") & (t.test == "count rule")].iloc[0]
-    assert count["verdict"] in ("holds", "fails", "not separable") and count["n"] == 2
+    assert row["p"] == pytest.approx(2 * stats.t.sf(abs(tstat), 4))
+    half = stats.t.ppf(0.975, 4) * d.std(ddof=1) / np.sqrt(5)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((d.mean() - half, d.mean() + half))
+    # Holm over the per-data-set rows only (2 data sets); the Wilcoxon row is a family of its own
+    fam = t[t.table == "proj"]
+    assert len(fam) == 2 and (fam.dataset != "").all() and (fam.p_adj >= fam.p).all()
+    over = t[t.table == "proj" + B.OVER]
+    assert len(over) == 1
+    over = over.iloc[0]
+    assert over["test"] == "wilcoxon" and over["unit"] == "data sets" and over["n"] == 2
+    assert np.isnan(over["p"]) and over["verdict"] == "not separable"      # 2 data sets: untestable
+    assert "count rule" not in set(t.test)
+    # the chapter's view shows both families of the table
+    assert B.claims_view(t, "proj")["claim"].tolist() == ["wine", "ionosphere", "over data sets"]
+
+
+def test_over_datasets_rows_are_a_wilcoxon_family_apart_and_every_family_can_pass():
+    """Eight data sets: the Wilcoxon row over them is decided on the per-data-set effects, Holm runs
+    over the per-data-set rows and over the over-data-set rows separately, and family_check finds
+    no family that could never pass (2/2^8 < 0.05/2)."""
+    from scipy import stats
+
+    from fsbook.claims import family_check, holm
+
+    store = _fake_store(B.FULL_DATASETS, seed=1)
+    t = B.claims(store)
+    for table in B.CLAIM_TABLES:
+        per = t[t.table == table]
+        assert (per.dataset != "").all() and (per.test == "repeated_cv_t").all()
+    over = t[t.table == "hsfs" + B.OVER]
+    assert over.classifier.tolist() == list(B.CLASSIFIERS.values())
+    for _, r in over.iterrows():
+        effects = t[(t.table == "hsfs") & (t.general == r["general"])]["effect"].to_numpy()
+        nz = effects[effects != 0]
+        assert r["n"] == 8 and r["p"] == pytest.approx(stats.wilcoxon(nz).pvalue)
+    assert over.p_adj.tolist() == pytest.approx(holm(over.p.to_numpy()).tolist())   # Holm over these 2 only
+    check = family_check(t)
+    assert set(check.table) == set(B.CLAIM_TABLES) | {f"{x}{B.OVER}" for x in B.CLAIM_TABLES if x != "ldfs_wine"}
+    assert check["can pass"].all()
 
 
 def test_rounding_decides_nothing():
