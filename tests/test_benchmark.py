@@ -1,6 +1,7 @@
 """Benchmark protocol: deterministic tasks independent of order, the same folds for every
 method, a tiny run through run_protocol end to end, clear errors on bad parameters."""
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -312,3 +313,25 @@ def test_stored_datasets_lists_the_data_sets_whose_tasks_are_all_stored():
     assert B.stored_datasets([]) == []
     # tasks of another protocol (the subsample's 3 folds) do not count for the full protocol
     assert B.stored_datasets(B.make_tasks(False)) == []
+
+
+def test_versus_control_is_holm_vs_control_per_classifier():
+    """Each ranked method against the classifier on all features, per classifier: the ranks, z and
+    Holm-adjusted p of fsbook.stats.holm_vs_control on the chapter's score matrix."""
+    from fsbook.stats import average_ranks, holm_vs_control
+
+    rng = np.random.default_rng(3)
+    methods = ["none", "MI", "SVM-RFE", "HSFS"]
+    acc = pd.DataFrame([{"dataset": f"d{i}", "method": m, "acc_linear": rng.uniform(70, 90),
+                         "acc_rbf": rng.uniform(70, 90)} for i in range(6) for m in methods])
+    out = B.versus_control(acc)
+    assert out.classifier.tolist() == ["linear SVM"] * 3 + ["RBF SVM"] * 3
+    for metric, label in B.CLASSIFIERS.items():
+        s = B.score_matrix(acc, metric)
+        ref = holm_vs_control(s, "none")
+        got = out[out.classifier == label].set_index("method")
+        assert got.index.tolist() == ref.index.tolist() == ["MI", "SVM-RFE", "HSFS"]
+        assert np.allclose(got[["average rank", "z", "p", "p (Holm)"]].to_numpy(),
+                           ref[["rank", "z", "p", "p_holm"]].to_numpy())
+        assert (got["rank of the control"] == average_ranks(s)["none"]).all()
+        assert ((got.z > 0) == (got.side == "ranks below")).all()
