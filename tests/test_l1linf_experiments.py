@@ -280,3 +280,19 @@ def test_recorded_variants_and_the_runs_of_a_data_set():
                                 "errors": [20.0], "cpu_seconds": 1.0}]}}
     with pytest.raises(ValueError, match="differ in length"):
         recorded_variants(bad)
+
+
+def test_table1_agreement_uses_the_declared_margin_and_the_papers_column():
+    from fsbook.experiments.l1linf import AGREEMENT_MARGIN, paper_value, table1_agreement
+
+    base = np.array([0.18, 0.20, 0.16, 0.19, 0.17])
+    errors = fold_errors(fake_result({"wine": equal_methods(base), "glass_id": equal_methods(base)}))
+    t = table1_agreement(errors).set_index(["dataset", "method"])
+    assert set(t.index.get_level_values(0)) == {"wine", "glass_id"}
+    # 18 % against the paper's 4.58 %: far outside the margin
+    assert t.loc[("wine", "HSFS"), "agreement"] == "differs"
+    assert t.loc[("glass_id", "HSFS"), "paper"] == paper_value("HSFS", "glass")     # the paper's glass column
+    near = fold_errors(fake_result({"wine": equal_methods(paper_value("HSFS", "wine") / 100
+                                                          + np.array([0.0, 0.002, -0.002, 0.001, -0.001]))}))
+    assert table1_agreement(near).set_index("method").loc["HSFS", "agreement"] == "agrees"
+    assert AGREEMENT_MARGIN == 2.5
