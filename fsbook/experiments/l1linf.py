@@ -576,6 +576,14 @@ def table1_agreement(errors):
     return pd.DataFrame(rows)
 
 
+def agreement_table(results):
+    """:func:`table1_agreement` on a store, on the data sets shared with the paper
+    (:data:`SHARED_DATASETS`, so each printed number is counted once): the scoreboard's entry
+    point, as in every protocol that compares with printed numbers."""
+    t = table1_agreement(fold_errors(results))
+    return t[t["dataset"].isin(SHARED_DATASETS)].reset_index(drop=True)
+
+
 # ----------------------------------------------------------------------------- explanations of the gaps
 #: the paper's Table 1 value of a method on one of our data sets
 def paper_value(method, dataset):
