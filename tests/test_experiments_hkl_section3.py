@@ -267,3 +267,21 @@ def test_claims_pair_hkl_with_each_baseline_over_the_stored_folds():
     assert family_check(claims)["can pass"].all()
     # no family mixes per-data-set and over-data-set rows
     assert not set(claims.loc[claims["dataset"] == "all", "table"]) & set(claims.loc[claims["dataset"] != "all", "table"])
+
+
+def test_agreement_with_the_papers_numbers():
+    """Every number checked against the paper gets a verdict from fsbook.claims.agreement with the
+    protocol's declared margin; a single test split (MONK) has no spread and is inconclusive."""
+    import numpy as np
+
+    from fsbook.claims import agreement
+    from fsbook.experiments import read_store
+    res = read_store(proto.PROTOCOL)
+    a = proto.agreement_table(res)
+    assert set(a["agreement"]) <= {"agrees", "differs", "inconclusive"}
+    assert (a.loc[a["dataset"].str.startswith("monks"), "agreement"] == "inconclusive").all()
+    row = a[(a["table"] == "Table 3") & (a["row"] == "L2-SVM (tuned C)")].iloc[0]
+    folds = np.array([100 * r["L2"] for p, r in sorted(zip(res.params, res.results), key=lambda pr: pr[0].get("fold", 0))
+                      if p["table"] == 3 and p["method"] == "svm_tuned"])
+    ref = agreement(folds, proto.PAPER_TABLE3["L2-SVM"], margin=proto.AGREEMENT_MARGIN, paper_n=folds.size)
+    assert row["diff"] == pytest.approx(ref["diff"]) and row["agreement"] == ref["agreement"]
