@@ -185,6 +185,8 @@ def _sign_p(d):
 def _t_result(d, var_mean, df):
     """Mean, se, 95 % interval and p of a t-test; a zero variance falls back to the sign test."""
     mean = float(d.mean())
+    if abs(mean) <= 1e-12 * np.abs(d).max():  # differences that cancel: a rounding residue is no effect
+        mean = 0.0
     if np.ptp(d) <= 1e-12 * np.abs(d).max():  # every difference equal: t undefined, the sign test decides
         return mean, 0.0, mean, mean, _sign_p(d)
     se = float(np.sqrt(var_mean))
@@ -532,7 +534,7 @@ def min_achievable_p(test, n, one_sided=False):
     n = int(n)
     if n < 2:
         return 1.0
-    if test in ("sign", "wilcoxon"):
+    if test in ("sign", "wilcoxon", "exact binomial"):
         return min(1.0, (1.0 if one_sided else 2.0) / 2.0 ** n)
     if test == "count rule":
         return 1.0
@@ -563,8 +565,11 @@ def family_check(table: pd.DataFrame, alpha=ALPHA) -> pd.DataFrame:
         m = len(testable)
         thr = alpha / m if m else float("nan")
         sided = testable["one_sided"] if "one_sided" in testable else [False] * m
+        se = testable["se"].to_numpy(dtype=float) if "se" in testable else np.full(m, np.nan)
+        # a t row whose differences are all equal is decided by the sign test (see paired_test)
+        tests = ["sign" if t in ("paired_t", "repeated_cv_t") and s == 0 else t for t, s in zip(testable["test"], se)]
         bad = int(sum(min_achievable_p(t, n, bool(o)) >= thr
-                      for t, n, o in zip(testable["test"], testable["n"], sided))) if m else 0
+                      for t, n, o in zip(tests, testable["n"], sided))) if m else 0
         out.append({"table": fam, "m": m, "threshold": thr, "cannot pass": bad, "can pass": bad == 0})
     return pd.DataFrame(out, columns=["table", "m", "threshold", "cannot pass", "can pass"])
 
