@@ -545,6 +545,9 @@ def family_check(table: pd.DataFrame, alpha=ALPHA) -> pd.DataFrame:
     """For every family (``table``) of a claims table: its size ``m`` (testable rows), and the rows
     that could never pass even as the family's smallest p-value (``min_achievable_p >= alpha/m``).
 
+    The check is of the design (test and number of units), not of the data: ties in the data (all
+    differences equal, zeros dropped by the signed-rank test) can still leave a row unable to pass.
+
     Returns
     -------
     DataFrame
@@ -565,11 +568,8 @@ def family_check(table: pd.DataFrame, alpha=ALPHA) -> pd.DataFrame:
         m = len(testable)
         thr = alpha / m if m else float("nan")
         sided = testable["one_sided"] if "one_sided" in testable else [False] * m
-        se = testable["se"].to_numpy(dtype=float) if "se" in testable else np.full(m, np.nan)
-        # a t row whose differences are all equal is decided by the sign test (see paired_test)
-        tests = ["sign" if t in ("paired_t", "repeated_cv_t") and s == 0 else t for t, s in zip(testable["test"], se)]
         bad = int(sum(min_achievable_p(t, n, bool(o)) >= thr
-                      for t, n, o in zip(tests, testable["n"], sided))) if m else 0
+                      for t, n, o in zip(testable["test"], testable["n"], sided))) if m else 0
         out.append({"table": fam, "m": m, "threshold": thr, "cannot pass": bad, "can pass": bad == 0})
     return pd.DataFrame(out, columns=["table", "m", "threshold", "cannot pass", "can pass"])
 

@@ -295,7 +295,7 @@ def test_a_rounding_residue_of_cancelling_differences_is_no_effect():
     assert r["effect"] == 0.0 and r["p"] == 1.0
 
 
-def test_family_check_sees_zero_variance_rows_and_binomial_rows():
-    rows = [{"table": "T", "test": "paired_t", "n": 5, "p": 0.0625, "se": 0.0}] * 3
-    assert not family_check(pd.DataFrame(rows))["can pass"].iloc[0]        # sign test: 2/32 > 0.05/3
+def test_family_check_knows_the_exact_binomial_floor():
     assert min_achievable_p("exact binomial", 3) == pytest.approx(0.25)
+    rows = [{"table": "T", "test": "exact binomial", "n": 4, "p": 0.5}] * 2
+    assert not family_check(pd.DataFrame(rows))["can pass"].iloc[0]        # 2/16 > 0.05/2
