@@ -193,10 +193,12 @@ def restricted_conic(red, tol=1e-8, max_iter=200):
                 iterations=int(res.iterations), seconds=time.perf_counter() - t0)
 
 
-#: nonzeros of the constraint matrix from which :func:`restricted_working_set` factors with faer's
-#: supernodal LDLᵀ; below, QDLDL (on tic-tac-toe's programs, 8 000–60 000 nonzeros, QDLDL takes
-#: half faer's CPU time; faer wins on the 20 Newsgroups programs, see :func:`restricted_conic`)
-FAER_MIN_NNZ = 200_000
+#: variables of the program from which :func:`restricted_working_set` factors with faer's
+#: supernodal LDLᵀ, below which with QDLDL.  Measured (CPU seconds of one solve): tic-tac-toe,
+#: 718 samples and 149 nodes (1 018 variables), faer 0.33 s, QDLDL 0.19 s; 113 samples, QDLDL half
+#: faer's time too; 20 Newsgroups, 1 070 posts and 658 nodes (2 388 variables), faer 0.78 s,
+#: QDLDL 3.06 s; 410 posts (1 728 variables), faer 0.19 s, QDLDL 0.23 s.
+FAER_MIN_VARIABLES = 1500
 
 
 def _clarabel(P, q, A, b, cones, tol, max_iter):
@@ -205,7 +207,7 @@ def _clarabel(P, q, A, b, cones, tol, max_iter):
     s.verbose = False
     s.tol_gap_abs = s.tol_gap_rel = s.tol_feas = float(tol)
     s.max_iter = int(max_iter)
-    s.direct_solve_method = "faer" if A.nnz >= FAER_MIN_NNZ else "qdldl"
+    s.direct_solve_method = "faer" if A.shape[1] >= FAER_MIN_VARIABLES else "qdldl"
     s.max_threads = 1
     return clarabel.DefaultSolver(P, q, A, b, cones, s).solve()
 
@@ -256,7 +258,8 @@ def restricted_working_set(red, w0=None, b0=None, band=0.2, tol=1e-8, max_iter=2
     band : float
         Samples with ``|μ_i − 1| ≤ band`` at the warm start form the initial working set.
     tol, max_iter : float, int
-        Clarabel's tolerances and iteration cap per solve.
+        Clarabel's tolerances and iteration cap per solve (its LDLᵀ: QDLDL for programs of fewer
+        than :data:`FAER_MIN_VARIABLES` variables, faer's supernodal one above).
     max_rounds : int
         Solves on growing working sets before falling back to all samples.
     kkt_tol : float
