@@ -494,6 +494,11 @@ def test_working_set_solver_reaches_the_conic_optimum(seed, p):
         np.testing.assert_allclose(sol["w"], ref["w"], atol=1e-4 * max(1.0, np.abs(ref["w"]).max()))
         shrunk |= sol["working_samples"] < m
     assert shrunk                   # the warm start at the optimum leaves samples out
+    # a guess that breaks, with no second round allowed: all samples, the conic optimum
+    w0, b0 = starts[1]
+    sol = restricted_working_set(red, w0=w0, b0=b0, band=0.0, max_rounds=1)
+    assert sol["rounds"] <= 2 and (sol["rounds"] == 1 or sol["working_samples"] == m)
+    assert _kkt_residual(red, sol)[0] == pytest.approx(P_ref, rel=1e-6, abs=1e-9)
 
 
 @pytest.fixture(scope="module")
