@@ -2,6 +2,7 @@
 import naive_hkl as nv
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from fsbook.hkl import HKLProblem, lattice, solve_active_set, solve_brute_force
 
@@ -556,3 +557,22 @@ def test_working_set_path_matches_cold_conic_fits():
     assert left_out
     with pytest.raises(ValueError, match="one entry per node"):
         solve_active_set(HKLProblem(X, y), solver="working_set", nodes=[(), (0,)], w=np.zeros(3))
+
+
+@pytest.mark.parametrize("p", [2.0, 1.5])
+def test_sparse_ancestor_operators_give_the_dense_values(p):
+    """RestrictedProblem.use_sparse_ancestors (solver="working_set"): ζ(η) and the bounds of
+    Ω_A*(s)² of dual_norm equal those of the dense ancestor matrix up to rounding."""
+    from fsbook.hkl.solver import RestrictedProblem
+    X, y = _data(5, m=50, n=6)
+    prob = HKLProblem(X, y, C=3.0, p=p, omega=np.full(6, 2.0), delta_top=1.0, delta_node=0.25)
+    nodes = lattice.hull([(0, 1), (2, 3), (1, 4, 5), (0, 2)])
+    dense, sparse = RestrictedProblem(prob, nodes), RestrictedProblem(prob, nodes).use_sparse_ancestors()
+    rng = np.random.default_rng(0)
+    eta = rng.random(len(nodes))
+    eta /= eta.sum()
+    np.testing.assert_allclose(sparse.zeta(eta)[0], dense.zeta(eta)[0], rtol=1e-12)
+    s = rng.normal(size=len(nodes))
+    for a, b in zip(sparse.dual_norm(s)[:2], dense.dual_norm(s)[:2]):
+        assert a == pytest.approx(b, rel=1e-10)
+    assert sp.issparse(sparse._MT_op) and not sp.issparse(dense._MT_op)

@@ -245,6 +245,9 @@ class RestrictedProblem:
         self.PsiT = self.Psi.T.tocsr()
         self.M = lattice.ancestor_matrix(self.nodes).astype(np.float64)   # M[u, v]: v ⊆ u
         self.MT = np.ascontiguousarray(self.M.T)
+        # the operators of ζ(η) and of the dual-norm bound (:meth:`zeta`, :meth:`dual_norm`):
+        # the dense M by default; :meth:`use_sparse_ancestors` swaps in sparse copies
+        self._M_op, self._MT_op = self.M, self.MT
         self.d = prob.delta(self.nodes)
         self.dp = self.d ** prob.p
         self.sigma_warm = None
@@ -255,8 +258,21 @@ class RestrictedProblem:
     def zeta(self, eta):
         """``ζ_u(η)`` of (9) and ``S_u = Σ_{v∈A(u)} δ_v^p η_v^{1−p}``."""
         p = self.prob.p
-        S = self.M @ (self.dp * eta ** (1.0 - p))
+        S = self._M_op @ (self.dp * eta ** (1.0 - p))
         return S ** (1.0 / (1.0 - p)), S
+
+    def use_sparse_ancestors(self):
+        """Compute ``ζ(η)`` and the bounds of :meth:`dual_norm` with sparse copies of ``M``.
+
+        ``M`` has ``Σ_u |A(u)|`` nonzeros (a node has few ancestors in an active set of short
+        disjunctions) out of ``k²``; the fixed-point iteration of :meth:`dual_norm` makes two
+        products with it per step.  Same values up to the order of the sums (rounding), so only
+        the opt-in ``solver="working_set"`` uses it; the other solvers keep the dense products
+        of their stored results.
+        """
+        self._M_op = sp.csr_matrix(self.M)
+        self._MT_op = sp.csr_matrix(self.MT)
+        return self
 
     def _svm(self, sigma):
         """The SVM with kernel ``Σ_u σ_u K_u``: warm-started SMO (default) or libsvm."""
@@ -400,7 +416,7 @@ class RestrictedProblem:
             eta = np.maximum(eta, 1e-100)
             zeta, _ = self.zeta(eta)
             F = float(zeta @ absq)
-            Bq = self.dp * eta ** (-p) * (self.MT @ (zeta ** p * absq))
+            Bq = self.dp * eta ** (-p) * (self._MT_op @ (zeta ** p * absq))
             up = min(up, float(Bq.max()))
             lo = max(lo, F)
             if up <= lo * (1.0 + rtol):
@@ -756,6 +772,8 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
     for it in range(1, max_iter + 1):
         t0 = time.perf_counter()
         red = RestrictedProblem(prob, nodes)
+        if solver == "working_set":
+            red.use_sparse_ancestors()
         if solver == "mirror":
             ev, n_md, P, MA2, gapA = _mirror_descent(red, eta, tol / 2, md_max_iter)
             _, w, omega = red.primal(ev)
