@@ -76,6 +76,11 @@
    restricted solver would reach (the independent fits over the rest of the path: the
    sufficiency checks, the bounds of ``Ω_A*`` and the source enumeration of every active-set
    iteration), the bound of any restricted solver with these active-set iterations.
+10. The same solver end to end (``warm_path_cv``): the tic-tac-toe CV of ``large_c``
+    (``DisjunctiveHKLCV(Cs=[0.1, 1, 10, 100, 1000], cv=3)`` on the 4 outer training folds, the
+    inner folds' warm-started paths and the refit) with ``solver="conic"`` and with
+    ``solver="working_set"``, side by side in one run, CPU seconds; quality: the same chosen
+    ``C``, the same cross-validated accuracies, the same test predictions, every fit certified.
 """
 import argparse
 import json
@@ -604,6 +609,46 @@ def bench_warm_path(dataset="tic_tac_toe", Cs=(0.1, 1.0, 10.0, 100.0, 1000.0), f
           f"would reach {t['cold'] / rest:.2f}x", flush=True)
 
 
+def bench_warm_path_cv(Cs=(0.1, 1.0, 10.0, 100.0, 1000.0)):
+    from fsbook.experiments.hkl import load_table1, table_folds
+    from fsbook.hkl import DisjunctiveHKLCV
+    X, y, _, _ = load_table1("tic_tac_toe")
+    splits = table_folds(y, None)
+    DisjunctiveHKLCV(Cs=[1.0], cv=2, solver="working_set").fit(X[:200], y[:200])   # compile
+    t = dict(conic=0.0, working_set=0.0)
+    same_C = same_cv = same_pred = cert = True
+    acc = dict(conic=[], working_set=[])
+    print(f"\nDisjunctiveHKLCV(Cs={list(Cs)}, cv=3) on tic-tac-toe, 4 outer folds, CPU seconds:",
+          flush=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for f, (tr, te) in enumerate(splits):
+            fits = {}
+            for solver in ("conic", "working_set"):
+                t0 = time.process_time()
+                fits[solver] = DisjunctiveHKLCV(Cs=list(Cs), cv=3, random_state=1000 * f + 7,
+                                                solver=solver).fit(X[tr], y[tr])
+                t[solver] += time.process_time() - t0
+                acc[solver].append(float(np.mean(fits[solver].predict(X[te]) == y[te])))
+            a, b = fits["conic"], fits["working_set"]
+            same_C &= a.C_ == b.C_
+            same_cv &= bool(np.allclose(a.cv_results_.mean_accuracy, b.cv_results_.mean_accuracy,
+                                        rtol=0, atol=1e-12))
+            same_pred &= bool(np.array_equal(a.predict(X[te]), b.predict(X[te])))
+            cert &= bool(a.cv_results_.certified.all() and b.cv_results_.certified.all()
+                         and a.certified_ and b.certified_)
+    ratio = t["conic"] / t["working_set"]
+    row = dict(dataset="tic_tac_toe", Cs=list(Cs), cv=3, conic_cpu_seconds=round(t["conic"], 2),
+               working_set_cpu_seconds=round(t["working_set"], 2), ratio=round(ratio, 2),
+               same_C=bool(same_C), same_cv_accuracies=bool(same_cv),
+               same_test_predictions=bool(same_pred), all_certified=bool(cert),
+               accuracy=round(float(np.mean(acc["working_set"])), 4))
+    record_benchmark("hkl", "warm_path_cv", row)
+    print(f"  conic {t['conic']:.1f} s, working set {t['working_set']:.1f} s ({ratio:.2f}x); same C "
+          f"{same_C}, same CV accuracies {same_cv}, same test predictions {same_pred}, all "
+          f"certified {cert}; accuracy {row['accuracy']:.4f}", flush=True)
+
+
 def _time(f):
     t0 = time.perf_counter()
     f()
@@ -613,7 +658,7 @@ def _time(f):
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     sections = ["inner", "sufficiency", "target", "dense", "large_c", "monks", "pair_sources",
-                "conic_fit", "c_path", "task", "warm_path"]
+                "conic_fit", "c_path", "task", "warm_path", "warm_path_cv"]
     ap.add_argument("--skip", nargs="*", default=[], choices=sections)
     ap.add_argument("--only", nargs="*", default=None, choices=sections,
                     help="run these sections only")
@@ -637,6 +682,8 @@ if __name__ == "__main__":
     if a.only is not None:
         a.skip = [x for x in sections if x not in a.only]
     betas = [b if b == "auto" else float(b) for b in a.betas]
+    if "warm_path_cv" not in a.skip:
+        bench_warm_path_cv()
     if "warm_path" not in a.skip:
         bench_warm_path()
         if a.warm_newsgroups:
