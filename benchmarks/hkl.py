@@ -614,7 +614,8 @@ def bench_warm_path_cv(Cs=(0.1, 1.0, 10.0, 100.0, 1000.0)):
     from fsbook.hkl import DisjunctiveHKLCV
     X, y, _, _ = load_table1("tic_tac_toe")
     splits = table_folds(y, None)
-    DisjunctiveHKLCV(Cs=[1.0], cv=2, solver="working_set").fit(X[:200], y[:200])   # compile
+    few = splits[0][0][::5]                                         # compile / load numba
+    DisjunctiveHKLCV(Cs=[1.0], cv=2, solver="working_set").fit(X[few], y[few])
     t = dict(conic=0.0, working_set=0.0)
     same_C = same_cv = same_pred = cert = True
     acc = dict(conic=[], working_set=[])
