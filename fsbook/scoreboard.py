@@ -22,7 +22,7 @@ import pandas as pd
 
 from fsbook.claims import VERDICTS
 
-__all__ = ["Chapter", "CHAPTERS", "chapter_claims", "scoreboard", "verdict_summary", "forest_plot", "chapter_rows",
+__all__ = ["Chapter", "CHAPTERS", "chapter_claims", "family_summary", "scoreboard", "verdict_summary", "forest_plot", "chapter_rows",
            "agreement_board", "agreement_summary",
            "verdict_strip",
            "SCOREBOARD_COLUMNS"]
@@ -221,9 +221,10 @@ def chapter_rows(board: pd.DataFrame, chapter: int, *, decimals: int = 2) -> pd.
     return pd.DataFrame(out, columns=["table", "claim", "data set", "effect", "95 % CI", "in direction", "verdict"])
 
 
-def verdict_strip(board: pd.DataFrame, ax=None):
+def verdict_strip(board: pd.DataFrame, ax=None, *, by="chapter"):
     """Every testable claim as one dot: its effect over its 95 % half-interval (so ±1 is the edge
-    of significance before the family's correction), one row per chapter, coloured by verdict.
+    of significance before the family's correction), one row per chapter (``by="chapter"``) or per
+    family (``by="table"``), coloured by verdict: a forest plot of standardised paired effects.
 
     Returns
     -------
@@ -233,22 +234,41 @@ def verdict_strip(board: pd.DataFrame, ax=None):
 
     half = (board["ci_high"].astype(float) - board["ci_low"].astype(float)) / 2
     z = board["effect"].astype(float) / half
-    ok = np.isfinite(z.to_numpy())
+    ok = np.isfinite(z.to_numpy()) & np.isfinite(half.to_numpy()) & (half.to_numpy() > 0)
     b = board[ok].assign(z=np.clip(z[ok], -6, 6))
-    chapters = sorted(b["chapter"].unique())
+    groups = list(dict.fromkeys(board[by]))
     if ax is None:
-        _, ax = plt.subplots(figsize=(6.5, 0.45 * len(chapters) + 1.2))
+        _, ax = plt.subplots(figsize=(6.5, 0.42 * len(groups) + 1.3))
     colours = {"holds": "C0", "fails": "C3", "no gain": "C2", "not separable": "0.6"}
-    jitter = np.random.default_rng(0).uniform(-0.25, 0.25, len(b))
+    jitter = np.random.default_rng(0).uniform(-0.22, 0.22, len(b))
+    rows = np.array([groups.index(g) for g in b[by]])
     for verdict, colour in colours.items():
         sel = (b["verdict"] == verdict).to_numpy()
-        y = np.array([chapters.index(c) for c in b["chapter"]])[sel] + jitter[sel]
-        ax.plot(b["z"].to_numpy()[sel], y, "o", ms=3, alpha=0.7, color=colour, label=verdict)
+        ax.plot(b["z"].to_numpy()[sel], rows[sel] + jitter[sel], "o", ms=3, alpha=0.7, color=colour,
+                label=verdict)
     ax.axvline(0, color="0.2", lw=0.8)
     for x in (-1, 1):
         ax.axvline(x, color="0.6", lw=0.6, ls=":")
-    ax.set_yticks(range(len(chapters)), [f"chapter {c}" for c in chapters])
-    ax.invert_yaxis()
+    labels = [f"chapter {g}" for g in groups] if by == "chapter" else [str(g) for g in groups]
+    ax.set_yticks(range(len(groups)), labels, fontsize=8 if by != "chapter" else None)
+    ax.set_ylim(len(groups) - 0.5, -0.5)
     ax.set_xlabel("effect in the paper's direction ÷ half its 95 % interval (clipped at ±6)")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=4, fontsize=8, frameon=False)
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=4, fontsize=8, frameon=False)
     return ax
+
+
+def family_summary(rows: pd.DataFrame) -> pd.DataFrame:
+    """Verdict counts per family (``table``) of one chapter's claims, in the chapter's order.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from fsbook.scoreboard import family_summary
+    >>> r = pd.DataFrame({"table": ["T1", "T1", "T2"], "verdict": ["holds", "fails", "holds"]})
+    >>> family_summary(r).values.tolist()
+    [['T1', 1, 1, 0, 0, 2], ['T2', 1, 0, 0, 0, 1]]
+    """
+    order = list(dict.fromkeys(rows["table"]))
+    counts = pd.crosstab(rows["table"], rows["verdict"]).reindex(index=order, columns=list(VERDICTS), fill_value=0)
+    counts["claims"] = counts.sum(axis=1)
+    return counts.rename_axis("family").reset_index().rename_axis(None, axis=1)
