@@ -263,6 +263,12 @@ class MRMR(SupportSelectorMixin, BaseEstimator):
         ``k − rank`` for the chosen features (the first has ``k``), 0 for the others.
     support_ : ndarray (n_features,) of bool
 
+    See Also
+    --------
+    fsbook.baselines.FOHSIC : forward selection by a dependence criterion (HSIC) instead of
+        mutual information.
+    fsbook.baselines.Relief : a filter that scores features by nearest neighbours (ReliefF).
+
     References
     ----------
     Peng, H., Long, F. and Ding, C. (2005). Feature selection based on mutual information:
@@ -318,7 +324,20 @@ class MRMR(SupportSelectorMixin, BaseEstimator):
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Discretise ``X``, then choose ``n_features_to_select`` features greedily."""
+        """Discretise ``X``, then choose ``n_features_to_select`` features greedily.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training samples.
+        y : array-like of shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         X, codes = self._validate_classes(X, y)
         k = self._resolve_k(X.shape[1])
         states, n_states = self._states(X)
