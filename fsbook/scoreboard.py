@@ -193,18 +193,18 @@ def _interval(r, decimals):
 
 
 def chapter_rows(board: pd.DataFrame, chapter: int, *, decimals: int = 2) -> pd.DataFrame:
-    """The scoreboard's rows of one chapter as printed strings: table, claim, data set, effect,
-    95 % interval, units in the paper's direction, and verdict.
+    """The scoreboard's rows of one chapter as printed strings: table, claim (with its data set),
+    effect with its 95 % interval, units in the paper's direction, and verdict.
 
     Examples
     --------
     >>> import pandas as pd
     >>> from fsbook.scoreboard import chapter_rows
-    >>> b = pd.DataFrame({"chapter": [1], "table": ["Table 1"], "claim": ["A above B"], "dataset": [""],
+    >>> b = pd.DataFrame({"chapter": [1], "table": ["Table 1"], "claim": ["A above B"], "dataset": ["wine"],
     ...                   "effect": [1.234], "ci_low": [0.5], "ci_high": [2.0], "n": [20], "n_direction": [17],
     ...                   "unit": ["runs"], "verdict": ["holds"], "size": [""], "note": [""]})
     >>> chapter_rows(b, 1).iloc[0].tolist()
-    ['Table 1', 'A above B', '—', '+1.23', '[+0.50, +2.00]', '17 of 20 runs', 'holds']
+    ['Table 1', 'A above B (wine)', '+1.23 [+0.50, +2.00]', '17 of 20 runs', 'holds']
     """
     rows = board[board["chapter"] == chapter]
     out = []
@@ -214,11 +214,12 @@ def chapter_rows(board: pd.DataFrame, chapter: int, *, decimals: int = 2) -> pd.
         direction = ("—" if k is None or (isinstance(k, float) and np.isnan(k)) or not np.isfinite(float(r["n"]))
                      else f"{int(k)} of {int(r['n'])} {r['unit']}")
         size = r["size"] if isinstance(r["size"], str) and r["size"] else ""
-        out.append({"table": r["table"], "claim": r["claim"], "data set": r["dataset"] or "—",
-                    "effect": "—" if not np.isfinite(eff) else f"{eff:+.{decimals}f}",
-                    "95 % CI": _interval(r, decimals), "in direction": direction,
+        interval = _interval(r, decimals)
+        effect = "—" if not np.isfinite(eff) else f"{eff:+.{decimals}f}" + ("" if interval == "—" else f" {interval}")
+        claim = r["claim"] if not r["dataset"] or str(r["dataset"]) in str(r["claim"]) else f"{r['claim']} ({r['dataset']})"
+        out.append({"table": r["table"], "claim": claim, "effect [95 % CI]": effect, "in direction": direction,
                     "verdict": r["verdict"] + (f", {size}" if size else "")})
-    return pd.DataFrame(out, columns=["table", "claim", "data set", "effect", "95 % CI", "in direction", "verdict"])
+    return pd.DataFrame(out, columns=["table", "claim", "effect [95 % CI]", "in direction", "verdict"])
 
 
 def verdict_strip(board: pd.DataFrame, ax=None, *, by="chapter"):
