@@ -6,8 +6,8 @@ and appends its CPU seconds (the runner's measure, :func:`~fsbook.experiments._r
 around ``run_task``) to ``FILE`` (JSON lines; tasks already in it are skipped).
 ``python benchmarks/selection_suite.py project [--log FILE]`` multiplies each measured cell by its
 number of tasks in the full protocol (``REPEATS × N_FOLDS``), fills the cells not measured with the
-median of the same method over the measured data sets of its domain (scaled by n·d relative to
-them: said in the table), and records the projection with
+cost of the same method on the measured data set nearest in shape, scaled by n·d (the table
+says which), and records the projection with
 ``record_benchmark("selection_suite", "cost_projection", ...)``.
 """
 from __future__ import annotations
@@ -44,30 +44,29 @@ def measure(datasets, methods, log):
 
 def projection(rows):
     """Projected CPU seconds of the full store per data set × method from measured tasks
-    (``rows``: the log's records): a measured cell costs ``cpu × REPEATS × N_FOLDS``; an
-    unmeasured cell that runs takes its method's median measured cost per sample·feature in its
-    domain (or over all domains) times the set's n·d; excluded cells cost nothing."""
+    (``rows``: the log's records).  A measured cell costs ``cpu × REPEATS × N_FOLDS``.  An
+    unmeasured cell that runs takes the cost of the same method on the measured data set
+    nearest in shape (log n, log d, log classes, after subsampling), scaled by the ratio of
+    ``n · d``; excluded cells cost nothing."""
     from fsbook.experiments import selection_suite as S
 
     measured = {(r["dataset"], r["method"]): r["cpu"] for r in rows}
     per = S.REPEATS * S.N_FOLDS
-    size = {d: S.facts(d)["n"] * S.facts(d)["d"] for d in S.DATASETS}
+    f = {d: S.facts(d) for d in S.DATASETS}
+    shape = {d: np.log([f[d]["n"], f[d]["d"], f[d]["classes"]]) for d in S.DATASETS}
     out = []
     for d, (domain, _, _) in S.DATASETS.items():
         for m in S.METHODS:
+            row = {"dataset": d, "method": m, "domain": domain}
             if S.cannot_run(m, d):
-                out.append({"dataset": d, "method": m, "domain": domain, "how": "excluded", "cpu_task": 0.0})
-                continue
-            if (d, m) in measured:
-                out.append({"dataset": d, "method": m, "domain": domain, "how": "measured",
-                            "cpu_task": measured[(d, m)]})
-                continue
-            same = [measured[(e, m)] / size[e] for e in S.DATASETS if (e, m) in measured
-                    and S.DATASETS[e][0] == domain and not S.cannot_run(m, e)]
-            every = [measured[(e, m)] / size[e] for e in S.DATASETS if (e, m) in measured and not S.cannot_run(m, e)]
-            rate = np.median(same or every) if (same or every) else float("nan")
-            out.append({"dataset": d, "method": m, "domain": domain,
-                        "how": "scaled (domain)" if same else "scaled (all)", "cpu_task": float(rate * size[d])})
+                out.append({**row, "how": "excluded", "cpu_task": 0.0})
+            elif (d, m) in measured:
+                out.append({**row, "how": "measured", "cpu_task": measured[(d, m)]})
+            else:
+                cands = [e for e in S.DATASETS if (e, m) in measured and not S.cannot_run(m, e)]
+                e = min(cands, key=lambda e: float(np.sum((shape[e] - shape[d]) ** 2)))
+                scale = f[d]["n"] * f[d]["d"] / (f[e]["n"] * f[e]["d"])
+                out.append({**row, "how": f"from {e}", "cpu_task": measured[(e, m)] * scale})
     for r in out:
         r["cpu_store"] = r["cpu_task"] * per
     return out
@@ -101,7 +100,7 @@ def main(argv=None):
 
         record_benchmark("selection_suite", "cost_projection", {
             "total_cpu_hours": round(total, 3), "tasks": len(S.make_tasks(True)),
-            "measured_cells": int((t["how"] == "measured").sum()), "scaled_cells": int(t["how"].str.startswith("scaled").sum()),
+            "measured_cells": int((t["how"] == "measured").sum()), "scaled_cells": int(t["how"].str.startswith("from").sum()),
             "excluded_cells": int((t["how"] == "excluded").sum()),
             "design": {"repeats": S.REPEATS, "n_folds": S.N_FOLDS, "fractions": list(S.FRACTIONS),
                        "max_samples": S.MAX_SAMPLES, "classifiers": list(S.CLASSIFIERS), "version": S.VERSION},

@@ -33,7 +33,8 @@ def test_sizes_are_fractions_of_the_width_and_the_ranking_size_is_among_them():
         ks = S.ks_of(d)
         assert ks and all(1 <= k < S.width(d) for k in ks) and ks == sorted(set(ks))
         assert S.rank_k(d) in ks
-    assert S.ks_of("colon") == [round(f * 2000) for f in S.FRACTIONS]
+    assert S.ks_of("colon") == S.ks_of("dexter") == [round(f * S.WIDTH_CAP) for f in S.FRACTIONS]
+    assert S.ks_of("sonar") == [1, 3, 6, 12] and S.ks_of("splice") == [5, 12, 24, 48]
 
 
 def test_tasks_share_folds_quick_tasks_are_full_tasks_and_every_exclusion_is_declared():
@@ -71,7 +72,7 @@ def test_quick_tasks_end_to_end(tmp_path):
     assert all(c > 0 for r in mrmr for c in r["fit_cpu"][:1]) and all(c == 0 for r in mrmr for c in r["fit_cpu"][1:])
     assert (t["cost"].set_index(["dataset", "method"]).loc[("wine", "none"), "fit_cpu"] == 0.0)
     acc = t["accuracy"]
-    assert acc["rank_k"].sum() == 6 and acc["acc_linear"].between(0, 100).all()
+    assert acc["rank_k"].sum() == 6 and acc["acc_rbf"].between(0, 100).all()
     # resumed from the store, nothing recomputed and the same tables
     again = run_protocol(S.PROTOCOL, tasks=tasks, out=tmp_path, progress=False)
     assert again.n_computed == 0
@@ -95,7 +96,7 @@ def _store(effects, datasets, domain="tabular", repeats=5, noise=0.5, seed=0):
                     acc = (70 + e + noise * rng.standard_normal()) / 100
                     k = 0 if m in S.OWN_SIZE else 3
                     params.append({"dataset": d, "repeat": r, "fold": f, "n_folds": 2, "method": m, "ks": [k]})
-                    results.append({"k": [k], "n_selected": [3], "acc_linear": [acc], "acc_rbf": [acc],
+                    results.append({"k": [k], "n_selected": [3], "acc_rbf": [acc],
                                     "fit_cpu": [COSTS[m]], "peak_mib": [1.0], "support": [[0, 1, 2]]})
     return params, results
 
@@ -119,18 +120,18 @@ def test_interval_holds_the_mean_and_widens_with_spread():
 
 def test_statistics_find_the_planted_effects(synthetic):
     fr = A.friedman_tests(synthetic["accuracy"])
-    assert list(fr["scope"]) == ["all", "all", "image", "image", "tabular", "tabular"]
-    assert (fr["p"] < 1e-3).all() and (fr["data sets"] == [14, 14, 6, 6, 8, 8]).all()
-    vs = A.versus_none(synthetic["accuracy"]).query("scope == 'all' and classifier == 'linear SVM'").set_index("method")
+    assert list(fr["scope"]) == ["all", "image", "tabular"]
+    assert (fr["p"] < 1e-3).all() and (fr["data sets"] == [14, 6, 8]).all()
+    vs = A.versus_none(synthetic["accuracy"]).query("scope == 'all' and classifier == 'RBF SVM'").set_index("method")
     assert vs.loc["MI", "side"] == "better" and vs.loc["MI", "p_holm"] < 0.05
     assert vs.loc["ReliefF", "side"] == "worse" and vs.loc["ReliefF", "p_holm"] < 0.05
     assert vs.loc["MRMR", "p_holm"] > 0.05
     c = A.claims_vs_none(synthetic["accuracy"], synthetic["folds"])
     assert set(c["test"]) == {"repeated_cv_t"} and set(c["unit"]) == {"repetitions"} and (c["n"] == 5).all()
-    lin = c[c["classifier"] == "linear SVM"]
+    lin = c[c["classifier"] == "RBF SVM"]
     assert (lin[lin["method"] == "MI"]["verdict"] == "holds").all()
     assert (lin[lin["method"] == "ReliefF"]["verdict"] == "fails").all()
-    assert set(lin["table"]) == {"MI vs none (linear SVM)", "ReliefF vs none (linear SVM)", "MRMR vs none (linear SVM)"}
+    assert set(lin["table"]) == {"MI vs none (RBF SVM)", "ReliefF vs none (RBF SVM)", "MRMR vs none (RBF SVM)"}
 
 
 def test_pareto_per_domain(synthetic):
@@ -144,7 +145,7 @@ def test_pareto_per_domain(synthetic):
 def test_score_matrix_drops_methods_missing_somewhere(synthetic):
     acc = synthetic["accuracy"]
     acc = acc[~((acc["dataset"] == "t0") & (acc["method"] == "MI"))]
-    s, dropped = A.score_matrix(acc, "acc_rbf")
+    s, dropped = A.score_matrix(acc)
     assert dropped == ["MI"] and "MI" not in s.columns and s.shape == (14, 3)
     with pytest.raises(ValueError, match="metric"):
-        A.score_matrix(acc, "acc")
+        A.score_matrix(acc, "acc_linear")

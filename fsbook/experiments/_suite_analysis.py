@@ -28,7 +28,7 @@ def _check(metric):
         raise ValueError(f"metric must be one of {list(CLASSIFIERS)}, got {metric!r}")
 
 
-def score_matrix(accuracy, metric="acc_linear", domain=None):
+def score_matrix(accuracy, metric="acc_rbf", domain=None):
     """Data sets × methods mean accuracy at the ranking size (``accuracy["rank_k"]``).
 
     Methods without a value on every data set of the scope are dropped (the Friedman design
@@ -38,7 +38,8 @@ def score_matrix(accuracy, metric="acc_linear", domain=None):
     ----------
     accuracy : DataFrame
         The ``accuracy`` table of ``reduce``.
-    metric : {"acc_linear", "acc_rbf"}
+    metric : str
+        A key of :data:`~fsbook.experiments.selection_suite.CLASSIFIERS` (``"acc_rbf"``).
     domain : str, optional
         One of :data:`~fsbook.experiments.selection_suite.DOMAINS`; default every data set.
 
@@ -53,7 +54,7 @@ def score_matrix(accuracy, metric="acc_linear", domain=None):
     >>> import pandas as pd
     >>> acc = pd.DataFrame({"dataset": ["a", "a", "b"], "domain": ["text"] * 3,
     ...                     "method": ["none", "MI", "none"], "rank_k": [True] * 3,
-    ...                     "acc_linear": [80.0, 85.0, 70.0]})
+    ...                     "acc_rbf": [80.0, 85.0, 70.0]})
     >>> s, dropped = score_matrix(acc)
     >>> s.columns.tolist(), dropped
     (['none'], ['MI'])
@@ -161,7 +162,7 @@ def pareto_front(acc, cost):
     return ~np.asarray(dominated, dtype=bool)
 
 
-def pareto(accuracy, cost, metric="acc_linear"):
+def pareto(accuracy, cost, metric="acc_rbf"):
     """Per domain and method: mean accuracy at the ranking size over the domain's data sets
     where every compared method ran (:func:`score_matrix`), the median fit CPU seconds of a task
     on them, the largest peak memory, and whether the method is on the domain's Pareto front."""
