@@ -149,3 +149,17 @@ def test_score_matrix_drops_methods_missing_somewhere(synthetic):
     assert dropped == ["MI"] and "MI" not in s.columns and s.shape == (14, 3)
     with pytest.raises(ValueError, match="metric"):
         A.score_matrix(acc, "acc_linear")
+
+
+def test_peak_rss_sees_an_allocation_even_after_the_same_memory_was_freed():
+    from fsbook.experiments._memory import PeakRSS
+
+    for _ in range(2):        # the second block reuses what the first freed: still seen as growth
+        with PeakRSS(0.001) as m:
+            a = np.ones(10 * 2**20)        # 80 MiB, written
+            a += 1
+            del a
+        assert 60 <= m.peak_mib < 400
+    with PeakRSS(0.001) as small:
+        sum(range(1000))
+    assert small.peak_mib < 20

@@ -23,7 +23,7 @@ classifier (:data:`CLASSIFIERS`: the RBF SVM, C tuned by inner 3-fold CV on the 
 (:data:`RANKERS`) are fitted once at the largest ``k`` and cut at every ``k``.  Each fit records
 its CPU time (:func:`~fsbook.experiments._runner.process_cpu_seconds`, this process and its
 waited children) and its peak memory: the largest growth of the process's resident set over
-the fit, in MiB, sampled every 5 ms (:class:`PeakRSS`: every allocation counts, compiled
+the fit, in MiB, sampled every 5 ms (:class:`~fsbook.experiments._memory.PeakRSS`: every allocation counts, compiled
 solvers' included, at no cost to the fit; a spike shorter than 5 ms can be missed).
 
 Example (one task of the quick subsample, a few seconds):
@@ -37,9 +37,6 @@ Example (one task of the quick subsample, a few seconds):
 from __future__ import annotations
 
 import functools
-import ctypes
-import os
-import threading
 import warnings
 
 import numpy as np
@@ -51,6 +48,7 @@ from sklearn.preprocessing import StandardScaler
 
 from fsbook.experiments import benchmark as B
 from fsbook.experiments._benchmark_methods import attribute_groups
+from fsbook.experiments._memory import PeakRSS
 from fsbook.experiments._runner import Protocol, process_cpu_seconds, task_seed
 
 VERSION = "1"
@@ -275,63 +273,8 @@ def support_at(selector, method, k):
     return B.support_at(selector, method, k)
 
 
-class PeakRSS:
-    """Context manager: the largest growth of this process's resident memory (MiB) over its
-    value on entry, sampled every ``interval`` seconds by a background thread from
-    ``/proc/self/statm`` (Linux; NaN elsewhere).
-
-    It counts every allocation (NumPy, compiled solvers' buffers) at no cost to the measured
-    code, but misses peaks shorter than the interval.  On entry glibc's ``malloc_trim`` returns
-    the memory freed earlier in the process to the system (else its reuse would not show as
-    growth); memory another allocator keeps (a JIT's arena) can still hide part of the peak.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> with PeakRSS(0.001) as m:
-    ...     a = np.ones(20 * 2**20 // 8); a += 1; del a
-    >>> m.peak_mib >= 0
-    True
-    """
-
-    def __init__(self, interval=0.005):
-        self.interval, self.peak_mib = interval, float("nan")
-
-    @staticmethod
-    def _rss():
-        try:
-            with open("/proc/self/statm") as f:
-                return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-        except (OSError, ValueError, IndexError):
-            return None
-
-    def _watch(self):
-        while not self._stop.wait(self.interval):
-            self._max = max(self._max, self._rss())
-
-    def __enter__(self):
-        try:        # glibc keeps freed memory resident for reuse: return it first, so reuse shows as growth
-            ctypes.CDLL("libc.so.6").malloc_trim(0)
-        except (OSError, AttributeError):
-            pass
-        self._start = self._max = self._rss()
-        if self._start is not None:
-            self._stop = threading.Event()
-            self._thread = threading.Thread(target=self._watch, daemon=True)
-            self._thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        if self._start is not None:
-            self._stop.set()
-            self._thread.join()
-            self._max = max(self._max, self._rss())
-            self.peak_mib = (self._max - self._start) / 2**20
-        return False
-
-
 def _fit(method, k, seed, dataset, X_train, y_train):
-    """Fit one selector; ``(fitted, cpu seconds, peak MiB)`` (:class:`PeakRSS`)."""
+    """Fit one selector; ``(fitted, cpu seconds, peak MiB)`` (:class:`~fsbook.experiments._memory.PeakRSS`)."""
     boolean, names = load(dataset)[3], load(dataset)[2]
     groups = attribute_groups(names) if method == "GeoRatio" else None
     scaler = [] if method in B.UNSCALED else [StandardScaler()]
@@ -475,7 +418,7 @@ def reduce(params_list, results_list):
       (:func:`interval`), ``rank_k`` marking the point the statistics rank (:func:`rank_k`);
     * ``folds``: every test fold's accuracies (the paired units of the claims);
     * ``cost``: per data set and method, the mean fit CPU seconds of a task (its fits summed
-      over ``k``) and the largest peak memory growth (MiB, :class:`PeakRSS`);
+      over ``k``) and the largest peak memory growth (MiB, :class:`~fsbook.experiments._memory.PeakRSS`);
     * ``stability``: Kuncheva's index of the two folds' kept sets, mean over repetitions, per
       data set, method and ``k`` (NaN where sizes differ);
     * ``not_run``: the excluded cells and their reasons; ``hkl_fits``: HKL's certificates.
