@@ -58,9 +58,7 @@ VERSION = "1"
 DATASETS = {
     # microarray (n << d); ARCENE is mass spectrometry, the same shape of problem
     "colon": ("microarray", {}, "ASU's discretised expression values as distributed"),
-    "lymphoma": ("microarray", {}, "expression values as distributed"),
     "leukemia": ("microarray", {"discretised": False}, "raw expression values (ALL/AML)"),
-    "tumors_9": ("microarray", {}, "expression values as distributed"),
     "adenoma": ("microarray", {}, "expression values as distributed"),
     "brain_tumor_2": ("microarray", {}, "expression values as distributed"),
     "cns": ("microarray", {}, "expression values as distributed"),
@@ -68,8 +66,6 @@ DATASETS = {
     "glioma": ("microarray", {}, "expression values as distributed"),
     "prostate_ge": ("microarray", {}, "expression values as distributed"),
     "tox_171": ("microarray", {}, "expression values as distributed"),
-    "nci9": ("microarray", {}, "discretised values as distributed"),
-    "lung_discrete": ("microarray", {}, "discretised values as distributed"),
     "arcene": ("microarray", {}, "mass-spectrometry intensities as distributed (NIPS 2003)"),
     # images: pixel values as given
     "yale": ("image", {}, "32x32 pixel values"),
@@ -104,11 +100,21 @@ DATASETS = {
     "madelon": ("tabular", {}, "numeric attributes (synthetic, NIPS 2003)"),
 }
 DOMAINS = ("microarray", "image", "text", "speech", "tabular")
+#: suite sets left out, and why: a class of fewer than 6 samples leaves a 2-fold training half
+#: with at most 2 of it, so some inner 3-fold validation part holds a class its training part
+#: lacks; the SVM's validation hinge loss (``benchmark``'s tie rule) is then undefined and a tie
+#: cannot be broken (it raised on lymphoma's first task)
+LEFT_OUT = {d: "a class of fewer than 6 samples (the SVM's inner-CV tie rule is undefined there)"
+            for d in ("lymphoma", "tumors_9", "nci9", "lung_discrete")}
 #: largest number of samples kept of a data set (stratified, seeded subsample, :func:`load`)
 MAX_SAMPLES = 1000
-REPEATS, N_FOLDS = 5, 2
+#: 3 independent repetitions of 2-fold CV per data set, by cost: with 5 the measured and
+#: extrapolated store projects to 3.67 CPU-h, over the 2.6 h budget; with 3, 2.2 h
+#: (``benchmarks/results/selection_suite.json``).  The per-data-set claims then rest on 3
+#: repetition means (a t-test of 2 degrees of freedom); the tests over the 37 data sets do not
+REPEATS, N_FOLDS = 3, 2
 #: repetitions of the quick subsample (tasks of the full protocol) and its data sets
-QUICK_REPEATS, QUICK_DATASETS = 2, ("wine", "lung_discrete", "sonar", "cnae9")
+QUICK_REPEATS, QUICK_DATASETS = 2, ("wine", "glioma", "sonar", "cnae9")
 #: the sizes k, as fractions of each data set's width counted up to :data:`WIDTH_CAP` features
 #: (:func:`ks_of`): k ≤ 100 everywhere.  Beyond that the path selectors (LDFS, HSFS, ℓ1-SVM)
 #: refit at a cost that grows with k, and ℓ1-SVM cannot keep many more features than the
@@ -234,10 +240,12 @@ def design():
 
 def exclusions():
     """The declared exclusions: each excluded method, its reason and the data sets it skips,
-    then the methods of chapter 7 this protocol leaves out (:data:`NOT_INCLUDED`)."""
+    then the methods of chapter 7 this protocol leaves out (:data:`NOT_INCLUDED`) and the suite's
+    data sets it leaves out (:data:`LEFT_OUT`)."""
     rows = [{"method": m, "reason": reason, "data sets": ", ".join(d for d in DATASETS if cannot_run(m, d))}
             for m, (_, reason) in EXCLUSIONS.items()]
     rows += [{"method": m, "reason": reason, "data sets": "all"} for m, reason in NOT_INCLUDED.items()]
+    rows += [{"method": "all", "reason": reason, "data sets": d} for d, reason in LEFT_OUT.items()]
     return pd.DataFrame(rows)
 
 
@@ -322,7 +330,7 @@ def run_task(params):
     train, test = folds(dataset, params["repeat"], params["n_folds"])[params["fold"]]
     X_train, X_test, columns = fold_data(dataset, train, test)
     seed = task_seed(params)
-    with warnings.catch_warnings():       # classes of 2 samples (lymphoma, tumours, NCI-9) in 3 inner folds
+    with warnings.catch_warnings():       # classes of 3 samples in a training half, 3 inner folds
         warnings.filterwarnings("ignore", "The least populated class", UserWarning)
         return _run_selection(params, dataset, method, X_train, X_test, columns, y[train], y[test], seed)
 
@@ -443,7 +451,7 @@ def reduce(params_list, results_list):
 
 PROTOCOL = Protocol(name="selection_suite", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version=VERSION,
                     description="Which selector, when: the book's selectors, the baselines and mRMR against all "
-                                "features on the selection suite (5 x 2 CV, accuracy vs k, fit CPU time and "
+                                "features on the selection suite (3 x 2 CV, accuracy vs k, fit CPU time and "
                                 "peak memory, Kuncheva stability)",
                     tolerances={"hkl_gap": (1e-3, B.HKL_SETTINGS[B.VERSION]["tol"] / 10), "fit_cpu": None,
                                 "peak_mib": None})
