@@ -109,7 +109,7 @@ LEFT_OUT = {d: "a class of fewer than 6 samples (the SVM's inner-CV tie rule is 
 #: largest number of samples kept of a data set (stratified, seeded subsample, :func:`load`)
 MAX_SAMPLES = 1000
 #: 3 independent repetitions of 2-fold CV per data set, by cost: with 5 the measured and
-#: extrapolated store projects to 3.67 CPU-h, over the 2.6 h budget; with 3, 2.2 h
+#: extrapolated store projects to 3.7 CPU-h, over the 2.6 h budget; with 3, 2.24 h
 #: (``benchmarks/results/selection_suite.json``).  The per-data-set claims then rest on 3
 #: repetition means (a t-test of 2 degrees of freedom); the tests over the 37 data sets do not
 REPEATS, N_FOLDS = 3, 2
