@@ -3,8 +3,8 @@
 Each chapter's protocol decides its paper's claims (``claims(results)`` of its module in
 :mod:`fsbook.experiments`, on its complete store) with the one rule of :mod:`fsbook.claims`.
 :func:`scoreboard` gathers them into one table, :func:`verdict_summary` counts the verdicts per
-chapter, and :func:`forest_plot` draws the paired effects with their intervals, which a chapter
-shows beside its own rows.
+chapter, and :func:`verdict_strip` draws every claim's standardised effect, by chapter or, at the
+head of each chapter, by table of claims (with :func:`family_summary`).
 
 Examples
 --------
@@ -22,7 +22,7 @@ import pandas as pd
 
 from fsbook.claims import VERDICTS
 
-__all__ = ["Chapter", "CHAPTERS", "chapter_claims", "family_summary", "scoreboard", "verdict_summary", "forest_plot", "chapter_rows",
+__all__ = ["Chapter", "CHAPTERS", "chapter_claims", "family_summary", "scoreboard", "verdict_summary", "chapter_rows",
            "agreement_board", "agreement_summary",
            "verdict_strip",
            "SCOREBOARD_COLUMNS"]
@@ -144,45 +144,6 @@ def verdict_summary(board: pd.DataFrame) -> pd.DataFrame:
     counts["claims"] = counts.sum(axis=1)
     counts.insert(0, "paper", board.groupby("chapter")["paper"].first())
     return counts
-
-
-def forest_plot(rows: pd.DataFrame, ax=None, *, label="claim", units="points"):
-    """Paired effects with their 95 % intervals, one line per claim, the paper's direction to the
-    right of zero; filled markers where the claim holds, open where it does not.
-
-    Parameters
-    ----------
-    rows : DataFrame
-        Claims-table rows (``effect``, ``ci_low``, ``ci_high``, ``verdict`` and the ``label`` column).
-    ax : matplotlib axes, optional
-    label : str
-        The column that names each line.
-    units : str
-        The effects' unit, for the axis label.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-    """
-    import matplotlib.pyplot as plt
-
-    rows = rows[np.isfinite(rows["effect"].to_numpy(dtype=float))]
-    if ax is None:
-        _, ax = plt.subplots(figsize=(6.5, 0.28 * len(rows) + 1.0))
-    y = np.arange(len(rows))[::-1]
-    lo = rows["ci_low"].to_numpy(dtype=float)
-    hi = rows["ci_high"].to_numpy(dtype=float)
-    eff = rows["effect"].to_numpy(dtype=float)
-    finite = np.isfinite(lo) & np.isfinite(hi)
-    ax.hlines(y[finite], lo[finite], hi[finite], color="0.4", lw=1.2)
-    holds = (rows["verdict"] == "holds").to_numpy()
-    ax.plot(eff[holds], y[holds], "o", color="C0", label="holds")
-    ax.plot(eff[~holds], y[~holds], "o", mfc="white", color="C3", label="does not hold")
-    ax.axvline(0, color="0.2", lw=0.8)
-    ax.set_yticks(y, rows[label].astype(str).tolist(), fontsize=8)
-    ax.set_xlabel(f"paired effect in the paper's direction ({units}), 95 % interval")
-    ax.legend(loc="lower right", fontsize=8, frameon=False)
-    return ax
 
 
 def _interval(r, decimals):
