@@ -1,6 +1,6 @@
 """Benchmark of the geometric ratios (run on demand: ``python benchmarks/geometry.py``).
 
-0. Scaling (issue 26): :func:`fsbook.geometry.geometric_ratios` on sparse 0/1
+0. Scaling: :func:`fsbook.geometry.geometric_ratios` on sparse 0/1
    text-like problems with 40 non-zeros per row (:func:`scaled_problem`; and
    :func:`block_problem`, a hard case for peeling) at the paper's
    scale, 1500 × 10 000 (60 000 non-zeros), and at ten times it, 15 000 ×
@@ -23,7 +23,7 @@
    underestimates it); pass ``--naive-rows 1500`` to time it in full.
 2. The full selector (Fig. 2) on a 5-class, 4-feature-type problem of the same
    size (15 binary classifiers × 15 feature sets).
-3. Growth (Figure 3's CPU-time claim, issue 39): CPU seconds (``time.process_time``) of
+3. Growth (Figure 3's CPU-time claim): CPU seconds (``time.process_time``) of
    :func:`fsbook.geometry.geometric_ratios` (best of ``GROWTH_REPEATS_OURS``) and of the
    paper's m + 2 SVDs (:func:`fsbook.geometry.naive_geometric_ratios`, best of
    ``GROWTH_REPEATS_NAIVE``) for one classifier and set: movie-review unigrams, 150

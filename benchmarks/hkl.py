@@ -23,7 +23,7 @@
    load on the machine does not count.  The old run is stopped after ``--old-timeout`` CPU
    seconds (default 12 × this code's), and the ratio is then a lower bound.
 6. MONK's problems (``monks``): the default ``DisjunctiveHKLCV()`` on the UCI test splits.
-7. The pair-source sufficiency check (``pair_sources``, issue 26): the fit of Table 1 on the
+7. The pair-source sufficiency check (``pair_sources``): the fit of Table 1 on the
    20 Newsgroups pair (outer fold 0's 1 070 training posts, all 12 511 words, ``C = 3``, the
    estimator's defaults) grown to ``--pair-nodes`` active nodes (600 by default; every
    iteration's sources, up to about 190 000 of them, are pairs of active words).  The state
@@ -34,7 +34,7 @@
    :func:`~fsbook.hkl.solver.source_group_scores`): total seconds, ratio, and the quality
    check beside it — the largest ``|Δ log Q|``, the same maximum (the certificate) and the
    same violating sources at every iteration.
-8. The restricted solver (issue 37), today's mirror descent on ``η`` with one inner SVM per step
+8. The restricted solver, today's mirror descent on ``η`` with one inner SVM per step
    (``solver="mirror"``) side by side with the conic program on the node features
    (``solver="conic"``, :mod:`fsbook.hkl.primal`), same data, same tolerance (``1e-3``), no node
    budget (``max_active=None``), one run, CPU seconds (``time.process_time``: the machine is
@@ -57,7 +57,7 @@
      :mod:`fsbook.experiments.hkl` runs it but with ``max_active=None``) with the conic solver
      (target ≤ 15 CPU min); every fold fit and the refit certified.  Today's solver is not
      rerun here (several hours by the issue's count).
-9. The warm-started C path with the working-set restricted solver (``warm_path``, issue 49 item 2):
+9. The warm-started C path with the working-set restricted solver (``warm_path``):
    :func:`fsbook.hkl.disjunctive_hkl_path` with ``solver="working_set"``
    (:func:`fsbook.hkl.primal.restricted_working_set`: the conic program on the samples near
    the margin of the previous iteration's or the previous ``C``'s solution) side by side with

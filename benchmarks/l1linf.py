@@ -2,9 +2,9 @@
 
 1. Wall time of HSFS (default: active-set solver, λ path from a tenth of the largest gradient
    row, loose tolerance before the bisection, vectorised numba pair kernel), of the same HSFS with
-   the pair kernel before issue 39 (libm's ``exp`` per pair, :class:`LibmKernelHSFS`: the same
+   the scalar pair kernel (libm's ``exp`` per pair, :class:`LibmKernelHSFS`: the same
    path to rounding, so the ratio is the kernel's gain), of today's HSFS (fsbook before
-   issue 26: FISTA on every row, ``lambda_start=1e-3, path_tol=None`` and the NumPy criterion,
+   the active-set solver: FISTA on every row, ``lambda_start=1e-3, path_tol=None`` and the NumPy criterion,
    :class:`TodaysHSFS`) and of
    FOHSIC selecting the same number of features on ARCENE (200 × 10 000, k = 10) and DEXTER
    (300 × 20 000 sparse, k = 20), measured side by side in one run, with the ratios HSFS/FOHSIC
@@ -16,7 +16,7 @@
    O(d²q²) per quasi-Newton iteration for HSFS against O(d³n²) for FOHSIC; our FOHSIC scores a
    candidate in O(nnz_j²) (see :mod:`fsbook.baselines.fohsic`), so the comparison is against a
    fast greedy search.  ``--profile`` adds the λ path (λ, rows, iterations per λ) and a
-   cProfile summary of the default HSFS fit: what bounds its time.  On DEXTER (issue 39, 2026-11-26)
+   cProfile summary of the default HSFS fit: what bounds its time.  On DEXTER (2026-11-26)
    the default path makes 20 solves, 563 proximal-gradient iterations and 1 371 criterion
    evaluations (625 with the gradient, 746 value only at line-search points).  The libm pair
    kernel, bound by its ``n²/2`` scalar exponentials (0.48 ms for a value, 0.9 ms with the
@@ -76,7 +76,7 @@ def _time(fn, repeat=1):
 
 REFERENCE = {"solver": "fista", "lambda_start": 1e-3, "path_tol": None}
 
-#: the fast path of issue 39 (existing HSFS options, not the default: it changes the selections):
+#: the fast path (existing HSFS options, not the default: it changes the selections):
 #: λ from half the largest gradient row, every solve at the loose tolerance 0.1, no bisection
 #: (the k rows of largest ``||w_j||∞`` at the last λ with more than k rows).  Chosen on DEXTER
 #: (k = 20, seed 0) among seven settings of ``lambda_start``, ``max_bisect``, ``path_tol`` and
@@ -86,7 +86,7 @@ FAST_PATH = {"lambda_start": 0.5, "path_tol": 1e-1, "max_bisect": 0}
 
 
 class _NumPyHSIC:
-    """The HSIC criterion as it was before issue 26: ``n × n`` NumPy matrices, no ``value``."""
+    """The HSIC criterion as it was before the numba kernels: ``n × n`` NumPy matrices, no ``value``."""
 
     def __init__(self, crit):
         self.crit = crit
@@ -96,7 +96,7 @@ class _NumPyHSIC:
 
 
 class LibmKernelHSFS(HSFS):
-    """Today's default HSFS with the pair kernel before issue 39's vectorised one (libm's ``exp``
+    """Today's default HSFS with the scalar pair kernel that preceded the vectorised one (libm's ``exp``
     per pair, ``pair_kernel="libm"`` of :class:`~fsbook.l1linf.HSICCriterion`): the same path
     to rounding, so the ratio to the default is the vectorised kernel's gain."""
 
@@ -105,7 +105,7 @@ class LibmKernelHSFS(HSFS):
 
 
 class TodaysHSFS(HSFS):
-    """HSFS before issue 26: FISTA on every row, λ from 1e-3 of the largest gradient row, one
+    """HSFS before the active-set solver: FISTA on every row, λ from 1e-3 of the largest gradient row, one
     tolerance everywhere (``REFERENCE``) and the NumPy criterion."""
 
     def __init__(self, n_features_to_select=None, *, random_state=None):

@@ -1,4 +1,4 @@
-"""fsbook beside the peer libraries a user would otherwise pick: peak memory, time, equality (issue 40).
+"""fsbook beside the peer libraries a user would otherwise pick: peak memory, time, equality.
 
 Run on demand: ``python benchmarks/peers.py [--only relief laplacian mmc]``.  Every measurement
 runs in a fresh subprocess that loads the data, notes its resident size, runs one call and reports

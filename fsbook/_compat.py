@@ -1,4 +1,4 @@
-"""The one place fsbook imports private names of scikit-learn and SciPy (issue 40).
+"""The one place fsbook imports private names of scikit-learn and SciPy.
 
 scikit-learn keeps its parameter-validation machinery private (``sklearn.base._fit_context``,
 ``sklearn.utils._param_validation``, ``sklearn.utils.validation._check_feature_names_in``) and

@@ -191,7 +191,7 @@ class SupportSelectorMixin(SelectorMixin):
         ValueError: Demo needs at least two classes; y has one class (np.int64(1))
 
         A constant ``X`` carries no information about ``y``: any ``k`` features would be an
-        arbitrary choice, so it is refused (issue 40):
+        arbitrary choice, so it is refused:
 
         >>> sel._validate_classes(np.ones((4, 3)), [0, 1, 0, 1])
         Traceback (most recent call last):

@@ -1,6 +1,6 @@
 """Run fsbook's scikit-learn-facing tests against the oldest and the newest declared dependencies.
 
-``make test-compat`` runs this script (issue 40). For each of two throwaway virtual environments,
+``make test-compat`` runs this script. For each of two throwaway virtual environments,
 created outside the repository:
 
 * ``oldest``: every dependency of ``pyproject.toml`` that declares a floor (``name>=X``) installed

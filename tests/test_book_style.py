@@ -66,3 +66,49 @@ def test_shown_code_fits_the_column(path):
                      for line in lines if len(line) > MAX_LINE]
     assert not problems, f"{path.name}:\n" + "\n".join(problems[:20]) + (
         f"\n… and {len(problems) - 20} more" if len(problems) > 20 else "")
+
+
+# ---- no process words: the code says the reason, the book says what was checked ------------
+
+REPO = BOOK.parent
+#: an issue number: "issue 38", "Issue 48's", "issues 39"
+ISSUE_NUMBER = re.compile(r"\bissues?\s+#?\d+", re.IGNORECASE)
+#: an issue number or the name of a test file in the book's prose
+BOOK_PROCESS = re.compile(r"\bissues?\s+#?\d+|\b(?:tests/)?test_\w+\.py\b|\btests/\w+", re.IGNORECASE)
+#: source files still citing an issue number, being rewritten elsewhere (to be emptied)
+CODE_PROCESS_ALLOWLIST = {"fsbook/experiments/selection_suite.py"}
+#: pages whose prose still names the process (to be emptied)
+BOOK_PROCESS_ALLOWLIST = {"01_projection_penalties.ipynb", "07_benchmark.ipynb", "using_fsbook.ipynb"}
+PY_SOURCES = sorted(p for folder in ("fsbook", "tests", "benchmarks", "scripts")
+                    for p in (REPO / folder).rglob("*.py") if p != Path(__file__).resolve())
+PAGES = sorted(p for p in BOOK.rglob("*") if p.suffix in (".ipynb", ".md") and "_build" not in p.parts)
+
+
+def markdown_of(path: Path) -> str:
+    """The prose of a page: a ``.md`` file whole, a notebook's markdown cells joined."""
+    if path.suffix == ".md":
+        return path.read_text()
+    nb = json.loads(path.read_text())
+    return "\n\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+
+
+def test_the_process_patterns_catch_what_they_should():
+    assert ISSUE_NUMBER.search("a tie rule (issue 38)") and ISSUE_NUMBER.search("Issue 48's protocol")
+    assert not ISSUE_NUMBER.search("the issue's count") and not ISSUE_NUMBER.search("tissue 3")
+    assert BOOK_PROCESS.search("`tests/test_chance.py` recomputes") and BOOK_PROCESS.search("see test_stats.py")
+    assert not BOOK_PROCESS.search("the test posts, a paired t-test over 10 splits")
+
+
+def test_no_issue_numbers_in_the_code():
+    rel = {p.relative_to(REPO).as_posix(): p for p in PY_SOURCES}
+    assert CODE_PROCESS_ALLOWLIST <= set(rel), "an allowlisted file no longer exists: drop it"
+    hits = [f"{name}:{i}: {line.strip()[:90]}" for name, p in rel.items() if name not in CODE_PROCESS_ALLOWLIST
+            for i, line in enumerate(p.read_text().splitlines(), 1) if ISSUE_NUMBER.search(line)]
+    assert not hits, "say the reason, not the issue:\n" + "\n".join(hits)
+
+
+def test_no_process_words_in_the_book():
+    assert BOOK_PROCESS_ALLOWLIST <= {p.name for p in PAGES}, "an allowlisted page no longer exists"
+    hits = [f"{p.relative_to(BOOK)}: {m.group(0)!r}" for p in PAGES if p.name not in BOOK_PROCESS_ALLOWLIST
+            for m in BOOK_PROCESS.finditer(markdown_of(p))]
+    assert not hits, "say what was checked, not which test or issue checks it:\n" + "\n".join(hits)

@@ -1,5 +1,5 @@
 """fsbook.capabilities: the capability table lists every public estimator, and its probes and
-tags say what fit does (issue 40)."""
+tags say what fit does."""
 import numpy as np
 import pytest
 
@@ -29,7 +29,7 @@ def test_columns_and_values(table):
 
 def test_probes_record_what_fit_does(table):
     assert table.loc["HSFS", "sparse X"] == "yes"              # HSFS keeps sparse X sparse
-    assert table.loc["ZeroNormSVM", "sparse X"] == "yes"        # sparse since issue 40
+    assert table.loc["ZeroNormSVM", "sparse X"] == "yes"        # sparse X kept sparse
     assert table.loc["ExhaustedSafePLS", "sparse X"] == "refused"
     assert table.loc["ZeroNormSVM", "3 classes"] == "refused"  # binary only
     assert table.loc["DisjunctiveHKL", "3 classes"] == "refused"
@@ -78,8 +78,8 @@ def test_probe_data_is_seeded():
     assert np.all(a.columns == b.columns)
 
 
-def test_sparse_tags_of_issue_40_leftovers():
-    """Sparse X since issue 40 (OrthogonalLaplacianfaces) or refused with the reason
+def test_sparse_tags_of_the_remaining_estimators():
+    """Sparse X accepted (OrthogonalLaplacianfaces) or refused with the reason
     (ExhaustedSafePLS, the Weka estimators): the tags agree with fit either way."""
     names = ["OrthogonalLaplacianfaces", "ExhaustedSafePLS", "WekaLibSVM", "WekaSubsetSelector"]
     t = capability_table(names)

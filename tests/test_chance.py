@@ -1,4 +1,4 @@
-"""The tie rule's check (issue 38): no stored model choice at the chance level while a tied
+"""The tie rule's check: no stored model choice at the chance level while a tied
 alternative is not.  The check itself must be able to fail: it is first shown a fake record
 that breaks the rule."""
 import functools

@@ -31,7 +31,7 @@ def test_top_level_usage(argv, code, capsys):
     assert "python -m fsbook" in capsys.readouterr().out
 
 
-# ----------------------------------------------------------------------------- issue 40, item 7
+# ------------------------------------------------- exit codes and messages of the command line
 def _code(argv):
     """Exit code of ``python -m fsbook.experiments ARGV`` run in this process."""
     try:

@@ -1,4 +1,4 @@
-"""fsbook._compat: the one module that imports private scikit-learn / SciPy names (issue 40).
+"""fsbook._compat: the one module that imports private scikit-learn / SciPy names.
 
 The fallbacks are checked against the private originals they replace, so the day an upgrade
 removes an original the fallback in use is known to behave the same; and no other module may

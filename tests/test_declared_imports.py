@@ -1,4 +1,4 @@
-"""Every third-party module that fsbook/ imports is a declared dependency (issue 27).
+"""Every third-party module that fsbook/ imports is a declared dependency.
 
 An import is *guarded* when it is a call ``require("<module>", extra="<extra>")`` of
 :func:`fsbook._optional.require` with literal arguments: its distribution must then be declared in

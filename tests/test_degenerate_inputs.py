@@ -1,6 +1,6 @@
 """Every public (X, y) estimator on degenerate inputs: a result or a clear error, in bounded time.
 
-Issue 40: ``LDFS(3).fit`` on two samples looped for over 9 minutes, a constant ``X`` gave an
+Once, ``LDFS(3).fit`` on two samples looped for over 9 minutes, a constant ``X`` gave an
 arbitrary selection, and several inputs ended in errors that name an internal detail ("zero-size
 array to reduction operation maximum", "Ill-posed l1_min_c calculation", a cvxpy "SolverError").
 ``hypothesis`` is not a dependency, so the property is checked on a fixed grid: every estimator
@@ -91,7 +91,7 @@ def test_result_or_clear_error(name, case):
         assert np.all(np.isfinite(out)), f"{name} on {case}: non-finite output"
 
 
-# --- the cases of issue 40, one by one ------------------------------------------------------
+# --- the degenerate cases, one by one --------------------------------------------------------
 
 def test_ldfs_on_one_sample_per_class_refuses_at_once():
     from fsbook.l1linf import LDFS

@@ -1,4 +1,4 @@
-"""FOHSIC in blocks of rows (issue 40): the same result as the n × n computation, less memory."""
+"""FOHSIC in blocks of rows: the same result as the n × n computation, less memory."""
 import tracemalloc
 
 import numpy as np
@@ -13,7 +13,7 @@ from fsbook.l1linf.estimators import feature_scales
 
 
 def _fohsic_n_by_n(X, y, k, sigma=1.0):
-    """The straightforward computation FOHSIC replaced (before issue 40): dense n × n kernel,
+    """The straightforward computation FOHSIC replaced: dense n × n kernel,
     centred label kernel and, for every candidate, the sum of ``A ∘ (E_j − 1)`` off the diagonal."""
     X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=float)
     n, d = X.shape
@@ -77,7 +77,7 @@ def test_fohsic_does_not_depend_on_the_block_size(sparse):
 
 def test_fohsic_memory_stays_below_one_n_by_n_matrix():
     """A DEXTER-like corpus (20 000 sparse features at DEXTER's density 0.47 %) with n = 2000:
-    one n × n float64 matrix is 32 MB, the computation before issue 40 held about five."""
+    one n × n float64 matrix is 32 MB, the n × n computation held about five."""
     n, d = 2000, 20_000
     y = np.random.default_rng(0).integers(0, 2, n)
     X = sp.hstack([sp.csr_matrix(y[:, None] * 0.5),

@@ -35,7 +35,7 @@ def test_hkl_path_reproduces_the_protocol_fit():
     # the version-6 rule's column: DisjunctiveHKLCV(tie="simplest") on the same fold
     old = section3._hkl(section3.HKL_C_GRID, 1000 * 2 + 7).set_params(tie="simplest").fit(X[tr], y[tr])
     assert row["C_simplest"] == old.C_ and row["accuracy_simplest"] == np.mean(old.predict(X[te]) == y[te])
-    assert row["C_simplest"] < row["C"]             # this fold is one the rule changed (issue 38)
+    assert row["C_simplest"] < row["C"]             # this fold is one the two-class tie rule changed
 
 
 def test_compare_moves_and_stays():

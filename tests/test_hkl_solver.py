@@ -332,7 +332,7 @@ def test_prefix_quadforms_equal_direct_quadratic_forms():
     np.testing.assert_allclose(q, expect_q, rtol=1e-10, atol=1e-12)
 
 
-# ---- the conic restricted solver (solver="conic", issue 37) ---------------------------------
+# ---- the conic restricted solver (solver="conic") ------------------------------------------
 
 @pytest.fixture(scope="module")
 def solved_conic():
@@ -438,7 +438,7 @@ def test_a_fit_stopped_by_a_budget_says_so(solver):
         solve_active_set(prob, solver="fista")
 
 
-# ---- the working-set restricted solver (solver="working_set", issue 49 item 2) ---------------
+# ---- the working-set restricted solver (solver="working_set") --------------------------------
 
 def _kkt_residual(red, sol):
     """Largest violation of the KKT conditions of the restricted problem at ``(w, b, α)``:

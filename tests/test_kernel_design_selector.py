@@ -106,7 +106,7 @@ def test_all_triplets_on_duplicated_points_raise():
     y = np.array([0, 1] * 5)                             # every class a single point
     with pytest.raises(ValueError, match="repeats a point"):
         WeakKernelSelector(n_triplets=20, random_state=0).fit(X, y)
-    with pytest.raises(ValueError, match="every column of X is constant"):   # issue 40
+    with pytest.raises(ValueError, match="every column of X is constant"):
         WeakKernelSelector(n_triplets=20, random_state=0).fit(np.zeros((10, 2)), y)
 
 
@@ -123,7 +123,7 @@ def test_protocol_selection_task_and_table():
 
 @pytest.mark.parametrize("params", [{}, {"n_features_to_select": 0.1}, {"psd": "dominance", "gamma1": 1e-6}])
 def test_sparse_input_gives_the_result_of_the_dense_input(params):
-    """Issue 40: a sparse X is accepted; only the rows the triplets use are densified."""
+    """A sparse X is accepted; only the rows the triplets use are densified."""
     import scipy.sparse as sp
 
     rng = np.random.default_rng(0)

@@ -260,7 +260,7 @@ def test_sklearn_compatible(estimator, check):
     check(estimator)
 
 
-# ---- issue 26: the active-set solver, the fast path and the tie rule against the references ----
+# ---- the active-set solver, the fast path and the tie rule against the references ----
 
 def _wide(n=40, d=30, seed=11, sparse=False):
     rng = np.random.default_rng(seed)
@@ -397,7 +397,7 @@ def test_hsic_numba_kernel_matches_the_numpy_matrices(sparse):
 
 
 def _pair_loop_reference(Z, Gamma, inv2s2):
-    """The HSIC pair kernel before issue 39 (plain double loop over i < j), run by numba."""
+    """The HSIC pair kernel's first form (plain double loop over i < j), run by numba."""
     n, q = Z.shape
     rowsum, AZ, total = np.zeros(n), np.zeros((n, q)), 0.0
     for i in range(n):
@@ -423,7 +423,7 @@ def _pair_loop_reference(Z, Gamma, inv2s2):
 
 @pytest.mark.parametrize(("n", "q", "zero_rows"), [(60, 10, 0.0), (45, 3, 0.5), (30, 1, 0.2)])
 def test_hsic_pair_kernel_has_the_bits_of_the_plain_double_loop(n, q, zero_rows):
-    # issue 39 reordered the kernel's loops (j innermost, on Zᵀ) but kept every sum's order:
+    # the kernel reorders the plain loop (j innermost, on Zᵀ) but keeps every sum's order:
     # the stored HSFS selections must recompute with the same bits
     from numba import njit
 
@@ -442,7 +442,7 @@ def test_hsic_pair_kernel_has_the_bits_of_the_plain_double_loop(n, q, zero_rows)
 
 @pytest.mark.parametrize("q", [1, 4, 10])
 def test_projection_has_the_bits_of_the_vectorised_numpy_form(q):
-    # the numba projection (issue 39) against the NumPy form it replaced
+    # the numba projection against the NumPy form it replaced
     rng = np.random.default_rng(q)
     V = rng.standard_normal((300, q)) * rng.random((300, 1)) * 3
     V[::7] = 0.0
@@ -498,7 +498,7 @@ def test_path_fallback_after_the_shrink_stage_keeps_the_k_largest_rows():
 @pytest.mark.parametrize("cls", [HSFS, LDFS])
 def test_row_threshold_parameter_is_the_papers_rule_swapped_into_the_path(cls):
     # the parameter against the swap it replaces: the path's counting function patched to count
-    # the rows above the threshold (the chapter's check before issue 39)
+    # the rows above the threshold (the check the chapter once made)
     from unittest import mock
 
     from fsbook.l1linf import path
@@ -575,7 +575,7 @@ def test_vectorised_exp_is_within_one_ulp_of_the_correctly_rounded_exp():
 
 @pytest.mark.parametrize("q", [1, 3, 8, 10, 17, 130])
 def test_fused_prox_and_penalty_have_the_bits_of_the_numpy_forms(q):
-    # issue 39 fused the prox and the penalty into single numba passes that sum as NumPy does
+    # the prox and the penalty are fused into single numba passes that sum as NumPy does
     from fsbook.l1linf.prox import pairwise_sum
 
     rng = np.random.default_rng(q)

@@ -68,7 +68,7 @@ def test_laplacian_score_matches_the_literal_formula(sparse):
 
 @pytest.mark.parametrize("sparse", [False, True])
 def test_laplacian_score_on_a_sparse_knn_graph_is_the_dense_one(sparse):
-    """Issue 40: graph="knn" keeps the n × n graph sparse; the scores are those of the dense graph."""
+    """graph="knn" keeps the n × n graph sparse; the scores are those of the dense graph."""
     X, y = _toy(n=30, d=6)
     Xin = sp.csr_matrix(X) if sparse else X
     np.testing.assert_allclose(laplacian_scores(Xin, heat_knn_graph(X, 4, sparse=True)),
@@ -102,7 +102,7 @@ def test_relieff_hand_case_and_skrebate():
 
 
 def _relieff_unblocked(X, y, n_neighbors):
-    """The implementation before issue 40: the full n × n distance matrix on the dense X."""
+    """The unblocked implementation: the full n × n distance matrix on the dense X."""
     from sklearn.metrics import pairwise_distances
 
     X = np.asarray(X, dtype=float)
@@ -135,7 +135,7 @@ def _relieff_unblocked(X, y, n_neighbors):
 @pytest.mark.parametrize("block_bytes", [None, 4000, 30_000])
 @pytest.mark.parametrize("sparse", [False, True])
 def test_relieff_in_blocks_is_the_unblocked_computation_bit_for_bit(block_bytes, sparse):
-    """Issue 40: neighbours by blocks of rows and a sparse X densified a block at a time give the
+    """Neighbours by blocks of rows and a sparse X densified a block at a time give the
     weights of the n × n computation exactly (also with ties: 0/1 and integer data)."""
     rng = np.random.default_rng(7)
     for X, y in [((rng.random((90, 40)) < 0.2).astype(float), np.arange(90) % 3),
@@ -214,7 +214,7 @@ def test_sklearn_compatible(estimator, check):
 
 @pytest.mark.parametrize("sparse", [False, True])
 def test_class_graph_scores_need_no_graph_and_rank_as_f_classif(sparse):
-    """Issue 40: the class-graph score from class sums equals the graph's (no n × n matrix), is
+    """The class-graph score from class sums equals the graph's (no n × n matrix), is
     1 / (1 + F (C − 1)/(n − C)) with F of scikit-learn's f_classif, and so ranks as it."""
     import warnings
 

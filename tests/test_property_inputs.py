@@ -1,6 +1,6 @@
 """Property-based: every public estimator on generated degenerate inputs gives a result or a clear error.
 
-Issue 40 asks that a property-based test drive every public estimator through degenerate inputs
+A property-based test drives every public estimator through degenerate inputs
 under a per-case time limit. ``tests/test_degenerate_inputs.py`` checks a fixed grid of such inputs;
 here ``hypothesis`` generates them: 2 to 30 samples, 1 to 8 features, 2 to 4 classes, one sample
 per class, constant columns, duplicated rows (with the same or a different label), columns scaled
@@ -33,7 +33,7 @@ Time limit.  Each case runs under a limit on the *CPU time* of this process
 (``signal.setitimer(signal.ITIMER_PROF)``, whose ``SIGPROF`` handler raises in the main thread),
 independently of hypothesis (whose ``deadline`` is off: it measures wall time, and on a shared CI
 machine wall time measures the neighbours; this test was written on two cores shared by eight
-jobs, where one ``FOHSIC`` fit took 143 s of wall time for 1.9 s of CPU). The hang of issue 40 (``LDFS`` on two samples) is a CPU loop,
+jobs, where one ``FOHSIC`` fit took 143 s of wall time for 1.9 s of CPU). The hang this guards against (``LDFS`` on two samples, once) is a CPU loop,
 which the limit catches; a generous wall-time limit (``ITIMER_REAL``) stands behind it for a case
 blocked without using CPU. Both signals are delivered between two Python bytecodes, so a single
 long call into compiled code overruns the limit until it returns; with at most 30 × 8 inputs no
@@ -89,7 +89,7 @@ INTERNAL = re.compile(r"[/\\]site-packages[/\\](numpy|scipy)[/\\]")
 
 @st.composite
 def degenerate_xy(draw, *, sparse: bool, max_n: int = MAX_N, max_features: int = 8):
-    """A small ``(X, y)`` with some of the degeneracies of issue 40."""
+    """A small ``(X, y)`` with some of the degeneracies of ``test_degenerate_inputs``."""
     n_classes = draw(st.integers(2, 4))
     one_per_class = draw(st.integers(0, 4)) == 0                   # in about one case in five
     n = n_classes if one_per_class else draw(st.integers(n_classes + 1, max(max_n, n_classes + 1)))

@@ -1,4 +1,4 @@
-"""Every public estimator of fsbook: an Examples section, and scikit-learn's checks (issue 27).
+"""Every public estimator of fsbook: an Examples section, and scikit-learn's checks.
 
 The public estimators are the :class:`~sklearn.base.BaseEstimator` subclasses exported by a
 subpackage's ``__all__``. Every one is checked by ``check_estimator`` default-constructed, unexcused,
@@ -59,7 +59,7 @@ def test_mmc_supervised_is_mmc_on_the_label_pairs():
     np.testing.assert_array_equal(sup.A_, pair.A_)
     np.testing.assert_allclose(sup.transform(X), X @ pair.components_.T)
     # the default rescales the same metric so that the similar pairs keep their total squared
-    # distance (issue 40): A_ = pair.A_ * Σ_S ||x_i - x_j||², and then Σ_S ||x_i - x_j||²_A equals it
+    # distance: A_ = pair.A_ * Σ_S ||x_i - x_j||², and then Σ_S ||x_i - x_j||²_A equals it
     scaled = MMCSupervised().fit(X, y)
     same = y[i] == y[j]
     total = float(np.sum((X[i[same]] - X[j[same]]) ** 2))
@@ -70,7 +70,7 @@ def test_mmc_supervised_is_mmc_on_the_label_pairs():
 
 
 def test_mmc_supervised_in_a_linear_svm_pipeline_beats_the_majority_rate():
-    """Issue 40: with Xing et al.'s constraint (Σ_S ||·||²_A = 1 over all O(n²) pairs) the output
+    """With Xing et al.'s constraint alone (Σ_S ||·||²_A = 1 over all O(n²) pairs) the output
     columns of MMCSupervised had s.d. ≈ 5e-3 and LinearSVC after it predicted the majority class
     (62.7 % on breast cancer); rescaled, the pipeline is as good as LinearSVC alone."""
     from sklearn.datasets import load_breast_cancer

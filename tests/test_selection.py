@@ -1,4 +1,4 @@
-"""The one selector base, :mod:`fsbook._selection` (issue 27): k, ties, and who derives from it."""
+"""The one selector base, :mod:`fsbook._selection`: k, ties, and who derives from it."""
 import importlib
 import inspect
 import pkgutil
@@ -14,7 +14,7 @@ from fsbook._selection import SupportSelectorMixin, resolve_n_features
 from fsbook.baselines import Relief
 from fsbook.kernel_design import WeakKernelSelector
 
-#: the selectors of issue 27; the walk below must find at least these
+#: the selectors known to derive from it; the walk below must find at least these
 KNOWN_SELECTORS = {"FOHSIC", "LaplacianScore", "Relief", "SVMRFE", "L1SVMSelector", "ZeroNormSVM",
                    "FeatureWeightingSVM", "WekaSubsetSelector", "LDFS", "HSFS", "WeakKernelSelector",
                    "FeatureGroupSelector", "GeometricFeatureSetSelector"}

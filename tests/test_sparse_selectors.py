@@ -1,4 +1,4 @@
-"""Sparse X on the selectors and models whose mathematics allows it (issue 40): the same result as
+"""Sparse X on the selectors and models whose mathematics allows it: the same result as
 the dense X, and the estimator tags say so."""
 import numpy as np
 import pytest

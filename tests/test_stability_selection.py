@@ -1,4 +1,4 @@
-"""fsbook.baselines.StabilitySelection: frequencies over stratified half subsamples (issue 40)."""
+"""fsbook.baselines.StabilitySelection: frequencies over stratified half subsamples."""
 import numpy as np
 import pytest
 import scipy.sparse as sp

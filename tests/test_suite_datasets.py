@@ -1,4 +1,4 @@
-"""The selection suite (issue 48): 29 data sets of shared/data/suite in data/.
+"""The selection suite: 29 data sets of shared/data/suite in data/.
 
 Shapes and class counts against MANIFEST.md (typed below from its table, and read from the table
 itself where ../shared/data is present), the stored values against the raw files, the
@@ -189,7 +189,7 @@ def test_catalogue_lists_the_suite_with_domains():
 
 
 def test_catalogue_covers_thirty_data_sets_in_five_domains_with_multiclass():
-    """Issue 48: at least 30 data sets in at least five domains, multiclass included. Variants of
+    """The suite's catalogue: at least 30 data sets in at least five domains, multiclass included. Variants of
     one data set (n-gram counts, MONK's train/test splits, leukemia discretised) count once."""
     table = D.list_datasets(include_unavailable=False)
     table = table[table.n_classes.notna()]                              # classification sets

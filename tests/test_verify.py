@@ -1,4 +1,4 @@
-"""``python -m fsbook.experiments verify`` covers every stored task (issue 40, item 6): the turns
+"""``python -m fsbook.experiments verify`` covers every stored task: the turns
 partition the stored tasks, a cycle of consecutive turns recomputes each task once (the ones
 costing more than the budget included, alone on their turn), and a protocol with no task
 recomputed is "not checked", never "OK"."""

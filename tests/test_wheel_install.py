@@ -1,4 +1,4 @@
-"""An installed wheel works from any folder (issue 40, item 1).
+"""An installed wheel works from any folder.
 
 Builds the wheel from a copy of the repository's sources (``pip wheel --no-deps
 --no-build-isolation``: offline, with the setuptools of the running environment), installs it with

@@ -24,7 +24,7 @@ selection frequencies of a wrapped selector over stratified half-size subsamples
 
 Chapter 7, benchmark: :class:`SVMRFE`, :class:`L1SVMSelector`, :class:`Relief` and CFS
 (:class:`WekaSubsetSelector`) next to the book's own selectors; :class:`MRMR` (Peng, Long & Ding
-2005, minimum redundancy and maximum relevance by mutual information), which issue 48 adds.
+2005, minimum redundancy and maximum relevance by mutual information).
 """
 from fsbook.baselines.fohsic import FOHSIC
 from fsbook.baselines.laplacian_score import LaplacianScore

@@ -1,4 +1,4 @@
-"""numba kernels of FOHSIC, a block of rows at a time (no ``n × n`` matrix; issue 40).
+"""numba kernels of FOHSIC, a block of rows at a time (no ``n × n`` matrix).
 
 :func:`multiply_gaussian_factor` multiplies a block of rows of the kernel on the selected
 features by the Gaussian factor of one more feature; :func:`hsic_gains_block` adds a block's

@@ -10,7 +10,7 @@ so every candidate is scored from ``A = K_S ∘ HLH`` alone in
 ``O(Σ_j nnz_j²)``, i.e. ``O(dn²)`` for dense data.  No maintained library
 implements FOHSIC, hence this implementation.
 
-Memory (issue 40): ``A`` is formed a block of rows at a time (``HLH`` from the ``c × c``
+Memory: ``A`` is formed a block of rows at a time (``HLH`` from the ``c × c``
 table of the centred class indicators, ``K_S`` from the selected columns' non-zeros), so a fit
 holds a few blocks of about ``block_bytes`` each, never an ``n × n`` matrix once
 ``8 n² > block_bytes``; when ``n × n`` fits in one block, ``K_S`` is kept from step to step

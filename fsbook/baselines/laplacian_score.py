@@ -195,7 +195,7 @@ class LaplacianScore(SupportSelectorMixin, BaseEstimator):
         X, codes = self._validate_classes(X, y)
         k = self._resolve_k(X.shape[1])
         if self.graph == "class":
-            self.scores_ = class_graph_scores(X, codes)             # no n x n array (issue 40)
+            self.scores_ = class_graph_scores(X, codes)             # no n x n array
         else:
             if self.n_neighbors >= X.shape[0]:
                 raise ValueError(f"n_neighbors={self.n_neighbors} must be below n_samples={X.shape[0]}")

@@ -322,7 +322,7 @@ class MMCSupervised(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         As in :class:`MMC`.
     rescale : bool, default True
         Rescale ``A_`` to the input's scale as above; False keeps Xing et al.'s constraint
-        ``Σ_S ||x_i − x_j||²_A = 1`` (``A_ = mmc_.A_``, the behaviour before issue 40).
+        ``Σ_S ||x_i − x_j||²_A = 1`` (``A_ = mmc_.A_``, the earlier behaviour).
 
     Attributes
     ----------

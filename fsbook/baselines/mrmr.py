@@ -15,8 +15,8 @@ relevant of these is taken) and a quotient of 0 if its relevance is 0.  A score 
 :data:`MI_ATOL` + :data:`fsbook.decisions.RTOL` × |best| of the best is a tie, won by the smaller
 feature index (two criteria that are equal in exact arithmetic, e.g. both 0, can differ by 1e-17).
 
-Which implementation, and why this one (issue 48 asks for mRMR "taken from a maintained library
-where one exists").  The PyPI candidates were read (November 2026):
+Which implementation, and why this one (the book takes mRMR from a maintained library where
+one exists).  The PyPI candidates were read (November 2026):
 
 * ``fast-select`` 0.3.0 (MIT, released 2026-09, maintained, scikit-learn-like ``mRMR`` with MID
   and MIQ on discrete data): the criterion is Peng's, but ``fit`` first computes the full

@@ -79,7 +79,7 @@ def relieff_weights(X, y, n_neighbors=10, block_bytes=None):
 
     ``k`` is capped per class at the number of other samples of that class.
 
-    Memory (issue 40): the neighbours are found block by block (:func:`_nearest`) and a sparse
+    Memory: the neighbours are found block by block (:func:`_nearest`) and a sparse
     ``X`` is densified a block of rows at a time, so no ``n × n`` matrix and no dense copy of a
     sparse ``X`` is formed; a block holds about ``block_bytes`` (default :data:`BLOCK_BYTES`).
     The weights are those of the unblocked computation bit for bit: the distances, the tie rule

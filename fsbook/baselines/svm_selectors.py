@@ -137,7 +137,7 @@ class L1SVMSelector(SupportSelectorMixin, BaseEstimator):
         Xs = _scaled(X)
         try:
             C = l1_min_c(Xs, codes, loss="squared_hinge") * 1.01
-        except ValueError as err:       # "Ill-posed l1_min_c calculation": X'y = 0 (issue 40)
+        except ValueError as err:       # "Ill-posed l1_min_c calculation": X'y = 0
             raise ValueError(
                 "L1SVMSelector: no feature is correlated with the labels (Xᵀy = 0 for the ±1 coding of "
                 "every class, after scaling), so the ℓ1-SVM keeps no feature at any C and there is "

@@ -121,7 +121,7 @@ class FeatureWeightingSVM(LinearBinarySelectorMixin, BaseEstimator):
         prob = cp.Problem(cp.Minimize(0.5 * cp.square(cp.norm1(w)) + self.C * hinge))
         try:
             prob.solve(solver=cp.CLARABEL)
-        except cp.error.SolverError as err:       # e.g. features of scale 1e150 (issue 40)
+        except cp.error.SolverError as err:       # e.g. features of scale 1e150
             scale = float(abs(X).max()) if X.size else 0.0
             raise ValueError(f"FeatureWeightingSVM: the cone solver (Clarabel) failed on this data "
                              f"(largest |x| = {scale:.3g}); standardise X (e.g. StandardScaler) so the "

@@ -1,4 +1,4 @@
-"""Chance-level model choices in the stored protocols (issue 38): the tie rule's check.
+"""Chance-level model choices in the stored protocols: the tie rule's check.
 
 A protocol that chooses a model from a cross-validation (C of an SVM, the γ of a kernel LP)
 breaks ties by a rule.  The rule must never pick a model *at the chance level* while a model

@@ -1,7 +1,7 @@
 """Why HKL misses on hepatitis and transfusion (chapter 6): experiments that decide between
 four hypotheses for the gap between Table 1's HKL row and the paper's.
 
-The hypotheses (issue 37, item 5):
+The hypotheses:
 
 (a) *the C path stops too early*: the data-driven path of ``DisjunctiveHKLCV`` stops before any
     node enters, or before the nodes that entered change a prediction;

@@ -21,7 +21,7 @@ __all__ = ["SELECTOR_LABELS", "SVM_TIE_RULES", "inner_folds", "lexicographic_svm
            "tuned_svm"]
 
 #: tie rules of :func:`tuned_svm`: ``"first"`` (every stored protocol) and ``"lexicographic"``
-#: (issue 38: never a one-class model when a tied model predicts both classes)
+#: (never a one-class model when a tied model predicts both classes)
 SVM_TIE_RULES = ("first", "lexicographic")
 
 #: the selectors' labels, one per method, in the book's order (the papers' wording: ``SVM-RFE``
@@ -113,7 +113,7 @@ def tuned_svm(svm, grid, seed, *, scale=False, n_splits=3, error_score=float("na
         Passed to ``GridSearchCV``.
     tie : {"first", "lexicographic"}, default "first"
         ``"first"``: ties go to the first grid point (the rule of every stored protocol).
-        ``"lexicographic"``: :func:`lexicographic_svm_refit` (issue 38; changes choices, so a
+        ``"lexicographic"``: :func:`lexicographic_svm_refit` (it changes choices, so a
         protocol that switches to it bumps its version); the search then scores
         :data:`LEXICOGRAPHIC_SCORING`, and its ``score`` is not defined (use ``predict``).
 

@@ -123,7 +123,7 @@ FULL_ONLY = {"HKL"}
 #: ranker fit of madelon fold 0: 564 → 161 CPU s, the same certified optima and the same C).
 #: Every version's CV gives ties to the smallest C (``tie="simplest"``), even where its model
 #: predicts one class on every validation point; :class:`~fsbook.hkl.DisjunctiveHKLCV`'s default
-#: since issue 38 prefers a tied two-class fit first.  The stored selections were made with the
+#: prefers a tied two-class fit first.  The stored selections were made with the
 #: older rule, which these settings pin: HKL's C is a selector's parameter here, judged by the
 #: SVMs on the kept features, whose own choices :mod:`fsbook.experiments._chance` checks.
 HKL_SETTINGS = {"8": {"solver": "mirror", "max_active": 200, "tol": 1e-3, "tie": "simplest"},
@@ -131,7 +131,7 @@ HKL_SETTINGS = {"8": {"solver": "mirror", "max_active": 200, "tol": 1e-3, "tie":
                 "10": {"solver": "conic", "max_active": None, "tol": 1e-4, "max_add": 100, "tie": "simplest"}}
 #: the SVMs' tie rule by protocol version (:func:`~fsbook.experiments._protocol_helpers.tuned_svm`).
 #: Up to version 9 a CV tie went to the first C of the grid, which chose 8 RBF SVMs at C = 0.1
-#: that predict one class while a tied larger C predicts both (issue 38,
+#: that predict one class while a tied larger C predicts both (found by
 #: :mod:`fsbook.experiments._chance`).  Version 10 breaks ties lexicographically: a model that
 #: predicts both classes first, then the smaller validation hinge loss, then the grid order.
 SVM_TIES = {"8": "first", "9": "first", "10": "lexicographic"}

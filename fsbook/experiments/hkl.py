@@ -57,7 +57,7 @@ without its certificate (duality gap above the tolerance) is marked with its gap
 Every HKL fit (version 6 on) uses the conic restricted solver (:mod:`fsbook.hkl.primal`) with
 no node budget and no iteration cap, to the relative duality gap :data:`HKL_TOL`: no budget
 decides a stored result.  Versions up to 5 used the mirror-descent solver with a 200-node
-budget (1 000 for Table 4), which left the 20 Newsgroups fits uncertified.  Version 7 (issue 38)
+budget (1 000 for Table 4), which left the 20 Newsgroups fits uncertified.  Version 7
 breaks HKL's CV ties toward a fit that predicts both classes on the validation points
 (:data:`HKL_TIE`) before the smallest C.
 """
@@ -113,7 +113,7 @@ INNER_SEED_OFFSET = {1: 7, 3: 11, 4: 13, 5: 17}
 #: how HKL's CV breaks ties (version 7 on): a tied fit that predicts both classes on the
 #: validation points first, then the smallest C.  Up to version 6 the smallest C won, which chose
 #: models that predict one class on every validation point beside a tied two-class fit on
-#: breast cancer (fold 3), hepatitis (fold 2) and transfusion (fold 2) (issue 38)
+#: breast cancer (fold 3), hepatitis (fold 2) and transfusion (fold 2)
 HKL_TIE = "two_class"
 SVM_C_GRID = [0.001, 0.01, 0.1, 1.0, 10.0, 100.0]
 #: the tuned raw-attribute rows: LibSVM's (C, γ) grid (γ first the smallest: the smoothest model)
@@ -969,7 +969,7 @@ def _table4_folds(df, dataset, method, fraction):
     return g.sort_values("fold")["accuracy"].to_numpy(dtype=float)
 
 
-# ---- why HKL misses on hepatitis and transfusion (issue 37, item 5) -----------------------------
+# ---- why HKL misses on hepatitis and transfusion -----------------------------------------------
 # The diagnosis module reads this module's loaders, folds and seeds; imported last so that the
 # import works from either side.  Public as ``fsbook.experiments.hkl.diagnosis``.
 from fsbook.experiments import _hkl_diagnosis as diagnosis  # noqa: E402

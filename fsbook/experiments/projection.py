@@ -41,7 +41,7 @@ ties to the largest α); they moved, recomputed with the exact path and another 
 :mod:`fsbook.experiments.projection_text`.  The Boston, face and ρ tasks did not change, so the
 version did not either.
 
-Version 5 (issue 38) breaks the ties of the face SVMs' C search lexicographically
+Version 5 breaks the ties of the face SVMs' C search lexicographically
 (:data:`YALE_TIES`) instead of giving them to the smallest C, and stores each fit's chosen C.
 """
 
@@ -107,7 +107,7 @@ NEWS_REDUCED_PENALTY = 1e-3
 #: the tie rule of the face SVMs' C search (:func:`svc_cv_fits`) per protocol version.  Version 4
 #: gave ties to the smallest C; with 3 training images per subject the whole grid is often tied
 #: and C = 1e-8 then predicted one class on every test image of 85 stored (task, kernel) fits, 60
-#: of them beside a tied C that did not (issue 38).  Version 5 breaks ties by
+#: of them beside a tied C that did not.  Version 5 breaks ties by
 #: :func:`~fsbook.experiments._protocol_helpers.lexicographic_svm_refit` (two-class models,
 #: then the validation hinge loss, then the grid order), as the benchmark does.
 YALE_TIES = {"4": "first", "5": "lexicographic"}
@@ -492,7 +492,7 @@ def lgr_choice(path, tie="first"):
 
     ``tie="first"`` (the protocol's rule, version 4): the best mean validation accuracy, ties
     within :data:`~fsbook.decisions.SCORE_ATOL` to the first (largest α).
-    ``tie="lexicographic"`` (proposed, issue 38): the best mean accuracy; among its ties the
+    ``tie="lexicographic"`` (the rule of version 5's SVMs): the best mean accuracy; among its ties the
     models that predict both classes on the pooled validation documents over those that
     predict one class for all of them (the majority-rate models, at chance), then the smallest
     mean validation log-loss (:data:`~fsbook.decisions.RTOL`), then the first
@@ -1469,7 +1469,7 @@ def yale_separability(X, y, per_subject, seed, pairs=None):
 
 def yale_tie_rules(table, run, methods=("SVM-Kernel", "Proj-KPCA"), pairs=None):
     """Both tie rules of the face SVMs' C search (:data:`YALE_TIES`) on the pairs of one run of a
-    face table: the experiment behind version 5 (issue 38).
+    face table: the experiment behind version 5.
 
     With 3 training images per subject the inner CV has 3 folds of 2 images, so its accuracy
     takes few values and often ties over the whole C grid.  The version-4 rule then took

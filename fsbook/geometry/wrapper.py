@@ -190,7 +190,7 @@ def all_subsets_wrapper(X, y, feature_groups, *, splits=None, cv=5, C=1.0, rando
     if classes.size < 2:
         raise ValueError("the wrapper needs at least two classes")
     groups = group_columns(feature_groups, X.shape[1])
-    if splits is None:       # 2^(ℓ−1) − 1 classifiers x 2^k − 1 sets, each a grid of SVM fits (issue 40)
+    if splits is None:       # 2^(ℓ−1) − 1 classifiers x 2^k − 1 sets, each a grid of SVM fits: refuse a count too large to run
         check_candidate_count(classes.size, len(groups), X.shape[0], MAX_CANDIDATES, who="all_subsets_wrapper")
     splits = binary_splits(classes) if splits is None else [tuple(s) for s in splits]
     subsets = feature_subsets(len(groups))

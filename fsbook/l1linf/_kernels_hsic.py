@@ -38,7 +38,7 @@ def hsic_value_and_daz(Z, Gamma, inv2s2):
     ||z_j||² − 2 z_iᵀz_j``).  Each pair ``i < j`` is visited once; row ``i``'s weights are
     computed as one vector (:func:`_pair_weights`) and the sums over ``j`` run on the
     transposed ``Zᵀ`` (contiguous in ``j``).  Every sum is accumulated in the order of the
-    plain double loop over ``i < j`` (issue 39: 1.3× faster, the same bits; the ``n²/2``
+    plain double loop over ``i < j`` (1.3× faster than that loop, the same bits; the ``n²/2``
     exponentials bound the rest).
     """
     n, q = Z.shape
@@ -95,7 +95,7 @@ def hsic_value(Z, Gamma, inv2s2):
 # ``n²/2`` scalar calls bound an HSFS fit.  The kernels below evaluate the same quantities with
 # an ``exp`` written in arithmetic the compiler vectorises (:func:`exp_nonpositive`) and sums in
 # vectorised orders: the results agree with the kernels above to rounding (the exponentials to
-# one unit in the last place, the sums to their rounding), not bit for bit (issue 39).
+# one unit in the last place, the sums to their rounding), not bit for bit.
 
 _LOG2E = 1.4426950408889634
 _LN2_HI = 6.93147180369123816490e-01      # fdlibm's split of log 2: k · _LN2_HI is exact

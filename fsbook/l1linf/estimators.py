@@ -219,7 +219,7 @@ class LDFS(_L1LinfSelector):
         total = float(np.asarray(X.multiply(X).sum() if sp.issparse(X) else np.einsum("ij,ij->", X, X))) / X.shape[0]
         if between > 0 and within <= 1e-12 * total:
             # S_W = 0 and S_B != 0: J(cW) = -c² tr(WᵀS_B W)/δ goes to -∞ faster than the penalty
-            # grows, so problem (6) has no minimiser and the solver would diverge (issue 40)
+            # grows, so problem (6) has no minimiser and the solver would diverge: refuse it
             raise ValueError(
                 "LDFS needs within-class variation: every class of y is a single point of X (e.g. one "
                 "sample per class), so the within-class scatter S_W is zero and the LDA criterion of "
@@ -252,7 +252,7 @@ class HSFS(_L1LinfSelector):
         As in :class:`LDFS`.
     solver : {"active-set", "fista"}, default "active-set"
         As in :class:`LDFS`; ``"fista"`` with ``lambda_start=1e-3, path_tol=None`` is the
-        path of fsbook before issue 26 (the reference of the tests and the benchmark).
+        path before the active-set solver (the reference of the tests and the benchmark).
     lambda_start : float, default 0.1
         As in :class:`LDFS`.  The λ below a tenth of the largest gradient row at ``W₀`` only
         move ``W`` among thousands of non-zero rows on DEXTER and ARCENE.

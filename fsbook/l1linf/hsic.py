@@ -56,7 +56,7 @@ class HSICCriterion:
     sigma : float, width of the Gaussian kernel on ``XW``
     pair_kernel : {"vectorised", "libm"}, default "vectorised"
         The numba kernel of the pair sums: ``"libm"`` calls libm's ``exp`` once per pair (the
-        bits of fsbook before issue 39's vectorised kernel), ``"vectorised"`` evaluates the
+        bits of fsbook's earlier, scalar kernel), ``"vectorised"`` evaluates the
         exponentials in vectorised arithmetic (:func:`fsbook.l1linf._kernels_hsic.exp_nonpositive`,
         within one unit in the last place) and sums in vectorised orders: the same values to
         rounding, about 3× cheaper at ``n = 300, q = 10``.

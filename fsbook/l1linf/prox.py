@@ -50,7 +50,7 @@ def _project_rows(V, A, rows, radius, out):
     ``θ = css_ρ / (ρ + 1)``; the projection is ``sign(v) max(|v| − θ, 0)``.  The arithmetic
     is that of the vectorised NumPy form it replaced (same bits, without the ``(rows, q)``
     temporaries).  Insertion sort: ``O(q²)`` per row, cheaper than a library sort for the small
-    ``q`` of HSFS and LDFS (issue 39).
+    ``q`` of HSFS and LDFS.
     """
     q = V.shape[1]
     U = np.empty(q)
@@ -68,7 +68,7 @@ def _row_theta(a, radius, U, css):
     q = a.shape[0]
     for k in range(q):                     # insertion sort, descending, in place (q is small):
         u = a[k]                           # the same values as ``-np.sort(-A[i])`` without its
-        m = k                              # two temporaries per row (issue 39)
+        m = k                              # two temporaries per row
         while m > 0 and U[m - 1] < u:
             U[m] = U[m - 1]
             m -= 1
@@ -196,7 +196,7 @@ def prox_rows_linf(V, t):
     if t <= 0 or V.ndim != 2 or V.shape[1] == 0:
         return V - project_rows_l1_ball(V, t)
     out = np.empty(V.shape)
-    _prox_rows(np.ascontiguousarray(V), float(t), out)    # the same bits in one pass (issue 39)
+    _prox_rows(np.ascontiguousarray(V), float(t), out)    # the same bits as the NumPy form, in one pass
     return out
 
 

@@ -7,7 +7,7 @@
   features come out as exact zero rows.
 - :func:`active_set_proximal_gradient` -- the same FISTA restricted to a working set of
   rows that can be non-zero, checked against the optimality condition of the zero rows
-  on the full gradient (HSFS's default; issue 26: most of the ``d`` rows are zero along
+  on the full gradient (HSFS's default: most of the ``d`` rows are zero along
   the path, and a restricted iteration never touches them).
 - :func:`bound_constrained_lbfgsb` -- the paper's route (Section 3): a smooth
   problem with bound constraints solved by quasi-Newton.  Eq. (3) has the
@@ -33,7 +33,7 @@ __all__ = ["OptimResult", "SolverDivergedError", "MAX_BACKTRACK", "accelerated_p
 
 #: doublings of the Lipschitz estimate ``L`` allowed in one backtracking line search: ``2**200``
 #: times the previous estimate is far beyond any curvature in double precision, so a line search
-#: that needs more has met a criterion that is unbounded below or not finite (issue 40)
+#: that needs more has met a criterion that is unbounded below or not finite, and stops with an error
 MAX_BACKTRACK = 200
 
 
