@@ -15,24 +15,17 @@ resumes, and exits with 130.
 
 import argparse
 import importlib
-import pkgutil
 import re
 import shlex
 import sys
 from pathlib import Path
 
-import fsbook.experiments as _pkg
+from fsbook.experiments._registry import available_protocols
 
 #: subcommands that are not protocols: their module and entry point
 SUBCOMMANDS = {"verify": ("_verify", "main"), "pack": ("_verify", "pack_main"), "cost": ("_cost", "main")}
 #: the exit code of a run stopped by Ctrl-C (128 + SIGINT)
 INTERRUPTED = 130
-
-
-def available_protocols():
-    """Names of the protocol modules (every public module of ``fsbook.experiments``)."""
-    return sorted(m.name for m in pkgutil.iter_modules(_pkg.__path__)
-                  if not m.name.startswith("_"))
 
 
 def _n_jobs(text):

@@ -171,7 +171,7 @@ def task_seed(params: dict, salt: str = "") -> int:
 def load_protocol(name: str) -> Protocol:
     """``fsbook.experiments.<name>.PROTOCOL``; an unknown name raises ``ValueError`` listing the
     protocols."""
-    from fsbook.experiments.__main__ import available_protocols
+    from fsbook.experiments._registry import available_protocols
 
     if not isinstance(name, str) or name not in available_protocols() and not name.startswith("_"):
         raise ValueError(f"unknown protocol {name!r}; choose one of {available_protocols()}")

@@ -215,7 +215,7 @@ def stored_protocols(root) -> list:
     """Names of the protocol modules (with a ``PROTOCOL``) that have a folder under ``root``."""
     import importlib
 
-    from fsbook.experiments.__main__ import available_protocols
+    from fsbook.experiments._registry import available_protocols
 
     return [n for n in available_protocols() if (Path(root) / n).is_dir()
             and hasattr(importlib.import_module(f"fsbook.experiments.{n}"), "PROTOCOL")]
@@ -438,7 +438,7 @@ def verify_parser():
 
 
 def _check_names(parser, names):
-    from fsbook.experiments.__main__ import available_protocols
+    from fsbook.experiments._registry import available_protocols
 
     known = available_protocols()
     for name in names or []:

@@ -86,7 +86,7 @@ from fsbook.experiments._runner import Protocol
 
 __all__ = ["PROTOCOL", "make_tasks", "run_task", "reduce", "load_table1", "CONFIGS",
            "TABLE1_DATASETS", "PAPER_TABLE1", "PAPER_TABLE2", "PAPER_TABLE3", "PAPER_DISJUNCTIONS",
-           "PAPER_TABLE4", "PAPER_TABLE5", "diagnosis", "claims", "paper_table2_level", "paper_table2_asserts",
+           "PAPER_TABLE4", "PAPER_TABLE5", "claims", "paper_table2_level", "paper_table2_asserts",
            "majority_accuracy", "table1_fold_accuracy", "agreement_table", "AGREEMENT_MARGIN", "TABLE1_OVER", "TABLE2_ASSERTED", "TABLE2_OTHER"]
 
 CONFIGS = [f"{e}/{s}" for e in EVALUATORS for s in SEARCHES]
@@ -968,8 +968,3 @@ def _table4_folds(df, dataset, method, fraction):
         g = g[np.isclose(g["fraction"].astype(float), fraction)]
     return g.sort_values("fold")["accuracy"].to_numpy(dtype=float)
 
-
-# ---- why HKL misses on hepatitis and transfusion -----------------------------------------------
-# The diagnosis module reads this module's loaders, folds and seeds; imported last so that the
-# import works from either side.  Public as ``fsbook.experiments.hkl.diagnosis``.
-from fsbook.experiments import _hkl_diagnosis as diagnosis  # noqa: E402
