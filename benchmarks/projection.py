@@ -9,7 +9,8 @@ spread over runs and pairs by a seeded draw):
   ``GridSearchCV`` over C with Newton-CG at ``tol=1e-8``, ``folds × 10`` fits and a refit;
 * the fast path, :func:`fsbook.experiments.projection.lgr_fast_fit`: all folds and all C in one
   warm-started, batched Newton solve in each fold's reduced coordinates (at most ``n``
-  columns for ``n`` documents), the same tie rule, and an exact refit.
+  columns for ``n`` documents; :mod:`fsbook.projection.logistic`), the same tie rule, and an
+  exact refit.
 
 The CPU time of each (``time.process_time``: the machine is shared) and their ratio, and beside
 them the equality check: the fast path's three test errors against the reference's field by

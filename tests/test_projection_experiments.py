@@ -16,6 +16,7 @@ from fsbook.claims import HOLDS, NOT_SEPARABLE
 from fsbook.experiments import projection as ex
 from fsbook.experiments._runner import canonical_json
 from fsbook.projection import ProjectionPenalty, ProjectionPenaltySVC
+from fsbook.projection import logistic as L
 
 
 def test_ridge_path_cv_equals_sklearn_ridge():
@@ -394,33 +395,6 @@ def test_run_task_names_an_unknown_part():
         ex.run_task({"part": "nope", "run": 0})
 
 
-# ----------------------------------------------------------------------------- the batched path
-def test_logistic_path_is_the_optimum_of_scikit_learns_problem_in_reduced_coordinates():
-    """Batched, padded and warm-started, in the row space of the data: the decision values of
-    scikit-learn's converged fit on the original columns."""
-    from sklearn.linear_model import LogisticRegression
-    rng = np.random.default_rng(7)
-    A = rng.poisson(0.3, size=(24, 80)).astype(float)       # documents ≪ words, like the text tasks
-    y = (A[:, :5].sum(1) + rng.normal(size=24) > 1.5).astype(int)
-    Cs = np.array([1e-3, 0.1, 1.0])
-    Phi, PA = ex._reduced_coordinates(A, A)
-    assert Phi.shape[1] <= 24
-    n2 = 17                                                 # a second, shorter problem, padded
-    Phi2, PA2 = ex._reduced_coordinates(A[:n2], A)
-    batch = np.zeros((2, 24, Phi.shape[1]))
-    batch[0], batch[1, :n2, :Phi2.shape[1]] = Phi, Phi2
-    mask = np.ones((2, 24))
-    mask[1, n2:] = 0
-    coef, b = ex.logistic_path(batch, np.stack([y, np.r_[y[:n2], np.zeros(24 - n2, int)]]), mask, Cs)
-    for j, C in enumerate(Cs):
-        for rows, P_all, k in ((24, PA, 0), (n2, PA2, 1)):
-            ref = LogisticRegression(C=C, solver="newton-cg", tol=1e-12, max_iter=1000).fit(A[:rows], y[:rows])
-            z = P_all @ coef[k, j, :P_all.shape[1]] + b[k, j]
-            np.testing.assert_allclose(z, ref.decision_function(A), atol=1e-6)
-    with pytest.raises(ValueError, match="positive"):
-        ex.logistic_path(batch, np.stack([y, y]), mask, [0.0])
-
-
 #: stored text tasks (2, 5 and 10 % training) on which the fast path is checked against the reference
 NEWS_CHECK = [{"table": "table2", "topics": 30, "run": 0, "pair": [7, 16]},
               {"table": "table3", "topics": 30, "run": 1, "pair": [2, 9]},
@@ -439,7 +413,7 @@ def test_fast_cv_path_agrees_with_the_grid_search_on_real_tasks(params):
     a = ex.newsgroups_pair(params, topics=False)
     idx = ex.newsgroups_sample(a["y_tr"], a["frac"], a["seed"])
     X, y = a["X_tr"][idx], a["y_tr"][idx]
-    path = ex.lgr_cv_path(X, y, ex.GRID, a["seed"])
+    path = L.lgr_cv_path(X, y, ex.GRID, a["seed"])
     search = ex._lgr_cv_search(X, y, ex.GRID, a["seed"])
     folds = path["accuracy"].shape[0]
     ref = np.array([search.cv_results_[f"split{f}_test_score"] for f in range(folds)])
@@ -447,8 +421,8 @@ def test_fast_cv_path_agrees_with_the_grid_search_on_real_tasks(params):
     converged = (alpha >= 1e-4) & (alpha <= 1e6)
     np.testing.assert_array_equal(path["accuracy"][:, converged], ref[:, converged])
     assert path["C"].tolist() == [float(c) for c in search.cv_results_["param_C"]]
-    Phi, PX = ex._reduced_coordinates(X, X)
-    coef, b = ex.logistic_path(Phi[None], y[None], np.ones((1, len(y))), path["C"])
+    Phi, PX = L.reduced_coordinates(X, X)
+    coef, b = L.logistic_path(Phi[None], y[None], np.ones((1, len(y))), path["C"])
     s = 2 * y - 1
     for j in np.flatnonzero(alpha < 1e-4):
         C = path["C"][j]
@@ -469,7 +443,7 @@ def test_lexicographic_tie_rule_never_picks_a_one_class_model_beside_a_tied_two_
         A = rng.poisson(0.5, size=(9, 40)).astype(float)
         y = np.r_[np.zeros(6, int), np.ones(3, int)]
         A[y == 1, :3] += rng.poisson(1.0, size=(3, 3))
-        path = ex.lgr_cv_path(A, y, ex.GRID, seed=trial)
+        path = L.lgr_cv_path(A, y, ex.GRID, seed=trial)
         acc = path["accuracy"].mean(0)
         pos = (path["positive"] * path["n_validation"][:, None]).sum(0) / path["n_validation"].sum()
         one_class = (pos == 0) | (pos == 1)

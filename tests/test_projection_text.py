@@ -9,6 +9,7 @@ from fsbook.decisions import SCORE_ATOL
 from fsbook.experiments import projection as pp
 from fsbook.experiments import projection_text as tx
 from fsbook.experiments._store import canonical_json, task_key
+from fsbook.projection import logistic as L
 
 
 def _store(tasks):
@@ -64,10 +65,10 @@ def test_fast_path_equals_the_scikit_learn_reference_where_it_converges(seed):
     fast = tx.lgr_record(X, y, Xt, yt, CONVERGED, seed, tie="first")
     assert fast["C"] == float(search.best_params_["C"])
     assert fast["error"] == float(np.mean(search.predict(Xt) != yt))
-    path = pp.lgr_cv_path(X, y, CONVERGED, seed)
+    path = L.lgr_cv_path(X, y, CONVERGED, seed)
     ref_acc = np.array([search.cv_results_[f"split{f}_test_score"] for f in range(path["accuracy"].shape[0])])
     np.testing.assert_array_equal(path["accuracy"], ref_acc)
-    z = pp.lgr_refit_decision(X, y, Xt, path["C"][path["C"] <= fast["C"]])
+    z = L.lgr_refit_decision(X, y, Xt, path["C"][path["C"] <= fast["C"]])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ref = LogisticRegression(C=fast["C"], solver="newton-cg", tol=1e-12, max_iter=1000).fit(X, y)
@@ -85,7 +86,7 @@ def test_the_record_never_keeps_a_one_class_model_beside_a_tied_two_class_one():
     moved = checked = 0
     for seed in range(30):
         X, y, Xt, yt = _small_task(seed, n=12, p=40, lopsided=True)
-        path = pp.lgr_cv_path(X, y, pp.GRID, seed)
+        path = L.lgr_cv_path(X, y, pp.GRID, seed)
         acc = path["accuracy"].mean(0)
         pos = (path["positive"] * path["n_validation"][:, None]).sum(0) / path["n_validation"].sum()
         one_class = (pos == 0) | (pos == 1)

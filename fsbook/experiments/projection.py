@@ -2,9 +2,9 @@
 
 * Table 1 -- Boston housing, R², 50 training / 456 test examples: :func:`boston_run`.
 * Tables 2-4 -- 20 Newsgroups, 190 pairwise tasks, LDA topics: the helpers
-  :func:`newsgroups_vocabulary`, :func:`newsgroups_topics`, :func:`newsgroups_designs`, the exact
-  batched logistic path (:func:`logistic_path`, :func:`lgr_cv_path`, :func:`lgr_choice`,
-  :func:`lgr_fast_fit`) and the scikit-learn reference (:func:`_lgr_cv_search`).  Their protocol
+  :func:`newsgroups_vocabulary`, :func:`newsgroups_topics`, :func:`newsgroups_designs`, the
+  cross-validation on the exact batched logistic path of :mod:`fsbook.projection.logistic`
+  (:func:`lgr_choice`, :func:`lgr_fast_fit`) and the scikit-learn reference (:func:`_lgr_cv_search`).  Their protocol
   is :mod:`fsbook.experiments.projection_text` (its own store, ``results/projection_text``).
 * Tables 5-7 -- Yale faces, 105 pairwise tasks, degree-2 polynomial kernel: :func:`yale_task`;
   sensitivity of Proj-R to ρ (eq. 17): the ``"rho"`` tasks.
@@ -54,7 +54,6 @@ import warnings
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from scipy.special import expit
 from sklearn.base import clone
 from sklearn.cross_decomposition import PLSRegression
 from sklearn.decomposition import PCA, KernelPCA, LatentDirichletAllocation
@@ -83,6 +82,7 @@ from fsbook.projection import (
     augment_features,
     krylov_rank,
 )
+from fsbook.projection.logistic import lgr_cv_path, lgr_refit_decision
 
 #: the paper's regularisation grid 10^-8, 10^-6, ..., 10^10 (exact decimal literals)
 GRID = log_grid(-8, 10)[::2]
@@ -96,7 +96,7 @@ FINE_GRID = log_grid(-8, 10, per_decade=4)
 #: rounding.  Newton-CG at ``tol=1e-8`` stops in about 20 iterations; on four pairs and
 #: α ≥ 1e-6 a relative perturbation of 1e-15 of the data changed no test prediction.  Its
 #: gradient test passes before the optimum at α ≤ 1e-6 on word counts (:func:`_lgr_cv_search`;
-#: the exact path :func:`logistic_path` reaches it).
+#: the exact path :func:`fsbook.projection.logistic.logistic_path` reaches it).
 LGR_SOLVER = {"solver": "newton-cg", "tol": 1e-8, "max_iter": 10_000}
 #: Section 3.1: "λ/1000 ||v||²" (read as reduced_penalty = 1e-3, see the chapter)
 BOSTON_REDUCED_PENALTY = 1e-3
@@ -291,7 +291,7 @@ def _lgr_cv_search(A_tr, y_tr, grid, seed):
 
     At α ≤ 1e-6 on word counts Newton-CG's gradient test (``tol=1e-8`` on scikit-learn's
     objective divided by ``C n``) passes far from the optimum: on one 10 % task the objective
-    at α = 1e-8 is 246 against the optimum's 194 (:func:`logistic_path`), with decision values
+    at α = 1e-8 is 246 against the optimum's 194 (:func:`fsbook.projection.logistic.logistic_path`), with decision values
     off by up to 111.  Those fits are where Newton-CG stops, not the solution of the problem.
     """
     n_folds = int(min(5, np.bincount(y_tr).min()))
@@ -311,176 +311,6 @@ def _lgr_cv_search(A_tr, y_tr, grid, seed):
 def _lgr_cv(A_tr, y_tr, A_te, y_te, grid, seed):
     """Test error of :func:`_lgr_cv_search`'s refitted model."""
     return float(np.mean(_lgr_cv_search(A_tr, y_tr, grid, seed).predict(A_te) != y_te))
-
-
-def _reduced_coordinates(A_fit, A_other):
-    """``(Φ, Φ_other)``: the rows of ``A_fit`` and ``A_other`` in an orthonormal basis of the row
-    space of ``A_fit`` (thin SVD ``A_fit = U S Vᵀ``: ``Φ = U S``, ``Φ_other = A_other V``).
-
-    An ℓ2-penalised linear model fitted on ``A_fit`` has its weights in that row space (the
-    part orthogonal to it changes no training prediction and only adds penalty), so fitting
-    it on ``Φ`` (at most ``n`` columns for ``n`` rows) is the same problem: same penalty, same
-    training and ``A_other`` decision values.  Directions with singular values below
-    ``s_max · max(shape) · eps`` (rounding) are dropped.
-    """
-    A = A_fit.toarray() if sp.issparse(A_fit) else np.asarray(A_fit, dtype=float)
-    U, s, Vt = np.linalg.svd(A, full_matrices=False)
-    r = int(np.sum(s > s[0] * max(A.shape) * np.finfo(float).eps)) if s.size and s[0] > 0 else 0
-    return U[:, :r] * s[:r], np.asarray(A_other @ Vt[:r].T)
-
-
-def _newton_logistic(X, sgn, m, reg, theta, max_iter):
-    """Damped Newton steps from ``theta`` (B, r+1) for the problems of :func:`logistic_path`
-    (``X`` (B, n, r+1) with the intercept's column last, ``sgn`` and ``m`` (B, n), ``reg``
-    (B, r+1)); returns the solutions.  A problem stops when its Newton decrement is below
-    ``1e-13`` of its objective or its step moves no decision value by more than
-    ``1e-10 (1 + max |z|)``, and is then left alone; only the active problems are solved."""
-    theta = theta.copy()
-    Xt = np.swapaxes(X, -1, -2)
-
-    def objective(idx, th):
-        z = (X[idx] @ th[..., None])[..., 0]
-        return np.sum(m[idx] * np.logaddexp(0.0, -sgn[idx] * z), -1) + 0.5 * np.sum(reg[idx] * th * th, -1), z
-
-    active = np.arange(len(theta))
-    F, z = objective(active, theta)
-    diag = np.arange(theta.shape[1])
-    for _ in range(max_iter):
-        Xa, Xta, sa, ma, ra, th = X[active], Xt[active], sgn[active], m[active], reg[active], theta[active]
-        q = expit(-sa * z)               # P(wrong label), not 1 - P(right): no cancellation at large margins
-        g = (Xta @ (ma * -sa * q)[..., None])[..., 0] + ra * th
-        H = Xta @ (Xa * (ma * q * expit(sa * z))[..., None])
-        H[..., diag, diag] += ra
-        step = -np.linalg.solve(H, g[..., None])[..., 0]
-        dz = (Xa @ step[..., None])[..., 0]
-        decrement = -np.sum(g * step, -1)
-        done = ((np.max(np.abs(dz) * ma, -1) <= 1e-10 * (1 + np.max(np.abs(z) * ma, -1)))
-                | (decrement <= 1e-13 * np.abs(F)))
-        theta[active[done]] = th[done] + step[done]
-        keep = ~done
-        active, F, th, step, decrement = active[keep], F[keep], th[keep], step[keep], decrement[keep]
-        if not active.size:
-            return theta
-        t = np.ones(active.size)
-        for _ in range(60):                                                    # Armijo backtracking
-            F_new, z = objective(active, th + t[:, None] * step)
-            bad = F_new > F - 1e-4 * t * decrement + 1e-13 * np.abs(F)
-            if not bad.any():
-                break
-            t = np.where(bad, t / 2, t)
-        theta[active] = th + t[:, None] * step
-        F = F_new
-    raise RuntimeError(f"logistic_path: {active.size} of {len(theta)} problems not converged after "
-                       f"{max_iter} Newton steps")
-
-
-def logistic_path(Phi, y, mask, Cs, *, max_iter=100):
-    """Exact ℓ2-penalised logistic regression with an unpenalised intercept for a batch of
-    problems along a path of ``C``, by damped Newton steps solved jointly.
-
-    Problem ``(b, j)`` minimises ``Σ_i mask[b, i] · log(1 + exp(-s_i (Φ[b, i] u + c))) +
-    ||u||² / (2 Cs[j])`` with ``s_i = 2 y[b, i] - 1`` (scikit-learn's ``LogisticRegression``
-    objective up to the factor ``C``; the intercept ``c`` is not penalised).  The ``C`` values
-    are taken in increasing order, each from the previous solution (zero for the first): a
-    warm-started regularisation path.  A step is halved until Armijo's condition holds; a
-    problem stops at machine precision (:func:`_newton_logistic`).
-
-    Parameters
-    ----------
-    Phi : ndarray of shape (B, n, r)
-        Features of ``B`` problems (pad shorter problems with rows of ``mask`` 0 and columns of
-        zeros: a zero column keeps a zero weight).
-    y : ndarray of shape (B, n), values 0 or 1
-    mask : ndarray of shape (B, n)
-        Row weights, 1 for a row of the problem, 0 for padding.
-    Cs : array-like of shape (k,)
-        Inverse penalties, positive.
-    max_iter : int, default=100
-        Newton steps allowed per ``C``.
-
-    Returns
-    -------
-    coef : ndarray of shape (B, k, r)
-    intercept : ndarray of shape (B, k)
-
-    Raises
-    ------
-    RuntimeError
-        If some problem has not converged after ``max_iter`` steps.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LogisticRegression
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.normal(size=(30, 3)); y = (X[:, 0] + rng.normal(size=30) > 0).astype(int)
-    >>> coef, b = logistic_path(X[None], y[None], np.ones((1, 30)), [0.1, 10.0])
-    >>> ref = LogisticRegression(C=10.0, tol=1e-10).fit(X, y)
-    >>> bool(np.allclose(coef[0, 1], ref.coef_[0], atol=1e-6)), bool(np.isclose(b[0, 1], ref.intercept_[0], atol=1e-6))
-    (True, True)
-    """
-    Phi, y, mask = (np.asarray(a, dtype=float) for a in (Phi, y, mask))
-    Cs = np.asarray(Cs, dtype=float)
-    if Phi.ndim != 3 or y.shape != Phi.shape[:2] or mask.shape != y.shape:
-        raise ValueError(f"Phi must be (B, n, r) and y, mask (B, n); got {Phi.shape}, {y.shape}, {mask.shape}")
-    if Cs.ndim != 1 or not np.all(Cs > 0):
-        raise ValueError("Cs must be a 1-d array of positive numbers")
-    B, n, r = Phi.shape
-    X = np.concatenate([Phi, np.ones((B, n, 1))], axis=2)
-    sgn = 2.0 * y - 1.0
-    theta = np.zeros((B, r + 1))
-    out = np.zeros((B, len(Cs), r + 1))
-    for j in np.argsort(Cs, kind="stable"):
-        reg = np.zeros((B, r + 1))
-        reg[:, :r] = 1.0 / Cs[j]
-        theta = _newton_logistic(X, sgn, mask, reg, theta, max_iter)
-        out[:, j] = theta
-    return out[..., :r], out[..., r]
-
-
-def lgr_cv_path(A_tr, y_tr, grid, seed):
-    """Validation accuracy and log-loss of ℓ2 logistic regression for every α of ``grid``, on
-    the folds of :func:`_lgr_cv` (stratified, ≤ 5, shuffled with ``seed``), all folds and all
-    α in one batched Newton solve (:func:`logistic_path`) in each fold's reduced coordinates
-    (:func:`_reduced_coordinates`).
-
-    Returns
-    -------
-    dict
-        ``"C"``: the C values (``1/(2α)``, smallest first, :func:`_lgr_cv`'s order);
-        ``"accuracy"``, ``"log_loss"``, ``"positive"``: arrays of shape (folds, len(grid)), each
-        fold's validation accuracy, mean log-loss (natural log) and share of validation
-        documents predicted in class 1, per C; ``"n_validation"``: each fold's validation
-        documents.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> A = rng.normal(size=(20, 50)); y = np.repeat([0, 1], 10); A[y == 1, 0] += 3
-    >>> out = lgr_cv_path(A, y, [1e-2, 1e2], seed=0)
-    >>> out["accuracy"].shape, out["C"].tolist()
-    ((5, 2), [0.005, 50.0])
-    """
-    n_folds = int(min(5, np.bincount(y_tr).min()))
-    Cs = np.sort(1.0 / (2 * np.asarray(grid, dtype=float)))
-    folds = list(StratifiedKFold(n_folds, shuffle=True, random_state=seed).split(np.zeros(len(y_tr)), y_tr))
-    coords = [_reduced_coordinates(A_tr[tr], A_tr[va]) for tr, va in folds]
-    n = max(len(tr) for tr, _ in folds)
-    r = max(1, max(c[0].shape[1] for c in coords))
-    Phi, Y, M = np.zeros((n_folds, n, r)), np.zeros((n_folds, n)), np.zeros((n_folds, n))
-    for f, ((tr, _), (Pt, _)) in enumerate(zip(folds, coords)):
-        Phi[f, :len(tr), :Pt.shape[1]], Y[f, :len(tr)], M[f, :len(tr)] = Pt, y_tr[tr], 1.0
-    coef, intercept = logistic_path(Phi, Y, M, Cs)
-    acc, nll, pos = (np.zeros((n_folds, len(Cs))) for _ in range(3))
-    for f, ((_, va), (Pt, Pv)) in enumerate(zip(folds, coords)):
-        z = Pv @ coef[f, :, :Pt.shape[1]].T + intercept[f]                    # (n_va, k)
-        yv = y_tr[va][:, None]
-        acc[f] = np.mean((z > 0) == (yv == 1), axis=0)
-        nll[f] = np.mean(np.logaddexp(0.0, -(2.0 * yv - 1.0) * z), axis=0)
-        pos[f] = np.mean(z > 0, axis=0)
-    return {"C": Cs, "accuracy": acc, "log_loss": nll, "positive": pos,
-            "n_validation": np.array([len(va) for _, va in folds])}
 
 
 #: tie rules of :func:`lgr_fast_fit` on the cross-validation path
@@ -536,7 +366,8 @@ def lgr_fast_fit(A_tr, y_tr, A_te, y_te, grid, seed, refit="exact", tie="first")
     scikit-learn fits): the same folds and, with ``tie="first"``, the same tie rule on the mean
     validation accuracy (:func:`fsbook.decisions.argbest`, atol
     :data:`~fsbook.decisions.SCORE_ATOL`, first = largest α; :func:`lgr_choice` for the
-    proposed ``"lexicographic"`` rule).  The chosen C is refitted on all of ``A_tr`` by :func:`logistic_path`
+    proposed ``"lexicographic"`` rule).  The chosen C is refitted on all of ``A_tr`` by
+    :func:`~fsbook.projection.logistic.logistic_path`
     (``refit="exact"``, warm-started along the grid up to C) or by :func:`_lgr_cv`'s
     scikit-learn estimator (``refit="sklearn"``, :func:`_lgr_refit_error`).
 
@@ -558,26 +389,6 @@ def lgr_fast_fit(A_tr, y_tr, A_te, y_te, grid, seed, refit="exact", tie="first")
         return C, _lgr_refit_error(A_tr, y_tr, A_te, y_te, C)
     z = lgr_refit_decision(A_tr, y_tr, A_te, path["C"][:best + 1])
     return C, float(np.mean((z > 0) != (np.asarray(y_te) == 1)))
-
-
-def lgr_refit_decision(A_tr, y_tr, A_te, Cs):
-    """Decision values on ``A_te`` of the exact ℓ2 logistic regression (unpenalised intercept)
-    fitted on all of ``A_tr`` at the largest C of ``Cs``, warm-started along ``Cs``
-    (:func:`logistic_path` in the reduced coordinates of ``A_tr``, :func:`_reduced_coordinates`).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> A = rng.normal(size=(20, 40)); y = np.repeat([0, 1], 10); A[y == 1, 0] += 3
-    >>> z = lgr_refit_decision(A, y, A, [0.01, 1.0])
-    >>> z.shape, bool(np.mean((z > 0) == (y == 1)) == 1.0)
-    ((20,), True)
-    """
-    Cs = np.asarray(Cs, dtype=float)
-    Phi, Pte = _reduced_coordinates(A_tr, A_te)
-    coef, b = logistic_path(Phi[None], np.asarray(y_tr)[None], np.ones((1, len(y_tr))), Cs)
-    return Pte @ coef[0, int(np.argmax(Cs))] + b[0, int(np.argmax(Cs))]
 
 
 def _lgr_cv_fast(A_tr, y_tr, A_te, y_te, grid, seed):

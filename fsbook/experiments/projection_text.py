@@ -16,7 +16,7 @@ What it runs
   applied; :func:`vocabulary_sizes` counts the vocabulary under other readings.
 * Each α of the paper's grid ``10^-8, 10^-6, ..., 10^10`` (``C = 1/(2α)``) is scored by stratified
   CV (≤ 5 folds) with the exact batched logistic path
-  (:func:`~fsbook.experiments.projection.lgr_cv_path`: every fold and every α solved to machine
+  (:func:`~fsbook.projection.logistic.lgr_cv_path`: every fold and every α solved to machine
   precision in one warm-started Newton solve).
 * The choice among the α is :func:`~fsbook.experiments.projection.lgr_choice`'s
   ``"lexicographic"`` rule: the best mean CV accuracy; among its ties (within
@@ -71,13 +71,12 @@ from fsbook.experiments.projection import (
     balanced_block,
     coverage_table,
     lgr_choice,
-    lgr_cv_path,
-    lgr_refit_decision,
     newsgroups_designs,
     newsgroups_pair,
     order_claims,
     paper_agreement,
 )
+from fsbook.projection.logistic import lgr_cv_path, lgr_refit_decision
 
 #: the paper's Tables 2-4 (mean and standard error of the test error, %)
 PAPER = {
@@ -122,11 +121,11 @@ def make_tasks(full):
 def lgr_record(A_tr, y_tr, A_te, y_te, grid, seed, tie=TIE_RULE):
     """One cross-validated ℓ2 logistic regression of a text task, with its choice.
 
-    The CV path of :func:`~fsbook.experiments.projection.lgr_cv_path` (stratified, ≤ 5 folds,
+    The CV path of :func:`~fsbook.projection.logistic.lgr_cv_path` (stratified, ≤ 5 folds,
     shuffled with ``seed``), the choice of
     :func:`~fsbook.experiments.projection.lgr_choice` (``tie``), and the exact refit at the
     chosen C on all of ``A_tr`` (warm-started along the grid,
-    :func:`~fsbook.experiments.projection.lgr_refit_decision`).
+    :func:`~fsbook.projection.logistic.lgr_refit_decision`).
 
     Returns
     -------
