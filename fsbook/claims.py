@@ -91,7 +91,8 @@ from fsbook.decisions import RTOL
 __all__ = ["ALPHA", "HOLDS", "FAILS", "NO_GAIN", "NOT_SEPARABLE", "VERDICTS", "TESTS", "VERDICT_TESTS", "UNITS",
            "Claim", "paired_test", "evaluate", "claims_table", "holm", "count_rule", "evaluate_over_datasets",
            "over_datasets_table", "verdict_counts", "family_check", "min_achievable_p", "agreement",
-           "AGREES", "DIFFERS", "INCONCLUSIVE", "hodges_lehmann", "COLUMNS"]
+           "AGREES", "DIFFERS", "INCONCLUSIVE", "hodges_lehmann", "COLUMNS", "binomial_min_p", "binomial_test",
+           "slope_t_test", "wins_ties_losses", "fold_test", "ClaimFamily", "equivalence_verdicts"]
 
 #: significance level of every verdict in the book
 ALPHA = 0.05
@@ -639,3 +640,322 @@ def agreement(ours, paper, *, margin, paper_se=None, paper_n=None, alpha=ALPHA):
         verdict = INCONCLUSIVE
     return {"ours": mean, "paper": float(paper), "diff": diff, "se": se, "ci_low": diff - z95 * se,
             "ci_high": diff + z95 * se, "z": diff / se if se and np.isfinite(se) else nan, "agreement": verdict}
+
+
+# ----------------------------------------------------------------------------- tests of single rows
+#: the two-sided 97.5 % quantile of the standard normal (an interval's half-width over the se)
+_Z975 = float(stats.norm.ppf(0.975))
+
+
+def binomial_min_p(n, p0):
+    """The smallest two-sided p-value the exact binomial test of ``p0`` can give with ``n`` units.
+
+    Parameters
+    ----------
+    n : int
+        Number of units (trials).
+    p0 : float
+        The proportion of the null hypothesis, in (0, 1).
+
+    Returns
+    -------
+    float
+        The minimum over the ``n + 1`` outcomes of the test's p-value.
+
+    Examples
+    --------
+    >>> from fsbook.claims import binomial_min_p
+    >>> binomial_min_p(1, 0.63) >= 0.05, binomial_min_p(10, 0.5) < 0.05
+    (True, True)
+    """
+    return min(float(stats.binomtest(k, n, p0).pvalue) for k in range(n + 1))
+
+
+def binomial_test(k, n, p0, better="higher", *, unit="units", alpha=ALPHA):
+    """A proportion ``k / n`` against a reference ``p0``: the exact two-sided binomial test.
+
+    The effect is the difference ``k / n − p0``, signed so that positive is the claim's direction
+    (``better``); the interval is the 95 % Clopper–Pearson interval of the proportion, shifted and
+    signed the same way; ``se`` is its half-width / 1.96.  No unit leaves the test undefined, and
+    so few units that no outcome reaches ``p < alpha`` leave it untestable: ``p`` is NaN then and
+    ``note`` says why (as :func:`paired_test` does for the Wilcoxon test).
+
+    Parameters
+    ----------
+    k : int
+        Units in the counted class (successes).
+    n : int
+        Units.
+    p0 : float
+        The reference proportion, in (0, 1).
+    better : {"higher", "lower"}, default "higher"
+        The claim's direction: a proportion above ``p0`` (``"higher"``) or below it.
+    unit : str, default "units"
+        The units' name (plural), for the note.
+    alpha : float, default :data:`ALPHA`
+        The level below which a test can decide.
+
+    Returns
+    -------
+    dict
+        ``n``, ``effect``, ``se``, ``ci_low``, ``ci_high``, ``p`` and ``note`` (``""`` when the
+        test can decide).
+
+    Raises
+    ------
+    ValueError
+        If ``p0`` is not in (0, 1).
+
+    See Also
+    --------
+    binomial_min_p : the smallest p-value ``n`` units can give.
+
+    Examples
+    --------
+    >>> from fsbook.claims import binomial_test
+    >>> r = binomial_test(0, 6, 0.5, "lower", unit="sets")
+    >>> r["effect"], r["p"] == 2 / 2 ** 6
+    (0.5, True)
+    >>> binomial_test(0, 1, 0.63, unit="sets")["note"]
+    'untestable: 1 set cannot reach p < 0.05'
+    """
+    if not 0.0 < p0 < 1.0:
+        raise ValueError(f"the binomial test needs a reference proportion in (0, 1), got {p0}")
+    nan = float("nan")
+    if n == 0:
+        return {"n": 0, "effect": nan, "se": nan, "ci_low": nan, "ci_high": nan, "p": nan,
+                "note": "undefined: no unit"}
+    test = stats.binomtest(int(k), int(n), p0)
+    ci = test.proportion_ci(0.95, method="exact")
+    sign = 1.0 if better == "higher" else -1.0
+    lo, hi = sorted((sign * (ci.low - p0), sign * (ci.high - p0)))
+    out = {"n": n, "effect": sign * (k / n - p0), "se": (ci.high - ci.low) / (2 * _Z975), "ci_low": lo,
+           "ci_high": hi, "p": float(test.pvalue), "note": ""}
+    if binomial_min_p(int(n), p0) >= alpha:     # no outcome of n units can reach p < alpha
+        out["p"] = nan
+        out["note"] = f"untestable: {int(n)} {unit.removesuffix('s') if n == 1 else unit} cannot reach p < {alpha:g}"
+    return out
+
+
+def slope_t_test(x, y, better="higher", *, null=0.0):
+    """The least-squares slope of ``y`` on ``x`` against ``null``: the t-test with ``n − 2``
+    degrees of freedom.
+
+    The effect is ``slope − null``, signed so that positive is the claim's direction
+    (``better="higher"``: a larger slope), with its 95 % t interval.  Points with an undefined
+    ``x`` or ``y`` are left out.  Fewer than three points, or a constant ``x``, leave the test
+    undefined (``note`` says so); a constant ``y`` has slope exactly 0 and ``se`` 0 (``p`` 1
+    against a zero null, 0 against another).
+
+    Parameters
+    ----------
+    x, y : array-like of shape (n,)
+        The points.
+    better : {"higher", "lower"}, default "higher"
+        The claim's direction.
+    null : float, default 0.0
+        The slope of the null hypothesis.
+
+    Returns
+    -------
+    dict
+        ``n``, ``effect``, ``se``, ``ci_low``, ``ci_high``, ``p`` and ``note``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fsbook.claims import slope_t_test
+    >>> r = slope_t_test([0, 1, 2, 3], [0.1, 0.9, 2.1, 2.9], better="higher", null=1.0)
+    >>> r["n"], round(r["effect"], 2), r["p"] > 0.05
+    (4, -0.04, True)
+    >>> slope_t_test([1, 2], [3, 4])["note"]
+    'untestable: 2 point(s)'
+    """
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    ok = np.isfinite(x) & np.isfinite(y)
+    x, y, n = x[ok], y[ok], int(ok.sum())
+    sign = 1.0 if better == "higher" else -1.0
+    nan = float("nan")
+    if n < 3 or np.ptp(x) == 0:
+        return {"n": n, "effect": nan, "se": nan, "ci_low": nan, "ci_high": nan, "p": nan,
+                "note": f"untestable: {n} point(s)"}
+    if np.ptp(y) == 0:                       # a constant y: slope exactly 0, no evidence
+        slope, se, p = 0.0, 0.0, 1.0 if null == 0 else 0.0
+    else:
+        lr = stats.linregress(x, y)
+        slope, se = float(lr.slope), float(lr.stderr)
+        t = (slope - null) / se if se > 0 else np.inf * np.sign(slope - null)
+        p = float(2 * stats.t.sf(abs(t), n - 2)) if np.isfinite(t) else 0.0
+    effect = sign * (slope - null)
+    half = float(stats.t.ppf(0.975, n - 2) * se)
+    return {"n": n, "effect": effect, "se": se, "ci_low": effect - half, "ci_high": effect + half, "p": p,
+            "note": ""}
+
+
+def wins_ties_losses(a, b, *, decimals=10):
+    """Wins, ties and losses of ``a`` against ``b`` over paired units, and the one-sided Wilcoxon
+    signed-rank test that ``a`` is greater.
+
+    The counts compare the differences rounded to ``decimals`` (a last-bit difference is a tie);
+    the test runs on the unrounded pairs (:func:`scipy.stats.wilcoxon`, ``alternative="greater"``)
+    and is undefined (NaN) when every rounded difference is zero.
+
+    Parameters
+    ----------
+    a, b : array-like of shape (n,)
+        Paired values (e.g. one accuracy per data set).
+    decimals : int, default 10
+        Rounding of the differences for the counts.
+
+    Returns
+    -------
+    dict
+        ``wins``, ``ties``, ``losses`` and ``p``.
+
+    Examples
+    --------
+    >>> from fsbook.claims import wins_ties_losses
+    >>> r = wins_ties_losses([3.0, 2.0, 5.0, 4.0], [1.0, 2.0, 4.0, 4.5])
+    >>> r["wins"], r["ties"], r["losses"], 0 < r["p"] < 1
+    (2, 1, 1, True)
+    """
+    a, b = np.asarray(a), np.asarray(b)
+    diff = np.round(a - b, decimals)
+    n_nonzero = int((diff != 0).sum())
+    p = float(stats.wilcoxon(a, b, alternative="greater").pvalue) if n_nonzero else float("nan")
+    return {"wins": int((diff > 0).sum()), "ties": int((diff == 0).sum()), "losses": int((diff < 0).sum()),
+            "p": p}
+
+
+# ----------------------------------------------------------------------------- families and equivalences
+def fold_test(values) -> dict:
+    """The test and unit that fit paired fold results of shape (repetitions, folds).
+
+    With several repetitions of k-fold CV (e.g. 5 × 2 CV) the paired t-test over the repetition
+    means (``"repeated_cv_t"``, unit ``"repetitions"``: the repetitions are independent given the
+    data set, the folds of one repetition are not); with one partition the plain paired t-test
+    over its folds.
+
+    Parameters
+    ----------
+    values : ndarray
+        One method's results, shape (repetitions, folds) or (folds,).
+
+    Returns
+    -------
+    dict
+        ``{"test": ..., "unit": ...}``, keywords of :class:`Claim`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fsbook.claims import fold_test
+    >>> fold_test(np.zeros((5, 2))), fold_test(np.zeros((1, 3)))
+    ({'test': 'repeated_cv_t', 'unit': 'repetitions'}, {'test': 'paired_t', 'unit': 'folds'})
+    """
+    if values.ndim == 2 and values.shape[0] >= 2:
+        return {"test": "repeated_cv_t", "unit": "repetitions"}
+    return {"test": "paired_t", "unit": "folds"}
+
+
+class ClaimFamily:
+    """The rows of one claims table: its per-data-set rows form the Holm family ``table``, its
+    rows over the data sets (Wilcoxon over the per-data-set effects,
+    :func:`evaluate_over_datasets`) the family ``table + over_suffix``.
+
+    Each per-data-set claim says that ``a`` has a higher value than ``b`` on paired fold results
+    (:func:`fold_test` picks the test).  A mean effect within the tie tolerance
+    (:data:`fsbook.decisions.RTOL`) of the values is set to exactly zero, so that neither its
+    printed sign nor the test over the data sets (which drops zero effects) depends on the last
+    bit of folds whose differences cancel.
+
+    Parameters
+    ----------
+    table : str
+        The family of the per-data-set rows.
+    over_suffix : str, default " (over data sets)"
+        Appended to ``table`` for the family of the rows over the data sets.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fsbook.claims import ClaimFamily
+    >>> fam = ClaimFamily("demo")
+    >>> rng = np.random.default_rng(0)
+    >>> for d in "abcdefg":
+    ...     base = rng.normal(80, 2, size=(1, 5))
+    ...     fam.per_dataset("A above B", d, "A", "B", base + 1, base, classifier="SVM")
+    >>> fam.over_datasets("A above B", "A", "B", classifier="SVM")
+    >>> t = fam.table_rows()
+    >>> t["table"].tolist()[-1], t["verdict"].tolist()[-1], len(t)
+    ('demo (over data sets)', 'holds', 8)
+    """
+
+    def __init__(self, table, over_suffix=" (over data sets)"):
+        self.table, self.over_suffix, self.rows, self.over = table, over_suffix, [], []
+
+    def per_dataset(self, text, dataset, a, b, va, vb, note="", **extra):
+        """Decide ``text`` (``a`` above ``b``) on one data set's paired fold results ``va``,
+        ``vb``; ``extra`` columns are added to the row (and ``general``, ``dataset``)."""
+        claim = Claim(f"{text}: {dataset}", a=a, b=b, better="higher", table=self.table, dataset=dataset,
+                      **fold_test(va))
+        row = evaluate(claim, va, vb, note=note)
+        if abs(row["effect"]) <= RTOL * max(np.abs(va).max(), np.abs(vb).max()):
+            row["effect"] = 0.0
+        self.rows.append({**row, "general": text, "dataset": dataset, **extra})
+
+    def over_datasets(self, text, a, b, **extra):
+        """Decide ``text`` over the data sets of its per-data-set rows (:meth:`table_rows`)."""
+        self.over.append((text, a, b, extra))
+
+    def table_rows(self) -> pd.DataFrame:
+        """The per-data-set rows, then the rows over the data sets, as one claims table."""
+        t = claims_table(self.rows)
+        over = []
+        for text, a, b, extra in self.over:
+            per = t[(t["general"] == text) & (t["dataset"] != "")].assign(claim=text)
+            row = evaluate_over_datasets(per, text, table=self.table + self.over_suffix)
+            over.append({**row, "a": a, "b": b, "general": text, "dataset": "", **extra})
+        return pd.concat([t, claims_table(over)], ignore_index=True) if over else t
+
+
+def equivalence_verdicts(table: pd.DataFrame, claims) -> pd.DataFrame:
+    """The verdicts of "about the same" claims in the claim's own words.
+
+    For the rows whose ``claim`` is in ``claims``, the engine's :data:`NO_GAIN` (the 90 % interval
+    inside the claim's margin: the two one-sided tests declare equivalence) is the claim
+    *holding*; a significant difference either way (:data:`HOLDS` or :data:`FAILS`) is the claim
+    *failing*; :data:`NOT_SEPARABLE` stays.  The engine's verdict on the difference is kept in the
+    column ``difference`` (added, empty for the other rows); ``size`` is emptied.  Every statistic
+    is the engine's.
+
+    Parameters
+    ----------
+    table : DataFrame
+        A claims table (:data:`COLUMNS`).
+    claims : sequence of str
+        The claims that assert equivalence.
+
+    Returns
+    -------
+    DataFrame
+        A copy of ``table`` with the verdicts of those claims restated.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from fsbook.claims import equivalence_verdicts
+    >>> t = pd.DataFrame({"claim": ["x ≈ y", "x ≈ y", "x > y"], "verdict": ["no gain", "holds", "holds"],
+    ...                   "size": ["", "", ""]})
+    >>> equivalence_verdicts(t, ["x ≈ y"])[["verdict", "difference"]].values.tolist()
+    [['holds', 'no gain'], ['fails', 'holds'], ['holds', '']]
+    """
+    table = table.copy()
+    if "difference" not in table:
+        table["difference"] = ""
+    eq = table["claim"].isin(list(claims))
+    table.loc[eq, "difference"] = table.loc[eq, "verdict"]
+    table.loc[eq, "verdict"] = table.loc[eq, "difference"].map(
+        {NO_GAIN: HOLDS, HOLDS: FAILS, FAILS: FAILS}).fillna(NOT_SEPARABLE)
+    table.loc[eq, "size"] = ""
+    return table

@@ -299,3 +299,86 @@ def test_family_check_knows_the_exact_binomial_floor():
     assert min_achievable_p("exact binomial", 3) == pytest.approx(0.25)
     rows = [{"table": "T", "test": "exact binomial", "n": 4, "p": 0.5}] * 2
     assert not family_check(pd.DataFrame(rows))["can pass"].iloc[0]        # 2/16 > 0.05/2
+
+
+# ----------------------------------------------------------------------------- single-row tests
+def test_binomial_test_is_scipys_with_the_clopper_pearson_interval():
+    from fsbook.claims import binomial_min_p, binomial_test
+
+    for k, n, p0, better in ((7, 20, 0.63, "higher"), (3, 12, 0.5, "lower"), (18, 20, 0.4, "higher")):
+        r = binomial_test(k, n, p0, better)
+        ref = stats.binomtest(k, n, p0)
+        ci = ref.proportion_ci(0.95, method="exact")
+        sign = 1 if better == "higher" else -1
+        assert r["p"] == ref.pvalue and r["effect"] == pytest.approx(sign * (k / n - p0))
+        assert sorted((r["ci_low"], r["ci_high"])) == pytest.approx(sorted((sign * (ci.low - p0), sign * (ci.high - p0))))
+        assert r["se"] == pytest.approx((ci.high - ci.low) / (2 * stats.norm.ppf(0.975)))
+    assert binomial_min_p(4, 0.5) == 2 / 2 ** 4                  # all or none of four fair coins
+    untestable = binomial_test(0, 4, 0.5, unit="sets")            # 2 / 16 > 0.05 whatever the outcome
+    assert np.isnan(untestable["p"]) and untestable["note"] == "untestable: 4 sets cannot reach p < 0.05"
+    assert np.isnan(binomial_test(0, 0, 0.5)["effect"]) and binomial_test(0, 0, 0.5)["note"] == "undefined: no unit"
+    with pytest.raises(ValueError, match="in \\(0, 1\\)"):
+        binomial_test(1, 2, 1.0)
+
+
+def test_slope_t_test_is_linregress_against_any_null():
+    from fsbook.claims import slope_t_test
+
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=30)
+    y = 0.5 * x + rng.normal(size=30)
+    y[3] = np.nan                                                 # left out
+    r = slope_t_test(x, y)
+    ok = np.isfinite(y)
+    lr = stats.linregress(x[ok], y[ok])
+    assert r["n"] == 29 and r["effect"] == pytest.approx(lr.slope) and r["p"] == pytest.approx(lr.pvalue)
+    low = slope_t_test(x, y, "lower", null=1.0)                   # the slope below 1
+    t = (lr.slope - 1.0) / lr.stderr
+    assert low["effect"] == pytest.approx(1.0 - lr.slope) and low["p"] == pytest.approx(2 * stats.t.sf(abs(t), 27))
+    assert low["ci_low"] < low["effect"] < low["ci_high"]
+    flat = slope_t_test([1, 2, 3, 4], [2, 2, 2, 2])
+    assert (flat["effect"], flat["se"], flat["p"]) == (0.0, 0.0, 1.0)
+    assert slope_t_test([1, 1, 1], [1, 2, 3])["note"] == "untestable: 3 point(s)"
+
+
+def test_wins_ties_losses_count_rounded_differences_and_test_one_sided():
+    from fsbook.claims import wins_ties_losses
+
+    a = np.array([0.9, 0.8, 0.7 + 1e-13, 0.95, 0.85, 0.9, 0.75])
+    b = np.array([0.8, 0.7, 0.7, 0.9, 0.9, 0.8, 0.7])
+    r = wins_ties_losses(a, b)
+    assert (r["wins"], r["ties"], r["losses"]) == (5, 1, 1)
+    assert r["p"] == stats.wilcoxon(a, b, alternative="greater").pvalue
+    assert np.isnan(wins_ties_losses(b, b)["p"])
+
+
+def test_claim_family_puts_the_rows_over_data_sets_in_a_family_of_their_own():
+    from fsbook.claims import ClaimFamily, fold_test
+
+    assert fold_test(np.zeros((5, 2)))["test"] == "repeated_cv_t" and fold_test(np.zeros(3))["unit"] == "folds"
+    rng = np.random.default_rng(1)
+    fam = ClaimFamily("t")
+    for i in range(6):
+        b = rng.normal(70, 3, size=(5, 2))
+        fam.per_dataset("A above B", f"d{i}", "A", "B", b + 2 + rng.normal(0, 0.1, (5, 2)), b, clf="x")
+    cancel = np.array([[70.1, 70.2], [70.3, 70.1], [70.2, 70.2], [70.0, 70.3], [70.2, 70.1]])
+    fam.per_dataset("A above B", "d6", "A", "B", cancel[::-1], cancel, clf="x")    # same means: effect 0
+    fam.over_datasets("A above B", "A", "B", clf="x")
+    t = fam.table_rows()
+    assert t["table"].tolist() == ["t"] * 7 + ["t (over data sets)"] and set(t["clf"]) == {"x"}
+    assert t.loc[6, "effect"] == 0.0 and t.loc[0, "test"] == "repeated_cv_t" and t.loc[0, "unit"] == "repetitions"
+    over = t.iloc[-1]
+    assert over["test"] == "wilcoxon" and over["n"] == 7 and over["verdict"] == HOLDS and over["dataset"] == ""
+    alone = fam.table_rows().iloc[:7]
+    assert (alone["p_adj"] >= alone["p"]).all()                  # Holm within the per-data-set family
+
+
+def test_equivalence_verdicts_restate_only_the_named_claims():
+    from fsbook.claims import equivalence_verdicts
+
+    t = pd.DataFrame({"claim": ["x ≈ y"] * 4 + ["x > y"], "verdict": [NO_GAIN, HOLDS, FAILS, NOT_SEPARABLE, NO_GAIN],
+                      "size": ["", "below margin", "", "", ""]})
+    out = equivalence_verdicts(t, ["x ≈ y"])
+    assert out["verdict"].tolist() == [HOLDS, FAILS, FAILS, NOT_SEPARABLE, NO_GAIN]
+    assert out["difference"].tolist() == [NO_GAIN, HOLDS, FAILS, NOT_SEPARABLE, ""]
+    assert out["size"].tolist() == [""] * 5 and t["verdict"].tolist()[0] == NO_GAIN    # a copy

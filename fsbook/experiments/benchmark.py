@@ -96,6 +96,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
 
+from fsbook.claims import ClaimFamily
 from fsbook.datasets import load_atheism_religion, most_frequent_words
 from fsbook.experiments._benchmark_methods import attribute_groups
 from fsbook.experiments._protocol_helpers import make_selector as registry_selector
@@ -670,25 +671,6 @@ def fold_accuracies(params_list, results_list, dataset, method, metric="acc_line
     return out
 
 
-def _fold_test(values):
-    """The claims test and unit that fit ``values`` of shape (repeats, folds): with several
-    repetitions of k-fold CV (the full protocol's 5 × 2 CV) the paired t-test over the repetition
-    means (``"repeated_cv_t"``, unit ``"repetitions"``: the repetitions are independent given the
-    data set, the folds of one repetition are not); with one partition (the book subsample's
-    3 folds) the plain paired t-test over its folds.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from fsbook.experiments import benchmark as B
-    >>> B._fold_test(np.zeros((5, 2))), B._fold_test(np.zeros((1, 3)))
-    ({'test': 'repeated_cv_t', 'unit': 'repetitions'}, {'test': 'paired_t', 'unit': 'folds'})
-    """
-    if values.ndim == 2 and values.shape[0] >= 2:
-        return {"test": "repeated_cv_t", "unit": "repetitions"}
-    return {"test": "paired_t", "unit": "folds"}
-
-
 def _best(candidates, values):
     """The first candidate (in the given order) whose mean is within the tie tolerance of the
     largest mean (:func:`fsbook.decisions.argbest`), and all those tied with it."""
@@ -702,43 +684,6 @@ def _best(candidates, values):
 
 #: suffix of the family of a table's over-data-set rows (:func:`fsbook.claims.over_datasets_table`)
 OVER = " (over data sets)"
-
-
-class _Family:
-    """The rows of one claims table: the per-data-set rows form the Holm family ``table``, the
-    over-data-set rows (Wilcoxon over the per-data-set effects) the family ``table + OVER``."""
-
-    def __init__(self, table):
-        self.table, self.rows, self.over = table, [], []
-
-    def per_dataset(self, text, dataset, classifier, a, b, va, vb, note=""):
-        from fsbook.claims import Claim, evaluate
-        from fsbook.decisions import RTOL
-
-        claim = Claim(f"{text}: {dataset}", a=a, b=b, better="higher", table=self.table, dataset=dataset,
-                      **_fold_test(va))
-        row = evaluate(claim, va, vb, note=note)
-        # folds whose differences cancel leave a rounding residue (1e-15) as the mean effect: within the
-        # tie tolerance of the accuracies it is exactly zero, so that neither its printed sign nor the
-        # Wilcoxon test over the data sets (which drops zero effects) depends on the last bit
-        if abs(row["effect"]) <= RTOL * max(np.abs(va).max(), np.abs(vb).max()):
-            row["effect"] = 0.0
-        self.rows.append({**row, "general": text, "dataset": dataset, "classifier": classifier})
-
-    def over_datasets(self, text, classifier, a, b):
-        """Decide ``text`` over the data sets of its per-data-set rows (:meth:`table_rows`)."""
-        self.over.append((text, classifier, a, b))
-
-    def table_rows(self):
-        from fsbook.claims import claims_table, evaluate_over_datasets
-
-        t = claims_table(self.rows)
-        over = []
-        for text, classifier, a, b in self.over:
-            per = t[(t["general"] == text) & (t["dataset"] != "")].assign(claim=text)
-            row = evaluate_over_datasets(per, text, table=self.table + OVER)
-            over.append({**row, "a": a, "b": b, "general": text, "dataset": "", "classifier": classifier})
-        return pd.concat([t, claims_table(over)], ignore_index=True) if over else t
 
 
 def _ordered(t):
@@ -765,7 +710,7 @@ def claims(results, datasets=None):
     """Every comparison the benchmark chapter decides, evaluated on the stored fold accuracies.
 
     Each claim says that ``a`` has a higher test accuracy than ``b``.  Per data set it is tested
-    on the paired test folds (both methods see the same folds), by :func:`_fold_test`: on the full
+    on the paired test folds (both methods see the same folds), by :func:`fsbook.claims.fold_test`: on the full
     protocol's 5 × 2 CV the paired t-test over the 5 repetition means (unit ``"repetitions"``),
     on one partition the paired t-test over its folds.  Over the data sets, the Wilcoxon
     signed-rank test on the per-data-set effects, with the Hodges–Lehmann estimate and interval
@@ -817,24 +762,25 @@ def claims(results, datasets=None):
     k_selectors = [m for m in methods() if m not in OWN_SIZE]
     tables = []
 
-    fam = _Family("proj")
+    fam = ClaimFamily("proj", OVER)
     text = "Proj-SVM above the linear SVM on all features"
     for d in datasets:
-        fam.per_dataset(text, d, "linear SVM", "Proj-SVM", "none", acc(d, "Proj-SVM", "acc_linear"),
-                        acc(d, "none", "acc_linear"))
-    fam.over_datasets(text, "linear SVM", "Proj-SVM", "none")
+        fam.per_dataset(text, d, "Proj-SVM", "none", acc(d, "Proj-SVM", "acc_linear"),
+                        acc(d, "none", "acc_linear"), classifier="linear SVM")
+    fam.over_datasets(text, "Proj-SVM", "none", classifier="linear SVM")
     tables.append(fam.table_rows())
 
-    fam = _Family("hsfs")
+    fam = ClaimFamily("hsfs", OVER)
     for metric, clf in CLASSIFIERS.items():
         text = f"HSFS above l1-SVM at k = {RANK_K} ({clf})"
         for d in datasets:
-            fam.per_dataset(text, d, clf, "HSFS", "l1-SVM", acc(d, "HSFS", metric), acc(d, "l1-SVM", metric))
-        fam.over_datasets(text, clf, "HSFS", "l1-SVM")
+            fam.per_dataset(text, d, "HSFS", "l1-SVM", acc(d, "HSFS", metric), acc(d, "l1-SVM", metric),
+                            classifier=clf)
+        fam.over_datasets(text, "HSFS", "l1-SVM", classifier=clf)
     tables.append(fam.table_rows())
 
     for table, at_any in (("best_k", False), ("best_any", True)):
-        fam = _Family(table)
+        fam = ClaimFamily(table, OVER)
         for metric, clf in CLASSIFIERS.items():
             text = (f"the best selector {'at any k' if at_any else f'at k = {RANK_K}'} above all features ({clf})")
             for d in datasets:
@@ -845,28 +791,30 @@ def claims(results, datasets=None):
                 i, tied = _best(cands, vals)
                 label = [m if m in OWN_SIZE else f"{m} (k = {k})" if at_any else m for m, k in tied]
                 note = "best: " + ", ".join(label)
-                fam.per_dataset(text, d, clf, cands[i][0], "none", vals[i], acc(d, "none", metric), note=note)
-            fam.over_datasets(text, clf, "best selector", "none")
+                fam.per_dataset(text, d, cands[i][0], "none", vals[i], acc(d, "none", metric), note=note,
+                                classifier=clf)
+            fam.over_datasets(text, "best selector", "none", classifier=clf)
         tables.append(fam.table_rows())
 
-    fam = _Family("own_size")
+    fam = ClaimFamily("own_size", OVER)
     for method in sorted(OWN_SIZE - {"none"}):
         for metric, clf in CLASSIFIERS.items():
             text = f"{method} above all features ({clf})"
             sets = [d for d in datasets if (d, method) in ran]
             for d in sets:
-                fam.per_dataset(text, d, clf, method, "none", acc(d, method, metric), acc(d, "none", metric))
+                fam.per_dataset(text, d, method, "none", acc(d, method, metric), acc(d, "none", metric),
+                                classifier=clf)
             if len(sets) > 1:
-                fam.over_datasets(text, clf, method, "none")
+                fam.over_datasets(text, method, "none", classifier=clf)
     tables.append(fam.table_rows())
 
     if "wine" in datasets:
-        fam = _Family("ldfs_wine")
+        fam = ClaimFamily("ldfs_wine", OVER)
         base = acc("wine", "LDFS", "acc_linear")
         for m in k_selectors:
             if m not in ("none", "LDFS") and ("wine", m) in ran:
-                fam.per_dataset(f"{m} above LDFS on wine (linear SVM, k = {RANK_K})", "wine", "linear SVM", m,
-                                "LDFS", acc("wine", m, "acc_linear"), base)
+                fam.per_dataset(f"{m} above LDFS on wine (linear SVM, k = {RANK_K})", "wine", m, "LDFS",
+                                acc("wine", m, "acc_linear"), base, classifier="linear SVM")
         tables.append(fam.table_rows())
     return pd.concat([_ordered(t) for t in tables], ignore_index=True)
 

@@ -44,7 +44,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from fsbook.claims import ALPHA, NOT_SEPARABLE, Claim, claims_table, evaluate, evaluate_over_datasets
+from fsbook.claims import (
+    NOT_SEPARABLE,
+    Claim,
+    binomial_test,
+    claims_table,
+    evaluate,
+    evaluate_over_datasets,
+    slope_t_test,
+)
 from fsbook.decisions import RTOL, SCORE_ATOL, argbest
 from fsbook.experiments._geometry_figures import (
     growth_exponent,
@@ -740,9 +748,6 @@ def reduce(params_list, results_list):
 
 
 # ----------------------------------------------------------------------------- claims
-_Z975 = float(stats.norm.ppf(0.975))
-
-
 def _claim_row(table, claim, *, a, b, unit, n, effect, se, ci, test, p, note="", **extra):
     """One claims-table row (the columns of :data:`fsbook.claims.COLUMNS`, then ``extra``) for a
     claim whose p-value comes from a test the engine does not run (regression, binomial)."""
@@ -752,73 +757,25 @@ def _claim_row(table, claim, *, a, b, unit, n, effect, se, ci, test, p, note="",
             "verdict": NOT_SEPARABLE, "note": note, **extra}
 
 
-def _binomial_min_p(n, p0):
-    """The smallest two-sided p-value the exact binomial test of ``p0`` can give with ``n`` units.
-
-    Examples
-    --------
-    >>> from fsbook.experiments.geometry import _binomial_min_p
-    >>> _binomial_min_p(1, 0.63) >= 0.05, _binomial_min_p(10, 0.5) < 0.05
-    (True, True)
-    """
-    return min(float(stats.binomtest(k, n, p0).pvalue) for k in range(n + 1))
-
-
 def _binomial_row(table, claim, k, n, p0, better, *, a, b, unit="sets", note="", **extra):
-    """A selector's proportion ``k / n`` against the paper's value ``p0``: exact two-sided
-    binomial test; effect = the difference, signed so that positive is the paper's direction
-    (``better``); 95 % Clopper-Pearson interval; ``se`` = the interval's half-width / 1.96.
-    No unit (``n = 0``: nothing recommended, or nothing optimal) leaves the claim undefined; so
-    few units that no outcome reaches ``p < 0.05`` leave it untestable (``p`` undefined, out of
-    the Holm family, as :mod:`fsbook.claims` does for the Wilcoxon test)."""
-    if not 0.0 < p0 < 1.0:
-        raise ValueError(f"the binomial test needs a reference proportion in (0, 1), got {p0}")
-    nan = float("nan")
-    if n == 0:
-        return _claim_row(table, claim, a=a, b=b, unit=unit, n=0, effect=nan, se=nan,
-                          ci=(nan, nan), test="exact binomial", p=nan,
-                          note=note or "undefined: no unit", **extra)
-    test = stats.binomtest(int(k), int(n), p0)
-    ci = test.proportion_ci(0.95, method="exact")
-    if _binomial_min_p(int(n), p0) >= ALPHA:     # no outcome of n units can reach p < ALPHA
-        note = note or f"untestable: {int(n)} {unit.removesuffix('s') if n == 1 else unit} cannot reach p < {ALPHA:g}"
-        sign = 1.0 if better == "higher" else -1.0
-        lo, hi = sorted((sign * (ci.low - p0), sign * (ci.high - p0)))
-        return _claim_row(table, claim, a=a, b=b, unit=unit, n=n, effect=sign * (k / n - p0),
-                          se=(ci.high - ci.low) / (2 * _Z975), ci=(lo, hi), test="exact binomial",
-                          p=nan, note=note, **extra)
-    sign = 1.0 if better == "higher" else -1.0
-    lo, hi = sorted((sign * (ci.low - p0), sign * (ci.high - p0)))
-    return _claim_row(table, claim, a=a, b=b, unit=unit, n=n, effect=sign * (k / n - p0),
-                      se=(ci.high - ci.low) / (2 * _Z975), ci=(lo, hi), test="exact binomial",
-                      p=test.pvalue, note=note, **extra)
+    """A selector's proportion ``k / n`` against the paper's value ``p0``: the row of
+    :func:`fsbook.claims.binomial_test` (exact two-sided binomial test, effect signed so that
+    positive is the paper's direction ``better``, 95 % Clopper-Pearson interval; no unit leaves the
+    claim undefined, too few to reach ``p < 0.05`` untestable, out of the Holm family)."""
+    r = binomial_test(k, n, p0, better, unit=unit)
+    return _claim_row(table, claim, a=a, b=b, unit=unit, n=r["n"], effect=r["effect"], se=r["se"],
+                      ci=(r["ci_low"], r["ci_high"]), test="exact binomial", p=r["p"],
+                      note=note or r["note"], **extra)
 
 
 def _regression_row(table, claim, x, y, better, *, a, b, unit, null=0.0, note="", **extra):
-    """The least-squares slope of ``y`` on ``x`` against ``null``: t-test with ``n − 2`` degrees
-    of freedom; effect = slope − null, signed so that positive is the paper's direction
-    (``better="higher"``: a larger slope).  Points with an undefined ``y`` are left out."""
-    x, y = np.asarray(x, float), np.asarray(y, float)
-    ok = np.isfinite(x) & np.isfinite(y)
-    x, y, n = x[ok], y[ok], int(ok.sum())
-    sign = 1.0 if better == "higher" else -1.0
-    nan = float("nan")
-    if n < 3 or np.ptp(x) == 0:
-        return _claim_row(table, claim, a=a, b=b, unit=unit, n=n, effect=nan, se=nan,
-                          ci=(nan, nan), test="regression t", p=nan,
-                          note=note or f"untestable: {n} point(s)", **extra)
-    if np.ptp(y) == 0:                       # a constant y: slope exactly 0, no evidence
-        slope, se, p = 0.0, 0.0, 1.0 if null == 0 else 0.0
-    else:
-        lr = stats.linregress(x, y)
-        slope, se = float(lr.slope), float(lr.stderr)
-        t = (slope - null) / se if se > 0 else np.inf * np.sign(slope - null)
-        p = float(2 * stats.t.sf(abs(t), n - 2)) if np.isfinite(t) else 0.0
-    effect = sign * (slope - null)
-    half = float(stats.t.ppf(0.975, n - 2) * se)
-    return _claim_row(table, claim, a=a, b=b, unit=unit, n=n, effect=effect, se=se,
-                      ci=(effect - half, effect + half), test="regression t", p=p, note=note,
-                      **extra)
+    """The least-squares slope of ``y`` on ``x`` against ``null``: the row of
+    :func:`fsbook.claims.slope_t_test` (t-test with ``n − 2`` degrees of freedom, effect signed so
+    that positive is the paper's direction ``better``; points with an undefined ``y`` left out)."""
+    r = slope_t_test(x, y, better, null=null)
+    return _claim_row(table, claim, a=a, b=b, unit=unit, n=r["n"], effect=r["effect"], se=r["se"],
+                      ci=(r["ci_low"], r["ci_high"]), test="regression t", p=r["p"],
+                      note=note or r["note"], **extra)
 
 
 def _tables(results):

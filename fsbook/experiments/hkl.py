@@ -68,7 +68,6 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from scipy.stats import wilcoxon
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.impute import SimpleImputer
 from sklearn.model_selection import StratifiedKFold
@@ -79,6 +78,7 @@ from sklearn.svm import SVC, LinearSVC
 from fsbook.baselines import EVALUATORS, SEARCHES, FeatureWeightingSVM, WekaSubsetSelector, ZeroNormSVM
 from fsbook.baselines.weka_svm import WekaFilters, WekaLibSVM
 from fsbook.booleanize import booleanize
+from fsbook.claims import wins_ties_losses
 from fsbook.datasets import load_atheism_religion, most_frequent_words
 from fsbook.experiments._hkl_newsgroups import interaction_svm_fold
 from fsbook.experiments._protocol_helpers import tuned_svm
@@ -619,7 +619,8 @@ def _table1(df):
 
 
 def _table2(t1):
-    """Wilcoxon signed-rank test of HKL against each configuration, across the datasets."""
+    """Wins, ties, losses and the one-sided Wilcoxon signed-rank test of HKL against each
+    configuration, across the datasets (:func:`fsbook.claims.wins_ties_losses`)."""
     if t1.empty or ("hkl", "HKL") not in t1.index:
         return pd.DataFrame()
     hkl = t1.loc[("hkl", "HKL")]
@@ -627,12 +628,9 @@ def _table2(t1):
     for (m, c), vals in t1.iterrows():
         if m == "hkl":
             continue
-        diff = (hkl - vals).round(10)
-        n_nonzero = int((diff != 0).sum())
-        p = float(wilcoxon(hkl, vals, alternative="greater").pvalue) if n_nonzero else float("nan")
-        rows.append({"method": m, "classifier": c, "wins": int((diff > 0).sum()),
-                     "ties": int((diff == 0).sum()), "losses": int((diff < 0).sum()),
-                     "p (HKL better)": p})
+        r = wins_ties_losses(hkl, vals)
+        rows.append({"method": m, "classifier": c, "wins": r["wins"], "ties": r["ties"], "losses": r["losses"],
+                     "p (HKL better)": r["p"]})
     return pd.DataFrame(rows)
 
 

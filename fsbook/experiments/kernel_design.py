@@ -61,12 +61,10 @@ from sklearn.svm import LinearSVC
 from fsbook import datasets
 from fsbook.baselines.mmc import MMC, UnboundedMetricError
 from fsbook.claims import (
-    FAILS,
-    HOLDS,
-    NO_GAIN,
     NOT_SEPARABLE,
     Claim,
     claims_table,
+    equivalence_verdicts,
     evaluate,
     evaluate_over_datasets,
 )
@@ -679,23 +677,6 @@ def _claim_rows(df):
     return rows
 
 
-def _equivalence_verdicts(table):
-    """The verdicts of the "about the same" claims (:data:`EQUIVALENCE_CLAIMS`) in the claim's own
-    words: the engine's *no gain* (the 90 % interval inside ±:data:`EQUIVALENCE_MARGIN`) is the claim
-    *holding*; a significant difference either way (the engine's *holds* or *fails*) is the claim
-    *failing*; *not separable* stays.  The engine's verdict on the difference is kept in the column
-    ``difference``; every statistic is the engine's."""
-    table = table.copy()
-    if "difference" not in table:
-        table["difference"] = ""
-    eq = table["claim"].isin(EQUIVALENCE_CLAIMS)
-    table.loc[eq, "difference"] = table.loc[eq, "verdict"]
-    table.loc[eq, "verdict"] = table.loc[eq, "difference"].map(
-        {NO_GAIN: HOLDS, HOLDS: FAILS, FAILS: FAILS}).fillna(NOT_SEPARABLE)
-    table.loc[eq, "size"] = ""
-    return table
-
-
 def claims(results) -> pd.DataFrame:
     """The chapter's claims, decided per data set on the stored per-split results, and over the data
     sets by the Wilcoxon signed-rank test (:func:`fsbook.claims.evaluate_over_datasets`).
@@ -709,7 +690,7 @@ def claims(results) -> pd.DataFrame:
     (:data:`PAPER_EXCEPTIONS`) are decided and shown but left out of the test over the data sets.
     The claims of :data:`EQUIVALENCE_CLAIMS` ("about the same") carry the margin
     :data:`EQUIVALENCE_MARGIN`: the engine's *no gain* (90 % interval inside the margin) is such a
-    claim *holding*, a significant difference either way its *failing* (:func:`_equivalence_verdicts`;
+    claim *holding*, a significant difference either way its *failing* (:func:`fsbook.claims.equivalence_verdicts`;
     the engine's verdict on the difference stays in the column ``difference``).
 
     Parameters
@@ -740,7 +721,7 @@ def claims(results) -> pd.DataFrame:
     mixt = df[df.method.isin(list(MIXTURES))]
     if mixt.empty:
         raise ValueError("the claims need the mixtures' tasks; none is stored")
-    per = _equivalence_verdicts(claims_table(_claim_rows(df)))
+    per = equivalence_verdicts(claims_table(_claim_rows(df)), EQUIVALENCE_CLAIMS)
     per["counted"] = [r["dataset"] not in PAPER_EXCEPTIONS.get(r["claim"], ()) for _, r in per.iterrows()]
     per["note"] = [n if c else "; ".join(x for x in (n, "the paper's exception, not counted") if x)
                    for n, c in zip(per["note"], per["counted"])]
@@ -754,7 +735,7 @@ def claims(results) -> pd.DataFrame:
         else:
             row = evaluate_over_datasets(counted, text, table=table + OVER_SUFFIX)
         overall.append({**row, "dataset": "", "counted": False})
-    return pd.concat([per, _equivalence_verdicts(claims_table(overall))], ignore_index=True)
+    return pd.concat([per, equivalence_verdicts(claims_table(overall), EQUIVALENCE_CLAIMS)], ignore_index=True)
 
 
 #: how :func:`claim_rows` labels the row over the data sets
