@@ -98,3 +98,12 @@ def test_the_paper_size_vocabulary_is_the_nearest_to_the_papers():
     X = ab.news_corpus(vocabulary="paper size")[0]
     assert abs(X.shape[1] - tx.PAPER_VOCABULARY) < 5
     assert ab.news_corpus()[0].shape[1] == ex.newsgroups_corpus()[0].shape[1]
+
+
+def test_the_posts_without_headers_need_the_raw_archive(tmp_path, monkeypatch):
+    from fsbook.experiments._runner import RawDataUnavailable
+    monkeypatch.setenv("FSBOOK_SOURCE_DIR", str(tmp_path))
+    ab._news_without_headers.cache_clear()
+    ab.news_corpus.cache_clear()
+    with pytest.raises(RawDataUnavailable, match="FSBOOK_SOURCE_DIR"):
+        ab.run_task({"part": "news", "setting": "headers removed", "run": 0, "pair": [0, 1]})
