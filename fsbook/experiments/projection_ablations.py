@@ -287,10 +287,10 @@ class Ablation:
 #: the candidate explanations, one a row of :func:`ablation_table`
 ABLATIONS = [
     Ablation("boston", "Ridge", "R² against the training mean", "R² against the training mean"),
-    Ablation("boston", "Ridge", "no standardisation of the features", "no standardisation"),
-    Ablation("boston", "Ridge", "the target standardised too", "target standardised too"),
-    Ablation("boston", "Ridge", "the paper's coarse α grid", read="paper grid"),
-    Ablation("boston", "Ridge", "both: no standardisation, the paper's α grid", "no standardisation",
+    Ablation("boston", "Ridge", "no standardisation", "no standardisation"),
+    Ablation("boston", "Ridge", "target standardised too", "target standardised too"),
+    Ablation("boston", "Ridge", "the paper's α grid", read="paper grid"),
+    Ablation("boston", "Ridge", "no standardisation, paper's α grid", "no standardisation",
              read="paper grid"),
     Ablation("boston", "PCR", "the paper's d = 11", read="d=11"),
     Ablation("boston", "PLS", "the paper's d = 11", read="d=11"),
@@ -301,9 +301,9 @@ ABLATIONS = [
     Ablation("news", "L2-LGR", "stop words removed first", "stop words removed first"),
     Ablation("news", "L2-LGR", "the paper's vocabulary size", "the paper's vocabulary size"),
     *[Ablation("yale", m, e, s) for m in YALE_MODELS for e, s in (
-        ("raw pixels (no unit length)", "raw pixels"), ("standardised pixels", "standardised pixels"),
+        ("raw pixels", "raw pixels"), ("standardised pixels", "standardised pixels"),
         ("no kernel offset", "no kernel offset"), ("a fine C grid", "fine C grid"),
-        ("ties of the C search to the smallest C", "ties to the smallest C"))],
+        ("ties to the smallest C", "ties to the smallest C"))],
 ]
 #: how the tables name each part, and the paper's table each is compared with
 DATA = {"boston": "Boston (Table 1)", "news": "20 Newsgroups (Table 2, 2 %)",
@@ -426,7 +426,7 @@ def ablation_table(results, ablations=None, margin=AGREEMENT_MARGIN):
     >>> store = SimpleNamespace(params=[p for p, _ in tasks], results=[r for _, r in tasks])
     >>> t = ablation_table(store)
     >>> t[["model", "explanation", "verdict"]].values.tolist()[0]
-    ['SVM-Kernel', 'raw pixels (no unit length)', 'explains part']
+    ['SVM-Kernel', 'raw pixels', 'explains part']
     >>> round(float(t["change"].iloc[0]), 2)          # 5.15 points toward the paper's 12.68 %
     5.15
     """
@@ -447,7 +447,7 @@ VERDICT_WORDS = {EXPLAINS: "Explains the gap", PART: "Explains part of it", NOT:
 def verdict_words(table, data):
     """The verdicts of one data set's rows of :func:`ablation_table` in words: one sentence per
     verdict, each explanation with its model's level with and without it (points, two decimals)
-    and the paper's, and "past the paper's" where the setting moves the level beyond the
+    and the paper's, and "past the paper's level" where the setting moves the level beyond the
     paper's by more than the gap closed leaves (``gap before`` and ``gap after`` of opposite
     signs, the verdict not :data:`EXPLAINS`).
 
@@ -458,7 +458,7 @@ def verdict_words(table, data):
     ...                   "verdict": [EXPLAINS, NOT, NOT]})
     >>> verdict_words(t.assign(**{"gap before": -2.5, "gap after": t["with it"] - 12.5}), "D")  # doctest: +NORMALIZE_WHITESPACE
     "Explains the gap: a (M: 10.00 → 12.40, the paper 12.50). Does not explain it: b (M: 10.00 → 10.10,
-    the paper 12.50) and c (M: 10.00 → 16.00, the paper 12.50: past the paper's)."
+    the paper 12.50) and c (M: 10.00 → 16.00, the paper 12.50: past the paper's level)."
     """
     from fsbook.report import format_value, join_words
     rows = table[table["data set"] == data]
@@ -467,7 +467,7 @@ def verdict_words(table, data):
         r = rows[rows["verdict"] == verdict]
         if len(r):
             items = [f"{e} ({m}: {format_value(b, 2)} → {format_value(w, 2)}, the paper {format_value(p, 2)}"
-                     + (": past the paper's)" if verdict != EXPLAINS and before * after < 0 else ")")
+                     + (": past the paper's level)" if verdict != EXPLAINS and before * after < 0 else ")")
                      for e, m, b, w, p, before, after in r[["explanation", "model", "book", "with it", "paper",
                                                              "gap before", "gap after"]].itertuples(index=False)]
             out.append(f"{opening}: {join_words(items)}.")
