@@ -455,3 +455,30 @@ PROTOCOL = Protocol(name="selection_suite", make_tasks=make_tasks, run_task=run_
                                 "peak memory, Kuncheva stability)",
                     tolerances={"hkl_gap": (1e-3, B.HKL_SETTINGS[B.VERSION]["tol"] / 10), "fit_cpu": None,
                                 "peak_mib": None})
+
+
+def claims(results):
+    """Every comparison the page decides, on the stored folds: per data set, each selector above
+    all features by the paired t over the repetition means (Holm within each selector's family of
+    data sets, :func:`~fsbook.experiments._suite_analysis.claims_vs_none`), then per scope (all data
+    sets, each domain, each shape) each selector above all features over the scope's data sets by
+    the Wilcoxon signed-rank test (Holm within the scope,
+    :func:`~fsbook.experiments._suite_analysis.over_datasets_vs_none`).
+
+    Parameters
+    ----------
+    results : ProtocolResult
+        The stored protocol (:func:`~fsbook.experiments.read_store`).
+
+    Returns
+    -------
+    DataFrame
+        A claims table with ``dataset``, ``domain``, ``method`` and ``scope`` columns (``scope``
+        empty on per-data-set rows, ``dataset`` empty on the rows over data sets).
+    """
+    from fsbook.experiments import _suite_analysis as A
+
+    t = results.tables
+    per = A.claims_vs_none(t["accuracy"], t["folds"]).assign(scope="")
+    over = A.over_datasets_vs_none(t["accuracy"], design()).assign(dataset="", domain="")
+    return pd.concat([per, over], ignore_index=True)
