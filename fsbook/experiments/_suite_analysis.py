@@ -363,7 +363,10 @@ def _pts(x):
 
 
 def _row_words(r):
-    """"MI (+1.2 points, 95 % interval [+0.4, +2.0], 30 data sets)"."""
+    """"MI (+1.2 points, 95 % interval [+0.4, +2.0], 30 data sets)"; "MI (+1.2 points on 4 data
+    sets, too few to test)" where the interval is undefined."""
+    if not (np.isfinite(r["ci_low"]) and np.isfinite(r["ci_high"])):
+        return f"{r['method']} ({_pts(r['effect'])} points on {int(r['n'])} data sets, too few to test)"
     return (f"{r['method']} ({_pts(r['effect'])} points, 95 % interval [{_pts(r['ci_low'])}, "
             f"{_pts(r['ci_high'])}], {int(r['n'])} data sets)")
 
@@ -407,9 +410,11 @@ def facts(results, design, claims_table):
         "ws_rank_fraction": f"{S.RANK_FRACTION:.0%}", "ws_width_cap": str(S.WIDTH_CAP),
         "ws_fractions": join_words([f"{f:.0%}" for f in S.FRACTIONS]),
     }
-    out["ws_all_sentence"] = (
-        f"Over every data set, the selectors decided above all features are {_list(above)}. Decided below: "
-        f"{_list(below)}. Not separated from all features: {join_words(between['method'].tolist())}.")
+    out["ws_all_sentence"] = " ".join([
+        f"Over every data set, decided above all features: {_list(above)}." if len(above) else
+        "Over every data set, no selector is decided above all features.",
+        f"Decided below: {_list(below)}." if len(below) else "None is decided below.",
+        f"Not separated from all features: {join_words(between['method'].tolist())}." if len(between) else ""]).strip()
     when = which_selector(over)
     parts = []
     for _, r in when.iterrows():
@@ -421,8 +426,8 @@ def facts(results, design, claims_table):
     undecided = [r["scope"] for _, r in when.iterrows()
                  if r["scope"] != "all" and not (r["above all features"] or r["below all features"])]
     out["ws_when_sentence"] = (
-        ("Decided per scope (effects in points): " + "; ".join(parts) + ". " if parts else
-         "No scope below all data sets decides any selector against all features. ")
+        ("Decided per domain and shape (effects in points): " + "; ".join(parts) + ". " if parts else
+         "No domain or shape decides any selector against all features. ")
         + (f"No selector is decided either way on {join_words(undecided)}." if undecided else ""))
     out["ws_overview"] = (
         f"Over all {len(design)} data sets, {len(above)} of {len(everywhere)} selectors are decided above "
@@ -437,8 +442,8 @@ def facts(results, design, claims_table):
                    "below all features" if len(r) and r["verdict"].iloc[0] == "fails" else
                    "not separated from all features")
         where = f"; it did not run on {skipped} (see *What does not run*)" if skipped else ""
-        paper_rows.append(f"{_row_words(r.iloc[0]) if len(r) else m} is {verdict} over the data sets "
-                          f"where it ran{where}")
+        paper_rows.append(f"{_row_words(r.iloc[0])} is {verdict} over the data sets where it ran{where}"
+                          if len(r) else f"{m} ran on none of the data sets (see *What does not run*)")
     out["ws_conclusion_papers"] = "On data their papers never used: " + "; ".join(paper_rows) + "."
     cpu = pd.Series([c for c in results.cpu_seconds if c is not None], dtype=float)
     med = results.tables["cost"].groupby("method")["fit_cpu"].median().drop("none", errors="ignore")
