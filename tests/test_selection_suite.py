@@ -165,3 +165,64 @@ def test_peak_rss_sees_an_allocation_even_after_the_same_memory_was_freed():
     with PeakRSS(0.001) as small:
         sum(range(1000))
     assert small.peak_mib < 20
+
+
+def _design(accuracy):
+    """A design table for the synthetic store: tabular sets n ≫ d and two classes, image sets
+    n ≪ d and multiclass."""
+    sets = accuracy[["dataset", "domain"]].drop_duplicates()
+    tab = sets["domain"] == "tabular"
+    return sets.assign(n=np.where(tab, 1000, 50), d=np.where(tab, 20, 2000), classes=np.where(tab, 2, 5))
+
+
+def test_over_datasets_decides_each_scope_with_its_own_family(synthetic):
+    design = _design(synthetic["accuracy"])
+    assert list(A.scopes(design)) == ["all", "image", "tabular", "n ≪ d", "n ≫ d", "two classes", "multiclass"]
+    over = A.over_datasets_vs_none(synthetic["accuracy"], design)
+    assert set(over["test"]) == {"wilcoxon"} and set(over["unit"]) == {"data sets"}
+    assert over.groupby("table")["scope"].nunique().eq(1).all()      # one Holm family per scope
+    at = over.set_index(["scope", "method"])
+    assert at.loc[("all", "MI"), "verdict"] == "holds" and at.loc[("all", "MI"), "n"] == 14
+    assert at.loc[("all", "ReliefF"), "verdict"] == "fails"
+    assert at.loc[("all", "MI"), "ci_low"] > 0 > at.loc[("all", "ReliefF"), "ci_high"]
+    assert at.loc[("all", "MRMR"), "verdict"] == "not separable"
+    # six image sets: 2/2^6 = 0.031 > 0.05/3, the family cannot pass at its first threshold
+    assert at.loc[("image", "MI"), "verdict"] == "not separable"
+    assert at.loc[("tabular", "MI"), "verdict"] == "holds"       # 8 sets: 0.0078 < 0.05/3
+
+
+def test_which_selector_lists_only_decided_comparisons(synthetic):
+    design = _design(synthetic["accuracy"])
+    over = A.over_datasets_vs_none(synthetic["accuracy"], design)
+    when = A.which_selector(over, synthetic["cost"]).set_index("scope")
+    assert when.loc["all", "above all features"].startswith("MI (+5.")
+    assert when.loc["all", "below all features"].startswith("ReliefF (−5.")
+    assert when.loc["all", "not separated"].startswith("MRMR")
+    assert when.loc["image", "above all features"] == "" and "MI" in when.loc["image", "not separated"]
+    assert when.loc["all", "cheapest not below"] == "MI"        # ReliefF is below; MI is cheaper than MRMR
+
+
+def test_effects_and_counts_and_stability(synthetic):
+    eff = A.effects_vs_none(synthetic["accuracy"])
+    assert list(eff.columns) == ["MI", "ReliefF", "MRMR"] and abs(eff["MI"].mean() - 5.0) < 0.5
+    per = A.claims_vs_none(synthetic["accuracy"], synthetic["folds"])
+    counts = A.decided_counts(per)
+    assert counts.loc["all", "comparisons"] == 3 * 14
+    assert counts.loc["all", "above"] == 14 and counts.loc["all", "below"] == 14
+    assert counts.loc["tabular", "comparisons"] == 3 * 8
+    stab = A.stability_summary(synthetic["stability"], synthetic["accuracy"])
+    assert list(stab.columns)[0] == "all" and set(stab.index) == {"MI", "ReliefF", "MRMR"}
+    assert ((stab.fillna(1.0) <= 1.0) & (stab.fillna(-1.0) >= -1.0)).all().all()
+
+
+def test_facts_quote_the_tables(synthetic):
+    from types import SimpleNamespace
+
+    design = _design(synthetic["accuracy"])
+    over = A.over_datasets_vs_none(synthetic["accuracy"], design).assign(dataset="")
+    n = 14 * 5 * 2 * 4
+    res = SimpleNamespace(tables=synthetic, params=[{}] * n, cpu_seconds=[1.0] * n)
+    f = A.facts(res, design, over)
+    assert f["ws_n_datasets"] == "14" and "MI (+5." in f["ws_all_sentence"]
+    assert "ReliefF (−5." in f["ws_all_sentence"] and "1 of 3 selectors are decided above" in f["ws_overview"]
+    assert "0.16 CPU-hours" in f["ws_conclusion_cost"]

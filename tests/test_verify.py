@@ -170,3 +170,17 @@ def test_a_failing_recomputation_is_a_reported_mismatch_not_a_crash(two_stores):
     code, text = _verify([dataclasses.replace(a, run_task=broken), b], root, budget_seconds=1e6, turn=0)
     assert code == 1 and "recomputation failed: ArithmeticError: no longer runs" in text
     assert "a: 30 of 30 recomputed" in text and "30 MISMATCHES" in text
+
+
+def test_a_task_whose_raw_data_is_missing_is_skipped_not_a_mismatch(two_stores):
+    from fsbook.experiments._runner import RawDataUnavailable
+    a, b, calls, root = two_stores
+
+    def needs_raw(params):
+        if params["i"] % 2:
+            raise RawDataUnavailable("no archive here")
+        return a.run_task(params)
+
+    code, text = _verify([dataclasses.replace(a, run_task=needs_raw), b], root, budget_seconds=1e6, turn=0)
+    assert code == 0 and "MISMATCH" not in text
+    assert "a: 15 of 30 recomputed" in text and "(15 skipped: their raw data is not on this machine), OK" in text

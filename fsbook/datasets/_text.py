@@ -37,8 +37,9 @@ def count_matrix(texts, ngram=1, min_df=1):
     return X, vocab
 
 
-def parse_20newsgroups(src: Path):
-    """All 18,846 posts of the bydate split: counts over words in >= 2 posts."""
+def parse_20newsgroups(src: Path, headers=True):
+    """All 18,846 posts of the bydate split: counts over words in >= 2 posts (``headers=False``:
+    each post without its header, the lines before its first blank line)."""
     docs = []
     with tarfile.open(src / "text/20newsgroups/20news-bydate.tar.gz", "r:gz") as tar:
         for member in tar.getmembers():
@@ -49,6 +50,8 @@ def parse_20newsgroups(src: Path):
                 raise ValueError(f"unexpected member {member.name}")
             subset = parts[0].rsplit("-", 1)[1]
             text = tar.extractfile(member).read().decode("latin-1")
+            if not headers:
+                text = text.split("\n\n", 1)[-1]
             docs.append((0 if subset == "train" else 1, parts[1], int(parts[2]), text))
     docs.sort(key=lambda d: (d[0], d[1], d[2]))
     groups = sorted({d[1] for d in docs})

@@ -69,6 +69,11 @@ __all__ = ["Protocol", "ProtocolResult", "StoreError", "canonical_json", "load_p
 RESULTS_FORMAT = "fsbook-results/2"
 
 
+class RawDataUnavailable(RuntimeError):
+    """A task needs raw source files this machine does not have (beyond the committed ``data/``):
+    ``verify`` reports it as skipped, not as a mismatch."""
+
+
 @dataclass(frozen=True)
 class Protocol:
     """An experiment protocol: independent tasks and a reduction into tables.

@@ -20,7 +20,9 @@ import pandas as pd
 
 from fsbook.experiments.selection_suite import CLASSIFIERS, DOMAINS, METHODS
 
-__all__ = ["claims_vs_none", "friedman_tests", "pareto", "pareto_front", "score_matrix", "versus_none"]
+__all__ = ["SHAPES", "claims_vs_none", "effects_vs_none", "friedman_tests", "over_datasets_vs_none", "pareto",
+           "pareto_front", "score_matrix", "scopes", "stability_summary", "decided_counts", "versus_none",
+           "which_selector", "facts", "PAPER_METHODS"]
 
 
 def _check(metric):
@@ -176,3 +178,279 @@ def pareto(accuracy, cost, metric="acc_rbf"):
         t["pareto"] = pareto_front(t["accuracy"], t["fit_cpu"])
         rows.append(t.rename_axis("method").reset_index().assign(domain=scope, data_sets=s.shape[0]))
     return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
+
+
+#: shapes of a data set, each a rule on its facts after subsampling (``n`` samples, ``d``
+#: features a method sees, ``classes``); a data set can have several
+SHAPES = {
+    "n ≪ d": ("at least ten times more features than samples", lambda f: f["d"] >= 10 * f["n"]),
+    "n ≫ d": ("at least ten times more samples than features", lambda f: f["n"] >= 10 * f["d"]),
+    "two classes": ("two classes", lambda f: f["classes"] == 2),
+    "multiclass": ("three classes or more", lambda f: f["classes"] > 2),
+}
+
+
+def scopes(design):
+    """The scopes the page decides in: ``"all"``, each domain, then each shape of :data:`SHAPES`.
+
+    Parameters
+    ----------
+    design : DataFrame
+        :func:`fsbook.experiments.selection_suite.design`'s table (columns ``dataset``,
+        ``domain``, ``n``, ``d``, ``classes``).
+
+    Returns
+    -------
+    dict
+        ``{scope: [data sets]}``, in that order, scopes without a data set left out.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> design = pd.DataFrame({"dataset": ["a", "b"], "domain": ["text", "image"],
+    ...                        "n": [100, 5000], "d": [2000, 64], "classes": [2, 10]})
+    >>> scopes(design)
+    {'all': ['a', 'b'], 'image': ['b'], 'text': ['a'], 'n ≪ d': ['a'], 'n ≫ d': ['b'], 'two classes': ['a'], 'multiclass': ['b']}
+    """
+    out = {"all": design["dataset"].tolist()}
+    for dom in DOMAINS:
+        out[dom] = design.loc[design["domain"] == dom, "dataset"].tolist()
+    for shape, (_, rule) in SHAPES.items():
+        out[shape] = [r["dataset"] for _, r in design.iterrows() if rule(r)]
+    return {k: v for k, v in out.items() if v}
+
+
+def effects_vs_none(accuracy, metric="acc_rbf"):
+    """Per data set and selector: its mean accuracy at the ranking size minus that of all
+    features (``none``), on the same folds, in accuracy points.
+
+    Returns
+    -------
+    DataFrame
+        Data sets × methods (``none`` excluded); NaN where a method did not run.
+    """
+    _check(metric)
+    t = accuracy[accuracy["rank_k"]]
+    m = t.pivot_table(index="dataset", columns="method", values=metric, aggfunc="first", sort=False)
+    if "none" not in m.columns:
+        raise ValueError("the accuracy table has no row of the all-features control 'none'")
+    return m[[c for c in METHODS if c in m.columns and c != "none"]].sub(m["none"], axis=0)
+
+
+def over_datasets_vs_none(accuracy, design, metric="acc_rbf"):
+    """Per scope (:func:`scopes`) and selector: "the selector above all features", decided over
+    the scope's data sets where it ran by the Wilcoxon signed-rank test on the per-data-set
+    differences (:func:`effects_vs_none`), with the Hodges–Lehmann effect and its exact 95 %
+    interval (:func:`fsbook.claims.evaluate`); Holm over the selectors of a scope (one family per
+    scope).  A scope of too few data sets for the test to reach p < 0.05 is untestable, never
+    "no effect".
+
+    Returns
+    -------
+    DataFrame
+        A claims table (:data:`fsbook.claims.COLUMNS`) with ``scope`` and ``method`` columns;
+        ``a`` is the method, ``b`` is ``none``, ``n`` its data sets.
+    """
+    from fsbook.claims import Claim, claims_table, evaluate
+
+    eff = effects_vs_none(accuracy, metric)
+    rows = []
+    for scope, sets in scopes(design).items():
+        e = eff.reindex([s for s in sets if s in eff.index])
+        for m in e.columns:
+            d = e[m].dropna().to_numpy(dtype=float)
+            if d.size == 0:
+                continue
+            claim = Claim(f"{m} above all features ({scope})", a=m, b="none", better="higher", unit="data sets",
+                          test="wilcoxon", table=f"selectors vs all features: {scope}")
+            rows.append({**evaluate(claim, d, np.zeros_like(d), rtol=0.0), "scope": scope, "method": m})
+    return claims_table(rows)
+
+
+def which_selector(decided, cost=None):
+    """The answer to "which selector, when": per scope, the selectors decided above all features,
+    those decided below, and those the test does not separate from it (or cannot test), each
+    with its Hodges–Lehmann effect in accuracy points.
+
+    Parameters
+    ----------
+    decided : DataFrame
+        :func:`over_datasets_vs_none`'s table.
+    cost : DataFrame, optional
+        ``reduce``'s ``cost`` table: with it, the column ``cheapest not below`` names the selector
+        of least median fit CPU time among those not decided below all features.
+
+    Returns
+    -------
+    DataFrame
+        One row per scope: ``scope``, ``data sets`` (the most any selector was tested on),
+        ``above all features``, ``below all features``, ``not separated``, ``untestable``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"scope": ["all"] * 3, "method": ["MI", "HKL", "CFS"],
+    ...                   "n": [30, 30, 4], "effect": [1.2, -3.0, 0.5],
+    ...                   "verdict": ["holds", "fails", "not separable"],
+    ...                   "note": ["", "", "untestable: 4 data sets cannot reach p < 0.05"]})
+    >>> which_selector(t).iloc[0].to_dict()
+    {'scope': 'all', 'data sets': 30, 'above all features': 'MI (+1.2)', 'below all features': 'HKL (−3.0)', 'not separated': '', 'untestable': 'CFS'}
+    """
+    def fmt(g):
+        g = g.sort_values("effect", ascending=False)
+        return ", ".join(f"{m} ({e:+.1f})".replace("-", "−") for m, e in zip(g["method"], g["effect"]))
+
+    rows = []
+    for scope, g in decided.groupby("scope", sort=False):
+        untestable = g["note"].astype(str).str.startswith("untestable")
+        tested = g[~untestable]
+        row = {"scope": scope, "data sets": int(g["n"].max()),
+               "above all features": fmt(tested[tested["verdict"] == "holds"]),
+               "below all features": fmt(tested[tested["verdict"] == "fails"]),
+               "not separated": fmt(tested[~tested["verdict"].isin(["holds", "fails"])]),
+               "untestable": ", ".join(g.loc[untestable, "method"])}
+        if cost is not None:
+            ok = g.loc[g["verdict"] != "fails", "method"]
+            med = cost[cost["method"].isin(ok)].groupby("method")["fit_cpu"].median()
+            row["cheapest not below"] = str(med.idxmin()) if len(med) else ""
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def stability_summary(stability, accuracy):
+    """Per domain and selector: the median Kuncheva index of the kept sets at the ranking size
+    over the domain's data sets (the index of the two folds' sets, mean over repetitions, as
+    ``reduce`` stores it); NaN where sizes differed on every data set."""
+    at = accuracy[accuracy["rank_k"] & (accuracy["method"] != "none")][["dataset", "domain", "method", "k"]]
+    s = stability.merge(at, on=["dataset", "method", "k"])
+    t = s.pivot_table(index="method", columns="domain", values="kuncheva", aggfunc="median")
+    t["all"] = s.groupby("method")["kuncheva"].median()
+    return t.reindex([m for m in METHODS if m in t.index])[["all"] + [d for d in DOMAINS if d in t.columns]]
+
+
+def decided_counts(per_dataset):
+    """Per method: how many per-data-set comparisons with all features are decided above, below,
+    not separated, and in all (:func:`claims_vs_none`'s table), overall and per domain.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"method": ["MI", "MI", "HKL"], "domain": ["text", "image", "text"],
+    ...                   "verdict": ["holds", "not separable", "fails"]})
+    >>> decided_counts(t).loc["all"].to_dict()
+    {'above': 1, 'below': 1, 'not separated': 1, 'comparisons': 3}
+    """
+    def count(g):
+        v = g["verdict"]
+        return pd.Series({"above": int((v == "holds").sum()), "below": int((v == "fails").sum()),
+                          "not separated": int((~v.isin(["holds", "fails"])).sum()), "comparisons": int(len(v))})
+
+    rows = {"all": count(per_dataset)}
+    for dom in DOMAINS:
+        g = per_dataset[per_dataset["domain"] == dom]
+        if len(g):
+            rows[dom] = count(g)
+    return pd.DataFrame(rows).T
+
+
+#: the papers' selectors on the page, with the chapter that derives each
+PAPER_METHODS = {"LDFS": "02_l1linf_feature_selection", "HSFS": "02_l1linf_feature_selection",
+                 "WK-LP": "03_lp_kernel_design", "GeoRatio": "04_geometric_ratios", "HKL": "05_disjunctive_hkl"}
+
+
+def _pts(x):
+    return f"{x:+.1f}".replace("-", "−")
+
+
+def _row_words(r):
+    """"MI (+1.2 points, 95 % interval [+0.4, +2.0], 30 data sets)"; "MI (+1.2 points on 4 data
+    sets, too few to test)" where the interval is undefined."""
+    if not (np.isfinite(r["ci_low"]) and np.isfinite(r["ci_high"])):
+        return f"{r['method']} ({_pts(r['effect'])} points on {int(r['n'])} data sets, too few to test)"
+    return (f"{r['method']} ({_pts(r['effect'])} points, 95 % interval [{_pts(r['ci_low'])}, "
+            f"{_pts(r['ci_high'])}], {int(r['n'])} data sets)")
+
+
+def _list(rows, empty="none"):
+    from fsbook.report import join_words
+
+    return join_words([_row_words(r) for _, r in rows.iterrows()], empty=empty)
+
+
+def facts(results, design, claims_table):
+    """Every number and verdict the page's prose quotes, as glue keys to text.
+
+    Parameters
+    ----------
+    results : ProtocolResult
+        The stored protocol.
+    design : DataFrame
+        :func:`fsbook.experiments.selection_suite.design`.
+    claims_table : DataFrame
+        :func:`fsbook.experiments.selection_suite.claims` of ``results``.
+
+    Returns
+    -------
+    dict of str to str
+    """
+    from fsbook.experiments import selection_suite as S
+    from fsbook.report import join_words
+
+    over = claims_table[claims_table["scope"] != ""]
+    everywhere = over[over["scope"] == "all"].sort_values("effect", ascending=False)
+    above, below = everywhere[everywhere["verdict"] == "holds"], everywhere[everywhere["verdict"] == "fails"]
+    between = everywhere[~everywhere["verdict"].isin(["holds", "fails"])]
+    domains = [d for d in S.DOMAINS if (design["domain"] == d).any()]
+    out = {
+        "ws_n_datasets": str(len(design)), "ws_n_domains": str(len(domains)),
+        "ws_domains": join_words([f"{d} ({int((design['domain'] == d).sum())})" for d in domains]),
+        "ws_n_selectors": str(len([m for m in S.METHODS if m != "none"])),
+        "ws_cv": f"{S.REPEATS} repetitions of {S.N_FOLDS}-fold cross-validation",
+        "ws_n_repeats": str(S.REPEATS), "ws_max_samples": f"{S.MAX_SAMPLES:,}".replace(",", " "),
+        "ws_rank_fraction": f"{S.RANK_FRACTION:.0%}", "ws_width_cap": str(S.WIDTH_CAP),
+        "ws_fractions": join_words([f"{f:.0%}" for f in S.FRACTIONS]),
+    }
+    out["ws_all_sentence"] = " ".join([
+        f"Over every data set, decided above all features: {_list(above)}." if len(above) else
+        "Over every data set, no selector is decided above all features.",
+        f"Decided below: {_list(below)}." if len(below) else "None is decided below.",
+        f"Not separated from all features: {join_words(between['method'].tolist())}." if len(between) else ""]).strip()
+    when = which_selector(over)
+    parts = []
+    for _, r in when.iterrows():
+        if r["scope"] == "all" or not (r["above all features"] or r["below all features"]):
+            continue
+        bits = [f"above all features {r['above all features']}" if r["above all features"] else "",
+                f"below {r['below all features']}" if r["below all features"] else ""]
+        parts.append(f"on {r['scope']} ({r['data sets']} data sets), " + "; ".join(b for b in bits if b))
+    undecided = [r["scope"] for _, r in when.iterrows()
+                 if r["scope"] != "all" and not (r["above all features"] or r["below all features"])]
+    out["ws_when_sentence"] = (
+        ("Decided per domain and shape (effects in points): " + "; ".join(parts) + ". " if parts else
+         "No domain or shape decides any selector against all features. ")
+        + (f"No selector is decided either way on {join_words(undecided)}." if undecided else ""))
+    out["ws_overview"] = (
+        f"Over all {len(design)} data sets, {len(above)} of {len(everywhere)} selectors are decided above "
+        f"the SVM on all features and {len(below)} below it; the rest are not separated. "
+        f"The table in the section *Which selector, when* gives the answer per domain and per shape.")
+    paper_rows = []
+    for m in PAPER_METHODS:
+        r = everywhere[everywhere["method"] == m]
+        ran = int(r["n"].iloc[0]) if len(r) else 0
+        skipped = len(design) - ran
+        verdict = ("above all features" if len(r) and r["verdict"].iloc[0] == "holds" else
+                   "below all features" if len(r) and r["verdict"].iloc[0] == "fails" else
+                   "not separated from all features")
+        where = f"; it did not run on {skipped} (see *What does not run*)" if skipped else ""
+        paper_rows.append(f"{_row_words(r.iloc[0])} is {verdict} over the data sets where it ran{where}"
+                          if len(r) else f"{m} ran on none of the data sets (see *What does not run*)")
+    out["ws_conclusion_papers"] = "On data their papers never used: " + "; ".join(paper_rows) + "."
+    cpu = pd.Series([c for c in results.cpu_seconds if c is not None], dtype=float)
+    med = results.tables["cost"].groupby("method")["fit_cpu"].median().drop("none", errors="ignore")
+    out["ws_conclusion_cost"] = (
+        f"The store holds {len(results.params):,} tasks".replace(",", " ")
+        + f" and cost {cpu.sum() / 3600:.2f} CPU-hours of recorded task time"
+        + (f" ({len(cpu)} tasks timed)" if len(cpu) < len(results.params) else "")
+        + f". The cheapest selector by median fit time per task is {med.idxmin()} "
+          f"({med.min():.2g} CPU s), the dearest {med.idxmax()} ({med.max():.2g} CPU s).")
+    return out

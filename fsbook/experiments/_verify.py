@@ -228,6 +228,7 @@ class Report:
     protocol: str
     n_stored: int = 0
     n_checked: int = 0
+    n_skipped: int = 0
     seconds: float = 0.0
     problems: list = field(default_factory=list)
 
@@ -265,18 +266,25 @@ def load_records(protocol, folder, report: Report):
 
 def _checked_call(run_task, index, params):
     """:func:`_call` that returns a failure as ``(index, None, message, None, None)`` instead of raising
-    (a task that no longer runs is a reported mismatch, not the end of the run)."""
+    (a task that no longer runs is a reported mismatch, not the end of the run), and a task that
+    needs raw data this machine does not have
+    (:class:`~fsbook.experiments._runner.RawDataUnavailable`) as ``(index, None, message,
+    "skipped", None)``."""
+    from fsbook.experiments._runner import RawDataUnavailable
     try:
         return _call(run_task, index, params)
     except Exception as e:
         cause = e.__cause__ or e
+        if isinstance(cause, RawDataUnavailable):
+            return index, None, f"skipped: {cause}", "skipped", None
         return index, None, f"recomputation failed: {type(cause).__name__}: {cause}", None, None
 
 
 def recompute(protocol, records, n_jobs: int = 1):
     """Yield ``(record, mismatches)`` for each of ``records``, recomputed with the protocol's
     ``run_task`` (in this process, or on ``n_jobs`` loky processes) and compared with
-    :func:`compare_results`."""
+    :func:`compare_results`; ``mismatches`` is ``None`` for a task skipped for want of its raw
+    data (:func:`_checked_call`)."""
     from joblib import Parallel, delayed
 
     records = list(records)
@@ -286,9 +294,9 @@ def recompute(protocol, records, n_jobs: int = 1):
         stream = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered",
                           initializer=ignore_sigint)(
             delayed(_checked_call)(protocol.run_task, i, r["params"]) for i, r in enumerate(records))
-    for i, fresh, secs, _, _ in stream:
+    for i, fresh, secs, skipped, _ in stream:
         if fresh is None:
-            yield records[i], [secs]
+            yield records[i], None if skipped == "skipped" else [secs]
             continue
         try:
             diffs = compare_results(records[i]["result"], fresh, protocol)
@@ -375,13 +383,17 @@ def verify(protocols=None, root=None, budget_seconds: float = 300.0, turn=None, 
              f"recomputing {len(mine)} (recorded cost {_seconds(sum(it.cost for it in mine))})")
         start = time.perf_counter()
         for rec, diffs in recompute(p, [records[p.name][it.key] for it in mine], n_jobs):
+            if diffs is None:                       # its raw data is not on this machine
+                report.n_skipped += 1
+                continue
             report.n_checked += 1
             if diffs:
                 report.problems.append(f"task {rec['key']} params {canonical_json(rec['params'])}:\n    "
                                        + "\n    ".join(diffs))
         report.seconds = time.perf_counter() - start
     for r in reports.values():
-        echo(f"{r.protocol}: {r.n_checked} of {r.n_stored} recomputed in {r.seconds:.1f} s, {r.status}")
+        skipped = f" ({r.n_skipped} skipped: their raw data is not on this machine)" if r.n_skipped else ""
+        echo(f"{r.protocol}: {r.n_checked} of {r.n_stored} recomputed in {r.seconds:.1f} s{skipped}, {r.status}")
     checked = sum(r.n_checked for r in reports.values())
     if n_turns:
         echo(f"coverage: {checked} of {total} stored tasks recomputed this run "

@@ -706,6 +706,19 @@ CLAIM_TABLES = {
 }
 
 
+def family_label(table):
+    """The words of a claims family of :func:`claims` (:data:`CLAIM_TABLES`), for figures.
+
+    Examples
+    --------
+    >>> from fsbook.experiments.benchmark import OVER, family_label
+    >>> family_label("proj"), family_label("proj" + OVER)
+    ('Proj-SVM against the linear SVM on all features', 'Proj-SVM against the linear SVM on all features (over data sets)')
+    """
+    base = table[:-len(OVER)] if table.endswith(OVER) else table
+    return CLAIM_TABLES.get(base, base) + (table[len(base):] if base != table else "")
+
+
 def claims(results, datasets=None):
     """Every comparison the benchmark chapter decides, evaluated on the stored fold accuracies.
 

@@ -186,11 +186,21 @@ def pls_predict(X_train, y_train, X_test, d):
     return pls.predict(X_test).ravel()
 
 
+#: how :func:`boston_run` scales the training sample: ``"features"`` (the book's: the features
+#: standardised on the training sample), ``"none"``, ``"features and target"``
+BOSTON_SCALINGS = ("features", "none", "features and target")
+
+
 def boston_run(seed, X, y, d_values=range(1, 14), n_train=50, grids=None,
-               reduced_penalty=BOSTON_REDUCED_PENALTY):
+               reduced_penalty=BOSTON_REDUCED_PENALTY, scaling="features", score=None, projections=True):
     """One random run of Table 1: test R² of every method and every ``d``.
 
-    Features are standardised on the training sample.  Ridge and the projection models pick
+    Features are standardised on the training sample (``scaling``, :data:`BOSTON_SCALINGS`:
+    ``"none"`` leaves them raw, ``"features and target"`` standardises the target too, with
+    the training mean and deviation; R² is unchanged by rescaling test targets and predictions
+    alike).  ``score(y_test, prediction, y_train)`` is the test score (default: R² against
+    the test targets' mean, :func:`sklearn.metrics.r2_score`).  ``projections=False`` leaves
+    out Proj-PCR and Proj-PLS (their entries stay empty).  Ridge and the projection models pick
     ``alpha`` by 5-fold CV on the training sample, once per grid of ``grids`` (default: the fine
     grid :data:`FINE_GRID` and the paper's :data:`GRID`; the CV errors are computed once on
     the union; errors within a relative :data:`fsbook.decisions.RTOL` of the smallest are ties,
@@ -209,23 +219,31 @@ def boston_run(seed, X, y, d_values=range(1, 14), n_train=50, grids=None,
     def best(errs):
         return {name: alphas[idx[argbest(errs[idx], maximize=False, rtol=RTOL)]] for name, idx in pick.items()}
 
+    if scaling not in BOSTON_SCALINGS:
+        raise ValueError(f"unknown scaling {scaling!r}; choose one of {BOSTON_SCALINGS}")
+    r2 = (lambda t, pr: r2_score(t, pr)) if score is None else (lambda t, pr: score(t, pr, ytr))
     rng = np.random.default_rng(seed)
     perm = rng.permutation(len(y))
     tr, te = perm[:n_train], perm[n_train:]
-    sc = StandardScaler().fit(X[tr])
-    Xtr, Xte, ytr, yte = sc.transform(X[tr]), sc.transform(X[te]), y[tr], y[te]
+    Xtr, Xte, ytr, yte = X[tr], X[te], y[tr], y[te]
+    if scaling != "none":
+        sc = StandardScaler().fit(X[tr])
+        Xtr, Xte = sc.transform(X[tr]), sc.transform(X[te])
+    if scaling == "features and target":
+        ym, ys = ytr.mean(), ytr.std()
+        ytr, yte = (ytr - ym) / ys, (yte - ym) / ys
     out = {"Ridge": {}, "PCR": {}, "PLS": {}, "Proj-PCR": {g: {} for g in grids}, "Proj-PLS": {g: {} for g in grids}}
     for g, a in best(ridge_path_cv(Xtr, ytr, alphas, seed=seed)).items():
-        out["Ridge"][g] = r2_score(yte, Ridge(alpha=a).fit(Xtr, ytr).predict(Xte))
+        out["Ridge"][g] = r2(yte, Ridge(alpha=a).fit(Xtr, ytr).predict(Xte))
     for d in d_values:
         pca = PCA(d).fit(Xtr)
-        out["PCR"][d] = r2_score(yte, LinearRegression().fit(pca.transform(Xtr), ytr).predict(pca.transform(Xte)))
-        out["PLS"][d] = r2_score(yte, pls_predict(Xtr, ytr, Xte, d))
-        for name, red in (("Proj-PCR", PCA(d)), ("Proj-PLS", ExhaustedSafePLS(d))):
+        out["PCR"][d] = r2(yte, LinearRegression().fit(pca.transform(Xtr), ytr).predict(pca.transform(Xte)))
+        out["PLS"][d] = r2(yte, pls_predict(Xtr, ytr, Xte, d))
+        for name, red in (("Proj-PCR", PCA(d)), ("Proj-PLS", ExhaustedSafePLS(d))) if projections else ():
             errs = _proj_ridge_path_cv(Xtr, ytr, red, alphas, reduced_penalty, seed)
             for g, a in best(errs).items():
                 model = ProjectionPenalty(Ridge(alpha=a), red, reduced_penalty=reduced_penalty).fit(Xtr, ytr)
-                out[name][g][d] = r2_score(yte, model.predict(Xte))
+                out[name][g][d] = r2(yte, model.predict(Xte))
     return out
 
 
@@ -609,9 +627,10 @@ def _fold_scores(svm, G_val, y_val):
     return float(np.mean(pred == y_val)), float(np.unique(pred).size), -float(np.average(losses))
 
 
-def yale_reductions(X, y, train, n_kpca=None):
-    """Fit KPCA, GDA and OLap on the training images of all subjects; return ``{name: Z}``."""
-    kern = dict(kernel="poly", degree=2, coef0=1.0)
+def yale_reductions(X, y, train, n_kpca=None, coef0=1.0):
+    """Fit KPCA, GDA and OLap on the training images of all subjects; return ``{name: Z}``
+    (KPCA and GDA with the degree-2 polynomial kernel of offset ``coef0``)."""
+    kern = dict(kernel="poly", degree=2, coef0=coef0)
     n_kpca = len(train) if n_kpca is None else n_kpca
     kpca = KernelPCA(n_kpca, gamma=1.0, **kern).fit(X[train])
     gda = GeneralizedDiscriminantAnalysis(gamma=1.0, **kern).fit(X[train], y[train])
@@ -619,22 +638,33 @@ def yale_reductions(X, y, train, n_kpca=None):
     return {"KPCA": kpca.transform(X), "GDA": gda.transform(X), "OLap": olap.transform(X)}
 
 
-def _yale_split(X, y, per_subject, seed):
-    """Unit-length images and the sorted indices of ``per_subject`` training images per subject."""
+#: how :func:`_yale_split` scales the images: ``"unit"`` (the book's: unit length), ``"none"``
+#: (pixel values 0 to 255), ``"standardised"`` (each pixel on the run's training images)
+YALE_IMAGES = ("unit", "none", "standardised")
+
+
+def _yale_split(X, y, per_subject, seed, images="unit"):
+    """Images scaled by ``images`` (:data:`YALE_IMAGES`; default unit length) and the sorted
+    indices of ``per_subject`` training images per subject."""
+    if images not in YALE_IMAGES:
+        raise ValueError(f"unknown images {images!r}; choose one of {YALE_IMAGES}")
     rng = np.random.default_rng(seed)
     classes = np.unique(y)
     train = np.sort(np.concatenate([rng.choice(np.flatnonzero(y == c), per_subject, replace=False)
                                     for c in classes]))
-    return normalize(X), classes, train
+    if images == "standardised":
+        return StandardScaler().fit(X[train]).transform(X), classes, train
+    return (normalize(X) if images == "unit" else X), classes, train
 
 
-def _yale_setup(X, y, per_subject, seed):
-    """Split, reductions ``{name: Z}`` and kernel ``K`` of one run."""
-    X, classes, train = _yale_split(X, y, per_subject, seed)
+def _yale_setup(X, y, per_subject, seed, images="unit", coef0=1.0):
+    """Split, reductions ``{name: Z}`` and kernel ``K`` of one run (images scaled by ``images``,
+    :func:`_yale_split`; the polynomial kernel's offset ``coef0``)."""
+    X, classes, train = _yale_split(X, y, per_subject, seed, images)
     is_train = np.zeros(len(y), bool)
     is_train[train] = True
-    Zs = yale_reductions(X, y, train)
-    K = polynomial_kernel(X, degree=2, coef0=1.0, gamma=1.0)
+    Zs = yale_reductions(X, y, train, coef0=coef0)
+    K = polynomial_kernel(X, degree=2, coef0=coef0, gamma=1.0)
     return classes, is_train, Zs, K
 
 
@@ -732,17 +762,17 @@ def _yale_run_grams(k, run, rhos):
     return is_train, _yale_grams(K, Zs, list(rhos))
 
 
-def yale_task(grams, y, is_train, pair, seed, reference=False, tie="first"):
+def yale_task(grams, y, is_train, pair, seed, reference=False, tie="first", grid=GRID):
     """One pairwise face task: ``{name: (cv accuracy, test error)}`` for every Gram matrix of
     :func:`_yale_grams` (SVM-Kernel, SVM-R and Proj-R, the kernel ``K + Z Zᵀ/ρ`` of eq. 17 /
     dual 19), restricted to the pair's images: :func:`svc_cv_fits`, or with ``reference=True``
-    its reference :func:`_svc_cv_fit` (one ``GridSearchCV`` per Gram matrix); ties by ``tie``
-    (:data:`YALE_TIES`)."""
+    its reference :func:`_svc_cv_fit` (one ``GridSearchCV`` per Gram matrix); C from ``grid``
+    (default the paper's :data:`GRID`), ties by ``tie`` (:data:`YALE_TIES`)."""
     rel, yy, tr, te = _pair_split(y, is_train, pair)
     sub = {key: G[np.ix_(rel, rel)] for key, G in grams.items()}
     if reference:
-        return {key: _svc_cv_fit(G, yy, tr, te, GRID, seed, tie) for key, G in sub.items()}
-    return svc_cv_fits(sub, yy, tr, te, GRID, seed, tie)
+        return {key: _svc_cv_fit(G, yy, tr, te, grid, seed, tie) for key, G in sub.items()}
+    return svc_cv_fits(sub, yy, tr, te, grid, seed, tie)
 
 
 def _run_boston(params):
@@ -751,13 +781,15 @@ def _run_boston(params):
     return boston_run(params["run"], X, y)
 
 
-def newsgroups_pair(params, topics=True):
+def newsgroups_pair(params, topics=True, corpus=None):
     """The arguments of :func:`newsgroups_task` for a text task (``{"table", "topics", "run",
     "pair"}``, :mod:`fsbook.experiments.projection_text`): the pair's
     training and test documents (words ``X_*``, topic proportions ``Z_*`` of the LDA with
     ``params["topics"]`` topics, or ``None`` with ``topics=False``), labels (1: the pair's
-    second group), the table's fraction and the task's seed."""
-    Xtr, ytr, Xte, yte = newsgroups_corpus()
+    second group), the table's fraction and the task's seed.  ``corpus`` replaces
+    :func:`newsgroups_corpus`'s ``(X_train, y_train, X_test, y_test)`` (another representation
+    of the same posts)."""
+    Xtr, ytr, Xte, yte = newsgroups_corpus() if corpus is None else corpus
     Ztr, Zte = _news_topics(params["topics"]) if topics else (None, None)
     pair = tuple(params["pair"])
     g1, g2 = pair

@@ -139,7 +139,7 @@ FULL_ONLY = {"HKL"}
 #: cell returns the reason (:func:`cannot_run`), which the ``not_run`` table prints.
 EXCLUSIONS = {
     "GeoRatio": (lambda f: f["groups"] is None or f["groups"] > B.GEO_MAX_GROUPS,
-                 "needs at most GEO_MAX_GROUPS nominal attributes (feature groups) to choose unions from"),
+                 f"needs nominal attributes (feature groups), at most {B.GEO_MAX_GROUPS}, to choose unions of them"),
     "SVM-RFE": (lambda f: f["classes"] * f["n"] > 5_000,
                 "cost: one-vs-rest linear SVMs (C = 1, up to 10 000 iterations) refitted at every elimination "
                 "step; on COIL-20 (20 classes, 1 000 samples) one task ran over 240 CPU s unfinished; run where "
@@ -455,3 +455,49 @@ PROTOCOL = Protocol(name="selection_suite", make_tasks=make_tasks, run_task=run_
                                 "peak memory, Kuncheva stability)",
                     tolerances={"hkl_gap": (1e-3, B.HKL_SETTINGS[B.VERSION]["tol"] / 10), "fit_cpu": None,
                                 "peak_mib": None})
+
+
+def claims(results):
+    """Every comparison the page decides, on the stored folds: per data set, each selector above
+    all features by the paired t over the repetition means (Holm within each selector's family of
+    data sets, :func:`~fsbook.experiments._suite_analysis.claims_vs_none`), then per scope (all data
+    sets, each domain, each shape) each selector above all features over the scope's data sets by
+    the Wilcoxon signed-rank test (Holm within the scope,
+    :func:`~fsbook.experiments._suite_analysis.over_datasets_vs_none`).
+
+    Parameters
+    ----------
+    results : ProtocolResult
+        The stored protocol (:func:`~fsbook.experiments.read_store`).
+
+    Returns
+    -------
+    DataFrame
+        A claims table with ``dataset``, ``domain``, ``method`` and ``scope`` columns (``scope``
+        empty on per-data-set rows, ``dataset`` empty on the rows over data sets).
+    """
+    from fsbook.experiments import _suite_analysis as A
+
+    t = results.tables
+    per = A.claims_vs_none(t["accuracy"], t["folds"]).assign(scope="")
+    over = A.over_datasets_vs_none(t["accuracy"], design()).assign(dataset="", domain="")
+    return pd.concat([per, over], ignore_index=True)
+
+
+def advice(results, scopes=None):
+    """The page's "which selector, when" table from the stored protocol
+    (:func:`~fsbook.experiments._suite_analysis.which_selector` over the decisions of
+    :func:`claims`), indexed by scope; ``scopes`` keeps those rows, in that order.
+
+    Also ``advice(results).attrs["effects"]``: per scope and selector, the Hodges–Lehmann effect
+    over data sets against all features (accuracy points), the order in which a user might try them.
+    """
+    from fsbook.experiments import _suite_analysis as A
+
+    t = claims(results)
+    over = t[t["scope"] != ""]
+    when = A.which_selector(over, results.tables["cost"]).set_index("scope")
+    if scopes is not None:
+        when = when.loc[list(scopes)]
+    when.attrs["effects"] = over.pivot_table(index="method", columns="scope", values="effect", sort=False)
+    return when
