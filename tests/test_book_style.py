@@ -76,9 +76,9 @@ ISSUE_NUMBER = re.compile(r"\bissues?\s+#?\d+", re.IGNORECASE)
 #: an issue number or the name of a test file in the book's prose
 BOOK_PROCESS = re.compile(r"\bissues?\s+#?\d+|\b(?:tests/)?test_\w+\.py\b|\btests/\w+", re.IGNORECASE)
 #: source files still citing an issue number, being rewritten elsewhere (to be emptied)
-CODE_PROCESS_ALLOWLIST = {"fsbook/experiments/selection_suite.py"}
+CODE_PROCESS_ALLOWLIST = set()
 #: pages whose prose still names the process (to be emptied)
-BOOK_PROCESS_ALLOWLIST = {"01_projection_penalties.ipynb", "07_benchmark.ipynb", "using_fsbook.ipynb"}
+BOOK_PROCESS_ALLOWLIST = set()
 PY_SOURCES = sorted(p for folder in ("fsbook", "tests", "benchmarks", "scripts")
                     for p in (REPO / folder).rglob("*.py") if p != Path(__file__).resolve())
 PAGES = sorted(p for p in BOOK.rglob("*") if p.suffix in (".ipynb", ".md") and "_build" not in p.parts)

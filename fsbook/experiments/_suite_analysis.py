@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from fsbook.experiments.selection_suite import CLASSIFIERS, DOMAINS, METHODS
+from fsbook.experiments import _suite_design as S
+from fsbook.experiments._suite_design import CLASSIFIERS, DOMAINS, METHODS
 
 __all__ = ["SHAPES", "claims_vs_none", "effects_vs_none", "friedman_tests", "over_datasets_vs_none", "pareto",
            "pareto_front", "score_matrix", "scopes", "stability_summary", "decided_counts", "versus_none",
@@ -393,7 +394,6 @@ def facts(results, design, claims_table):
     -------
     dict of str to str
     """
-    from fsbook.experiments import selection_suite as S
     from fsbook.report import join_words
 
     over = claims_table[claims_table["scope"] != ""]
