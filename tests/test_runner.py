@@ -401,7 +401,8 @@ def test_prior_seconds_read_the_same_tasks_of_the_newest_older_version(tmp_path)
     run_protocol(v1, out=tmp_path, progress=False)
     run_protocol(v2, out=tmp_path, progress=False)
     params, _ = _task_list(v3, False, None)
-    recorded = {canonical_json(r["params"]): r["seconds"] for r in Store(tmp_path, v2).load().values()}
+    recorded = {canonical_json(r["params"]): r["cpu_seconds"] if r.get("cpu_seconds") is not None else r["seconds"]
+                for r in Store(tmp_path, v2).load().values()}
     prior = prior_seconds(Store(tmp_path, v3), params)
     assert prior == [recorded[canonical_json(p)] for p in params]
     assert prior_seconds(Store(tmp_path / "empty", v3), params) == [None] * len(params)
@@ -419,9 +420,9 @@ def _cost_note(stored, run, run_prior, left_prior, n_jobs):
 def test_running_cost_scales_the_priors_by_this_runs_costs():
     # two tasks done at twice their priors: a task left with a 20 min prior costs 40 min
     note = _cost_note([], [2.0, 4.0], [1.0, 2.0], [1200.0], 1)
-    assert note == "wall time: recorded 0 min, left ≈ 40 min"
+    assert note == "CPU time: recorded 0 min, left ≈ 40 min (≈ 40 min wall on 1 worker)"
     # a dear task last: the mean of the cheap first tasks would say 0 min
-    assert _cost_note([], [1.0], [None], [7200.0], 1).endswith("2.0 h")
+    assert _cost_note([], [1.0], [None], [7200.0], 1).endswith("2.0 h (≈ 2.0 h wall on 1 worker)")
 
 
 def _naive_cost_note(stored, run, run_prior, left_prior, workers):
@@ -431,13 +432,17 @@ def _naive_cost_note(stored, run, run_prior, left_prior, workers):
     done = sum(stored) + sum(run)
     basis = run or stored
     mean = sum(basis) / len(basis) if basis else 0.0
+    head = f"CPU time: recorded {_hours(done)}"
+    on = f"{workers} worker" + ("s" if workers > 1 else "")
     if any(v is not None for v in left_prior):
         pairs = [(s, v) for s, v in zip(run, run_prior) if v is not None and v > 0]
         scale = sum(s for s, _ in pairs) / sum(v for _, v in pairs) if pairs else 1.0
-        return f"wall time: recorded {_hours(done)}, left ≈ {_hours(sum(mean if v is None else v * scale for v in left_prior) / workers)}"
+        left = sum(mean if v is None else v * scale for v in left_prior)
+        return f"{head}, left ≈ {_hours(left)} (≈ {_hours(left / workers)} wall on {on})"
     if not basis:
-        return f"wall time: recorded {_hours(done)}, left: no cost recorded yet"
-    return f"wall time: recorded {_hours(done)}, left ≈ {_hours(len(left_prior) * mean / workers)}"
+        return f"{head}, left: no cost recorded yet"
+    left = len(left_prior) * mean
+    return f"{head}, left ≈ {_hours(left)} (≈ {_hours(left / workers)} wall on {on})"
 
 
 @pytest.mark.parametrize("seed", range(5))
