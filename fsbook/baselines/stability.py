@@ -12,6 +12,7 @@ wrapped selector itself is.
 """
 from __future__ import annotations
 
+import time
 import warnings
 from numbers import Integral, Real
 
@@ -21,6 +22,7 @@ from sklearn.model_selection import StratifiedShuffleSplit
 from sklearn.utils import check_random_state, get_tags
 
 from fsbook._compat import HasMethods, Interval, fit_context
+from fsbook._cost import check_cost
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.stats import kuncheva_stability
 
@@ -80,6 +82,12 @@ class StabilitySelection(SupportSelectorMixin, BaseEstimator):
     (ties, equal frequencies, go to the smaller feature index: :func:`fsbook.decisions.top_k`).
     The clones keep ``estimator``'s parameters, its ``random_state`` included; only the
     subsamples differ.
+
+    Cost.  ``n_resamples`` fits of ``estimator`` on half the samples: after the first one,
+    ``fit`` multiplies its CPU time by ``n_resamples`` and raises a ``ValueError`` at once when
+    that estimate exceeds :data:`fsbook.LIMITS <fsbook._cost.LIMITS>` (a minute of CPU), naming
+    the ``n_resamples`` that would fit in it; a cheaper ``estimator``, fewer resamples or
+    :func:`fsbook.cost_limits` make it feasible.
 
     Parameters
     ----------
@@ -209,6 +217,7 @@ class StabilitySelection(SupportSelectorMixin, BaseEstimator):
         counts = np.zeros(d, dtype=np.int64)
         self.selections_ = []
         for b, idx in enumerate(self.subsamples_):
+            start = time.process_time()
             try:
                 support = np.asarray(clone(base).fit(X[idx], codes[idx]).get_support(), dtype=bool)
             except Exception as err:
@@ -217,6 +226,8 @@ class StabilitySelection(SupportSelectorMixin, BaseEstimator):
             if support.shape != (d,):
                 raise ValueError(f"StabilitySelection: {type(base).__name__}.get_support() has shape "
                                  f"{support.shape}, expected ({d},)")
+            if b == 0:
+                self._check_cost(type(base).__name__, X.shape, time.process_time() - start)
             counts += support
             self.selections_.append(np.flatnonzero(support))
         self.frequencies_ = counts / self.n_resamples
@@ -231,6 +242,18 @@ class StabilitySelection(SupportSelectorMixin, BaseEstimator):
             self._keep_top(self.frequencies_, k)
         self.kuncheva_, self.kuncheva_note_ = self._kuncheva(d)
         return self
+
+    def _check_cost(self, name, shape, first_seconds):
+        """Refuse when ``n_resamples`` times the first subsample's CPU time exceeds the limit."""
+        from fsbook._cost import LIMITS
+        limit = LIMITS["seconds"]
+        feasible = max(2, int(limit / max(first_seconds, 1e-9))) if limit is not None else None
+        check_cost("StabilitySelection", f"{shape[0]} samples x {shape[1]} features",
+                   seconds=self.n_resamples * first_seconds,
+                   why=f"it fits {name} on {self.n_resamples} subsamples of half the samples, and the "
+                       f"first fit took {first_seconds:.2f} CPU s",
+                   fix=f"use fewer resamples (n_resamples={feasible} would fit in the limit) or a "
+                       "cheaper estimator")
 
     def _kuncheva(self, d):
         sizes = {len(s) for s in self.selections_}

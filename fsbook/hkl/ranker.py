@@ -20,6 +20,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from fsbook._compat import Interval, StrOptions, fit_context
+from fsbook._cost import check_cost
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.decisions import top_k
 
@@ -27,6 +28,19 @@ __all__ = ["HKLRanker", "hkl_feature_scores"]
 
 #: bytes of the dense block of columns booleanised at a time for a sparse ``X``
 INDICATOR_BLOCK_BYTES = 1 << 23
+
+
+#: measured CPU seconds of a default ``HKLRanker`` on 500 samples, 120 indicators and two classes
+#: (500 × 30 standard normal columns at their quartiles), and the growth exponent assumed in the
+#: size ``n × indicators × models`` (superlinear: vehicle, 846 × 72 indicators × 4 classes, took
+#: more than 135 s where a linear growth predicts 46 s)
+HKL_SECONDS_AT_REFERENCE, HKL_REFERENCE_SIZE, HKL_GROWTH = 11.5, 500 * 120, 1.5
+
+
+def hkl_ranker_seconds(n_samples, n_indicators, n_models):
+    """Estimated CPU seconds of a default :class:`HKLRanker` fit (see :data:`HKL_GROWTH`)."""
+    size = n_samples * n_indicators * n_models
+    return HKL_SECONDS_AT_REFERENCE * (size / HKL_REFERENCE_SIZE) ** HKL_GROWTH
 
 
 def hkl_feature_scores(models, owner, n_features):
@@ -84,6 +98,15 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
     :data:`INDICATOR_BLOCK_BYTES`), giving the indicators of the dense ``X`` as a sparse
     matrix (an indicator ``x > t`` with ``t < 0`` is 1 on the zeros of ``x``, so it is dense
     in effect).  HKL works on sparse 0/1 input; the result equals that of the dense ``X``.
+
+    Cost.  HKL explores disjunctions of the boolean indicators with a cross-validated path of
+    ``C`` and one model per class beyond two: on 5 000 × 300 with 5 classes (4 500 indicators
+    × 5 models) it would take days.  ``fit`` estimates the time from the number of samples, of
+    indicators (at most ``(n_bins − 1) × n_features``) and of models (:func:`hkl_ranker_seconds`,
+    calibrated on measured fits) and raises a ``ValueError`` at once when it exceeds
+    :data:`fsbook.LIMITS <fsbook._cost.LIMITS>` (a minute of CPU): use ``n_bins=2`` (one
+    indicator per feature), fewer features or rows, or raise the limit with
+    :func:`fsbook.cost_limits`.
 
     Parameters
     ----------
@@ -218,6 +241,16 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
         from fsbook.hkl import DisjunctiveHKLCV
 
         X, codes = self._validate_classes(X, y)
+        n, d = X.shape
+        n_indicators = d if self.boolean else (self.n_bins - 1) * d
+        n_models = 1 if len(self.classes_) == 2 else len(self.classes_)
+        check_cost("HKLRanker", f"{n} samples x {d} features, {len(self.classes_)} classes",
+                   seconds=hkl_ranker_seconds(n, n_indicators, n_models),
+                   why=f"a cross-validated disjunctive HKL model on up to {n_indicators} boolean "
+                       f"indicators, {n_models} model(s) (one per class beyond two), grows faster "
+                       "than samples x indicators x models",
+                   fix="use fewer indicators (n_bins=2: one per feature; or select features first), "
+                       "fewer rows, or booleanised input with boolean=True")
         Xb, self.owner_ = self._indicators(X)
         hkl = DisjunctiveHKLCV(cv=3, random_state=self.random_state, tol=self.tol,
                                max_active=self.max_active, max_add=self.max_add, solver=self.solver,
