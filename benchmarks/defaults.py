@@ -16,9 +16,11 @@ of one class, the third of another); ``ProjectionPenalty``, which has no default
 capability table probes it (``LogisticRegression()`` and ``PCA(2)``).
 
 Sizes (:data:`SIZES`) grow from 500 × 30 to 5 000 × 300; an estimator's larger sizes are skipped
-(``"skipped"``) once it refuses, fails or exceeds :data:`CPU_LIMIT` at a smaller one, for the same
-number of classes, which keeps a full run within about 20 CPU minutes.  The record goes to section
-``sweep`` of ``benchmarks/results/defaults.json`` (:mod:`fsbook.benchmark_records`).
+(``"skipped"``) once it fails or exceeds :data:`CPU_LIMIT` at a smaller one, for the same number of
+classes (a refusal costs nothing, so the larger sizes are still tried: each must refuse at once),
+which keeps a full run within about 20 CPU minutes.  The record goes to section ``sweep`` of
+``benchmarks/results/defaults.json`` (:mod:`fsbook.benchmark_records`); ``--append`` replaces the
+rows it measures in an existing record, and the record lists every run (``runs``).
 """
 from __future__ import annotations
 
@@ -145,7 +147,8 @@ def main(argv=None):
     ap.add_argument("--classes", nargs="*", type=int, default=list(CLASSES))
     ap.add_argument("--no-record", action="store_true", help="print only, record nothing")
     ap.add_argument("--append", action="store_true",
-                    help="add the rows to the recorded sweep instead of replacing it")
+                    help="add the rows to the recorded sweep (replacing those of the same estimator, size "
+                         "and classes) instead of replacing it")
     args = ap.parse_args(argv)
     if args.child:
         name, n, d, k = args.child
@@ -164,7 +167,7 @@ def main(argv=None):
                            "peak_rss_mib": None}
                 else:
                     row = run_one(name, n, d, k)
-                    if row["status"] != "ok":
+                    if row["status"] != "ok" and not row["status"].startswith("refused"):
                         stop = row["status"].split(":")[0]
                     elif row["cpu_seconds"] > CPU_LIMIT:
                         stop = f"over {CPU_LIMIT} CPU s"
@@ -179,7 +182,9 @@ def main(argv=None):
         from fsbook.benchmark_records import read_benchmark, record_benchmark
         if args.append:
             old = read_benchmark("defaults", "sweep")["values"]
-            record = {**record, "rows": old["rows"] + rows, "runs": old["runs"] + record["runs"],
+            new = {(r["estimator"], r["n"], r["d"], r["classes"]) for r in rows}
+            kept = [r for r in old["rows"] if (r["estimator"], r["n"], r["d"], r["classes"]) not in new]
+            record = {**record, "rows": kept + rows, "runs": old["runs"] + record["runs"],
                       "total_child_cpu_seconds": round(old["total_child_cpu_seconds"] + total, 1)}
         print("written", record_benchmark("defaults", "sweep", record))
     print(f"total child CPU: {total:.0f} s")

@@ -122,3 +122,18 @@ def test_hsfs_refuses_5000_by_300():
     X, y = _problem(5000, 300, 5)
     msg = _refuses_at_once(HSFS(), X, y, match="HSFS: every gradient")
     assert "subsample" in msg
+
+
+def test_geometric_selector_refuses_5_classes_of_5000_by_300_but_not_2():
+    from fsbook.geometry import GeometricFeatureSetSelector
+    from fsbook.geometry.selector import geometry_seconds
+    X, y = _problem(5000, 300, 5)
+    msg = _refuses_at_once(GeometricFeatureSetSelector(), X, y, match="15 binary classifier")
+    assert "fewer classes" in msg
+    assert geometry_seconds(5000, 300, 1, 1) < 60.0     # the binary problem fits (37.5 s measured)
+
+
+def test_disjunctive_hkl_cv_refuses_5000_by_300():
+    from fsbook.hkl import DisjunctiveHKLCV
+    X, y = _problem(5000, 300, 2)
+    _refuses_at_once(DisjunctiveHKLCV(), X, y, match="DisjunctiveHKLCV: it fits a path of C")

@@ -17,20 +17,35 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn import get_config
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import RFE
 from sklearn.svm import LinearSVC, l1_min_c
 from sklearn.utils import check_random_state
 
-from fsbook._compat import Interval, fit_context
+from fsbook._compat import Interval, check_sample_weight, fit_context
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.l1linf.estimators import feature_scales
 
 __all__ = ["L1SVMSelector", "SVMRFE"]
 
 
-def _scaled(X):
-    s = feature_scales(X)
+def _weighted_scales(X, w):
+    """Weighted standard deviation of every column (1 for constant columns): the
+    :func:`~fsbook.l1linf.estimators.feature_scales` of ``X`` with row ``i`` repeated ``w_i`` times."""
+    w = np.asarray(w, dtype=float) / np.sum(w)
+    if sp.issparse(X):
+        mean = np.asarray(X.T @ w).ravel()
+        sq = np.asarray(X.multiply(X).T @ w).ravel()
+    else:
+        mean = w @ X
+        sq = w @ (X * X)
+    sd = np.sqrt(np.maximum(sq - mean ** 2, 0.0))
+    return np.where(sd > 1e-12 * max(1.0, float(np.max(sd, initial=0.0))), sd, 1.0)
+
+
+def _scaled(X, sample_weight=None):
+    s = feature_scales(X) if sample_weight is None else _weighted_scales(X, sample_weight)
     return (X @ sp.diags(1.0 / s)).tocsr() if sp.issparse(X) else X / s
 
 
@@ -200,6 +215,15 @@ class SVMRFE(SupportSelectorMixin, BaseEstimator):
     --------
     fsbook.baselines.L1SVMSelector : an ℓ1-SVM on a ``C`` path to ``k`` features.
 
+    Notes
+    -----
+    Sample weights.  ``fit`` takes ``sample_weight``: the hinge loss of every linear SVM is
+    weighted (``LinearSVC``'s per-sample ``C w_i``) and the features are scaled by their weighted
+    standard deviation, so integer weights give the objective of the repeated samples (liblinear
+    shuffles the samples it visits, so the weights of the two fits agree to its tolerance,
+    not bit for bit).  With ``sklearn.set_config(enable_metadata_routing=True)``,
+    ``set_fit_request(sample_weight=True)`` routes them from a Pipeline.
+
     References
     ----------
     .. [1] Guyon, I., Weston, J., Barnhill, S. and Vapnik, V. (2002). Gene Selection for Cancer
@@ -240,7 +264,7 @@ class SVMRFE(SupportSelectorMixin, BaseEstimator):
         self.random_state = random_state
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Eliminate features by the squared weights of a linear SVM.
 
         Parameters
@@ -249,6 +273,9 @@ class SVMRFE(SupportSelectorMixin, BaseEstimator):
             Training data.
         y : array-like of shape (n_samples,)
             Class labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights of the samples in the SVM's loss and the features' scaling
+            (see Notes); None weights every sample 1.
 
         Returns
         -------
@@ -257,14 +284,20 @@ class SVMRFE(SupportSelectorMixin, BaseEstimator):
         """
         X, codes = self._validate_classes(X, y)
         k = self._resolve_k(X.shape[1])
-        rfe = RFE(LinearSVC(C=self.C, max_iter=10000, random_state=self.random_state),
-                  n_features_to_select=k, step=self.step)
+        svc = LinearSVC(C=self.C, max_iter=10000, random_state=self.random_state)
+        fit_params = {}
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, X, ensure_non_negative=True)
+            fit_params = {"sample_weight": sample_weight}
+            if get_config()["enable_metadata_routing"]:
+                svc.set_fit_request(sample_weight=True)
+        rfe = RFE(svc, n_features_to_select=k, step=self.step)
         import warnings
 
         from sklearn.exceptions import ConvergenceWarning
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            rfe.fit(_scaled(X), codes)
+            rfe.fit(_scaled(X, sample_weight), codes, **fit_params)
         self.ranking_ = rfe.ranking_
         self.support_ = rfe.support_.copy()
         return self
