@@ -137,3 +137,12 @@ def test_disjunctive_hkl_cv_refuses_5000_by_300():
     from fsbook.hkl import DisjunctiveHKLCV
     X, y = _problem(5000, 300, 2)
     _refuses_at_once(DisjunctiveHKLCV(), X, y, match="DisjunctiveHKLCV: it fits a path of C")
+
+
+def test_kernel_design_refuses_the_dominance_lp_on_2000_points_of_100_features():
+    from fsbook.kernel_design import KernelDesign
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(2000, 100))
+    idx = np.stack([np.arange(2000), (np.arange(2000) + 1) % 2000, (np.arange(2000) + 2) % 2000], 1)
+    msg = _refuses_at_once(KernelDesign(), X[idx], match="one 2000 x 2000 kernel matrix for each of its 300")
+    assert "psd='nonnegative'" in msg and "GiB of memory" in msg
