@@ -185,7 +185,7 @@ def main(argv=None):
             new = {(r["estimator"], r["n"], r["d"], r["classes"]) for r in rows}
             kept = [r for r in old["rows"] if (r["estimator"], r["n"], r["d"], r["classes"]) not in new]
             record = {**record, "rows": kept + rows, "runs": old["runs"] + record["runs"],
-                      "total_child_cpu_seconds": round(old["total_child_cpu_seconds"] + total, 1)}
+                      "total_child_cpu_seconds": round(old.get("total_child_cpu_seconds", 0.0) + total, 1)}
         print("written", record_benchmark("defaults", "sweep", record))
     print(f"total child CPU: {total:.0f} s")
 
