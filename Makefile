@@ -6,7 +6,7 @@ PYTHON   ?= python3
 VENV     := .venv
 BIN      := $(VENV)/bin
 STAMP    := $(VENV)/.installed
-NOTEBOOKS := $(sort $(wildcard book/*.ipynb))
+NOTEBOOKS := $(sort $(wildcard book/*.ipynb book/gallery/*.ipynb book/api/*.ipynb))
 SHARED_DATA ?= ../shared/data
 # Notebooks (and test modules) run JOBS at a time, each in its own process; a notebook's cells
 # always run in order in one kernel (pytest-xdist --dist loadscope keeps a file on one worker).

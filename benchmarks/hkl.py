@@ -57,6 +57,30 @@
      :mod:`fsbook.experiments.hkl` runs it but with ``max_active=None``) with the conic solver
      (target ≤ 15 CPU min); every fold fit and the refit certified.  Today's solver is not
      rerun here (several hours by the issue's count).
+9. The warm-started C path with the working-set restricted solver (``warm_path``, issue 49 item 2):
+   :func:`fsbook.hkl.disjunctive_hkl_path` with ``solver="working_set"``
+   (:func:`fsbook.hkl.primal.restricted_working_set`: the conic program on the samples near
+   the margin of the previous iteration's or the previous ``C``'s solution) side by side with
+   independent conic fits at the same ``C`` (``solver="conic"``, today's default) and with the
+   warm path of the conic solver, in one run, CPU seconds (``time.process_time``).  On
+   tic-tac-toe, the 4 outer training folds of Table 1 and ``C`` in ``0.1, 1, 10, 100, 1000``
+   (the setting of ``large_c`` and ``c_path``; recorded as ``warm_path``) and, with
+   ``--warm-newsgroups``, on the 20 Newsgroups pair's outer fold 0 (1 070 training posts, all
+   12 511 words; ``C`` in ``0.1, 0.3, 1, 3, 10``; recorded as ``warm_path_newsgroups``).  Target:
+   the warm path ≥ 10× the independent fits.  Quality beside it: every fit certified, the
+   largest relative difference of the objectives of the warm path and the independent fit at
+   each ``C`` (both certified within ``tol``), whether they select the same disjunctions
+   (``|w_v| > 10⁻⁴ max|w|``, the estimator's rule) and the largest difference of their decision
+   values on the training posts relative to the largest value.  Beside the ratio, the CPU
+   seconds of the working-set path spent inside its restricted solves, and the ratio a free
+   restricted solver would reach (the independent fits over the rest of the path: the
+   sufficiency checks, the bounds of ``Ω_A*`` and the source enumeration of every active-set
+   iteration), the bound of any restricted solver with these active-set iterations.
+10. The same solver end to end (``warm_path_cv``): the tic-tac-toe CV of ``large_c``
+    (``DisjunctiveHKLCV(Cs=[0.1, 1, 10, 100, 1000], cv=3)`` on the 4 outer training folds, the
+    inner folds' warm-started paths and the refit) with ``solver="conic"`` and with
+    ``solver="working_set"``, side by side in one run, CPU seconds; quality: the same chosen
+    ``C``, the same cross-validated accuracies, the same test predictions, every fit certified.
 """
 import argparse
 import json
@@ -493,6 +517,139 @@ def bench_task(fold=0):
           f"{row['multi_word']} multi-word)", flush=True)
 
 
+def _selected(res):
+    w = np.abs(res["w"])
+    return {v for v, wv in zip(res["nodes"], w) if v and wv > 1e-4 * max(w.max(), 1e-300)}
+
+
+def bench_warm_path(dataset="tic_tac_toe", Cs=(0.1, 1.0, 10.0, 100.0, 1000.0), folds=None,
+                    tol=1e-3, section="warm_path"):
+    import fsbook.hkl.solver as hkl_solver
+    from fsbook.experiments.hkl import load_table1, table_folds
+    from fsbook.hkl import disjunctive_hkl_path, lattice
+    from fsbook.hkl.estimator import _make_problem, _resolve_beta
+    # CPU seconds inside the restricted solves of the working-set path (measurement only: the
+    # function is wrapped for this run and restored after it)
+    inner = hkl_solver.restricted_working_set
+    t_restricted = [0.0]
+
+    def counted(*args, **kwargs):
+        t0 = time.process_time()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            t_restricted[0] += time.process_time() - t0
+    X, y, _, _ = load_table1(dataset)
+    ys = np.where(y == np.unique(y)[1], 1.0, -1.0)
+    beta = _resolve_beta("auto", X.shape[1])
+    splits = table_folds(y, None)
+    folds = range(len(splits)) if folds is None else folds
+    # compile / load the numba kernels before timing
+    tr0 = splits[0][0][:200]
+    list(disjunctive_hkl_path(X[tr0], ys[tr0], [1.0], beta, solver="working_set"))
+    t = dict(working_set=0.0, conic=0.0, cold=0.0)
+    cert, worst_obj, worst_f, same, n_fits, n_samples = True, 0.0, 0.0, 0, 0, []
+    print(f"\nwarm C path, {dataset}, outer training folds {list(folds)}, C = {list(Cs)}, "
+          f"tol = {tol:g}, CPU seconds:", flush=True)
+    for f in folds:
+        tr = splits[f][0]
+        paths = {}
+        for solver in ("working_set", "conic"):
+            if solver == "working_set":
+                hkl_solver.restricted_working_set = counted
+            try:
+                t0 = time.process_time()
+                paths[solver] = [r for _, r in disjunctive_hkl_path(
+                    X[tr], ys[tr], Cs, beta, tol=tol, max_active=None, solver=solver)]
+                t[solver] += time.process_time() - t0
+            finally:
+                hkl_solver.restricted_working_set = inner
+        t_fold = 0.0
+        for C, rw, rc in zip(Cs, paths["working_set"], paths["conic"]):
+            prob = _make_problem(X[tr], ys[tr], np.ones(X.shape[1]), beta, C, 1.0, 2.0)
+            t0 = time.process_time()
+            cold = solve_active_set(prob, tol=tol, max_active=None, max_add=20, solver="conic")
+            t_fold += time.process_time() - t0
+            cert &= rw["converged"] and rc["converged"] and cold["converged"]
+            worst_obj = max(worst_obj, abs(rw["primal"] - cold["primal"]) / cold["primal"])
+            fw = np.asarray(lattice.node_indicator(X[tr], rw["nodes"], sparse=True) @ rw["w"]).ravel() + rw["b"]
+            fc = np.asarray(lattice.node_indicator(X[tr], cold["nodes"], sparse=True) @ cold["w"]).ravel() + cold["b"]
+            worst_f = max(worst_f, float(np.abs(fw - fc).max() / max(np.abs(fc).max(), 1e-300)))
+            same += _selected(rw) == _selected(cold)
+            n_fits += 1
+            n_samples += [h["working_samples"] for h in rw["history"]]
+        t["cold"] += t_fold
+        print(f"  fold {f}: cumulative CPU s: working-set path {t['working_set']:.1f} (restricted "
+              f"solves {t_restricted[0]:.1f}), conic path {t['conic']:.1f}, independent conic "
+              f"fits {t['cold']:.1f}", flush=True)
+    ratio = t["cold"] / t["working_set"]
+    rest = t["working_set"] - t_restricted[0]
+    row = dict(dataset=dataset, folds=list(folds), train_samples=int(splits[folds[0]][0].size),
+               features=int(X.shape[1]), Cs=list(Cs), tol=tol,
+               working_set_path_cpu_seconds=round(t["working_set"], 2),
+               working_set_restricted_cpu_seconds=round(t_restricted[0], 2),
+               bound_ratio_free_restricted_solves=round(t["cold"] / rest, 2),
+               conic_path_cpu_seconds=round(t["conic"], 2),
+               independent_conic_cpu_seconds=round(t["cold"], 2),
+               ratio=round(ratio, 2), conic_path_ratio=round(t["cold"] / t["conic"], 2),
+               target_ratio=10, all_certified=bool(cert),
+               max_objective_rel_diff=float(f"{worst_obj:.1e}"),
+               same_selection=f"{same}/{n_fits}",
+               max_decision_diff_rel=float(f"{worst_f:.1e}"),
+               restricted_solves=len(n_samples),
+               median_working_samples=int(np.median(n_samples)))
+    record_benchmark("hkl", section, row)
+    print(f"  independent conic fits {t['cold']:.1f} s, warm path: working set {t['working_set']:.1f} s "
+          f"({ratio:.2f}x, target >= 10x), conic {t['conic']:.1f} s ({row['conic_path_ratio']}x); "
+          f"all certified {cert}; objectives within {worst_obj:.1e}; same disjunctions "
+          f"{same}/{n_fits}; decision values within {worst_f:.1e} of the largest; median working "
+          f"set {row['median_working_samples']} of {row['train_samples']} samples over "
+          f"{len(n_samples)} restricted solves; outside the restricted solves the working-set path "
+          f"costs {rest:.1f} s (certificates, sufficiency checks), so a free restricted solver "
+          f"would reach {t['cold'] / rest:.2f}x", flush=True)
+
+
+def bench_warm_path_cv(Cs=(0.1, 1.0, 10.0, 100.0, 1000.0)):
+    from fsbook.experiments.hkl import load_table1, table_folds
+    from fsbook.hkl import DisjunctiveHKLCV
+    X, y, _, _ = load_table1("tic_tac_toe")
+    splits = table_folds(y, None)
+    few = splits[0][0][::5]                                         # compile / load numba
+    DisjunctiveHKLCV(Cs=[1.0], cv=2, solver="working_set").fit(X[few], y[few])
+    t = dict(conic=0.0, working_set=0.0)
+    same_C = same_cv = same_pred = cert = True
+    acc = dict(conic=[], working_set=[])
+    print(f"\nDisjunctiveHKLCV(Cs={list(Cs)}, cv=3) on tic-tac-toe, 4 outer folds, CPU seconds:",
+          flush=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for f, (tr, te) in enumerate(splits):
+            fits = {}
+            for solver in ("conic", "working_set"):
+                t0 = time.process_time()
+                fits[solver] = DisjunctiveHKLCV(Cs=list(Cs), cv=3, random_state=1000 * f + 7,
+                                                solver=solver).fit(X[tr], y[tr])
+                t[solver] += time.process_time() - t0
+                acc[solver].append(float(np.mean(fits[solver].predict(X[te]) == y[te])))
+            a, b = fits["conic"], fits["working_set"]
+            same_C &= a.C_ == b.C_
+            same_cv &= bool(np.allclose(a.cv_results_.mean_accuracy, b.cv_results_.mean_accuracy,
+                                        rtol=0, atol=1e-12))
+            same_pred &= bool(np.array_equal(a.predict(X[te]), b.predict(X[te])))
+            cert &= bool(a.cv_results_.certified.all() and b.cv_results_.certified.all()
+                         and a.certified_ and b.certified_)
+    ratio = t["conic"] / t["working_set"]
+    row = dict(dataset="tic_tac_toe", Cs=list(Cs), cv=3, conic_cpu_seconds=round(t["conic"], 2),
+               working_set_cpu_seconds=round(t["working_set"], 2), ratio=round(ratio, 2),
+               same_C=bool(same_C), same_cv_accuracies=bool(same_cv),
+               same_test_predictions=bool(same_pred), all_certified=bool(cert),
+               accuracy=round(float(np.mean(acc["working_set"])), 4))
+    record_benchmark("hkl", "warm_path_cv", row)
+    print(f"  conic {t['conic']:.1f} s, working set {t['working_set']:.1f} s ({ratio:.2f}x); same C "
+          f"{same_C}, same CV accuracies {same_cv}, same test predictions {same_pred}, all "
+          f"certified {cert}; accuracy {row['accuracy']:.4f}", flush=True)
+
+
 def _time(f):
     t0 = time.perf_counter()
     f()
@@ -502,7 +659,7 @@ def _time(f):
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     sections = ["inner", "sufficiency", "target", "dense", "large_c", "monks", "pair_sources",
-                "conic_fit", "c_path", "task"]
+                "conic_fit", "c_path", "task", "warm_path", "warm_path_cv"]
     ap.add_argument("--skip", nargs="*", default=[], choices=sections)
     ap.add_argument("--only", nargs="*", default=None, choices=sections,
                     help="run these sections only")
@@ -511,6 +668,8 @@ if __name__ == "__main__":
     ap.add_argument("--old-timeout", type=float, default=None,
                     help="CPU seconds after which the large-C run of the old code is stopped "
                          "(default: 12 times the CPU seconds of this code's run)")
+    ap.add_argument("--warm-newsgroups", action="store_true",
+                    help="warm_path: also the 20 Newsgroups pair's outer fold 0")
     ap.add_argument("--inner-k", type=int, default=1000)
     ap.add_argument("--top-k", type=int, default=None, help="vocabulary cap (default: all 12 511)")
     ap.add_argument("--Cs", type=float, nargs="+", default=[0.03, 0.1, 0.3, 1.0])
@@ -524,6 +683,13 @@ if __name__ == "__main__":
     if a.only is not None:
         a.skip = [x for x in sections if x not in a.only]
     betas = [b if b == "auto" else float(b) for b in a.betas]
+    if "warm_path_cv" not in a.skip:
+        bench_warm_path_cv()
+    if "warm_path" not in a.skip:
+        bench_warm_path()
+        if a.warm_newsgroups:
+            bench_warm_path("20newsgroups", Cs=(0.1, 0.3, 1.0, 3.0, 10.0), folds=[0],
+                            section="warm_path_newsgroups")
     if "conic_fit" not in a.skip:
         bench_conic_fit()
     if "c_path" not in a.skip:

@@ -155,9 +155,9 @@ DESIGNS = {
                                        (0.0, 0.5, 1.0, 2.0)),
     "20 Newsgroups 2 %, 20 runs (ch. 1, Table 2)": ("news", ("LGR-Topic", "Proj-Topic"), 20,
                                                     ("paired_t", "corrected_t"), (0.0, 0.25, 0.5, 1.0)),
+    "4-fold CV, one partition (ch. 6)": ("cv4", None, 4, ("paired_t", "corrected_t"), (0.0, 1.0, 2.0, 5.0)),
     "5-fold CV, one partition (ch. 2)": ("cv5", None, 5, ("paired_t", "corrected_t"), (0.0, 1.0, 2.0, 5.0)),
-    "10-fold CV, one partition (ch. 3, 6)": ("cv10", None, 10, ("paired_t", "corrected_t"),
-                                            (0.0, 1.0, 2.0, 5.0)),
+    "10-fold CV, one partition (ch. 3)": ("cv10", None, 10, ("paired_t", "corrected_t"), (0.0, 1.0, 2.0, 5.0)),
     "5 × 2 CV (ch. 7)": ("cv2x5", None, 5, ("repeated_cv_t",), (0.0, 1.0, 2.0, 5.0)),
 }
 
@@ -189,15 +189,15 @@ def _cv_pool(source, n_partitions, seed):
     X, y = data.data, data.target
     a = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
     b = make_pipeline(StandardScaler(), KNeighborsClassifier())
-    folds = {"cv5": 5, "cv10": 10, "cv2x5": 2}[source]
+    folds = {"cv4": 4, "cv5": 5, "cv10": 10, "cv2x5": 2}[source]
     pool = cv_partition_pool(X, y, a, b, n_partitions=n_partitions, n_folds=folds, seed=seed)
     return pool[:, None, :] if source == "cv2x5" else pool
 
 
 def _test_train_ratio(source):
     """``n_test / n_train`` of a design, for the corrected t shown beside the rule."""
-    if source in ("cv5", "cv10"):
-        return 1.0 / ({"cv5": 5, "cv10": 10}[source] - 1)
+    if source in ("cv4", "cv5", "cv10"):
+        return 1.0 / ({"cv4": 4, "cv5": 5, "cv10": 10}[source] - 1)
     if source == "news":
         from fsbook.experiments import projection_text
         return float(projection_text.split_ratios()["table2"])

@@ -36,7 +36,7 @@ def public_estimators() -> dict[str, type]:
     >>> from fsbook.capabilities import public_estimators
     >>> est = public_estimators()
     >>> len(est), "HSFS" in est, est["MMC"].__module__
-    (27, True, 'fsbook.baselines.mmc')
+    (28, True, 'fsbook.baselines.mmc')
     """
     found = {}
     for name in SUBPACKAGES:

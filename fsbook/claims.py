@@ -185,6 +185,8 @@ def _sign_p(d):
 def _t_result(d, var_mean, df):
     """Mean, se, 95 % interval and p of a t-test; a zero variance falls back to the sign test."""
     mean = float(d.mean())
+    if abs(mean) <= 1e-12 * np.abs(d).max():  # differences that cancel: a rounding residue is no effect
+        mean = 0.0
     if np.ptp(d) <= 1e-12 * np.abs(d).max():  # every difference equal: t undefined, the sign test decides
         return mean, 0.0, mean, mean, _sign_p(d)
     se = float(np.sqrt(var_mean))
@@ -532,7 +534,7 @@ def min_achievable_p(test, n, one_sided=False):
     n = int(n)
     if n < 2:
         return 1.0
-    if test in ("sign", "wilcoxon"):
+    if test in ("sign", "wilcoxon", "exact binomial"):
         return min(1.0, (1.0 if one_sided else 2.0) / 2.0 ** n)
     if test == "count rule":
         return 1.0
@@ -542,6 +544,9 @@ def min_achievable_p(test, n, one_sided=False):
 def family_check(table: pd.DataFrame, alpha=ALPHA) -> pd.DataFrame:
     """For every family (``table``) of a claims table: its size ``m`` (testable rows), and the rows
     that could never pass even as the family's smallest p-value (``min_achievable_p >= alpha/m``).
+
+    The check is of the design (test and number of units), not of the data: ties in the data (all
+    differences equal, zeros dropped by the signed-rank test) can still leave a row unable to pass.
 
     Returns
     -------

@@ -7,6 +7,10 @@
 * :func:`nemenyi` -- the Nemenyi post-hoc p-values of every pair, through
   :func:`scikit_posthocs.posthoc_nemenyi_friedman`, and :func:`critical_difference`, the smallest
   difference of average ranks it declares significant, ``CD = q_α √(k(k+1)/(6N))``;
+* :func:`holm_vs_control` -- every method against one control method by their average ranks,
+  ``z = (R_i − R_c)/√(k(k+1)/(6N))``, with Holm's step-down over the ``k − 1`` comparisons: the
+  post-hoc test Demšar (2006, Section 3.2.2) recommends when the question is each method against
+  a control rather than every pair;
 * :func:`cd_diagram` -- the critical-difference diagram (scikit-posthocs' drawing);
 * :func:`kuncheva_index` and :func:`kuncheva_stability` -- Kuncheva's (2007) consistency index of
   two selected sets of the same size ``k`` out of ``n`` features,
@@ -111,6 +115,63 @@ def nemenyi(scores, *, atol=0.0, rtol=RTOL):
     p = sp.posthoc_nemenyi_friedman(pd.DataFrame(values, columns=list(scores.columns)))
     p.index = p.columns = list(scores.columns)
     return p
+
+
+def holm_vs_control(scores, control, *, higher_is_better=True, atol=0.0, rtol=RTOL):
+    """Every method against ``control`` by its Friedman average rank, with Holm's step-down.
+
+    With ``k`` methods (columns) and ``N`` data sets (rows), method ``i`` is compared with the
+    control by ``z_i = (R_i − R_c) / √(k(k+1)/(6N))``, ``R`` the average ranks of
+    :func:`average_ranks` (1 = best, near-equal scores tied as in :func:`rank_matrix`); ``z_i`` is
+    standard normal under the hypothesis that the two methods rank alike.  The two-sided p-values
+    ``2(1 − Φ(|z_i|))`` of the ``k − 1`` comparisons are adjusted by Holm's step-down procedure
+    (:func:`fsbook.claims.holm`).  This is the comparison with a control of Demšar (2006, Section
+    3.2.2): it makes ``k − 1`` comparisons where Nemenyi's test makes ``k(k − 1)/2``, so it
+    separates smaller rank differences.
+
+    Parameters
+    ----------
+    scores : DataFrame (data sets x methods)
+    control : str
+        The column of the control method.
+    higher_is_better : bool, default True
+    atol, rtol : float
+        The tie tolerance of :func:`rank_matrix`.
+
+    Returns
+    -------
+    DataFrame
+        One row per method other than the control, in the order of the columns of ``scores``:
+        ``rank`` (its average rank), ``z`` (negative: it ranks better than the control), ``p``
+        (two-sided) and ``p_holm`` (Holm-adjusted over the ``k − 1`` comparisons).
+
+    Examples
+    --------
+    Three data sets, four methods; ``c`` ranks first on every data set, ``a`` last:
+
+    >>> import pandas as pd
+    >>> from fsbook.stats import holm_vs_control
+    >>> s = pd.DataFrame({"a": [1.0, 1.0, 1.0], "b": [3.0, 2.0, 3.0], "c": [4.0, 4.0, 4.0],
+    ...                   "d": [2.0, 3.0, 2.0]})
+    >>> holm_vs_control(s, "a").round(4)          # se = √(4·5/18); z_c = (1 − 4)/se
+         rank       z       p  p_holm
+    b  2.3333 -1.5811  0.1138  0.2277
+    c  1.0000 -2.8460  0.0044  0.0133
+    d  2.6667 -1.2649  0.2059  0.2277
+    """
+    from fsbook.claims import holm
+
+    _check_scores(scores, min_methods=3, min_blocks=2)
+    if control not in scores.columns:
+        raise ValueError(f"control {control!r} is not a column of scores; columns: {list(scores.columns)}")
+    k, n = scores.shape[1], scores.shape[0]
+    ranks = rank_matrix(scores, higher_is_better=higher_is_better, atol=atol, rtol=rtol).mean()
+    others = [m for m in scores.columns if m != control]
+    se = np.sqrt(k * (k + 1) / (6.0 * n))
+    z = (ranks[others] - ranks[control]) / se
+    p = 2.0 * stats.norm.sf(np.abs(z.to_numpy(dtype=float)))
+    return pd.DataFrame({"rank": ranks[others].to_numpy(dtype=float), "z": z.to_numpy(dtype=float), "p": p,
+                         "p_holm": holm(p)}, index=others)
 
 
 def critical_difference(n_methods, n_datasets, alpha=0.05):

@@ -1,6 +1,7 @@
 """Benchmark protocol: deterministic tasks independent of order, the same folds for every
 method, a tiny run through run_protocol end to end, clear errors on bad parameters."""
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -213,7 +214,9 @@ def test_fold_accuracies_pair_the_stored_folds_and_refuse_missing_ones():
         B.fold_accuracies([store.params[i] for i in keep], [store.results[i] for i in keep], "wine", "MI")
 
 
-def test_proj_claim_is_the_5x2cv_f_test_of_the_paired_folds_by_hand():
+def test_proj_claim_is_the_paired_t_over_the_repetition_means_by_hand():
+    """5 x 2 CV: the paired t-test over the 5 repetition means (unit "repetitions"); the row over the
+    data sets is a Wilcoxon test over the per-data-set effects, in a Holm family of its own."""
     from scipy import stats
 
     store = _fake_store()
@@ -223,19 +226,50 @@ def test_proj_claim_is_the_5x2cv_f_test_of_the_paired_folds_by_hand():
     _set(store, "wine", "none", none)
     t = B.claims(store)
     row = t[(t.table == "proj") & (t.dataset == "wine")].iloc[0]
-    d = 100 * (np.array(proj) - np.array(none))                     # Proj-SVM's direction: higher
-    s2 = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
-    f = (d ** 2).sum() / (2 * s2.sum())
-    assert row["test"] == "5x2cv_f" and row["unit"] == "folds" and row["n"] == 10
+    d = (100 * (np.array(proj) - np.array(none))).mean(axis=1)        # Proj-SVM's direction: higher
+    tstat = d.mean() / (d.std(ddof=1) / np.sqrt(5))
+    assert row["test"] == "repeated_cv_t" and row["unit"] == "repetitions" and row["n"] == 5
+    assert row["n_direction"] == int((d > 0).sum())
     assert row["effect"] == pytest.approx(d.mean())
-    assert row["p"] == pytest.approx(stats.f.sf(f, 10, 5))
-    # Holm over the table's tested rows: 2 data sets and the Wilcoxon row over them
-    fam = t[(t.table == "proj") & t.p.notna()]
-    assert len(fam) == 3 and (fam.p_adj >= fam.p).all()
-    over = t[(t.table == "proj") & (t.test == "wilcoxon")].iloc[0]
-    assert over["unit"] == "data sets" and over["n"] == 2
-    count = t[(t.table == "proj") & (t.test == "count rule")].iloc[0]
-    assert count["verdict"] in ("holds", "fails", "not separable") and count["n"] == 2
+    assert row["p"] == pytest.approx(2 * stats.t.sf(abs(tstat), 4))
+    half = stats.t.ppf(0.975, 4) * d.std(ddof=1) / np.sqrt(5)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((d.mean() - half, d.mean() + half))
+    # Holm over the per-data-set rows only (2 data sets); the Wilcoxon row is a family of its own
+    fam = t[t.table == "proj"]
+    assert len(fam) == 2 and (fam.dataset != "").all() and (fam.p_adj >= fam.p).all()
+    over = t[t.table == "proj" + B.OVER]
+    assert len(over) == 1
+    over = over.iloc[0]
+    assert over["test"] == "wilcoxon" and over["unit"] == "data sets" and over["n"] == 2
+    assert np.isnan(over["p"]) and over["verdict"] == "not separable"      # 2 data sets: untestable
+    assert "count rule" not in set(t.test)
+    # the chapter's view shows both families of the table
+    assert B.claims_view(t, "proj")["claim"].tolist() == ["wine", "ionosphere", "over data sets"]
+
+
+def test_over_datasets_rows_are_a_wilcoxon_family_apart_and_every_family_can_pass():
+    """Eight data sets: the Wilcoxon row over them is decided on the per-data-set effects, Holm runs
+    over the per-data-set rows and over the over-data-set rows separately, and family_check finds
+    no family that could never pass (2/2^8 < 0.05/2)."""
+    from scipy import stats
+
+    from fsbook.claims import family_check, holm
+
+    store = _fake_store(B.FULL_DATASETS, seed=1)
+    t = B.claims(store)
+    for table in B.CLAIM_TABLES:
+        per = t[t.table == table]
+        assert (per.dataset != "").all() and (per.test == "repeated_cv_t").all()
+    over = t[t.table == "hsfs" + B.OVER]
+    assert over.classifier.tolist() == list(B.CLASSIFIERS.values())
+    for _, r in over.iterrows():
+        effects = t[(t.table == "hsfs") & (t.general == r["general"])]["effect"].to_numpy()
+        nz = effects[effects != 0]
+        assert r["n"] == 8 and r["p"] == pytest.approx(stats.wilcoxon(nz).pvalue)
+    assert over.p_adj.tolist() == pytest.approx(holm(over.p.to_numpy()).tolist())   # Holm over these 2 only
+    check = family_check(t)
+    assert set(check.table) == set(B.CLAIM_TABLES) | {f"{x}{B.OVER}" for x in B.CLAIM_TABLES if x != "ldfs_wine"}
+    assert check["can pass"].all()
 
 
 def test_rounding_decides_nothing():
@@ -279,3 +313,25 @@ def test_stored_datasets_lists_the_data_sets_whose_tasks_are_all_stored():
     assert B.stored_datasets([]) == []
     # tasks of another protocol (the subsample's 3 folds) do not count for the full protocol
     assert B.stored_datasets(B.make_tasks(False)) == []
+
+
+def test_versus_control_is_holm_vs_control_per_classifier():
+    """Each ranked method against the classifier on all features, per classifier: the ranks, z and
+    Holm-adjusted p of fsbook.stats.holm_vs_control on the chapter's score matrix."""
+    from fsbook.stats import average_ranks, holm_vs_control
+
+    rng = np.random.default_rng(3)
+    methods = ["none", "MI", "SVM-RFE", "HSFS"]
+    acc = pd.DataFrame([{"dataset": f"d{i}", "method": m, "acc_linear": rng.uniform(70, 90),
+                         "acc_rbf": rng.uniform(70, 90)} for i in range(6) for m in methods])
+    out = B.versus_control(acc)
+    assert out.classifier.tolist() == ["linear SVM"] * 3 + ["RBF SVM"] * 3
+    for metric, label in B.CLASSIFIERS.items():
+        s = B.score_matrix(acc, metric)
+        ref = holm_vs_control(s, "none")
+        got = out[out.classifier == label].set_index("method")
+        assert got.index.tolist() == ref.index.tolist() == ["MI", "SVM-RFE", "HSFS"]
+        assert np.allclose(got[["average rank", "z", "p", "p (Holm)"]].to_numpy(),
+                           ref[["rank", "z", "p", "p_holm"]].to_numpy())
+        assert (got["rank of the control"] == average_ranks(s)["none"]).all()
+        assert ((got.z > 0) == (got.side == "ranks below")).all()

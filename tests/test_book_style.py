@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 BOOK = Path(__file__).resolve().parent.parent / "book"
-NOTEBOOKS = sorted(BOOK.glob("*.ipynb"))
+NOTEBOOKS = sorted([*BOOK.glob("*.ipynb"), *BOOK.glob("gallery/*.ipynb"), *BOOK.glob("api/*.ipynb")])
 MAX_MEDIAN_WORDS = 40
 MAX_SHOWN_LINES = 30
 MAX_LINE = 76
@@ -45,7 +45,7 @@ def shown_code_cells(nb: dict):
             yield i, "".join(c["source"])
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.relative_to(BOOK).with_suffix("").as_posix())
 def test_paragraphs_are_short(path):
     nb = json.loads(path.read_text())
     words = [w for c in nb["cells"] if c["cell_type"] == "markdown" for w in paragraph_words("".join(c["source"]))]
@@ -54,7 +54,7 @@ def test_paragraphs_are_short(path):
         f"{path.name}: median paragraph {statistics.median(words)} words (at most {MAX_MEDIAN_WORDS})")
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.relative_to(BOOK).with_suffix("").as_posix())
 def test_shown_code_fits_the_column(path):
     nb = json.loads(path.read_text())
     problems = []

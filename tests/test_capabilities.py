@@ -16,7 +16,7 @@ def table():
 
 def test_every_public_estimator_is_listed():
     est = public_estimators()
-    assert len(est) == 27
+    assert len(est) == 28
     assert {"GeometricFeatureSetSelector", "ProjectionPenalty", "KernelDesign", "MMC"} <= set(est)
 
 

@@ -287,3 +287,15 @@ def test_one_sided_claims_halve_p_toward_the_paper_and_never_fail():
                            table="T2", one_sided=True), w, np.zeros_like(w)) for i in range(46)]
     assert family_check(claims_table(rows))["can pass"].all()            # 1/1024 < 0.05/46
     assert (claims_table(rows)["verdict"] == HOLDS).all()
+
+
+def test_a_rounding_residue_of_cancelling_differences_is_no_effect():
+    d = np.array([0.1, 0.2, -0.3, 0.7, -0.7])               # sums to a residue of about 1e-17
+    r = paired_test(d, "paired_t")
+    assert r["effect"] == 0.0 and r["p"] == 1.0
+
+
+def test_family_check_knows_the_exact_binomial_floor():
+    assert min_achievable_p("exact binomial", 3) == pytest.approx(0.25)
+    rows = [{"table": "T", "test": "exact binomial", "n": 4, "p": 0.5}] * 2
+    assert not family_check(pd.DataFrame(rows))["can pass"].iloc[0]        # 2/16 > 0.05/2

@@ -135,7 +135,18 @@ def _fake_tables(*, tp=0, fn=6, gains=None, acc_pub=(6, 7), cpu=None):
                                            for q in ("accuracy", "precision", "recall")
                                            for m in ("published", "refitted")},
                        "ratios CPU s": cpu if cpu is not None else 1e-3 * cols})
-    return {"figure1": fig1, "confusion": conf, "random": rnd, "figure3": f3}
+    return {"figure1": fig1, "confusion": conf, "random": rnd, "figure3": f3, "training_suite": _fake_suite()}
+
+
+def _fake_suite(groups=12, sets=10, seed=0):
+    """A training suite of ``groups`` classifiers × ``sets`` feature sets: accuracy falls with z1
+    (slope -0.5) with a shared shift per classifier, and does not depend on the other ratios."""
+    rng = np.random.default_rng(seed)
+    g = np.repeat(np.arange(groups), sets)
+    z = rng.standard_normal((groups * sets, 6))
+    acc = -0.5 * z[:, 0] + rng.standard_normal(groups)[g] * 0.3 + 0.2 * rng.standard_normal(g.size)
+    return pd.DataFrame({"data": "d", "split": [f"c{i}" for i in g], **{f"z{i + 1}": z[:, i] for i in range(6)},
+                         "accuracy_z": acc, "f1_score": acc})
 
 
 def test_claims_against_hand_computations():
@@ -146,11 +157,18 @@ def test_claims_against_hand_computations():
     assert row["p"] == pytest.approx(2 * 0.5 ** 6) and row["effect"] == pytest.approx(0.5)
     assert row["p_adj"] == pytest.approx(min(1.0, 2 * 2 * 0.5 ** 6))   # Holm over 2 claims
     assert row["n"] == 6 and row["test"] == "exact binomial"
-    # Figure 1: the stored regression's slope -0.5 (s.e. 0.1) is the paper's direction
+    # Figure 1: the slope of the suite's accuracy on z1, its se clustered by classifier (CR1,
+    # statsmodels' cluster covariance), t with G - 1 = 11 degrees of freedom
+    import statsmodels.api as sm
+    suite = _fake_suite()
+    fit = sm.OLS(suite["accuracy_z"], sm.add_constant(suite["z1"])).fit(
+        cov_type="cluster", cov_kwds={"groups": pd.factorize(suite["split"])[0]})
     f1 = c.loc["f1: negative slope on accuracy"]
-    assert f1["effect"] == pytest.approx(0.5) and f1["verdict"] == "holds"
-    half = stats.t.ppf(0.975, 98) * 0.1
-    assert (f1["ci_low"], f1["ci_high"]) == pytest.approx((0.5 - half, 0.5 + half))
+    assert f1["effect"] == pytest.approx(-fit.params["z1"]) and f1["verdict"] == "holds"
+    assert f1["se"] == pytest.approx(fit.bse["z1"]) and f1["test"] == "clustered regression t"
+    assert f1["p"] == pytest.approx(2 * stats.t.sf(abs(fit.params["z1"] / fit.bse["z1"]), 11))
+    half = stats.t.ppf(0.975, 11) * fit.bse["z1"]
+    assert (f1["ci_low"], f1["ci_high"]) == pytest.approx((f1["effect"] - half, f1["effect"] + half))
     assert c.loc["f2: negative slope on accuracy", "verdict"] == "not separable"
     # random columns: every selected set of the published model holds the random columns
     excl = c.loc["published model: the selected set excludes the random columns on most classifiers"]
@@ -162,9 +180,16 @@ def test_claims_against_hand_computations():
     # Figure 3: a rising accuracy on log2(columns), slope 0.01 exactly
     f3 = c.loc["published model: accuracy grows with the number of columns"]
     assert f3["effect"] == pytest.approx(0.01) and f3["verdict"] == "holds"
-    # the count rule row over Table 6's one data set: not separable at p_adj = 0.0625
-    count = c.loc["published model: recall below 0.5 (the method fails)"]
-    assert count["test"] == "count rule" and count["verdict"] == "not separable"
+    # the row over Table 6's one data set: a Wilcoxon test over one data set is untestable, in a
+    # family of its own (never the per-data-set rows')
+    over = c.loc["published model: recall below 0.5 (the method fails)"]
+    assert over["test"] == "wilcoxon" and over["verdict"] == "not separable" and np.isnan(over["p"])
+    assert over["table"] == E.over_family("Table 6", "published") != row["table"]
+    from fsbook.claims import family_check
+    assert family_check(c.reset_index())["can pass"].all()
+    # a binomial row whose units cannot reach p < 0.05 is untestable, out of the Holm family
+    one = c.loc["published model: accuracy at least the paper's lowest (0.754) — Movies Documents"]
+    assert one["n"] == 7 and np.isfinite(one["p"])
     # precision of a model that recommends nothing is undefined, not zero
     prec = c.loc["published model: precision at least the paper's lowest (0.630) — Movies Documents"]
     assert prec["n"] == 0 and np.isnan(prec["effect"]) and prec["verdict"] == "not separable"
@@ -266,3 +291,12 @@ def test_paper_base_rates_reproduce_table4():
         fp = tp * (1 / p - 1)
         fn = o - tp
         assert (n - fp - fn) / n == pytest.approx(p4.loc[name, "accuracy"])
+
+
+def test_binomial_rows_too_small_to_pass_are_untestable():
+    # one recommended set against the paper's 0.63: no outcome reaches p < 0.05
+    row = E._binomial_row("Table 4", "x", 0, 1, 0.63, "higher", a="a", b="b")
+    assert np.isnan(row["p"]) and row["note"] == "untestable: 1 set cannot reach p < 0.05"
+    assert row["effect"] == pytest.approx(-0.63)
+    # six optimal sets against 1/2: 0 of 6 gives p = 2/2**6, testable
+    assert E._binomial_row("Table 6", "y", 0, 6, 0.5, "lower", a="a", b="b")["p"] == pytest.approx(2 / 2 ** 6)

@@ -2,6 +2,7 @@
 import naive_hkl as nv
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from fsbook.hkl import HKLProblem, lattice, solve_active_set, solve_brute_force
 
@@ -414,7 +415,7 @@ def test_conic_program_is_the_restricted_primal():
         assert alpha.sum() - 0.5 * up == pytest.approx(primal, rel=1e-5)
 
 
-@pytest.mark.parametrize("solver", ["mirror", "conic"])
+@pytest.mark.parametrize("solver", ["mirror", "conic", "working_set"])
 def test_a_fit_stopped_by_a_budget_says_so(solver):
     """No cap decides a result silently: a fit stopped at max_active or max_iter warns, reports
     the reason and its (uncertified) gap."""
@@ -435,3 +436,143 @@ def test_a_fit_stopped_by_a_budget_says_so(solver):
     assert r["converged"] and r["stop_reason"] == "certified"
     with pytest.raises(ValueError, match="solver"):
         solve_active_set(prob, solver="fista")
+
+
+# ---- the working-set restricted solver (solver="working_set", issue 49 item 2) ---------------
+
+def _kkt_residual(red, sol):
+    """Largest violation of the KKT conditions of the restricted problem at ``(w, b, α)``:
+    ``α ∈ τ(y, C)``, complementary slackness of the margins, and the reduced gap
+    ``P(w, b) − (1ᵀα − ½ Ω_A*(s)²)`` relative to ``P`` (zero exactly at a saddle point)."""
+    from fsbook.hkl.solver import _dual_lower
+    prob = red.prob
+    y, C, p = prob.y, prob.C, prob.p
+    alpha = sol["c"] * y
+    mu = y * (red.Psi @ sol["w"] + sol["b"])
+    omega = float(red.d @ (red.MT @ np.abs(sol["w"]) ** p) ** (1 / p))
+    P = 0.5 * omega ** 2 + C * np.maximum(0.0, 1.0 - mu).sum()
+    up, _, _ = red.dual_norm(red.PsiT @ sol["c"])
+    box = max(float(-alpha.min()), float(alpha.max() - C), abs(float(alpha @ y)) / C, 0.0)
+    slack = max(float(np.max(np.where(alpha < 1e-6 * C, 1.0 - mu, -np.inf))),      # α = 0: μ ≥ 1
+                float(np.max(np.where(alpha > C * (1 - 1e-6), mu - 1.0, -np.inf))),  # α = C: μ ≤ 1
+                0.0)
+    return P, box, slack, (P - _dual_lower(alpha.sum(), up)) / P
+
+
+def _random_restricted(seed, p):
+    from fsbook.hkl.solver import RestrictedProblem
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(4, 7))
+    X, y = _data(seed, m=int(rng.integers(30, 70)), n=n)
+    prob = HKLProblem(X, y, C=float(10.0 ** rng.uniform(-1, 3)), p=p, omega=np.full(n, 2.0),
+                      delta_top=1.0, delta_node=0.25)
+    nodes = lattice.hull([tuple(sorted(rng.choice(n, size=int(rng.integers(1, 3)), replace=False)))
+                          for _ in range(4)])
+    return rng, RestrictedProblem(prob, nodes)
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("p", [2.0, 1.5])
+def test_working_set_solver_reaches_the_conic_optimum(seed, p):
+    """On random restricted problems, from the conic optimum, from a perturbed point and from a
+    point that puts almost every sample outside the working set (an unbounded shrunk program,
+    so the fallback to all samples), restricted_working_set returns the optimum of
+    restricted_conic: the same objective to 1e-6, a KKT point (α ∈ τ(y, C), complementary
+    slackness, reduced gap ≤ 1e-6), and the same weights."""
+    from fsbook.hkl.primal import restricted_conic, restricted_working_set
+    rng, red = _random_restricted(seed, p)
+    ref = restricted_conic(red)
+    P_ref, *_ = _kkt_residual(red, ref)
+    k, m = len(red.nodes), red.prob.m
+    starts = [(ref["w"], ref["b"]), (ref["w"] + 0.3 * rng.normal(size=k) * np.abs(ref["w"]).max(),
+                                     ref["b"] + 0.2), (np.zeros(k), -10.0), (np.zeros(k), 10.0)]
+    shrunk = False
+    for w0, b0 in starts:
+        sol = restricted_working_set(red, w0=w0, b0=b0)
+        P, box, slack, gap = _kkt_residual(red, sol)
+        assert P == pytest.approx(P_ref, rel=1e-6, abs=1e-9)
+        assert box <= 1e-7 and slack <= 1e-5 and gap <= 1e-6
+        np.testing.assert_allclose(sol["w"], ref["w"], atol=1e-4 * max(1.0, np.abs(ref["w"]).max()))
+        shrunk |= sol["working_samples"] < m
+    assert shrunk                   # the warm start at the optimum leaves samples out
+    # a guess that breaks, with no second round allowed: all samples, the conic optimum
+    w0, b0 = starts[1]
+    sol = restricted_working_set(red, w0=w0, b0=b0, band=0.0, max_rounds=1)
+    assert sol["rounds"] <= 2 and (sol["rounds"] == 1 or sol["working_samples"] == m)
+    assert _kkt_residual(red, sol)[0] == pytest.approx(P_ref, rel=1e-6, abs=1e-9)
+
+
+@pytest.fixture(scope="module")
+def solved_ws(solved_conic):
+    out = {}
+    for case in CASES:
+        p, seed, n = case[:3]
+        X, y, _, bf, _ = solved_conic[case]
+        om, dtop, dnode = _weights(case)
+        prob = HKLProblem(X, y, C=10.0, p=p, omega=om, delta_top=dtop, delta_node=dnode)
+        trace = []
+        r = solve_active_set(prob, tol=1e-4, max_add=3, solver="working_set",
+                             callback=lambda nodes, ev, rec, trace=trace: trace.append(rec))
+        out[case] = (X, y, r, bf, trace)
+    return out
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_working_set_solver_matches_brute_force(solved_ws, solved_conic, case):
+    """The active-set method with solver="working_set" certifies the brute-force optimum of
+    problem (1) over all 2^n nodes (same objective within the gap, same decision values, every
+    certified gap at least the true gap) and agrees with solver="conic"."""
+    X, y, r, (val, nodes, w, b), trace = solved_ws[case]
+    tol = 1e-4
+    assert r["converged"] and r["stop_reason"] == "certified" and r["gap"] <= tol
+    assert r["solver"] == "working_set"
+    assert val * (1 - 1e-6) <= r["primal"] <= val * (1 + 2 * tol)
+    f_bf = nv.node_values(X, nodes) @ w + b
+    f_ws = nv.node_values(X, r["nodes"]) @ r["w"] + r["b"]
+    np.testing.assert_allclose(f_ws, f_bf, atol=0.02 * np.abs(f_bf).max())
+    for rec in trace:
+        assert rec["gap"] >= (rec["primal"] - val) / rec["primal"] - 1e-9
+        assert rec["dual"] <= val * (1 + 1e-6)
+        assert 0 < rec["working_samples"] <= len(y) and rec["working_set_rounds"] >= 1
+    r_cs = solved_conic[case][2]
+    assert r["primal"] == pytest.approx(r_cs["primal"], rel=2 * tol)
+
+
+def test_working_set_path_matches_cold_conic_fits():
+    """The warm-started path with solver="working_set" (weights and intercept passed from C to
+    C) reaches, at every C, the optimum of an independent conic fit within the tolerance, and its
+    restricted solves do leave samples out."""
+    from fsbook.hkl import disjunctive_hkl_path
+    X, y = _data(4, m=120, n=6)
+    Cs = [0.1, 1.0, 10.0, 100.0, 1000.0]
+    tol = 1e-4
+    left_out = False
+    for C, res in disjunctive_hkl_path(X, y, Cs, beta=2.0, tol=tol, max_add=3,
+                                       solver="working_set"):
+        cold = solve_active_set(HKLProblem(X, y, C=C, omega=np.full(6, 2.0), delta_top=1.0,
+                                           delta_node=0.5), tol=tol, max_add=3, solver="conic")
+        assert res["converged"] and cold["converged"]
+        assert res["primal"] == pytest.approx(cold["primal"], rel=2 * tol)
+        left_out |= any(h["working_samples"] < len(y) for h in res["history"])
+    assert left_out
+    with pytest.raises(ValueError, match="one entry per node"):
+        solve_active_set(HKLProblem(X, y), solver="working_set", nodes=[(), (0,)], w=np.zeros(3))
+
+
+@pytest.mark.parametrize("p", [2.0, 1.5])
+def test_sparse_ancestor_operators_give_the_dense_values(p):
+    """RestrictedProblem.use_sparse_ancestors (solver="working_set"): ζ(η) and the bounds of
+    Ω_A*(s)² of dual_norm equal those of the dense ancestor matrix up to rounding."""
+    from fsbook.hkl.solver import RestrictedProblem
+    X, y = _data(5, m=50, n=6)
+    prob = HKLProblem(X, y, C=3.0, p=p, omega=np.full(6, 2.0), delta_top=1.0, delta_node=0.25)
+    nodes = lattice.hull([(0, 1), (2, 3), (1, 4, 5), (0, 2)])
+    dense, sparse = RestrictedProblem(prob, nodes), RestrictedProblem(prob, nodes).use_sparse_ancestors()
+    rng = np.random.default_rng(0)
+    eta = rng.random(len(nodes))
+    eta /= eta.sum()
+    np.testing.assert_allclose(sparse.zeta(eta)[0], dense.zeta(eta)[0], rtol=1e-12)
+    s = rng.normal(size=len(nodes))
+    for a, b in zip(sparse.dual_norm(s)[:2], dense.dual_norm(s)[:2]):
+        assert a == pytest.approx(b, rel=1e-10)
+    assert sp.issparse(sparse._MT_op) and not sp.issparse(dense._MT_op)

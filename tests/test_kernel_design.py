@@ -408,9 +408,9 @@ def _row(table, claim, dataset):
     return r.iloc[0]
 
 
-def test_claims_match_a_hand_computed_corrected_t():
+def test_claims_match_a_hand_computed_paired_t():
     """The full mixture against the best single kernel on boston, by hand: paired differences over
-    the 10 splits, variance (1/10 + 1000/1500) s², t with 9 degrees of freedom, Holm over the
+    the 10 splits, the plain paired t (variance s²/10, 9 degrees of freedom), Holm over the
     Figure 1 family of the store (here 4 claims of one data set, 3 of them testable)."""
     from scipy import stats
 
@@ -429,8 +429,9 @@ def test_claims_match_a_hand_computed_corrected_t():
     full = np.array([score("boston", "full", s) for s in range(10)])
     single = np.array([score("boston", "Gauss mu=1", s) for s in range(10)])
     d = full - single
-    se = np.sqrt((1 / 10 + 1000 / 1500) * d.var(ddof=1))
+    se = np.sqrt(d.var(ddof=1) / 10)
     p = 2 * stats.t.sf(abs(d.mean() / se), 9)
+    assert p == pytest.approx(stats.ttest_rel(full, single).pvalue, rel=1e-10)
     row = _row(table, "full mixture above the best single kernel", "boston")
     assert row["best_single"] == "Gauss mu=1"            # the first of the tied Gaussians
     assert row["effect"] == pytest.approx(d.mean()) and row["se"] == pytest.approx(se)
@@ -440,10 +441,12 @@ def test_claims_match_a_hand_computed_corrected_t():
     ps = np.sort(fam["p"].to_numpy())
     adj = np.maximum.accumulate([min(1.0, (len(ps) - i) * q) for i, q in enumerate(ps)])
     assert row["p_adj"] == pytest.approx(adj[list(ps).index(row["p"])])
-    assert row["verdict"] == "holds" and not row["counted"]
+    assert row["verdict"] == "holds" and not row["counted"] and row["test"] == "paired_t"
     # boston is one of the paper's exceptions for this claim: decided, shown, not counted
     overall = table[(table["claim"] == "full mixture above the best single kernel") & (table["dataset"] == "")]
     assert int(overall["n"].item()) == 0 and overall["verdict"].item() == "not separable"
+    # the rows over the data sets never share a Holm family with the per-data-set rows
+    assert overall["table"].item() == "Figure 1 (over data sets)"
     # the weak mixture with dominance learnt alpha = 0: Figure 2's claim is untestable, not "holds"
     fig2 = _row(table, "weak mixture keeps fewer than D features", "boston")
     assert fig2["verdict"] == "not separable" and "untestable" in fig2["note"]
@@ -473,7 +476,7 @@ def test_rounding_cannot_decide_a_claim():
     assert row["effect"] == 0 and row["p"] == 1.0 and row["verdict"] == "not separable"
 
 
-def test_equivalence_claims_hold_only_by_tost_and_fail_on_a_clear_difference():
+def test_equivalence_claims_hold_by_the_engines_no_gain_and_fail_on_a_clear_difference():
     from fsbook.experiments import kernel_design as KD
 
     rng = np.random.default_rng(1)
@@ -489,10 +492,13 @@ def test_equivalence_claims_hold_only_by_tost_and_fail_on_a_clear_difference():
     table = KD.claims((tasks, results))
     same = _row(table, "linear ≈ polynomial of degree 2", "wine")
     far = _row(table, "linear ≈ polynomial of degree 2", "iris")
-    assert same["verdict"] == "holds" and same["p_tost_adj"] < 0.05
-    assert far["verdict"] == "fails"
+    assert same["verdict"] == "holds" and same["difference"] == "no gain"           # the engine's verdict
+    assert same["margin"] == KD.EQUIVALENCE_MARGIN and same["test"] == "paired_t"
+    assert far["verdict"] == "fails" and far["difference"] == "holds"               # linear 0.3 above poly
+    # the other claims keep the engine's verdict as it is
+    assert _row(table, "full mixture above the best single kernel", "wine")["difference"] == ""
     overall = table[(table["claim"] == "linear ≈ polynomial of degree 2") & (table["dataset"] == "")]
-    assert overall["verdict"].item() == "fails"          # one significant counterexample
+    assert overall["test"].item() == "wilcoxon" and "untestable" in overall["note"].item()   # two data sets
 
 
 def test_claim_rows_label_the_data_sets_and_run_task_refuses_unknown_parts():
@@ -500,7 +506,7 @@ def test_claim_rows_label_the_data_sets_and_run_task_refuses_unknown_parts():
 
     tasks, results = _fake_store(["wine"], lambda d, m, s: 0.5 + 0.01 * s * (m == "full"))
     rows = KD.claim_rows(KD.claims((tasks, results)), "full mixture above MMC (ours)")
-    assert list(rows["claim"]) == ["4. Wine", "all data sets (count rule)"]
+    assert list(rows["claim"]) == ["4. Wine", "all data sets (Wilcoxon)"]
     with pytest.raises(ValueError, match="no claim"):
         KD.claim_rows(KD.claims((tasks, results)), "nothing")
     with pytest.raises(ValueError, match="unknown method"):

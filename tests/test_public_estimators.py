@@ -33,7 +33,7 @@ def _public_estimators():
 
 
 def test_public_estimators_are_the_known_ones():
-    assert len(_public_estimators()) == 27
+    assert len(_public_estimators()) == 28
     assert set(NOT_DEFAULT_CHECKED) <= set(_public_estimators())
 
 

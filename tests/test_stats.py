@@ -89,3 +89,34 @@ def test_bad_input():
         average_ranks(s.to_numpy())
     with pytest.raises(ValueError, match="alpha"):
         critical_difference(3, 4, alpha=1.5)
+
+
+def test_holm_vs_control_by_hand():
+    """Demšar's (2006) comparison with a control: z = (R_i - R_c)/sqrt(k(k+1)/(6N)), two-sided normal
+    p, Holm's step-down over the k - 1 comparisons, computed here by hand on ranks known in advance."""
+    from fsbook.stats import holm_vs_control
+
+    # 5 data sets, 4 methods; ranks per data set (1 = best) set by the scores
+    ranks = np.array([[4, 1, 2, 3], [4, 2, 1, 3], [3, 1, 2, 4], [4, 1, 3, 2], [4, 2, 1, 3]], dtype=float)
+    s = pd.DataFrame(10.0 - ranks, columns=["ctl", "x", "y", "w"])
+    out = holm_vs_control(s, "ctl")
+    assert out.index.tolist() == ["x", "y", "w"]
+    r = {"ctl": 19 / 5, "x": 7 / 5, "y": 9 / 5, "w": 15 / 5}
+    se = np.sqrt(4 * 5 / (6 * 5))
+    z = {m: (r[m] - r["ctl"]) / se for m in ("x", "y", "w")}
+    p = {m: 2 * (1 - sps.norm.cdf(abs(z[m]))) for m in z}
+    # Holm by hand: p_x < p_y < p_w, multipliers 3, 2, 1, running maximum
+    holm = {"x": 3 * p["x"]}
+    holm["y"] = max(holm["x"], 2 * p["y"])
+    holm["w"] = min(1.0, max(holm["y"], p["w"]))
+    for m in ("x", "y", "w"):
+        assert out.loc[m, "rank"] == pytest.approx(r[m])
+        assert out.loc[m, "z"] == pytest.approx(z[m])
+        assert out.loc[m, "p"] == pytest.approx(p[m])
+        assert out.loc[m, "p_holm"] == pytest.approx(holm[m])
+    assert (out["z"] < 0).all()                      # every method ranks better than the control
+    # lower-is-better scores reverse the ranks; an unknown control is refused
+    flipped = holm_vs_control(-s, "ctl", higher_is_better=False)
+    assert np.allclose(flipped.to_numpy(), out.to_numpy())
+    with pytest.raises(ValueError, match="control"):
+        holm_vs_control(s, "nope")

@@ -34,8 +34,11 @@ def test_every_toc_entry_exists():
 
 def test_every_notebook_is_in_the_toc():
     listed = set(toc_entries())
-    for nb in sorted((ROOT / "book").glob("*.ipynb")):
-        assert f"book/{nb.stem}" in listed, f"{nb.name} is not in _toc.yml"
+    for nb in sorted((ROOT / "book").glob("**/*.ipynb")):
+        if ".ipynb_checkpoints" in nb.parts:
+            continue
+        entry = nb.relative_to(ROOT).with_suffix("").as_posix()
+        assert entry in listed, f"{entry} is not in _toc.yml"
 
 
 def test_config_builds_from_stored_outputs():
@@ -57,7 +60,9 @@ def test_notebooks_are_committed_executed():
     and pass nbval vacuously, so every code cell must carry an execution count."""
     import json
 
-    for nb in sorted((ROOT / "book").glob("*.ipynb")):
+    for nb in sorted((ROOT / "book").glob("**/*.ipynb")):
+        if ".ipynb_checkpoints" in nb.parts:
+            continue
         cells = json.loads(nb.read_text())["cells"]
         code = [c for c in cells if c["cell_type"] == "code"]
         assert code, f"{nb.name} has no code cell"

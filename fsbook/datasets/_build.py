@@ -54,6 +54,36 @@ SOURCE_SHA256 = {
     "nips2003/dexter/dexter_train.data": "19f6a64c41bedd198f61b919f8b8bca98ee1173ca60db45f3aa980f1294d1fd0",
     "nips2003/dexter/dexter_train.labels": "903477b77d8a81cc56828bb25626cd05a7fc95e3b67b6358faeee7cbdd85dbbc",
     "faces/yale/Yale_32x32.mat": "beb3cc9f448c1ab786583c8f5429368c299843ee88263f9650ed463004ef7633",
+    # the selection suite (MANIFEST.md, section "The selection suite")
+    "suite/asu/9_Tumor.mat": "a6cd9e403ab167aca32840cd66db17d923986faa43fb95a62ead566368e3e7bb",
+    "suite/asu/Adenoma.mat": "b6deab8f0bd9f76dc02831b2f5da34e034dc26a4a73d6505a06e57f9b0b833e2",
+    "suite/asu/Brain_Tumor_2.mat": "741cdfaf83ed6693682dc816434310bd8e5865f936e8a63c70e304569567a2e6",
+    "suite/asu/CNS.mat": "388304da7074cb899bfd11ecdea3d8c2e491b167743c20af77047a8f738e41ef",
+    "suite/asu/DLBCL.mat": "02239e76799369e3bded07dcdcb02080e96218e89f7b0c720a5b928c6f62d42a",
+    "suite/asu/GLIOMA.mat": "1aa2cab909dcd0b8335117c464925f96e6e0da6654221948ce75134fc03017b7",
+    "suite/asu/Prostate_GE.mat": "70db27ff569c58336ca628b56956e56f8a34feab8e487a45efd28fcf661ea0c7",
+    "suite/asu/TOX_171.mat": "dde8327b7f40b8ef6a3acea73afeb2a06ad46b7aac6a69d6bc557d57461edf21",
+    "suite/asu/nci9.mat": "51d5d6386ae880bdebf1855ffd01fb22c9c23c04be12a1f26bd7f4bcecf69e63",
+    "suite/asu/lung_discrete.mat": "097fbbfa7486949b3d5fda3aecc4b9edba2176115fe81a46c4d4eed1541de92f",
+    "suite/asu/ORL.mat": "70aa0106e033ead1bd302c12d8aea52dd6725db5f907f39a9a70eda85128a63b",
+    "suite/asu/COIL20.mat": "2a35c105dbb327492b90389e55612bcbf39187bc7c408252239903e4ce7d6958",
+    "suite/asu/warpAR10P.mat": "c6e18c4ba7dc9a4f9fbc890837d35c8cd37fded4f863850ba8cb776b8abc98f2",
+    "suite/asu/warpPIE10P.mat": "3056e3df44b594e90a8376c827b375dcecb7de60ae1225fb79af60e45697c8de",
+    "suite/asu/usps.mat": "c82c8597595774044182a2776999ca19fcec42c0ae561db1d85333d0e3d37ad6",
+    "suite/asu/mnist.mat": "1fb8e3de70753bfb8aa1f45e8ec968591d00a0773e2f81558ce222bf20d9114e",
+    "suite/asu/binaryalphadigs.mat": "13a5b25f26f75564bfa2de1d776e994ffb0e5923930def10f1d9e84ee7f907c4",
+    "suite/asu/MSRA.mat": "9a4c99fb3f05ecb1d98ffc3406adfbb17fa037f95847deeaac943736afc43c2f",
+    "suite/asu/Isolet.mat": "9e5a5a33234be965fca9dbc4e02af1517ef03aa53f714a80411e90d91a83d322",
+    "suite/asu/PCMAC.mat": "713764d8eec2e7694d0ee2625518bd0504c481943ec3954da634d62a449c42dd",
+    "suite/asu/CNAE9.mat": "cc8c4043fca7199c27d5cb6690f548ec3726c64c6d27a0ce02a58d83490bb558",
+    "suite/keel/sonar.dat": "3db22f5ece13d019e43617217524f1072b1eae5275c69040517b784c52427b0d",
+    "suite/keel/spambase.dat": "4000f307ace66d6e24ab4a017cd5617887ef81a243155a677eafcc1c759d2f32",
+    "suite/keel/movement_libras.dat": "9177ab9c7304096022952729e4246028283d9c0fb899eb0f6f85ca3423f6f6ce",
+    "suite/keel/optdigits.dat": "ff5bdca1a597fde4361854eeec741dc671a97633a1de46f1ac23fc173f95306b",
+    "suite/keel/satimage.dat": "8e7d5263e37bb14dbe49e1a7da24e38fbd0a91b3e9817d59af36852455202110",
+    "suite/keel/vehicle.dat": "0b3d1659ded56bdacc90a49fe8d58a90db156532cc3a80e260803df83f29aaa9",
+    "suite/keel/texture.dat": "6e2e06ccf0da12bebed463df55bafddd3ae1d37ccbd23c4bbbe597d5d5445ae3",
+    "suite/keel/splice.dat": "385c6c37b2120b89d5c4922a7947dc1db925b245e9f33eaf08619cc92e4b011a",
 }
 
 
@@ -94,8 +124,10 @@ def compose_descr(spec, arrays, meta) -> str:
         lines.append(f"Target: {meta['target_names'][0]} (continuous)")
     lines += [f"Source: {spec.origin} (shared/data/{', shared/data/'.join(spec.sources)})",
               f"Original publisher: {spec.publisher}", f"Licence: {spec.licence}",
-              "Used by: " + ("; ".join(f"{p} {PAPERS[p]}" for p in spec.papers) or "backup, no paper"),
-              "", "Differences from the papers' version / edits undone:"]
+              "Used by: " + ("; ".join(f"{p} {PAPERS[p]}" for p in spec.papers) or spec.used_by or "backup, no paper")]
+    for extra in spec.extra_descr:           # the suite's domain and preprocessing (older specs: none)
+        lines += textwrap.wrap(extra, 100, subsequent_indent="  ")
+    lines += ["", "Differences from the papers' version / edits undone:"]
     lines += textwrap.wrap(spec.differences, 100, initial_indent="  ", subsequent_indent="  ")
     for note in meta.get("notes", []):
         lines += textwrap.wrap(note, 100, initial_indent="  ", subsequent_indent="  ")

@@ -41,9 +41,21 @@ def list_datasets(include_unavailable=True, compute=False):
 
     Returns
     -------
-    pandas.DataFrame with columns name, loader, title, shape, n_classes,
-    density (fraction of non-zero stored values), papers, source,
-    differences, available, reason (and missing if ``compute``).
+    pandas.DataFrame with columns name, loader, title, domain (one of
+    :data:`fsbook.datasets.DOMAINS`), shape, n_classes, density (fraction of
+    non-zero stored values), preprocessing (what a protocol applies), papers,
+    source, licence, differences, available, reason (and missing if
+    ``compute``).
+
+    Examples
+    --------
+    >>> from fsbook.datasets import list_datasets
+    >>> table = list_datasets(include_unavailable=False)
+    >>> row = table.set_index("name").loc["splice"]
+    >>> row["domain"], row["shape"], int(row["n_classes"])
+    ('tabular', (3190, 60), 3)
+    >>> int(table.domain.nunique()) >= 5
+    True
     """
     rows = []
     for spec in SPECS:
@@ -59,17 +71,19 @@ def list_datasets(include_unavailable=True, compute=False):
             summary = decode_meta(read_dataset(spec.filename)["meta"])["summary"]
             shape, n_classes, density = tuple(summary["shape"]), summary["n_classes"], summary["density"]
         row = {"name": spec.name, "loader": f"fsbook.datasets.{spec.loader}", "title": spec.title,
-               "shape": tuple(int(v) for v in shape), "n_classes": n_classes, "density": density,
-               "papers": ", ".join(spec.papers), "source": spec.origin, "differences": spec.differences,
+               "domain": spec.domain, "shape": tuple(int(v) for v in shape), "n_classes": n_classes,
+               "density": density, "preprocessing": spec.preprocessing, "papers": ", ".join(spec.papers),
+               "source": spec.origin, "licence": spec.licence, "differences": spec.differences,
                "available": True, "reason": ""}
         if compute:
             row["missing"] = missing
         rows.append(row)
     if include_unavailable:
         for item in UNAVAILABLE:
-            rows.append({"name": item["name"], "loader": None, "title": item["name"], "shape": item["shape"],
-                         "n_classes": None, "density": None, "papers": ", ".join(item["papers"]),
-                         "source": None, "differences": None, "available": False, "reason": item["reason"]})
+            rows.append({"name": item["name"], "loader": None, "title": item["name"], "domain": None,
+                         "shape": item["shape"], "n_classes": None, "density": None, "preprocessing": None,
+                         "papers": ", ".join(item["papers"]), "source": None, "licence": None,
+                         "differences": None, "available": False, "reason": item["reason"]})
     return pd.DataFrame(rows)
 
 

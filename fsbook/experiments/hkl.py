@@ -18,7 +18,7 @@ Tasks (``params["table"]``):
     :class:`~fsbook.baselines.WekaLibSVM`, i.e. ``ReplaceMissingValues``, ``NominalToBinary``,
     RBF C-SVC with ``C = 1`` and ``γ = 1/max_index``; the L1-SVM after the same two filters)
     and ``"all tuned (raw)"`` (the same two with ``C`` — and LibSVM's ``γ`` — chosen by inner
-    3-fold CV: a row for the reader who would tune, not one the paper ran).
+    3-fold CV: a row for the reader who would tune, not one the paper describes).
 
   Which the paper ran: it says it ran "all the wrapper-based dimensionality reduction
   approaches available in weka" with LibSVM (L2) and LibLINEAR (L1) as model builders, and
@@ -26,7 +26,10 @@ Tasks (``params["table"]``):
   booleanisation only as the step that lets *its* method use nominal and numeric attributes
   (section 1.1, and "booleanized to serve our purpose" for Tables 4–5).  The paper's CFS and
   baseline rows are therefore read as the *raw* rows (Weka on the ARFF attributes, defaults);
-  the paper does not state this in so many words.  The booleanised rows are kept as the
+  the paper does not state this in so many words.  For its all-feature LibSVM row the reading
+  does not hold up: the paper's row is far above Weka's defaults on MONK-1, tic-tac-toe and
+  20 Newsgroups (where the default model predicts the majority class) and near the tuned row
+  (chapter 6), so the paper's baseline was tuned or run otherwise.  The booleanised rows are kept as the
   comparison on HKL's own inputs.  MONK's problems use the UCI train/test split, the others
   4-fold stratified CV (folds shared by every method).  The 20 Newsgroups pair (alt.atheism vs
   talk.religion.misc, all 1 427 posts, words in ≥ 2 posts, ``x > 0``; key ``"20newsgroups"``)
@@ -83,7 +86,8 @@ from fsbook.experiments._runner import Protocol
 
 __all__ = ["PROTOCOL", "make_tasks", "run_task", "reduce", "load_table1", "CONFIGS",
            "TABLE1_DATASETS", "PAPER_TABLE1", "PAPER_TABLE2", "PAPER_TABLE3", "PAPER_DISJUNCTIONS",
-           "PAPER_TABLE4", "PAPER_TABLE5", "diagnosis"]
+           "PAPER_TABLE4", "PAPER_TABLE5", "diagnosis", "claims", "paper_table2_level", "paper_table2_asserts",
+           "majority_accuracy", "table1_fold_accuracy", "agreement_table", "AGREEMENT_MARGIN", "TABLE1_OVER", "TABLE2_ASSERTED", "TABLE2_OTHER"]
 
 CONFIGS = [f"{e}/{s}" for e in EVALUATORS for s in SEARCHES]
 #: fsbook.datasets' keys (file stems; ``monksK`` = both UCI splits of MONK's problem K;
@@ -94,7 +98,8 @@ SMALL_DATASETS = ["breast_cancer", "vote", "monks1", "monks2", "monks3"]
 #: Table 1 rows on the attributes as Weka reads them from the ARFF files (nominal codes, numeric
 #: values, missing values kept): CFS with each search, then Weka's default LibSVM / L1 LibLINEAR
 RAW_CONFIGS = [f"cfs/{s} (raw)" for s in SEARCHES]
-#: all attributes as Weka reads them: Weka's defaults (the paper's baselines), and CV-tuned
+#: all attributes as Weka reads them: Weka's defaults (our reading of the paper's baselines, which
+#: its LibSVM row does not bear out), and CV-tuned
 RAW_ALL, RAW_TUNED = "all (raw)", "all tuned (raw)"
 TABLE1_METHODS = CONFIGS + RAW_CONFIGS + ["all", RAW_ALL, RAW_TUNED, "hkl"]
 FRACTIONS = [1.0, 0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625]
@@ -743,12 +748,28 @@ PROTOCOL = Protocol(name="hkl", make_tasks=make_tasks, run_task=run_task, reduce
 
 # ---- claims ----------------------------------------------------------------------------------------
 
-def majority_accuracy(name):
+#: Holm families of the claims over the data sets (never shared with per-data-set rows): Table 1's
+#: three claims; Table 2's claims as the book reads the paper (:func:`paper_table2_asserts`: 27
+#: rows, one-sided, smallest p 1/1024 < 0.05/27 with ten data sets), and its other rows
+TABLE1_OVER = "Table 1 (over data sets)"
+TABLE2_ASSERTED = "Table 2"
+TABLE2_OTHER = "Table 2 (other rows)"
+
+def majority_accuracy(name, *, per_fold=False):
     """Accuracy (%) of always predicting the training part's majority class, mean over the outer
-    folds of Table 1's data set ``name`` (the floor a classifier should clear)."""
+    folds of Table 1's data set ``name`` (the floor a classifier should clear); one value per
+    outer fold with ``per_fold=True``."""
     _, y, _, split = load_table1(name)
-    return 100 * float(np.mean([np.mean(y[te] == np.bincount(y[tr]).argmax())
-                                for tr, te in table_folds(y, split)]))
+    acc = 100 * np.array([np.mean(y[te] == np.bincount(y[tr]).argmax()) for tr, te in table_folds(y, split)])
+    return acc if per_fold else float(acc.mean())
+
+
+def table1_fold_accuracy(results, dataset, method, classifier):
+    """Accuracy (%) of Table 1's row ``(method, classifier)`` on each outer fold of ``dataset``,
+    read from the stored results (``read_store(PROTOCOL)``)."""
+    df = pd.DataFrame([{**p, **{k: v for k, v in r.items() if not isinstance(v, list)}}
+                       for p, r in zip(results.params, results.results)])
+    return 100 * _per_fold(df, 1, dataset, method, classifier)
 
 
 def _per_fold(df, table, dataset, method, column):
@@ -760,11 +781,12 @@ def _per_fold(df, table, dataset, method, column):
 
 
 def _fold_claim(df, *, table, claim, a, b, dataset, better="higher", unit="folds", note=""):
-    """A claim decided over the outer folds of one data set (corrected resampled t, 4-fold CV:
-    n_test/n_train = 1/3); a single train/test split is one unit and cannot be tested."""
+    """A claim decided over the outer folds of one data set: the plain paired t over the folds of
+    its one 4-fold partition (the paper's estimand is the mean over that partition; the test is
+    conservative for it, :mod:`fsbook.claims`); a single train/test split is one unit and cannot
+    be tested."""
     from fsbook.claims import Claim, evaluate
-    c = Claim(claim, a=a[0], b=b[0], better=better, unit=unit, test="corrected_t", table=table,
-              test_train_ratio=1.0 / (N_FOLDS - 1), dataset=dataset)
+    c = Claim(claim, a=a[0], b=b[0], better=better, unit=unit, test="paired_t", table=table, dataset=dataset)
     va, vb = 100 * _per_fold(df, *a[1]), 100 * _per_fold(df, *b[1])
     if va.size == 1 and not note:
         note = "one train/test split: untestable"
@@ -784,12 +806,14 @@ def claims(results):
     Returns
     -------
     DataFrame
-        One row per claim and data set (``dataset``), plus one row per claim over the data sets by
-        the book's count rule (``dataset == "all"``); columns :data:`fsbook.claims.COLUMNS`.
-        Tables ``"Table 1"``, ``"Table 2"``, ``"Table 3"``, ``"Table 4"``, ``"Table 5"``: Holm's
-        correction runs within each.  Table 1 pairs HKL with a baseline over the 4 outer folds of
-        a data set (MONK's single test split is one unit and is not separable); Table 2 pairs HKL
-        with each row of Table 1 over the data sets (Wilcoxon, two-sided); Tables 3–5 over folds.
+        One row per claim and data set (``dataset``), plus the rows over the data sets
+        (``dataset == "all"``); columns :data:`fsbook.claims.COLUMNS`.  Families (``table``; Holm's
+        correction runs within each): ``"Table 1"``, :data:`TABLE1_OVER`, :data:`TABLE2_ASSERTED`,
+        :data:`TABLE2_OTHER`, ``"Table 3"``, ``"Table 4"``, ``"Table 5"``.  Table 1 pairs HKL with a
+        baseline over the 4 outer folds of a data set (plain paired t; MONK's single test split is
+        one unit and is not separable), and over the ten data sets by the Wilcoxon test on the
+        per-data-set effects; Table 2 pairs HKL with each row of Table 1 over the data sets
+        (Wilcoxon, one-sided in the paper's direction, as the paper tests); Tables 3–5 over folds.
     """
     from fsbook.claims import Claim, claims_table, evaluate, evaluate_over_datasets
 
@@ -814,16 +838,19 @@ def claims(results):
                                    dataset=d))
     per = claims_table(per)
     rows += per.to_dict("records")
-    rows += [{**evaluate_over_datasets(per, text, table="Table 1 (over data sets)"), "dataset": "all"}
-             for text in t1_claims]
-    # Table 2: HKL against each row over the data sets
+    over = [evaluate_over_datasets(per, text, table=TABLE1_OVER) for text in t1_claims]
+    rows += [{**r, "dataset": "all"} for r in claims_table(over).to_dict("records")]
+    # Table 2: HKL against each row over the data sets, one-sided as the paper tests; the paper's
+    # claims (the rows it marks significant, read as the book reads its rows) form one family,
+    # the other rows another
     hk = t1.loc[("hkl", "HKL")]
     t2 = []
     for (m, c), vals in t1.iterrows():
         if m == "hkl":
             continue
         claim = Claim(f"HKL beats {m} · {c} over the data sets", a="HKL", b=f"{m} · {c}", better="higher",
-                      unit="data sets", test="wilcoxon", table="Table 2")
+                      unit="data sets", test="wilcoxon", one_sided=True,
+                      table=TABLE2_ASSERTED if paper_table2_asserts(m, c) else TABLE2_OTHER)
         t2.append({**evaluate(claim, hk.to_numpy(), vals.to_numpy()), "dataset": "all"})
     rows += claims_table(t2).to_dict("records")
     # Table 3: the 20 Newsgroups pair
@@ -844,8 +871,8 @@ def claims(results):
                  ("zero-norm SVM, all genes", "zero_norm", 1.0))):
             va = 100 * _table4_folds(df, d, a[1], a[2])
             vb = 100 * _table4_folds(df, d, b[1], b[2])
-            c = Claim(text, a=a[0], b=b[0], better="higher", unit="folds", test="corrected_t", table="Table 4",
-                      test_train_ratio=1.0 / (N_FOLDS - 1), dataset=d)
+            c = Claim(text, a=a[0], b=b[0], better="higher", unit="folds", test="paired_t", table="Table 4",
+                      dataset=d)
             t4.append({**evaluate(c, va, vb), "dataset": d})
     rows += claims_table(t4).to_dict("records")
     # Table 5: accuracy and sparsity against the feature-weighting SVM
@@ -857,6 +884,81 @@ def claims(results):
                                   b=("feature-weighting SVM", (5, d, "weighted_svm", column)), dataset=d,
                                   better=better))
     rows += claims_table(t5).to_dict("records")
+    return pd.DataFrame(rows)
+
+
+def paper_table2_level(method, classifier):
+    """The significance level the paper prints for HKL against Table 1's row ``(method,
+    classifier)`` in its Table 2 (our raw rows take the level of the configuration they re-run),
+    or ``None`` where it prints none (not significant, or a row it did not run)."""
+    key = f"all ({classifier})" if method == "all" else method
+    if key not in PAPER_TABLE2.index:
+        return None
+    v = PAPER_TABLE2.loc[key, classifier]
+    return None if v is None or pd.isna(v) else float(v)
+
+
+def paper_table2_asserts(method, classifier):
+    """Whether Table 1's row ``(method, classifier)`` is one of the paper's Table 2 claims as the
+    book reads the paper: the paper prints a significance level for it, and the row is the one
+    the book reads as the paper's (the raw rows for CFS and the all-feature SVMs, the booleanised
+    rows for the consistency and filtered evaluators, which have no raw row)."""
+    if paper_table2_level(method, classifier) is None:
+        return False
+    return not (method == "all" or f"{method} (raw)" in RAW_CONFIGS)
+
+
+#: agreement of our level with a number the paper prints (:func:`fsbook.claims.agreement`): they
+#: agree when the 90 % interval of ``ours − paper`` lies within ± this many accuracy points.
+#: Declared before computing: two points is one or two test samples per fold on the small data
+#: sets (a hepatitis fold has 39 patients: 2.6 points each; a breast-cancer fold 72: 1.4), the
+#: smallest difference a reader of Table 1 could take for a difference between methods.
+AGREEMENT_MARGIN = 2.0
+
+
+def agreement_table(results, margin=AGREEMENT_MARGIN):
+    """Our per-fold accuracies against the paper's printed numbers, one row per number checked.
+
+    The rows: Table 1's HKL and all-feature LibSVM / L1-SVM rows (Weka's defaults on the raw
+    attributes) on each data set; Table 3's tuned L1- and L2-SVM and HKL; Table 4's HKL and
+    zero-norm SVM with all genes; Table 5's HKL and feature-weighting SVM.  The paper's own
+    spread is taken as ours at its number of folds (``paper_n`` = the units we have): it prints
+    no standard errors.  A single train/test split (MONK) has no spread: inconclusive.
+
+    Returns
+    -------
+    DataFrame
+        ``table``, ``dataset``, ``row``, ``paper``, ``ours``, ``diff``, ``ci_low``, ``ci_high``
+        (95 %), ``agreement`` (:data:`fsbook.claims.AGREES` / ``DIFFERS`` / ``INCONCLUSIVE``).
+    """
+    from fsbook.claims import agreement
+
+    df = pd.DataFrame([{**p, **{k: v for k, v in r.items() if not isinstance(v, list)}}
+                       for p, r in zip(results.params, results.results)])
+    checks = []
+    for d in TABLE1_DATASETS:
+        for row, (m, c), paper in (("HKL", ("hkl", "HKL"), ("hkl", "HKL")),
+                                   ("LibSVM (Weka's defaults)", (RAW_ALL, "L2"), ("all", "L2")),
+                                   ("L1-SVM (C = 1)", (RAW_ALL, "L1"), ("all", "L1"))):
+            checks.append(("Table 1", d, row, 100 * _per_fold(df, 1, d, m, c), PAPER_TABLE1.loc[paper, d]))
+    ng = "20newsgroups"
+    for lab in ("L1", "L2"):
+        checks.append(("Table 3", ng, f"{lab}-SVM (tuned C)", 100 * _per_fold(df, 3, None, "svm_tuned", lab),
+                       PAPER_TABLE3[f"{lab}-SVM"]))
+    checks.append(("Table 3", ng, "HKL", 100 * _per_fold(df, 1, ng, "hkl", "HKL"), PAPER_TABLE3["HKL"]))
+    for d, paper in PAPER_TABLE4.items():
+        checks.append(("Table 4", d, "HKL", 100 * _table4_folds(df, d, "hkl", None), paper["hkl"][1]))
+        checks.append(("Table 4", d, "zero-norm SVM, all genes", 100 * _table4_folds(df, d, "zero_norm", 1.0),
+                       dict(paper["zero_norm"])[1.0]))
+    for d, paper in PAPER_TABLE5.items():
+        for method, row in (("hkl", "HKL"), ("weighted_svm", "feature-weighting SVM")):
+            checks.append(("Table 5", d, row, 100 * _per_fold(df, 5, d, method, "accuracy"), paper[method][1]))
+    rows = []
+    for table, d, row, ours, paper in checks:
+        a = agreement(ours, float(paper), margin=margin, paper_n=len(ours))
+        rows.append({"table": table, "dataset": d, "row": row, "paper": float(paper), "ours": a["ours"],
+                     "diff": a["diff"], "ci_low": a["ci_low"], "ci_high": a["ci_high"],
+                     "agreement": a["agreement"]})
     return pd.DataFrame(rows)
 
 

@@ -6,7 +6,8 @@
 - :func:`solve_active_set`, :class:`HKLProblem` -- the active-set solver of Figure 1.
 - :class:`RestrictedProblem` -- the problem on an active set: ``g(η)`` of eqs. (8)–(9), its gradient.
 - :mod:`primal` -- the same restricted problem as one conic program on the node features
-  (``solve_active_set(..., solver="conic")``; Clarabel), with the same certificate.
+  (``solve_active_set(..., solver="conic")``; Clarabel), with the same certificate, and on a
+  working set of samples chosen from a warm start (``solver="working_set"``).
 - :func:`smo_svm` -- the warm-started inner SVM solver.
 - :func:`descendant_kernel`, :func:`union_matrix` -- closed-form kernel sums over sub-lattices.
 - :func:`solve_brute_force` -- problem (1) on the whole lattice (small n, cvxpy, lazy import).

@@ -28,7 +28,10 @@ makes the SVM pick a dual point with small ``s_u`` on the switched-off nodes.
 Alternatively (``solve_active_set(..., solver="conic")``, :mod:`fsbook.hkl.primal`) the
 restricted problem is solved in the primal, as one conic program on the node features ``Ψ``
 (one interior-point solve per active set instead of one SVM per mirror-descent step); the
-certificate below is computed from its ``(w, b, α)`` in the same way.
+certificate below is computed from its ``(w, b, α)`` in the same way.  ``solver="working_set"``
+(:func:`fsbook.hkl.primal.restricted_working_set`) solves the same conic program on the samples
+near the margin of the previous iteration's solution (or of the previous ``C``'s, on a path), the
+others fixed at ``α = 0`` or ``α = C`` and checked after the solve.
 
 Sufficiency condition (chapter 5, after Bach 2009).  For a source ``t`` of
 ``A^c`` let
@@ -51,7 +54,7 @@ from sklearn.svm import SVC
 
 from fsbook.hkl import lattice
 from fsbook.hkl._kernels import prefix_quadforms, source_quadforms, union_matrix
-from fsbook.hkl.primal import restricted_conic
+from fsbook.hkl.primal import restricted_conic, restricted_working_set
 from fsbook.hkl.smo import clarabel_svm, ipm_svm, smo_svm
 
 __all__ = ["HKLProblem", "RestrictedProblem", "solve_active_set", "source_scores",
@@ -242,6 +245,9 @@ class RestrictedProblem:
         self.PsiT = self.Psi.T.tocsr()
         self.M = lattice.ancestor_matrix(self.nodes).astype(np.float64)   # M[u, v]: v ⊆ u
         self.MT = np.ascontiguousarray(self.M.T)
+        # the operators of ζ(η) and of the dual-norm bound (:meth:`zeta`, :meth:`dual_norm`):
+        # the dense M by default; :meth:`use_sparse_ancestors` swaps in sparse copies
+        self._M_op, self._MT_op = self.M, self.MT
         self.d = prob.delta(self.nodes)
         self.dp = self.d ** prob.p
         self.sigma_warm = None
@@ -252,8 +258,21 @@ class RestrictedProblem:
     def zeta(self, eta):
         """``ζ_u(η)`` of (9) and ``S_u = Σ_{v∈A(u)} δ_v^p η_v^{1−p}``."""
         p = self.prob.p
-        S = self.M @ (self.dp * eta ** (1.0 - p))
+        S = self._M_op @ (self.dp * eta ** (1.0 - p))
         return S ** (1.0 / (1.0 - p)), S
+
+    def use_sparse_ancestors(self):
+        """Compute ``ζ(η)`` and the bounds of :meth:`dual_norm` with sparse copies of ``M``.
+
+        ``M`` has ``Σ_u |A(u)|`` nonzeros (a node has few ancestors in an active set of short
+        disjunctions) out of ``k²``; the fixed-point iteration of :meth:`dual_norm` makes two
+        products with it per step.  Same values up to the order of the sums (rounding), so only
+        the opt-in ``solver="working_set"`` uses it; the other solvers keep the dense products
+        of their stored results.
+        """
+        self._M_op = sp.csr_matrix(self.M)
+        self._MT_op = sp.csr_matrix(self.MT)
+        return self
 
     def _svm(self, sigma):
         """The SVM with kernel ``Σ_u σ_u K_u``: warm-started SMO (default) or libsvm."""
@@ -397,7 +416,7 @@ class RestrictedProblem:
             eta = np.maximum(eta, 1e-100)
             zeta, _ = self.zeta(eta)
             F = float(zeta @ absq)
-            Bq = self.dp * eta ** (-p) * (self.MT @ (zeta ** p * absq))
+            Bq = self.dp * eta ** (-p) * (self._MT_op @ (zeta ** p * absq))
             up = min(up, float(Bq.max()))
             lo = max(lo, F)
             if up <= lo * (1.0 + rtol):
@@ -606,16 +625,19 @@ def _project(eta, eta_min):
     return eta
 
 
-def _conic_restricted(red, eta):
+def _conic_restricted(red, eta, sol=None):
     """The restricted problem by :func:`fsbook.hkl.primal.restricted_conic`, in the form of
     :func:`_mirror_descent`'s result: (evaluation dict, P, ``Ω_A*(s)²`` bound, reduced gap, w, Ω(w)).
 
     ``P`` is the primal (2)–(3) at the conic solution ``(w, b)``, the reduced gap is ``P``
     minus the dual lower bound at ``α`` (:func:`_dual_lower` with the upper bound of
-    ``Ω_A*(s)²``): both are evaluated here, not taken from the conic solver.
+    ``Ω_A*(s)²``): both are evaluated here, not taken from the conic solver.  ``sol``: a
+    solution computed otherwise (:func:`fsbook.hkl.primal.restricted_working_set`), evaluated
+    in the same way.
     """
     prob = red.prob
-    sol = restricted_conic(red)
+    if sol is None:
+        sol = restricted_conic(red)
     w, b = sol["w"], sol["b"]
     f = red.Psi @ w + b
     omega = float(red.d @ (red.MT @ np.abs(w) ** prob.p) ** (1.0 / prob.p))
@@ -627,6 +649,8 @@ def _conic_restricted(red, eta):
     zeta, _ = red.zeta(eta_dn)
     ev = dict(c=sol["c"], b=b, s=sol["s"], a=sol["s"] ** 2, sigma=zeta, zeta=zeta, eta=eta_dn,
               status=sol["status"], iterations=sol["iterations"], seconds=sol["seconds"])
+    if "working_samples" in sol:
+        ev.update(working_samples=sol["working_samples"], rounds=sol["rounds"])
     return ev, P, up, gapA, w, omega
 
 
@@ -669,7 +693,7 @@ def _mirror_descent(red, eta, tol, max_iter):
 
 def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
                      md_max_iter=200, verbose=False, callback=None, nodes=None, eta=None,
-                     solver="mirror"):
+                     solver="mirror", w=None, b=None):
     """Active-set algorithm of Figure 1 with the derived sufficiency condition.
 
     Parameters
@@ -689,12 +713,20 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
     nodes, eta : list of tuple, ndarray or None
         Warm start (a regularisation path): a hull-closed initial active set starting with
         the top node ``()`` and its ``η``; default ``[()]`` and ``η = 1``.
-    solver : {"mirror", "conic"}
+    w, b : ndarray, float or None
+        Warm start of the weights on ``nodes`` and the intercept (a regularisation path's
+        previous solution), used by ``solver="working_set"`` only.
+    solver : {"mirror", "conic", "working_set"}
         How the restricted problem on the active set is solved.  ``"mirror"`` (the reference):
         entropic mirror descent on ``η`` for the reduced dual (8), one inner SVM (9) per
         evaluation.  ``"conic"``: the restricted primal (2)–(3) as one conic program on the
         node features ``Ψ`` (:func:`fsbook.hkl.primal.restricted_conic`, Clarabel); same
-        certificate and sufficiency check.
+        certificate and sufficiency check.  ``"working_set"``: the same conic program on the
+        samples near the margin of a warm start (the previous iteration's solution, padded with
+        zeros for the nodes just added, or ``w``, ``b`` of the previous ``C``), the other
+        samples fixed at ``α = 0`` or ``α = C`` and checked after the solve
+        (:func:`fsbook.hkl.primal.restricted_working_set`); same optimum, same certificate
+        (evaluated on all samples).
     max_iter : int or None
         Cap on the active-set iterations; ``None``: no cap.
     max_active : int or None
@@ -709,8 +741,8 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
     ``"stalled"`` (no violating source left while the gap is above tol: inexact restricted
     solves).  Every stop other than ``"certified"`` warns (``ConvergenceWarning``) with the gap.
     """
-    if solver not in ("mirror", "conic"):
-        raise ValueError(f"solver must be 'mirror' or 'conic', got {solver!r}")
+    if solver not in ("mirror", "conic", "working_set"):
+        raise ValueError(f"solver must be 'mirror', 'conic' or 'working_set', got {solver!r}")
     if max_active is None:
         max_active = np.inf
     if max_iter is None:
@@ -726,6 +758,12 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
         if eta.shape != (len(nodes),):
             raise ValueError("eta must have one entry per node")
         eta = eta / eta.sum()
+    w_warm = None
+    if solver == "working_set" and w is not None:
+        w_warm = np.asarray(w, dtype=np.float64)
+        if w_warm.shape != (len(nodes),):
+            raise ValueError("w must have one entry per node")
+        b_warm = 0.0 if b is None else float(b)
     history = []
     times = dict(svm=0.0, mirror_descent=0.0, sufficiency=0.0)
     converged = False
@@ -734,11 +772,18 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
     for it in range(1, max_iter + 1):
         t0 = time.perf_counter()
         red = RestrictedProblem(prob, nodes)
+        if solver == "working_set":
+            red.use_sparse_ancestors()
         if solver == "mirror":
             ev, n_md, P, MA2, gapA = _mirror_descent(red, eta, tol / 2, md_max_iter)
             _, w, omega = red.primal(ev)
         else:
-            ev, P, MA2, gapA, w, omega = _conic_restricted(red, eta)
+            sol = None
+            if solver == "working_set":
+                sol = restricted_working_set(red, w0=w_warm, b0=None if w_warm is None else b_warm)
+            ev, P, MA2, gapA, w, omega = _conic_restricted(red, eta, sol)
+            if solver == "working_set":     # the next iteration starts from this solution
+                w_warm, b_warm = w, ev["b"]
             n_md = 0
             red.t_svm = ev["seconds"]
             red.n_svm = 1
@@ -765,8 +810,10 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
                    max_Q=float(np.exp(min(logQmax, 700.0))), n_sources=len(logQ),
                    n_violating=int(viol.size), md_steps=n_md, n_svm=red.n_svm,
                    time=t2 - t0)
-        if solver == "conic":       # Clarabel's status and iterations of the restricted solve
+        if solver != "mirror":      # Clarabel's status and iterations of the restricted solve
             rec.update(conic_status=ev["status"], conic_iterations=ev["iterations"])
+        if solver == "working_set":
+            rec.update(working_samples=ev["working_samples"], working_set_rounds=ev["rounds"])
         history.append(rec)
         if callback is not None:
             callback(list(nodes), ev, rec)
@@ -777,7 +824,7 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
             stop_reason = "certified"
             break
         if viol.size == 0:
-            if solver == "conic" or n_md >= md_max_iter or gapA <= tol / 2 * max(P, 1e-12):
+            if solver != "mirror" or n_md >= md_max_iter or gapA <= tol / 2 * max(P, 1e-12):
                 stop_reason = "stalled"
                 break          # no progress possible (inexact inner solves)
             continue
@@ -791,6 +838,8 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
         eta = np.concatenate([eta, np.full(len(new_nodes), 0.5 * fill)])
         eta /= eta.sum()
         nodes = nodes + new_nodes
+        if w_warm is not None:      # the new nodes start at zero weight
+            w_warm = np.concatenate([w_warm, np.zeros(len(new_nodes))])
     if not converged:
         warnings.warn(f"disjunctive HKL stopped before the duality gap reached tol "
                       f"({stop_reason}: relative gap {history[-1]['gap']:.3g}, "

@@ -1,0 +1,31 @@
+"""The API reference pages (book/api/<module>.md) are the ones scripts/api_pages.py writes from the
+package, so every public name of every documented module has its entry, and every page is listed in
+_toc.yml."""
+import importlib.util
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("api_pages", ROOT / "scripts" / "api_pages.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_committed_pages_are_generated():
+    for path, text in _script().pages().items():
+        assert path.exists(), f"{path.name} is missing: run python scripts/api_pages.py"
+        assert path.read_text() == text, f"{path.name} is stale: run python scripts/api_pages.py"
+
+
+def test_every_api_page_is_in_the_toc():
+    toc = (ROOT / "_toc.yml").read_text()
+    listed = {line.split("file:")[1].strip() for line in toc.splitlines() if "file:" in line}
+    for page in sorted((ROOT / "book" / "api").glob("*.*")):
+        if page.suffix in (".md", ".ipynb"):
+            assert f"book/api/{page.stem}" in listed, f"{page.name} is not in _toc.yml"
+    assert yaml.safe_load(toc)

@@ -1,0 +1,167 @@
+"""selection_suite protocol: the declared design (data sets, domains, sizes, exclusions), mRMR as
+a ranker, a handful of quick tasks end to end through the runner, and the statistics on a tiny
+synthetic store whose answers are known."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from fsbook.experiments import _suite_analysis as A
+from fsbook.experiments import run_protocol
+from fsbook.experiments import selection_suite as S
+
+
+def test_design_has_thirty_sets_in_five_domains_multiclass_and_subsamples():
+    assert len(S.DATASETS) >= 30 and not set(S.LEFT_OUT) & set(S.DATASETS)
+    assert {v[0] for v in S.DATASETS.values()} == set(S.DOMAINS)
+    assert len(S.DOMAINS) >= 5
+    facts = {d: S.facts(d) for d in S.DATASETS}
+    assert sum(f["classes"] > 2 for f in facts.values()) >= 10
+    # every class has at least 6 samples: 3 per training half, so every inner CV part sees each class
+    assert all(np.bincount(np.unique(S.load(d)[1], return_inverse=True)[1]).min() >= 6 for d in S.DATASETS)
+    assert max(f["n"] for f in facts.values()) == S.MAX_SAMPLES
+    # the subsample is stratified: mnist keeps its class proportions within one sample per class
+    from fsbook import datasets as D
+
+    y_all = D.load_mnist_subset().target
+    y = S.load("mnist_subset")[1]
+    expected = np.bincount(np.unique(y_all, return_inverse=True)[1]) * S.MAX_SAMPLES / len(y_all)
+    assert np.abs(np.bincount(np.unique(y, return_inverse=True)[1]) - expected).max() <= 1
+    # splice is one-hot (4 columns per position), text stays sparse until the fold
+    assert S.width("splice") == 240 and S.load("pcmac")[0].format == "csr"
+
+
+def test_sizes_are_fractions_of_the_width_and_the_ranking_size_is_among_them():
+    for d in S.DATASETS:
+        ks = S.ks_of(d)
+        assert ks and all(1 <= k < S.width(d) for k in ks) and ks == sorted(set(ks))
+        assert S.rank_k(d) in ks
+    assert S.ks_of("colon") == S.ks_of("dexter") == [round(f * S.WIDTH_CAP) for f in S.FRACTIONS]
+    assert S.ks_of("sonar") == [1, 3, 6, 12] and S.ks_of("splice") == [5, 12, 24, 48]
+
+
+def test_tasks_share_folds_quick_tasks_are_full_tasks_and_every_exclusion_is_declared():
+    full, quick = S.make_tasks(True), S.make_tasks(False)
+    key = lambda t: tuple(sorted((k, str(v)) for k, v in t.items()))     # noqa: E731
+    assert {key(t) for t in quick} <= {key(t) for t in full}
+    assert len({key(t) for t in full}) == len(full) == len(S.DATASETS) * S.REPEATS * S.N_FOLDS * len(S.METHODS)
+    a, b = S.folds("sonar", 0), S.folds("sonar", 1)
+    assert not np.array_equal(a[0][1], b[0][1])
+    assert np.array_equal(np.sort(np.concatenate([t for _, t in a])), np.arange(len(S.load("sonar")[1])))
+    excluded = {(d, m): S.cannot_run(m, d) for d in S.DATASETS for m in S.METHODS if S.cannot_run(m, d)}
+    assert {m for _, m in excluded} <= set(S.EXCLUSIONS)
+    assert S.cannot_run("GeoRatio", "breast_cancer") is None and ("sonar", "GeoRatio") in excluded
+    assert S.cannot_run("HKL", "colon") is None and ("orl", "HKL") in excluded
+    assert S.run_task({"dataset": "orl", "repeat": 0, "fold": 0, "n_folds": 2, "method": "HKL",
+                       "ks": S.ks_of("orl")}) == {"not_run": excluded[("orl", "HKL")]}
+
+
+def test_mrmr_ranker_cut_equals_a_fit_at_each_k():
+    X, y = S.load("sonar")[:2]
+    big = S.make_selector("MRMR", 12, 0).fit(X, y)
+    for k in (1, 3, 6):
+        assert np.array_equal(S.support_at(big, "MRMR", k), np.flatnonzero(S.make_selector("MRMR", k, 0).fit(X, y).get_support()))
+
+
+def test_quick_tasks_end_to_end(tmp_path):
+    tasks = [t for t in S.make_tasks(False) if t["dataset"] in ("wine", "glioma") and t["repeat"] == 0
+             and t["method"] in ("none", "MRMR", "CFS", "GeoRatio")]
+    res = run_protocol(S.PROTOCOL, tasks=tasks, out=tmp_path, progress=False)
+    assert res.n_computed == len(tasks) == 16
+    t = res.tables
+    assert set(t["not_run"]["method"]) == {"GeoRatio"}
+    mrmr = [r for p, r in zip(res.params, res.results) if p["method"] == "MRMR"]
+    assert all(len(r["support"][i]) == k for r in mrmr for i, k in enumerate(r["k"]))
+    assert all(c > 0 for r in mrmr for c in r["fit_cpu"][:1]) and all(c == 0 for r in mrmr for c in r["fit_cpu"][1:])
+    assert (t["cost"].set_index(["dataset", "method"]).loc[("wine", "none"), "fit_cpu"] == 0.0)
+    acc = t["accuracy"]
+    assert acc["rank_k"].sum() == 6 and acc["acc_rbf"].between(0, 100).all()
+    # resumed from the store, nothing recomputed and the same tables
+    again = run_protocol(S.PROTOCOL, tasks=tasks, out=tmp_path, progress=False)
+    assert again.n_computed == 0
+    pd.testing.assert_frame_equal(again.tables["accuracy"], acc)
+
+
+#: synthetic fit costs: MRMR is as accurate as all features and dearer than MI, the best
+COSTS = {"none": 0.0, "ReliefF": 0.5, "MI": 2.0, "MRMR": 10.0}
+
+
+def _store(effects, datasets, domain="tabular", repeats=5, noise=0.5, seed=0):
+    """Tiny synthetic store: method m has accuracy 70 + effects[m] + noise on every fold, and
+    fit CPU seconds COSTS[m]."""
+    rng = np.random.default_rng(seed)
+    params, results = [], []
+    for d in datasets:
+        S.DATASETS.setdefault(d, (domain, {}, "synthetic"))
+        for r in range(repeats):
+            for f in range(2):
+                for m, e in effects.items():
+                    acc = (70 + e + noise * rng.standard_normal()) / 100
+                    k = 0 if m in S.OWN_SIZE else 3
+                    params.append({"dataset": d, "repeat": r, "fold": f, "n_folds": 2, "method": m, "ks": [k]})
+                    results.append({"k": [k], "n_selected": [3], "acc_rbf": [acc],
+                                    "fit_cpu": [COSTS[m]], "peak_mib": [1.0], "support": [[0, 1, 2]]})
+    return params, results
+
+
+@pytest.fixture
+def synthetic(monkeypatch):
+    monkeypatch.setattr(S, "DATASETS", dict(S.DATASETS))
+    monkeypatch.setattr(S, "rank_k", lambda d: 3)
+    monkeypatch.setattr(S, "width", lambda d: 20)
+    effects = {"none": 0.0, "MI": 5.0, "ReliefF": -5.0, "MRMR": 0.0}
+    p, r = _store(effects, [f"t{i}" for i in range(8)], "tabular")
+    p2, r2 = _store(effects, [f"i{i}" for i in range(6)], "image", seed=1)
+    return S.reduce(p + p2, r + r2)
+
+
+def test_interval_holds_the_mean_and_widens_with_spread():
+    m, lo, hi = S.interval([70.0, 71.0, 72.0, 73.0, 74.0])
+    assert m == 72.0 and lo < 72.0 < hi
+    assert hi - lo < S.interval([60.0, 66.0, 72.0, 78.0, 84.0])[2] - S.interval([60.0, 66.0, 72.0, 78.0, 84.0])[1]
+
+
+def test_statistics_find_the_planted_effects(synthetic):
+    fr = A.friedman_tests(synthetic["accuracy"])
+    assert list(fr["scope"]) == ["all", "image", "tabular"]
+    assert (fr["p"] < 1e-3).all() and (fr["data sets"] == [14, 6, 8]).all()
+    vs = A.versus_none(synthetic["accuracy"]).query("scope == 'all' and classifier == 'RBF SVM'").set_index("method")
+    assert vs.loc["MI", "side"] == "better" and vs.loc["MI", "p_holm"] < 0.05
+    assert vs.loc["ReliefF", "side"] == "worse" and vs.loc["ReliefF", "p_holm"] < 0.05
+    assert vs.loc["MRMR", "p_holm"] > 0.05
+    c = A.claims_vs_none(synthetic["accuracy"], synthetic["folds"])
+    assert set(c["test"]) == {"repeated_cv_t"} and set(c["unit"]) == {"repetitions"} and (c["n"] == 5).all()
+    lin = c[c["classifier"] == "RBF SVM"]
+    assert (lin[lin["method"] == "MI"]["verdict"] == "holds").all()
+    assert (lin[lin["method"] == "ReliefF"]["verdict"] == "fails").all()
+    assert set(lin["table"]) == {"MI vs none (RBF SVM)", "ReliefF vs none (RBF SVM)", "MRMR vs none (RBF SVM)"}
+
+
+def test_pareto_per_domain(synthetic):
+    p = A.pareto(synthetic["accuracy"], synthetic["cost"]).query("domain == 'tabular'").set_index("method")
+    # none is free, MI the most accurate; MRMR (as accurate as none, dearer than MI) is dominated
+    assert p.loc["none", "pareto"] and p.loc["MI", "pareto"] and not p.loc["MRMR", "pareto"]
+    assert not p.loc["ReliefF", "pareto"] and p.loc["MRMR", "fit_cpu"] == 10.0
+    assert p.loc["MI", "accuracy"] > p.loc["none", "accuracy"] > p.loc["ReliefF", "accuracy"]
+
+
+def test_score_matrix_drops_methods_missing_somewhere(synthetic):
+    acc = synthetic["accuracy"]
+    acc = acc[~((acc["dataset"] == "t0") & (acc["method"] == "MI"))]
+    s, dropped = A.score_matrix(acc)
+    assert dropped == ["MI"] and "MI" not in s.columns and s.shape == (14, 3)
+    with pytest.raises(ValueError, match="metric"):
+        A.score_matrix(acc, "acc_linear")
+
+
+def test_peak_rss_sees_an_allocation_even_after_the_same_memory_was_freed():
+    from fsbook.experiments._memory import PeakRSS
+
+    for _ in range(2):        # the second block reuses what the first freed: still seen as growth
+        with PeakRSS(0.001) as m:
+            a = np.ones(10 * 2**20)        # 80 MiB, written
+            a += 1
+            del a
+        assert 60 <= m.peak_mib < 400
+    with PeakRSS(0.001) as small:
+        sum(range(1000))
+    assert small.peak_mib < 20
