@@ -139,6 +139,12 @@ def run_one(name, n, d, k, python=sys.executable):
             "cpu_seconds": None, "peak_rss_mib": round(usage.ru_maxrss / 1024, 1)}
 
 
+def _recorded_total(record):
+    """The child CPU seconds of an earlier record (named ``total_fit_cpu_seconds`` before; 0 if
+    absent)."""
+    return record.get("total_child_cpu_seconds", record.get("total_fit_cpu_seconds", 0.0))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
@@ -154,7 +160,9 @@ def main(argv=None):
         name, n, d, k = args.child
         child(name, int(n), int(d), int(k))
         return
+    from fsbook.benchmark_records import RESULTS_DIR, _commit
     from fsbook.capabilities import public_estimators
+    code = _commit(RESULTS_DIR.parents[1])        # the commit of the code each row measures
     names = args.only or list(public_estimators())
     sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes] if args.sizes else list(SIZES)
     rows, cpu0 = [], resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
@@ -171,7 +179,7 @@ def main(argv=None):
                         stop = row["status"].split(":")[0]
                     elif row["cpu_seconds"] > CPU_LIMIT:
                         stop = f"over {CPU_LIMIT} CPU s"
-                row = {"estimator": name, "n": n, "d": d, "classes": k, **row}
+                row = {"estimator": name, "n": n, "d": d, "classes": k, "code": code, **row}
                 rows.append(row)
                 print(json.dumps(row), flush=True)
     total = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - cpu0
@@ -185,7 +193,7 @@ def main(argv=None):
             new = {(r["estimator"], r["n"], r["d"], r["classes"]) for r in rows}
             kept = [r for r in old["rows"] if (r["estimator"], r["n"], r["d"], r["classes"]) not in new]
             record = {**record, "rows": kept + rows, "runs": old["runs"] + record["runs"],
-                      "total_child_cpu_seconds": round(old.get("total_child_cpu_seconds", 0.0) + total, 1)}
+                      "total_child_cpu_seconds": round(_recorded_total(old) + total, 1)}
         print("written", record_benchmark("defaults", "sweep", record))
     print(f"total child CPU: {total:.0f} s")
 

@@ -51,6 +51,8 @@ REFUSALS = {
               "a weighted form is not defined by Kononenko's algorithm",
     "L1SVMSelector": _NOT_YET.format(what="C path (its start, scikit-learn's l1_min_c, takes no "
                                           "weights)"),
+    "MRMR": _NOT_YET.format(what="mutual informations (weighted counts of the joint states, "
+                                 "a weighted mean and s.d. for the three states)"),
     "MMC": _PAIRS,
     "MMCSupervised": _PAIRS.replace("weight the pairs by repeating them",
                                     "repeat a sample to weight it"),

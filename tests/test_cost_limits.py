@@ -109,12 +109,24 @@ def test_small_fits_pass_the_limits():
         ProjectionPenaltySVC().fit(X[:100], y[:100])
 
 
-def test_the_protocols_run_without_limits():
+def test_importing_the_protocols_changes_no_limit():
     import subprocess
     import sys
-    out = subprocess.run([sys.executable, "-c", "import fsbook, fsbook.experiments; print(fsbook.LIMITS)"],
-                         capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "{'seconds': None, 'bytes': None}"
+    code = "import fsbook, fsbook.experiments; print(fsbook.LIMITS)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == str(DEFAULT)
+
+
+def _limits_task(params):
+    return {"seconds": fsbook.LIMITS["seconds"], "bytes": fsbook.LIMITS["bytes"]}
+
+
+def test_the_runner_runs_a_task_without_limits_and_restores_them():
+    from fsbook.experiments._runner import _call
+    with cost_limits(**DEFAULT):
+        index, result, *_ = _call(_limits_task, 0, {})
+        assert fsbook.LIMITS == DEFAULT
+    assert index == 0 and result == {"seconds": None, "bytes": None}
 
 
 def test_hsfs_refuses_5000_by_300():
