@@ -72,6 +72,20 @@ def test_hkl_ranker_refuses_900_indicators_by_5_classes():
     assert "n_bins=2" in msg and "900 boolean indicators, 5 model" in msg
 
 
+def test_hkl_ranker_estimate_accepts_the_measured_short_fits_and_refuses_the_long_ones():
+    from fsbook.hkl.ranker import HKL_MEASURED, HKL_STOPPED, hkl_ranker_seconds
+    for size, seconds in HKL_MEASURED.items():
+        estimate = hkl_ranker_seconds(*size)
+        assert estimate < DEFAULT["seconds"] and 0.3 < estimate / seconds < 6, size
+    for size in HKL_STOPPED:
+        assert hkl_ranker_seconds(*size) > DEFAULT["seconds"], size
+
+
+def test_hkl_ranker_does_not_refuse_500_by_30_with_5_classes():
+    from fsbook.hkl.ranker import hkl_ranker_seconds
+    assert hkl_ranker_seconds(500, 3 * 30, 5) < DEFAULT["seconds"]
+
+
 class _SlowSelector(BaseEstimator):
     """Burns ``seconds`` of CPU per fit and selects the first feature."""
 
