@@ -15,3 +15,7 @@ Subpackages map one-to-one onto the book's chapters:
 """
 
 __version__ = "0.1.0"
+
+from fsbook._cost import LIMITS, CostLimitError, cost_limits  # noqa: E402
+
+__all__ = ["LIMITS", "CostLimitError", "cost_limits"]

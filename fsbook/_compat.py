@@ -17,6 +17,9 @@ Exported names:
 * :class:`PositiveFloats` -- fsbook's own constraint (a sequence of positive finite floats),
   on scikit-learn's private constraint base class;
 * :func:`check_feature_names_in` -- ``sklearn.utils.validation._check_feature_names_in``;
+* :func:`check_sample_weight` -- ``sklearn.utils.validation._check_sample_weight``, and
+  :func:`raise_for_params` -- ``sklearn.utils.metadata_routing._raise_for_params`` (no fallback:
+  both are in every scikit-learn fsbook supports, 1.6 onwards);
 * :class:`LineSearchWarning` -- ``scipy.optimize._linesearch.LineSearchWarning`` (fallback:
   :class:`RuntimeWarning`, its base class, so a filter on it still catches the warning).
 
@@ -49,7 +52,7 @@ import numpy as np
 import scipy.sparse as sp
 
 __all__ = ["fit_context", "Interval", "StrOptions", "Options", "HasMethods", "validate_params", "PositiveFloats",
-           "check_feature_names_in", "LineSearchWarning", "InvalidParameterError", "USING_FALLBACK"]
+           "check_feature_names_in", "check_sample_weight", "raise_for_params", "LineSearchWarning", "InvalidParameterError", "USING_FALLBACK"]
 
 USING_FALLBACK: list[str] = []
 
@@ -262,10 +265,35 @@ class PositiveFloats(HasMethods):
 try:
     if USING_FALLBACK:       # scikit-learn's _fit_context would not understand the fallback constraints
         raise ImportError
-    from sklearn.base import _fit_context as fit_context
+    from sklearn.base import _fit_context as _validating_fit_context
 except ImportError:  # pragma: no cover - depends on the installed scikit-learn
-    fit_context = _fallback_fit_context
+    _validating_fit_context = _fallback_fit_context
     USING_FALLBACK.append("fit_context")
+
+
+def fit_context(*, prefer_skip_nested_validation):
+    """scikit-learn's ``_fit_context`` (or its fallback), and a clear ``TypeError`` from a ``fit``
+    without ``sample_weight`` (nor ``**fit_params``) when it is given one (:func:`fsbook._weights.refusal`); the
+    signature seen by scikit-learn's checks and metadata routing is ``fit``'s own."""
+    validating = _validating_fit_context(prefer_skip_nested_validation=prefer_skip_nested_validation)
+
+    def decorator(fit):
+        wrapped = validating(fit)
+        params = inspect.signature(fit).parameters
+        if "sample_weight" in params or any(p.kind is p.VAR_KEYWORD for p in params.values()):
+            return wrapped                  # it takes the weights, or routes its metadata
+
+        @functools.wraps(fit)
+        def refusing(estimator, *args, **kwargs):
+            if "sample_weight" in kwargs:
+                from fsbook._weights import refusal
+                raise TypeError(refusal(estimator))
+            return wrapped(estimator, *args, **kwargs)
+        return refusing
+    return decorator
+
+from sklearn.utils.metadata_routing import _raise_for_params as raise_for_params  # noqa: E402
+from sklearn.utils.validation import _check_sample_weight as check_sample_weight  # noqa: E402
 
 try:
     from sklearn.utils.validation import _check_feature_names_in as check_feature_names_in

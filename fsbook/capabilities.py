@@ -85,15 +85,28 @@ def _probe_data(seed: int = 0):
             "3 classes": (X + y3[:, None], y3), "regression y": (X, yreg)}
 
 
-def _fits(est, X, y):
-    """None when ``clone(est).fit(X, y)`` returns, else the one-line message of its exception."""
+def _fits(est, X, y, **fit_params):
+    """None when ``clone(est).fit(X, y, **fit_params)`` returns, else the one-line message of its
+    exception."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            clone(est).fit(X, y)
+            clone(est).fit(X, y, **fit_params)
     except Exception as exc:  # noqa: BLE001 - any refusal is what the probe records
         return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
     return None
+
+
+def _weight_support(est, X, y):
+    """``("routed", None)`` for a meta-estimator (it routes ``sample_weight`` to what it wraps,
+    whose own support decides), else ``("yes", None)`` when ``fit(X, y, sample_weight=ones)``
+    returns and ``("refused", message)`` when it raises."""
+    from sklearn.utils.metadata_routing import MetadataRouter
+
+    if isinstance(est.get_metadata_routing(), MetadataRouter):
+        return "routed", None
+    msg = _fits(est, X, y, sample_weight=np.ones(len(y)))
+    return ("yes", None) if msg is None else ("refused", msg)
 
 
 def capability_table(names=None, *, seed: int = 0) -> pd.DataFrame:
@@ -114,7 +127,11 @@ def capability_table(names=None, *, seed: int = 0) -> pd.DataFrame:
         ``sparse (tag)`` and ``NaN (tag)`` (``input_tags.sparse`` / ``allow_nan`` of
         ``sklearn.utils.get_tags``), and one column per probe (``sparse X``, ``NaN in X``,
         ``3 classes``, ``regression y``): ``"yes"`` when ``fit`` returned, ``"refused"`` when it
-        raised, ``"—"`` for the pair and triplet learners, which take no ``(X, y)``. The column
+        raised, ``"—"`` for the pair and triplet learners, which take no ``(X, y)``.  The column
+        ``sample_weight`` probes ``fit(X, y, sample_weight=ones)`` on two dense classes:
+        ``"yes"``, ``"refused"`` (the ``TypeError`` says why, :data:`fsbook._weights.REFUSALS`) or
+        ``"routed"`` for a meta-estimator, which routes the weights to what it wraps
+        (scikit-learn's metadata routing). The column
         ``tags agree`` is ``"no"`` where a tag and its probe disagree (the tag says sparse or NaN
         is supported and the fit refuses it, or the reverse). ``table.attrs["messages"]`` maps
         ``(name, probe)`` to the message of each refusal, and ``table.attrs["probed_as"]`` names
@@ -160,6 +177,13 @@ def capability_table(names=None, *, seed: int = 0) -> pd.DataFrame:
             row[probe] = "yes" if msg is None else "refused"
             if msg is not None:
                 messages[(name, probe)] = msg
+        if row["input"] == "(X, y)":
+            Xs, y2 = data["sparse X"]
+            row["sample_weight"], msg = _weight_support(est, Xs.toarray(), y2)
+            if msg is not None:
+                messages[(name, "sample_weight")] = msg
+        else:
+            row["sample_weight"] = "—"
         row["tags agree"] = "—" if row["input"] != "(X, y)" else (
             "yes" if all((row[tag] == "yes") == (row[probe] == "yes")
                          for tag, probe in (("sparse (tag)", "sparse X"), ("NaN (tag)", "NaN in X")))

@@ -27,7 +27,19 @@ from fsbook.baselines.subset_search import (
 from fsbook.baselines.weka_svm import weka_fill_values, weka_nominal_to_binary
 
 
-@parametrize_with_checks([WekaSubsetSelector(), ZeroNormSVM(), FeatureWeightingSVM(), WekaLibSVM()])
+def _expected_failures(estimator):
+    """ZeroNormSVM's weighted fits equal its fits on repeated samples to liblinear's tolerance
+    (``tol=1e-6``: differences of ~3e-7 in the decision values), not to the 1e-7 of
+    scikit-learn's check, which scikit-learn excuses for LinearSVC itself for the same reason."""
+    if not isinstance(estimator, ZeroNormSVM):
+        return {}
+    why = "liblinear's dual solver meets its tolerance 1e-6, not the check's 1e-7"
+    return {"check_sample_weight_equivalence_on_dense_data": why,
+            "check_sample_weight_equivalence_on_sparse_data": why}
+
+
+@parametrize_with_checks([WekaSubsetSelector(), ZeroNormSVM(), FeatureWeightingSVM(), WekaLibSVM()],
+                         expected_failed_checks=_expected_failures)
 def test_sklearn_conventions(estimator, check):
     check(estimator)
 

@@ -30,6 +30,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from fsbook._compat import Interval, fit_context
+from fsbook._cost import check_cost
 
 __all__ = ["MMC", "MMCSupervised", "UnboundedMetricError", "mmc_objective", "pairs_from_labels"]
 
@@ -88,6 +89,32 @@ def _raise_if_unbounded(n_null, n_bad, n_dissimilar):
 
 
 
+#: floating-point operations per CPU second assumed by the cost estimate of :func:`check_mmc_cost`
+FLOPS_PER_SECOND = 1e10
+#: objective evaluations assumed by the cost estimate (L-BFGS from ``L = I``; up to ``max_iter``)
+NOMINAL_EVALUATIONS = 50
+
+
+def check_mmc_cost(name, n_pairs, n_dissimilar, d, *, pair_bytes, shape):
+    """Refuse at once (:func:`fsbook._cost.check_cost`) a fit of Xing et al.'s metric out of reach.
+
+    Every evaluation of the ratio maximised by L-BFGS costs about ``4 |D| d² + 2 d³``
+    floating-point operations (``L d`` for every dissimilar pair ``d``, its gradient, ``L C``),
+    and the solver holds ``d²``-vectors (the metric's factor, its gradient and L-BFGS's ten
+    correction pairs): the time is estimated from :data:`NOMINAL_EVALUATIONS` evaluations at
+    :data:`FLOPS_PER_SECOND`, the memory from ``pair_bytes`` (the pair differences) and
+    ``24 d²`` doubles.
+    """
+    flops = NOMINAL_EVALUATIONS * (4.0 * n_dissimilar * d * d + 2.0 * d ** 3)
+    check_cost(name, shape, seconds=flops / FLOPS_PER_SECOND, nbytes=pair_bytes + 8.0 * 24 * d * d,
+               why=f"Xing et al.'s metric is a dense {d} x {d} matrix, fitted by L-BFGS on the "
+                   f"differences of {n_pairs} pairs ({n_dissimilar} dissimilar), every step costing "
+                   "about 4 |D| d² + 2 d³ operations",
+               fix="reduce the features first (e.g. sklearn.decomposition.PCA to a few dozen "
+                   "components) or use fewer pairs" + (" (fit on a subsample of the rows: the "
+                                                       "pairs grow as n²)" if name == "MMCSupervised" else ""))
+
+
 def _differences(pairs, keep):
     """``pairs[keep, 0] − pairs[keep, 1]`` (rows of ``keep``), a block of rows at a time: no
     temporary copy of all the kept pairs."""
@@ -111,6 +138,12 @@ class MMC(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     ``fit(pairs, y)`` with ``pairs`` of shape ``(n, 2, d)`` and ``y`` in {+1 (similar),
     -1 (dissimilar)}.
+
+    The metric is a dense ``d × d`` matrix and every L-BFGS step costs about
+    ``4 |D| d² + 2 d³`` operations: ``fit`` refuses at once with a ``ValueError``
+    (:func:`check_mmc_cost`) when that, or the memory, exceeds :data:`fsbook.LIMITS
+    <fsbook._cost.LIMITS>` (on 10 000 features: a 10 000 × 10 000 metric); reduce the features
+    first or raise the limits with :func:`fsbook.cost_limits`.
 
     Parameters
     ----------
@@ -206,6 +239,9 @@ class MMC(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             raise ValueError("pairs contain NaN or infinity")
         if not (np.any(y == 1) and np.any(y == -1)):
             raise ValueError("MMC needs both similar (+1) and dissimilar (-1) pairs")
+        n, d = pairs.shape[0], pairs.shape[2]
+        check_mmc_cost("MMC", n, int(np.sum(y == -1)), d, pair_bytes=8.0 * n * d,
+                       shape=f"{n} pairs of {d} features")
         dS, dD = _differences(pairs, y == 1), _differences(pairs, y == -1)
         C = dS.T @ dS
         del dS
@@ -312,6 +348,13 @@ class MMCSupervised(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     that only re-weights directions keeps the within-class spread of ``X``); the learnt metric's
     shape, and every distance comparison, is that of :class:`MMC` (``mmc_.A_``).
 
+    Cost.  Every pair is formed, ``n(n−1)/2`` of them, so the memory and the time grow as ``n²``:
+    ``fit`` estimates both from ``n``, ``d`` and the class sizes (:func:`check_mmc_cost`) and
+    raises a ``ValueError`` at once, before forming any pair, when they exceed
+    :data:`fsbook.LIMITS <fsbook._cost.LIMITS>` (a minute of CPU, 4 GiB; on 5 000 × 300 the
+    pairs and their differences would take about 140 GiB).  Fit on a subsample of the rows, reduce the features first, or
+    raise the limits with :func:`fsbook.cost_limits`.
+
     Sparse ``X`` is refused: every pair of training points and its difference is formed as a
     dense array (``n(n−1)/2 × d``) and the metric is a dense ``d × d`` matrix; ``X.toarray()``
     densifies a sparse ``X`` that fits in memory.
@@ -413,6 +456,15 @@ class MMCSupervised(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         self.classes_ = np.unique(y)
         if self.classes_.size < 2:
             raise ValueError(f"MMCSupervised needs at least two classes, got 1 class ({self.classes_[0]!r})")
+        n, d = X.shape
+        n_pairs = n * (n - 1) // 2
+        counts = np.unique(y, return_counts=True)[1]
+        n_similar = int(np.sum(counts * (counts - 1) // 2))
+        # the pairs (2 d doubles each, and X[i], X[j] before they are stacked), their differences and
+        # the pair indices, before any is formed
+        check_mmc_cost("MMCSupervised", n_pairs, n_pairs - n_similar, d,
+                       pair_bytes=8.0 * n_pairs * (5 * d + 3),
+                       shape=f"{n} samples x {d} features, {self.classes_.size} classes")
         i, j, similar = pairs_from_labels(y)
         if not np.any(similar == 1):
             raise ValueError("MMCSupervised needs two points of one class (a similar pair)")

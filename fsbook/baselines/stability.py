@@ -12,15 +12,23 @@ wrapped selector itself is.
 """
 from __future__ import annotations
 
+import time
 import warnings
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn import get_config
 from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import StratifiedShuffleSplit
-from sklearn.utils import check_random_state, get_tags
+from sklearn.utils import Bunch, check_random_state, get_tags
+from sklearn.utils.metadata_routing import (
+    MetadataRouter,
+    MethodMapping,
+    process_routing,
+)
 
-from fsbook._compat import HasMethods, Interval, fit_context
+from fsbook._compat import HasMethods, Interval, fit_context, raise_for_params
+from fsbook._cost import check_cost
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.stats import kuncheva_stability
 
@@ -80,6 +88,12 @@ class StabilitySelection(SupportSelectorMixin, BaseEstimator):
     (ties, equal frequencies, go to the smaller feature index: :func:`fsbook.decisions.top_k`).
     The clones keep ``estimator``'s parameters, its ``random_state`` included; only the
     subsamples differ.
+
+    Cost.  ``n_resamples`` fits of ``estimator`` on half the samples: after the first one,
+    ``fit`` multiplies its CPU time by ``n_resamples`` and raises a ``ValueError`` at once when
+    that estimate exceeds :data:`fsbook.LIMITS <fsbook._cost.LIMITS>` (a minute of CPU), naming
+    the ``n_resamples`` that would fit in it; a cheaper ``estimator``, fewer resamples or
+    :func:`fsbook.cost_limits` make it feasible.
 
     Parameters
     ----------
@@ -182,8 +196,18 @@ class StabilitySelection(SupportSelectorMixin, BaseEstimator):
     def _allow_nan(self):
         return get_tags(self._estimator()).input_tags.allow_nan
 
+    def get_metadata_routing(self):
+        """The routing of ``fit``'s metadata to ``estimator.fit`` (scikit-learn's metadata routing).
+
+        Returns
+        -------
+        sklearn.utils.metadata_routing.MetadataRouter
+        """
+        return MetadataRouter(owner=self).add(
+            estimator=self._estimator(), method_mapping=MethodMapping().add(caller="fit", callee="fit"))
+
     @fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y):
+    def fit(self, X, y, **fit_params):
         """Fit ``estimator`` on every subsample and keep the most frequently selected features.
 
         Parameters
@@ -192,6 +216,11 @@ class StabilitySelection(SupportSelectorMixin, BaseEstimator):
             Training data (sparse when ``estimator`` accepts it).
         y : array-like of shape (n_samples,)
             Class labels (the subsamples are stratified by them).
+        **fit_params : dict
+            Metadata routed to ``estimator.fit`` (scikit-learn's metadata routing, which must be
+            enabled: ``sklearn.set_config(enable_metadata_routing=True)``), for example
+            ``sample_weight`` for an estimator with ``set_fit_request(sample_weight=True)``.
+            Metadata with one value per sample are cut to each subsample's rows.
 
         Returns
         -------
@@ -201,22 +230,35 @@ class StabilitySelection(SupportSelectorMixin, BaseEstimator):
         if self.threshold is not None and self.n_features_to_select is not None:
             raise ValueError(f"give either threshold ({self.threshold}) or n_features_to_select "
                              f"({self.n_features_to_select}), not both")
+        raise_for_params(fit_params, self, "fit")
         X, codes = self._validate_classes(X, y)
         d = X.shape[1]
         k = None if self.threshold is not None else self._resolve_k(d)
         base = self._estimator()
+        routed = (process_routing(self, "fit", **fit_params) if get_config()["enable_metadata_routing"]
+                  else Bunch(estimator=Bunch(fit={})))
+        n = X.shape[0]
+
+        def rows(params, idx):
+            return {key: (np.asarray(v)[idx] if hasattr(v, "__len__") and len(v) == n else v)
+                    for key, v in params.items()}
+
         self.subsamples_ = stratified_halves(codes, self.n_resamples, self.random_state)
         counts = np.zeros(d, dtype=np.int64)
         self.selections_ = []
         for b, idx in enumerate(self.subsamples_):
+            start = time.process_time()
             try:
-                support = np.asarray(clone(base).fit(X[idx], codes[idx]).get_support(), dtype=bool)
+                fitted = clone(base).fit(X[idx], codes[idx], **rows(routed.estimator.fit, idx))
+                support = np.asarray(fitted.get_support(), dtype=bool)
             except Exception as err:
                 raise ValueError(f"StabilitySelection: {type(base).__name__} failed on subsample {b} "
                                  f"of {self.n_resamples} ({len(idx)} samples): {err}") from err
             if support.shape != (d,):
                 raise ValueError(f"StabilitySelection: {type(base).__name__}.get_support() has shape "
                                  f"{support.shape}, expected ({d},)")
+            if b == 0:
+                self._check_cost(type(base).__name__, X.shape, time.process_time() - start)
             counts += support
             self.selections_.append(np.flatnonzero(support))
         self.frequencies_ = counts / self.n_resamples
@@ -231,6 +273,18 @@ class StabilitySelection(SupportSelectorMixin, BaseEstimator):
             self._keep_top(self.frequencies_, k)
         self.kuncheva_, self.kuncheva_note_ = self._kuncheva(d)
         return self
+
+    def _check_cost(self, name, shape, first_seconds):
+        """Refuse when ``n_resamples`` times the first subsample's CPU time exceeds the limit."""
+        from fsbook._cost import LIMITS
+        limit = LIMITS["seconds"]
+        feasible = max(2, int(limit / max(first_seconds, 1e-9))) if limit is not None else None
+        check_cost("StabilitySelection", f"{shape[0]} samples x {shape[1]} features",
+                   seconds=self.n_resamples * first_seconds,
+                   why=f"it fits {name} on {self.n_resamples} subsamples of half the samples, and the "
+                       f"first fit took {first_seconds:.2f} CPU s",
+                   fix=f"use fewer resamples (n_resamples={feasible} would fit in the limit) or a "
+                       "cheaper estimator")
 
     def _kuncheva(self, d):
         sizes = {len(s) for s in self.selections_}

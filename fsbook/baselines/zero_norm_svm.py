@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.svm import LinearSVC
 
-from fsbook._compat import Interval, fit_context
+from fsbook._compat import Interval, check_sample_weight, fit_context
 from fsbook.baselines._linear import LinearBinarySelectorMixin
 from fsbook.decisions import top_k
 
@@ -58,6 +58,12 @@ class ZeroNormSVM(LinearBinarySelectorMixin, BaseEstimator):
     -----
     ``X`` may be sparse (CSR): the rescaled inputs ``x ⊙ z`` stay sparse (liblinear works on
     the non-zeros either way), and the selection equals that of the dense ``X``.
+
+    Sample weights.  AROM is a sequence of linear SVMs, each minimising a hinge loss: ``fit``'s
+    ``sample_weight`` weights that loss (``C w_i`` per sample), so integer weights give the
+    objective of the repeated samples (equal fits up to liblinear's tolerance).  With
+    ``sklearn.set_config(enable_metadata_routing=True)``, ``set_fit_request(sample_weight=True)``
+    routes them from a Pipeline.
 
     References
     ----------
@@ -101,9 +107,9 @@ class ZeroNormSVM(LinearBinarySelectorMixin, BaseEstimator):
         self.max_iter = max_iter
         self.tol = tol
 
-    def _svm(self, X, y):
+    def _svm(self, X, y, sample_weight=None):
         return LinearSVC(C=self.C, loss="hinge", dual=True, max_iter=100000, tol=1e-6,
-                         random_state=0).fit(X, y)
+                         random_state=0).fit(X, y, sample_weight=sample_weight)
 
     @staticmethod
     def _rescaled(X, active, z):
@@ -122,7 +128,7 @@ class ZeroNormSVM(LinearBinarySelectorMixin, BaseEstimator):
         return out
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Run AROM on ``(X, y)`` (two classes).
 
         Parameters
@@ -131,6 +137,9 @@ class ZeroNormSVM(LinearBinarySelectorMixin, BaseEstimator):
             Training data.
         y : array-like of shape (n_samples,)
             Labels of two classes.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights of the samples in the hinge loss of every linear SVM
+            (``LinearSVC``'s per-sample ``C w_i``; see Notes); None weights every sample 1.
 
         Returns
         -------
@@ -138,13 +147,15 @@ class ZeroNormSVM(LinearBinarySelectorMixin, BaseEstimator):
             The fitted estimator.
         """
         X, y = self._check_binary(X, y)
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, X, ensure_non_negative=True)
         n = X.shape[1]
         k = self._resolve_k(n)
         z = np.ones(n)
         self.n_iter_ = 0
         while self.n_iter_ < self.max_iter and np.count_nonzero(z) > k:
             active = np.flatnonzero(z)
-            w = self._svm(self._rescaled(X, active, z), y).coef_.ravel()
+            w = self._svm(self._rescaled(X, active, z), y, sample_weight).coef_.ravel()
             self.n_iter_ += 1
             z_new = np.zeros(n)
             z_new[active] = z[active] * np.abs(w)
@@ -163,7 +174,7 @@ class ZeroNormSVM(LinearBinarySelectorMixin, BaseEstimator):
             z = self._top(z, k)
         self.support_ = z > 0
         active = np.flatnonzero(self.support_)
-        svm = self._svm(self._rescaled(X, active, z), y)
+        svm = self._svm(self._rescaled(X, active, z), y, sample_weight)
         self.n_iter_ += 1
         self.scale_ = z
         self.coef_ = np.zeros((1, n))

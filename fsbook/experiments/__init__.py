@@ -12,6 +12,11 @@ reads its protocol's store and computes only a small live example; a chapter who
 still being built reads it with ``allow_partial=True`` and says how many tasks it holds.
 ``run_protocol(PROTOCOL, full=False)`` runs the documented subsample, whose tasks are tasks of
 the full protocol.
+
+The protocols pin their settings and record what their fits cost, so the runner runs every task
+without the cost limits by which a default fit on out-of-reach data refuses at once
+(:func:`fsbook.cost_limits`); importing this package changes no global state.  Code that calls
+a protocol's ``run_task`` itself (a chapter's live task) lifts them the same way, explicitly.
 """
 
 from fsbook.experiments._runner import (

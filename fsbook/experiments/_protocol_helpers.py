@@ -183,7 +183,7 @@ def make_selector(method, k, seed, *, l1linf_path=None, boolean=False):
         raise ValueError(f"{method} needs l1linf_path (tol, max_iter, max_bisect)")
     makers = {"MI": lambda: SelectKBest(functools.partial(mutual_info_classif, random_state=seed), k=k),
               "SVM-RFE": lambda: SVMRFE(k, random_state=seed),
-              "l1-SVM": lambda: L1SVMSelector(k, random_state=seed),
+              "l1-SVM": lambda: L1SVMSelector(k, tol=1e-6, random_state=seed),
               "ReliefF": lambda: Relief(k),
               "CFS": lambda: WekaSubsetSelector("cfs", "best_first", discrete_features=boolean),
               "FOHSIC": lambda: FOHSIC(k),

@@ -46,6 +46,7 @@ from pathlib import Path
 import pandas as pd
 
 import fsbook
+from fsbook._cost import cost_limits
 from fsbook._optional import require
 from fsbook.datasets._location import locate, remedy
 from fsbook.experiments._store import (
@@ -239,11 +240,15 @@ def _call(run_task, index, params):
     include the tasks running beside this one.  The children's CPU time counts the children that
     ended during the task: in this process (``n_jobs=1``) that includes a loky worker of an
     earlier parallel run that happens to shut down then.
+
+    The task runs without the cost limits of :func:`fsbook.cost_limits` (a protocol pins its
+    settings and records what its fits cost), restored when it returns.
     """
     cpu_start = process_cpu_seconds()
     start = time.perf_counter()
     try:
-        result = run_task(params)
+        with cost_limits(seconds=None, bytes=None):    # the task's settings are the protocol's
+            result = run_task(params)
     except Exception as e:
         raise RuntimeError(f"task {index} failed with params {canonical_json(params)}: "
                            f"{type(e).__name__}: {e}") from e

@@ -27,6 +27,7 @@ from sklearn.utils.validation import validate_data
 
 from fsbook import decisions
 from fsbook._compat import Interval, Options, StrOptions, fit_context
+from fsbook._cost import check_cost
 from fsbook._selection import SupportSelectorMixin
 from fsbook.geometry import _kernels as K
 from fsbook.geometry.candidates import (
@@ -103,6 +104,20 @@ def _split_ratios(grams, B_groups, y, positive, subsets, full_dims, f6, rtol, mt
     return np.array(rows)
 
 
+#: measured CPU seconds of a default selector on 5 000 × 300 standard normal columns (binarised at 0),
+#: two classes, and the growth assumed: linear in the samples, quadratic in the features, and
+#: ``splits^0.65`` in the binary splits of the classes (measured: 5.8 times the binary time with
+#: 5 classes, 15 splits, at 2 000 × 100)
+GEOMETRY_SECONDS_AT_REFERENCE = 37.5
+
+
+def geometry_seconds(n_samples, n_features, n_splits, n_subsets):
+    """Estimated CPU seconds of :meth:`GeometricFeatureSetSelector.fit` (see
+    :data:`GEOMETRY_SECONDS_AT_REFERENCE`)."""
+    return (GEOMETRY_SECONDS_AT_REFERENCE * (n_samples / 5000) * (n_features / 300) ** 2
+            * n_splits ** 0.65 * n_subsets)
+
+
 class GeometricFeatureSetSelector(SupportSelectorMixin, BaseEstimator):
     """Filter selection of unions of feature groups from the geometry of the classes.
 
@@ -136,7 +151,10 @@ class GeometricFeatureSetSelector(SupportSelectorMixin, BaseEstimator):
         pairs, ``(2^(ℓ−1) − 1)(2^k − 1)`` for ℓ classes and ``k`` groups; each pair costs
         eigen-decompositions of ``m × m`` matrices, so the cost grows exponentially in ℓ and
         ``k`` (:data:`fsbook.geometry.candidates.MAX_CANDIDATES`; 10 classes of one group are
-        511 pairs, 13 classes 4 095).  None: no bound.
+        511 pairs, 13 classes 4 095).  None: no bound.  Independently, ``fit`` estimates its CPU
+        time from the samples, features and pairs (:func:`geometry_seconds`) and refuses at once
+        above :data:`fsbook.LIMITS <fsbook._cost.LIMITS>` (a minute: on 5 000 × 300 with 5 classes
+        about 4 minutes); :func:`fsbook.cost_limits` raises that limit.
 
     Attributes
     ----------
@@ -250,6 +268,13 @@ class GeometricFeatureSetSelector(SupportSelectorMixin, BaseEstimator):
         groups = group_columns(self.feature_groups, X.shape[1])
         check_candidate_count(self.classes_.size, len(groups), X.shape[0], self.max_candidates,
                               who=type(self).__name__)
+        n_splits = 2 ** (self.classes_.size - 1) - 1
+        check_cost(type(self).__name__, f"{X.shape[0]} samples x {X.shape[1]} features, "
+                   f"{self.classes_.size} classes",
+                   seconds=geometry_seconds(X.shape[0], X.shape[1], n_splits, 2 ** len(groups) - 1),
+                   why=f"it computes the geometric ratios of {n_splits} binary classifier(s) (every split "
+                       f"of the classes in two) for each of {2 ** len(groups) - 1} feature set(s)",
+                   fix="use fewer classes (select per one-vs-rest task), or fewer samples or features")
         self.groups_ = groups
         B = point_matrix(X, self.binarize)
         B_groups = [B[:, g].tocsr() for g in groups]

@@ -471,6 +471,19 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
         return self
 
 
+def _check_cv_cost(shape):
+    """Refuse at once a cross-validated fit out of reach (:func:`fsbook._cost.check_cost`): the
+    time is estimated from the measured 11.7 CPU s of a default fit on 2 000 × 100 (two classes),
+    linear in the samples and growing as ``d^1.3`` in the features (more than 60 s at 5 000 × 300)."""
+    from fsbook._cost import check_cost
+    n, d = shape
+    check_cost("DisjunctiveHKLCV", f"{n} samples x {d} features",
+               seconds=11.7 * (n / 2000) * (d / 100) ** 1.3,
+               why="it fits a path of C on every inner fold and refits, each fit exploring "
+                   "disjunctions of the features",
+               fix="fit on fewer features (select first) or fewer samples, or give a short grid Cs")
+
+
 class DisjunctiveHKLCV(_DisjunctiveHKLBase):
     """Disjunctive HKL with ``C`` (and ``β``) chosen by cross-validated accuracy.
 
@@ -661,6 +674,7 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
         from sklearn.exceptions import ConvergenceWarning
         X_in, y_in = X, y
         X, ys, _ = self._check_fit_input(X, y)
+        _check_cv_cost(X.shape)
         betas = [_resolve_beta(b, X.shape[1]) if b == "auto" else float(b) for b in self.betas]
         if not betas or not all(b > 0 for b in betas):
             raise ValueError("betas must be a non-empty list of positive numbers or 'auto'")

@@ -20,6 +20,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from fsbook._compat import Interval, StrOptions, fit_context
+from fsbook._cost import check_cost
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.decisions import top_k
 
@@ -27,6 +28,44 @@ __all__ = ["HKLRanker", "hkl_feature_scores"]
 
 #: bytes of the dense block of columns booleanised at a time for a sparse ``X``
 INDICATOR_BLOCK_BYTES = 1 << 23
+
+
+#: the measured CPU seconds of default ``HKLRanker`` fits that calibrate
+#: :func:`hkl_ranker_seconds`, ``(samples, indicators, models): seconds``: standard normal
+#: columns at their quartiles (3 indicators per column; the classes' means apart along a tenth of
+#: the columns, as in ``benchmarks/defaults.py``)
+HKL_MEASURED = {(500, 90, 1): 8.2, (500, 90, 5): 12.8, (1000, 90, 1): 10.1, (500, 180, 1): 2.9,
+                (1000, 180, 1): 10.7}
+#: fits stopped after the CPU seconds given, still running: 2 000 × 30 standard normal columns
+#: (two classes), KEEL's vehicle (846 × 18, 4 classes) and Libras movement (360 × 90, 15 classes)
+HKL_STOPPED = {(2000, 90, 1): 66, (846, 54, 4): 67, (360, 270, 15): 62}
+#: the estimate's seconds at 1 000 samples, 90 indicators and one model, and its exponents in the
+#: samples, the indicators and the models
+HKL_SECONDS_AT_REFERENCE, HKL_SAMPLE_GROWTH, HKL_INDICATOR_GROWTH, HKL_MODEL_GROWTH = 35.0, 3.0, 0.5, 1.3
+
+
+def hkl_ranker_seconds(n_samples, n_indicators, n_models):
+    """Estimated CPU seconds of a default :class:`HKLRanker` fit.
+
+    ``35 s × (n / 1000)³ × (indicators / 90)^½ × models^1.3``.  The time depends on the data (how far
+    the cross-validated path of ``C`` climbs, how many disjunctions it opens) as much as on the
+    size, so the constants are set by measured fits: each fit of :data:`HKL_MEASURED` (all under
+    a minute) is estimated below a minute, within a factor of 0.5 to 5, and each of
+    :data:`HKL_STOPPED` (over a minute) above it.  The cube in the samples comes from 1 000 to
+    2 000 samples; the slow real data sets (vehicle, Libras movement) set the constant and the
+    growth in the models.
+
+    Examples
+    --------
+    >>> round(hkl_ranker_seconds(500, 90, 5))          # measured: 12.8 s
+    35
+    >>> round(hkl_ranker_seconds(846, 54, 4))          # vehicle; stopped after 67 s
+    100
+    >>> round(hkl_ranker_seconds(5000, 900, 5))        # far beyond a minute: refused
+    112109
+    """
+    return (HKL_SECONDS_AT_REFERENCE * (n_samples / 1000) ** HKL_SAMPLE_GROWTH
+            * (n_indicators / 90) ** HKL_INDICATOR_GROWTH * n_models ** HKL_MODEL_GROWTH)
 
 
 def hkl_feature_scores(models, owner, n_features):
@@ -84,6 +123,19 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
     :data:`INDICATOR_BLOCK_BYTES`), giving the indicators of the dense ``X`` as a sparse
     matrix (an indicator ``x > t`` with ``t < 0`` is 1 on the zeros of ``x``, so it is dense
     in effect).  HKL works on sparse 0/1 input; the result equals that of the dense ``X``.
+
+    Cost.  HKL explores disjunctions of the boolean indicators with a cross-validated path of
+    ``C`` and one model per class beyond two, and its time grows with the cube of the samples:
+    on 5 000 × 300 with 5 classes (900 indicators × 5 models) it would take about a day.  ``fit``
+    estimates the time from the number of samples, of indicators (at most
+    ``(n_bins − 1) × n_features``) and of models (:func:`hkl_ranker_seconds`, calibrated on
+    measured fits, :data:`HKL_MEASURED`: 8 to 13 s on 500 × 30 with 2 or 5 classes, more than a
+    minute on 2 000 × 30, on vehicle, 846 × 18 with 4 classes, and on Libras movement, 360 × 90
+    with 15 classes)
+    and raises a ``ValueError`` at once when it exceeds
+    :data:`fsbook.LIMITS <fsbook._cost.LIMITS>` (a minute of CPU): use ``n_bins=2`` (one
+    indicator per feature), fewer features or rows, or raise the limit with
+    :func:`fsbook.cost_limits`.
 
     Parameters
     ----------
@@ -218,6 +270,16 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
         from fsbook.hkl import DisjunctiveHKLCV
 
         X, codes = self._validate_classes(X, y)
+        n, d = X.shape
+        n_indicators = d if self.boolean else (self.n_bins - 1) * d
+        n_models = 1 if len(self.classes_) == 2 else len(self.classes_)
+        check_cost("HKLRanker", f"{n} samples x {d} features, {len(self.classes_)} classes",
+                   seconds=hkl_ranker_seconds(n, n_indicators, n_models),
+                   why=f"a cross-validated disjunctive HKL model on up to {n_indicators} boolean "
+                       f"indicators, {n_models} model(s) (one per class beyond two), grows as "
+                       "samples³ x indicators^½ x models^1.3",
+                   fix="fit on fewer rows (a subsample), use fewer indicators (n_bins=2: one per "
+                       "feature; or select features first), or booleanised input with boolean=True")
         Xb, self.owner_ = self._indicators(X)
         hkl = DisjunctiveHKLCV(cv=3, random_state=self.random_state, tol=self.tol,
                                max_active=self.max_active, max_add=self.max_add, solver=self.solver,

@@ -261,6 +261,15 @@ class KernelDesign(TransformerMixin, BaseEstimator):
             del D
             self.dominance_violation_ = float("nan")
         else:
+            from fsbook._cost import check_cost
+            m = S.shape[0]
+            check_cost("KernelDesign", f"{loc.shape[0]} triplets of {m} distinct points x {d} features",
+                       nbytes=8.0 * len(specs) * m * m,
+                       why=f"psd={self.psd!r} holds one {m} x {m} kernel matrix for each of its "
+                           f"{len(specs)} base kernels",
+                       fix="use psd='nonnegative' (the LP on the triplets' kernel differences, no "
+                           "points x points matrices), fewer triplets (fewer distinct points) or fewer "
+                           "features")
             K = kernel_stack(specs, S)
             solve = solve_cutting_plane if solver == "cutting_plane" else solve_full_lp
             self.lp_ = solve(K, loc, groups, self.gamma1, self.gamma2)

@@ -233,6 +233,17 @@ class LDFS(_L1LinfSelector):
         return np.sqrt(self.ridge)
 
 
+#: measured CPU seconds of a default :class:`HSFS` on 1 000 × 100 (5 classes), and the growth
+#: assumed in ``n`` and ``d`` (measured 9.8 s at 2 000 × 100; more than 60 s at 5 000 × 300)
+HSFS_SECONDS_AT_REFERENCE, HSFS_N_GROWTH, HSFS_D_GROWTH = 6.4, 1.0, 1.5
+
+
+def hsfs_seconds(n_samples, n_features):
+    """Estimated CPU seconds of a default :class:`HSFS` fit (see :data:`HSFS_D_GROWTH`)."""
+    return (HSFS_SECONDS_AT_REFERENCE * (n_samples / 1000) ** HSFS_N_GROWTH
+            * (n_features / 100) ** HSFS_D_GROWTH)
+
+
 class HSFS(_L1LinfSelector):
     """Hilbert-Schmidt feature selection (HSIC-ℓ1/ℓ∞, eq. 9).
 
@@ -273,6 +284,14 @@ class HSFS(_L1LinfSelector):
     --------
     fsbook.l1linf.LDFS : the same ℓ1/ℓ∞ penalty on the LDA criterion (eq. (6) of [1]_).
     fsbook.baselines.FOHSIC : greedy forward selection on the same HSIC criterion (Table 1 of [1]_).
+
+    Notes
+    -----
+    Cost.  Every gradient of the HSIC criterion sums over all pairs of samples and the λ path
+    grows with the features: ``fit`` estimates the time from ``n`` and ``d`` (:func:`hsfs_seconds`,
+    calibrated on measured fits) and raises a ``ValueError`` at once when it exceeds
+    :data:`fsbook.LIMITS <fsbook._cost.LIMITS>` (a minute of CPU); fit on a subsample of the
+    rows or on fewer features, or raise the limit with :func:`fsbook.cost_limits`.
 
     References
     ----------
@@ -322,6 +341,12 @@ class HSFS(_L1LinfSelector):
         self.random_state = random_state
 
     def _criterion(self, X, y):
+        from fsbook._cost import check_cost
+        n, d = X.shape
+        check_cost("HSFS", f"{n} samples x {d} features", seconds=hsfs_seconds(n, d),
+                   why="every gradient of the HSIC criterion sums over all pairs of samples and the "
+                       "lambda path grows with the features",
+                   fix="fit on a subsample of the rows or on fewer features (e.g. a cheap filter first)")
         return HSICCriterion(X, y, sigma=self.sigma, pair_kernel=self.pair_kernel)
 
     def _default_components(self, d, n_classes):

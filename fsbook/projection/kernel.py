@@ -31,6 +31,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from fsbook._compat import HasMethods, Interval, StrOptions, fit_context
+from fsbook._cost import check_cost
 from fsbook.projection.linear import _check_components, _check_reduced, reduce
 
 __all__ = ["ProjectionPenaltySVC", "solve_constrained_dual", "solve_penalised_dual",
@@ -123,6 +124,17 @@ def fit_offsets(f_tilde, Z, y, C):
     return res.x[:d], float(res.x[d])
 
 
+#: CPU seconds of the constrained dual (13)-(15) on one binary problem of 1 000 samples (cvxpy and
+#: Clarabel on the dense factor of the kernel matrix, measured: 3 s at 1 000 × 100, 155 s at
+#: 2 000 × 100), and the growth exponent in ``m`` these two measurements give
+QP_SECONDS_AT_1000, QP_GROWTH = 3.0, 5.7
+
+
+def qp_seconds(m, n_problems):
+    """Estimated CPU seconds of ``n_problems`` constrained duals (13)-(15) on ``m`` samples."""
+    return n_problems * QP_SECONDS_AT_1000 * (m / 1000.0) ** QP_GROWTH
+
+
 class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
     """Kernel SVM with a projection penalty (eqs. 8-19).
 
@@ -165,6 +177,16 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
 
     Notes
     -----
+    Cost.  ``reduced_penalty=0`` (the default, the constrained dual (13)-(15)) is solved as a
+    general QP on the dense factor of the ``m × m`` kernel matrix, whose time grows about as
+    ``m^5.7`` (3 CPU s at ``m = 1 000``, 155 s at ``m = 2 000``, for each of the ``k``
+    one-vs-rest problems): ``fit`` estimates it from ``m`` and the number of classes
+    (:func:`qp_seconds`) and raises a ``ValueError`` at once when it exceeds
+    :data:`fsbook.LIMITS <fsbook._cost.LIMITS>` (a minute of CPU).  A positive
+    ``reduced_penalty`` (the paper's Section 3.3 uses ``1e-5``) solves the dual (19) with libsvm
+    instead, about 30 CPU s on 5 000 × 300 with 5 classes; :func:`fsbook.cost_limits` raises the
+    limit.
+
     ``X`` may be sparse (CSR): the kernel matrices come from ``pairwise_kernels``, which takes
     sparse input, and the default kernel PCA works on the ``m × m`` kernel matrix (a method on
     the ``m × m`` kernel matrix, as every kernel SVM); a user's reducer must accept sparse input.
@@ -257,6 +279,16 @@ class ProjectionPenaltySVC(ClassifierMixin, BaseEstimator):
         self.classes_ = np.unique(y)
         if self.classes_.size < 2:
             raise ValueError(f"ProjectionPenaltySVC needs at least 2 classes, got {self.classes_.size} class")
+        n_problems = 1 if self.classes_.size == 2 else self.classes_.size
+        if float(self.reduced_penalty) == 0.0:
+            m = X.shape[0]
+            check_cost("ProjectionPenaltySVC", f"{m} samples, {self.classes_.size} classes",
+                       seconds=qp_seconds(m, n_problems),
+                       why=f"reduced_penalty=0 solves the constrained dual (13)-(15) as a QP on the "
+                           f"dense factor of the {m} x {m} kernel matrix, for each of {n_problems} "
+                           f"binary problem(s), in a time growing about as m^{QP_GROWTH}",
+                       fix="set reduced_penalty > 0 (e.g. 1e-5, the paper's Section 3.3 value: the "
+                           "penalised dual (19), solved by libsvm), or fit on fewer samples")
         K = self._kernel(X, X)
         if not np.all(np.isfinite(K)):
             raise ValueError(f"ProjectionPenaltySVC: the {self.kernel!r} kernel matrix of X overflows "

@@ -26,6 +26,7 @@ import scipy.linalg
 import scipy.optimize
 import scipy.sparse as sp
 import scipy.special
+from sklearn import get_config
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone, is_classifier
 from sklearn.cross_decomposition import CCA, PLSSVD, PLSCanonical, PLSRegression
 from sklearn.decomposition import PCA, IncrementalPCA, TruncatedSVD
@@ -33,11 +34,17 @@ from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.svm import LinearSVC
+from sklearn.utils import Bunch
+from sklearn.utils.metadata_routing import (
+    MetadataRouter,
+    MethodMapping,
+    process_routing,
+)
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from fsbook._compat import HasMethods, Interval, fit_context
+from fsbook._compat import HasMethods, Interval, fit_context, raise_for_params
 from fsbook.projection.pls import ExhaustedSafePLS
 
 __all__ = ["ProjectionPenalty", "augment_features", "reduce"]
@@ -352,8 +359,22 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
         if isinstance(self.reducer, np.ndarray) and self.reducer.ndim != 2:
             raise ValueError("a matrix reducer P must have shape (d, n_features)")
 
+    def get_metadata_routing(self):
+        """The routing of ``fit``'s metadata to ``estimator.fit`` and ``reducer.fit``
+        (scikit-learn's metadata routing).
+
+        Returns
+        -------
+        sklearn.utils.metadata_routing.MetadataRouter
+        """
+        router = MetadataRouter(owner=self).add(
+            estimator=self.estimator, method_mapping=MethodMapping().add(caller="fit", callee="fit"))
+        if hasattr(self.reducer, "get_metadata_routing") and not self.prefit:
+            router.add(reducer=self.reducer, method_mapping=MethodMapping().add(caller="fit", callee="fit"))
+        return router
+
     @fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y):
+    def fit(self, X, y, **fit_params):
         """Fit the reducer (unless prefit) and the penalised model (eq. 7).
 
         Parameters
@@ -362,13 +383,30 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
             Training data (sparse when the reducer accepts it, see Notes).
         y : array-like of shape (m,) or (m, k)
             Targets (class labels for a classifier ``estimator``).
+        **fit_params : dict
+            Metadata routed to ``estimator.fit`` and ``reducer.fit`` (scikit-learn's metadata
+            routing, which must be enabled: ``sklearn.set_config(enable_metadata_routing=True)``),
+            for example ``sample_weight`` to ``Ridge().set_fit_request(sample_weight=True)``:
+            the loss of eq. (7) is then weighted.  Only with ``reduced_penalty > 0``: the exact
+            solutions of ``reduced_penalty=0`` are unweighted and refuse it.
 
         Returns
         -------
         self : object
             The fitted estimator.
         """
+        raise_for_params(fit_params, self, "fit")
         self._check_params()
+        routed = (process_routing(self, "fit", **fit_params) if get_config()["enable_metadata_routing"]
+                  else Bunch(estimator=Bunch(fit={}), reducer=Bunch(fit={})))
+        if routed.estimator.fit and float(self.reduced_penalty) == 0:
+            raise ValueError(f"ProjectionPenalty: reduced_penalty=0 is solved exactly for an unweighted loss "
+                             f"only, so it cannot route {sorted(routed.estimator.fit)} to "
+                             f"{type(self.estimator).__name__}.fit; use reduced_penalty > 0")
+        try:
+            reducer_params = routed.reducer.fit
+        except (AttributeError, KeyError):        # no reducer to route to (a matrix, or prefit)
+            reducer_params = {}
         classifier = is_classifier(self.estimator)
         X, y = validate_data(self, X, y, accept_sparse="csr", multi_output=not classifier,
                              y_numeric=not classifier, dtype=np.float64)
@@ -388,7 +426,7 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
             _check_components("ProjectionPenalty", self.reducer, X.shape[1])
             self.reducer_ = clone(self.reducer)
             try:
-                self.reducer_.fit(X, y)
+                self.reducer_.fit(X, y, **reducer_params)
             except Exception as err:  # noqa: BLE001 - re-raised below, naming the reducer
                 if isinstance(err, (ValueError, TypeError)) and not isinstance(err, np.linalg.LinAlgError):
                     raise
@@ -405,7 +443,7 @@ class ProjectionPenalty(MetaEstimatorMixin, BaseEstimator):
         n = X.shape[1]
         est = clone(self.estimator)
         if lam > 0:
-            est.fit(A, y)
+            est.fit(A, y, **routed.estimator.fit)
         elif classifier:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)

@@ -1,0 +1,69 @@
+"""Sample weights: which estimators take them, and a clear refusal from the others (issue 50).
+
+An estimator whose ``fit`` has a ``sample_weight`` parameter weights its loss or its statistics
+(its docstring says how) and, through scikit-learn's metadata routing, receives the weights in a
+:class:`~sklearn.pipeline.Pipeline` once ``set_fit_request(sample_weight=True)`` is called on it
+(with ``sklearn.set_config(enable_metadata_routing=True)``).  The meta-estimators
+(:class:`~fsbook.projection.ProjectionPenalty`, :class:`~fsbook.baselines.StabilitySelection`)
+route ``fit``'s metadata to what they wrap.
+
+Every other public estimator refuses ``fit(X, y, sample_weight=w)`` with a ``TypeError`` that
+names it and says why (:data:`REFUSALS`), raised by :func:`fsbook._compat.fit_context`; its
+``fit`` signature has no ``sample_weight``, so scikit-learn's checks and metadata routing see an
+estimator that does not consume weights (a Pipeline given weights that no step requests raises
+scikit-learn's own error).
+"""
+from __future__ import annotations
+
+__all__ = ["REFUSALS", "refusal"]
+
+_PAIRS = ("it learns from pairs of points (Xing et al.'s problem has no per-sample weight; weight "
+          "the pairs by repeating them)")
+_NOT_YET = "a weighted form of its {what} is possible but not implemented"
+
+#: why each public estimator without ``sample_weight`` refuses it
+REFUSALS = {
+    "ProjectionPenaltySVC": _NOT_YET.format(what="dual (13)-(15) (per-sample C_i = C w_i)"),
+    "GeneralizedDiscriminantAnalysis": _NOT_YET.format(what="kernel scatter matrices"),
+    "OrthogonalLaplacianfaces": "its objective is a graph Laplacian on the samples' neighbourhood "
+                                "graph, where a sample weight has no agreed meaning (He et al.)",
+    "ExhaustedSafePLS": _NOT_YET.format(what="PLS deflation (weighted covariances)"),
+    "GeometricFeatureSetSelector": "its geometric ratios are ranks of convex-hull (Gram) matrices of "
+                                   "the samples, which a weight does not change",
+    "FeatureGroupSelector": "it selects a fixed subset of feature groups and fits nothing on the samples",
+    "HKLRanker": _NOT_YET.format(what="HKL loss"),
+    "DisjunctiveHKL": _NOT_YET.format(what="HKL loss"),
+    "DisjunctiveHKLCV": _NOT_YET.format(what="HKL loss"),
+    "HSFS": _NOT_YET.format(what="HSIC criterion (weighted centring)"),
+    "LDFS": _NOT_YET.format(what="LDA criterion (weighted scatter matrices)"),
+    "KernelDesign": "it learns from triplets of points; weight a triplet by repeating it",
+    "WeakKernelSelector": "it samples triplets from the labelled points; there is no per-sample loss",
+    "WekaSubsetSelector": "it reproduces WEKA's evaluators (CFS, consistency, wrapper), which "
+                          "take no instance weights in the paper's runs",
+    "WekaLibSVM": "it reproduces WEKA's LibSVM wrapper as the paper ran it, without instance weights",
+    "WekaFilters": "it reproduces WEKA's filters (normalisation, nominal to binary), which fit "
+                   "no loss",
+    "FeatureWeightingSVM": _NOT_YET.format(what="feature-weighting SVM's LP (per-sample slack cost)"),
+    "FOHSIC": _NOT_YET.format(what="HSIC criterion (weighted centring)"),
+    "LaplacianScore": "its score is a graph Laplacian statistic on the samples' neighbourhood "
+                      "graph, where a sample weight has no agreed meaning (He et al. 2005)",
+    "Relief": "ReliefF averages over sampled instances and their nearest hits and misses; "
+              "a weighted form is not defined by Kononenko's algorithm",
+    "L1SVMSelector": _NOT_YET.format(what="C path (its start, scikit-learn's l1_min_c, takes no "
+                                          "weights)"),
+    "MRMR": _NOT_YET.format(what="mutual informations (weighted counts of the joint states, "
+                                 "a weighted mean and s.d. for the three states)"),
+    "MMC": _PAIRS,
+    "MMCSupervised": _PAIRS.replace("weight the pairs by repeating them",
+                                    "repeat a sample to weight it"),
+}
+
+
+def refusal(estimator) -> str:
+    """The ``TypeError`` message of ``estimator.fit(..., sample_weight=w)`` for an estimator
+    without ``sample_weight`` (:data:`REFUSALS`)."""
+    name = type(estimator).__name__
+    why = REFUSALS.get(name, "its method has no weighted form in fsbook")
+    return (f"{name}.fit does not take sample_weight: {why}. "
+            "The estimators that do are listed by fsbook.capabilities.capability_table() "
+            "(column 'sample_weight')")

@@ -1,0 +1,167 @@
+"""Sample weights and metadata routing (issue 50, item 2): the estimators whose method weights
+its loss take ``sample_weight`` (ones equal no weights; integer weights equal repeated samples),
+the others refuse it naming why, the meta-estimators route it to what they wrap, and a Pipeline
+routes it with ``set_fit_request``."""
+import inspect
+
+import numpy as np
+import pytest
+import sklearn
+from sklearn.base import BaseEstimator
+from sklearn.decomposition import PCA
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.utils.metadata_routing import MetadataRouter
+
+from fsbook._weights import REFUSALS
+from fsbook.baselines import SVMRFE, StabilitySelection, ZeroNormSVM
+from fsbook.capabilities import capability_table, probe_instance, public_estimators
+from fsbook.projection import ProjectionPenalty
+from fsbook.projection.linear import augment_features, reduce
+
+#: the estimators that take sample_weight, and the fitted attribute compared across fits
+WEIGHTED = {"SVMRFE": "ranking_", "ZeroNormSVM": "coef_"}
+META = {"ProjectionPenalty", "StabilitySelection"}
+
+
+def _data(n=60, d=6, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.repeat([0, 1], n // 2)
+    X = rng.normal(size=(n, d))
+    X[:, :2] += 1.2 * y[:, None]
+    return X, y
+
+
+def _make(name, **kw):
+    return {"SVMRFE": lambda: SVMRFE(n_features_to_select=2, **kw),
+            "ZeroNormSVM": lambda: ZeroNormSVM(n_features_to_select=2, **kw)}[name]()
+
+
+@pytest.fixture(scope="module")
+def table():
+    return capability_table()
+
+
+def test_declared_weight_support_matches_the_capability_table(table):
+    """Every public estimator: ``sample_weight`` in ``fit``'s signature ⇔ 'yes' in the table;
+    a meta-estimator (a MetadataRouter) ⇔ 'routed'; every other one refuses, with a reason."""
+    for name, cls in public_estimators().items():
+        declared = "sample_weight" in inspect.signature(cls.fit).parameters
+        est = probe_instance(name, cls)[0]
+        router = isinstance(est.get_metadata_routing(), MetadataRouter)
+        cell = table.loc[name, "sample_weight"]
+        if router:
+            assert cell == "routed" and name in META, name
+        elif declared:
+            assert cell == "yes" and name in WEIGHTED, name
+        else:
+            assert cell in ("refused", "—") and name in REFUSALS, name
+            if cell == "refused":
+                msg = table.attrs["messages"][(name, "sample_weight")]
+                assert msg.startswith(f"TypeError: {name}.fit does not take sample_weight: ")
+    assert set(REFUSALS) | set(WEIGHTED) | META == set(public_estimators())
+    assert not set(REFUSALS) & (set(WEIGHTED) | META)
+
+
+def test_refusal_names_the_estimator_and_why():
+    from fsbook.baselines import FOHSIC
+    X, y = _data()
+    with pytest.raises(TypeError, match=r"FOHSIC.fit does not take sample_weight: a weighted form "
+                                        r"of its HSIC criterion"):
+        FOHSIC(2).fit(X, y, sample_weight=np.ones(len(y)))
+
+
+@pytest.mark.parametrize("name", sorted(WEIGHTED))
+def test_weights_of_ones_equal_no_weights(name):
+    X, y = _data()
+    a = getattr(_make(name).fit(X, y), WEIGHTED[name])
+    b = getattr(_make(name).fit(X, y, sample_weight=np.ones(len(y))), WEIGHTED[name])
+    np.testing.assert_allclose(np.asarray(a, float), np.asarray(b, float), rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("name", sorted(WEIGHTED))
+def test_integer_weights_equal_repeated_samples(name):
+    X, y = _data(seed=1)
+    w = np.random.default_rng(2).integers(0, 4, len(y))
+    w[[0, -1]] = 1                                   # both classes keep a sample
+    weighted = _make(name).fit(X, y, sample_weight=w)
+    repeated = _make(name).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
+    np.testing.assert_array_equal(weighted.get_support(), repeated.get_support())
+    if name == "ZeroNormSVM":                        # the same optimum, to liblinear's tolerance
+        np.testing.assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-4, atol=1e-5)
+    else:                                            # the whole elimination order
+        np.testing.assert_array_equal(weighted.ranking_, repeated.ranking_)
+    # and the weights matter: unit weights rank otherwise, or fit other numbers, on these data
+    plain = getattr(_make(name).fit(X, y), WEIGHTED[name])
+    assert not np.allclose(np.asarray(plain, float), np.asarray(getattr(weighted, WEIGHTED[name]), float),
+                           atol=1e-3)
+
+
+def test_pipeline_routes_sample_weight_to_the_selector_and_the_classifier():
+    X, y = _data(seed=3)
+    w = np.random.default_rng(4).integers(0, 3, len(y)).astype(float)
+    with sklearn.config_context(enable_metadata_routing=True):
+        pipe = make_pipeline(StandardScaler().set_fit_request(sample_weight=False), SVMRFE(2).set_fit_request(sample_weight=True),
+                             LogisticRegression().set_fit_request(sample_weight=True))
+        pipe.fit(X, y, sample_weight=w)
+        Xs = StandardScaler().fit_transform(X)
+        sel = SVMRFE(2).fit(Xs, y, sample_weight=w)
+        clf = LogisticRegression().fit(sel.transform(Xs), y, sample_weight=w)
+    np.testing.assert_array_equal(pipe[1].get_support(), sel.get_support())
+    np.testing.assert_allclose(pipe[2].coef_, clf.coef_)
+    # a step that does not take weights cannot be asked for them
+    from fsbook.baselines import FOHSIC
+    assert not hasattr(FOHSIC(), "set_fit_request")
+
+
+class _Spy(BaseEstimator):
+    """A selector that records the sample_weight each of its fits received (first feature kept)."""
+    seen = []
+
+    def fit(self, X, y, sample_weight=None):
+        type(self).seen.append(None if sample_weight is None else np.asarray(sample_weight).copy())
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def get_support(self):
+        return np.arange(self.n_features_in_) == 0
+
+
+def test_stability_selection_routes_the_weights_of_each_subsample():
+    X, y = _data()
+    w = np.arange(len(y), dtype=float)
+    _Spy.seen = []
+    with sklearn.config_context(enable_metadata_routing=True):
+        sel = StabilitySelection(_Spy().set_fit_request(sample_weight=True), n_features_to_select=1,
+                                 n_resamples=4).fit(X, y, sample_weight=w)
+    assert len(_Spy.seen) == 4
+    for seen, idx in zip(_Spy.seen, sel.subsamples_):
+        np.testing.assert_array_equal(seen, w[idx])
+    # without routing enabled, scikit-learn's own error says how to enable it
+    with pytest.raises(ValueError, match="enable_metadata_routing"):
+        StabilitySelection(_Spy(), n_resamples=2).fit(X, y, sample_weight=w)
+    # through SVMRFE: integer weights on the subsamples equal their repeated rows
+    with sklearn.config_context(enable_metadata_routing=True):
+        a = StabilitySelection(SVMRFE(2).set_fit_request(sample_weight=True), n_resamples=3,
+                               n_features_to_select=2).fit(X, y, sample_weight=np.ones(len(y)))
+    b = StabilitySelection(SVMRFE(2), n_resamples=3, n_features_to_select=2).fit(X, y)
+    np.testing.assert_array_equal(a.frequencies_, b.frequencies_)
+
+
+def test_projection_penalty_routes_the_weights_to_its_estimator():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(50, 5))
+    y = X @ rng.normal(size=5) + 0.1 * rng.normal(size=50)
+    w = rng.integers(1, 4, 50).astype(float)
+    with sklearn.config_context(enable_metadata_routing=True):
+        model = ProjectionPenalty(Ridge(alpha=1.0).set_fit_request(sample_weight=True), PCA(2),
+                                  reduced_penalty=1e-2).fit(X, y, sample_weight=w)
+        A = augment_features(X, reduce(model.reducer_, X), model.scale_)
+        ridge = Ridge(alpha=1.0).fit(A, y, sample_weight=w)
+        np.testing.assert_allclose(model.estimator_.coef_, ridge.coef_, rtol=1e-10)
+        unweighted = ProjectionPenalty(Ridge(alpha=1.0), PCA(2), reduced_penalty=1e-2).fit(X, y)
+        assert not np.allclose(unweighted.estimator_.coef_, ridge.coef_)
+        with pytest.raises(ValueError, match="reduced_penalty=0 is solved exactly for an unweighted"):
+            ProjectionPenalty(Ridge().set_fit_request(sample_weight=True), PCA(2),
+                              reduced_penalty=0.0).fit(X, y, sample_weight=w)
