@@ -1,5 +1,5 @@
 """Defaults on ordinary data: every public estimator, default-constructed, on dense problems of
-growing size (issue 50, item 4).  Run on demand: ``python benchmarks/defaults.py``.
+growing size.  Run on demand: ``python benchmarks/defaults.py``.
 
 Every fit runs in a fresh child process limited to :data:`CPU_LIMIT` CPU seconds
 (``RLIMIT_CPU``) and :data:`MEMORY_LIMIT` bytes of address space (``RLIMIT_AS``); the child reports
@@ -44,7 +44,7 @@ HERE = Path(__file__).resolve()
 SIZES = ((500, 30), (2000, 100), (5000, 300))
 #: numbers of classes of the sweep
 CLASSES = (2, 5)
-#: CPU seconds a default fit may take (issue 50: within a minute on one core)
+#: CPU seconds a default fit may take (within a minute on one core)
 CPU_LIMIT = 60
 #: address space a child may take (bytes)
 MEMORY_LIMIT = 6 * 2 ** 30

@@ -1,4 +1,4 @@
-"""Refusing at once a fit whose cost is out of reach (issue 50: defaults that finish).
+"""Refusing at once a fit whose cost is out of reach: defaults that finish or refuse.
 
 A few methods cost more than a minute of one core, or more memory than a desktop has, on
 ordinary data (5 000 × 300) because of what they compute (every pair of samples, an ``n × n``

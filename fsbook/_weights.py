@@ -1,4 +1,4 @@
-"""Sample weights: which estimators take them, and a clear refusal from the others (issue 50).
+"""Sample weights: which estimators take them, and a clear refusal from the others.
 
 An estimator whose ``fit`` has a ``sample_weight`` parameter weights its loss or its statistics
 (its docstring says how) and, through scikit-learn's metadata routing, receives the weights in a

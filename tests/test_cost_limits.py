@@ -1,4 +1,4 @@
-"""Defaults that finish or refuse at once (issue 50, item 4): every refusal of a fit whose cost is
+"""Defaults that finish or refuse at once: every refusal of a fit whose cost is
 out of reach is raised before the work, with the reason, the estimate and the setting that makes
 it feasible, and :func:`fsbook.cost_limits` lifts it."""
 import time

@@ -1,4 +1,4 @@
-"""Sample weights and metadata routing (issue 50, item 2): the estimators whose method weights
+"""Sample weights and metadata routing: the estimators whose method weights
 its loss take ``sample_weight`` (ones equal no weights; integer weights equal repeated samples),
 the others refuse it naming why, the meta-estimators route it to what they wrap, and a Pipeline
 routes it with ``set_fit_request``."""
