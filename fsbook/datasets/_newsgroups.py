@@ -1,8 +1,8 @@
-"""The 20 Newsgroups pair alt.atheism vs talk.religion.misc with the HKL paper's vocabulary rule.
+"""The 20 Newsgroups pair alt.atheism vs talk.religion.misc as chapter 6 reads the HKL paper.
 
-The paper's Section 3 protocol for the pair: all posts of the two groups (train and test
-subsets of the bydate archive, 1 427 posts), the words occurring in at least two of them as
-features, presence/absence ``x > 0`` as the boolean input, 4-fold stratified cross-validation
+The book's input for the paper's Section 3 (the paper gives neither its posts nor its
+vocabulary): all posts of the two groups (train and test subsets of the bydate archive, 1 427
+posts), the words occurring in at least two of them as features, presence/absence ``x > 0`` as the boolean input, 4-fold stratified cross-validation
 (:func:`outer_folds`).  :func:`most_frequent_words` is the vocabulary rule of the chapters that
 keep only the most frequent words of the training posts.
 """
@@ -38,7 +38,7 @@ def load_atheism_religion(min_df=2):
     ----------
     min_df : int, default 2
         Minimum number of posts (of the pair, train + test) a word must occur in; ``2`` gives
-        the paper's 12 511 words.
+        the book's 12 511 words.
 
     Returns
     -------
