@@ -36,7 +36,7 @@ pytestmark = pytest.mark.skipif(
 
 #: the stores read with allow_partial=True, as their chapters do (chapter 1's Tables 2-4, chapter 6's
 #: ablations of the tuned L1-SVM)
-PARTIAL = {"projection_text", "hkl_ablations"}
+PARTIAL = {"projection_text"}
 
 SCRIPT = textwrap.dedent("""
     import hashlib, json, os, sys
