@@ -34,8 +34,7 @@ pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("setuptools") is None or importlib.util.find_spec("wheel") is None,
     reason="building the wheel offline needs setuptools and wheel in the running environment")
 
-#: the stores read with allow_partial=True, as their chapters do (chapter 1's Tables 2-4, chapter 6's
-#: ablations of the tuned L1-SVM)
+#: the stores read with allow_partial=True, as their chapters do (chapter 1's Tables 2-4)
 PARTIAL = {"projection_text"}
 
 SCRIPT = textwrap.dedent("""
