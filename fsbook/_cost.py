@@ -107,8 +107,8 @@ def check_cost(name, shape, *, seconds=None, nbytes=None, why, fix):
     >>> try:
     ...     check_cost("Demo", "1e6 samples", seconds=1e5, why="n² pairs", fix="subsample")
     ... except ValueError as err:
-    ...     print(str(err)[:62])
-    Demo: n² pairs; on 1e6 samples that is about 1.2 days of CPU,
+    ...     print(str(err)[:58])
+    Demo: n² pairs; on 1e6 samples that is about 27.8 h of CPU
     """
     over = []
     lim_s, lim_b = LIMITS["seconds"], LIMITS["bytes"]
