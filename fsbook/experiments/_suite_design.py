@@ -96,7 +96,7 @@ FULL_ONLY = {"HKL"}
 #: cell returns the reason (:func:`cannot_run`), which the ``not_run`` table prints.
 EXCLUSIONS = {
     "GeoRatio": (lambda f: f["groups"] is None or f["groups"] > B.GEO_MAX_GROUPS,
-                 f"needs nominal attributes (feature groups), at most {B.GEO_MAX_GROUPS}, to choose unions of them"),
+                 "needs at most GEO_MAX_GROUPS nominal attributes (feature groups) to choose unions from"),
     "SVM-RFE": (lambda f: f["classes"] * f["n"] > 5_000,
                 "cost: one-vs-rest linear SVMs (C = 1, up to 10 000 iterations) refitted at every elimination "
                 "step; on COIL-20 (20 classes, 1 000 samples) one task ran over 240 CPU s unfinished; run where "

@@ -164,7 +164,8 @@ def exclusions():
     """The declared exclusions: each excluded method, its reason and the data sets it skips,
     then the methods of chapter 7 this protocol leaves out (:data:`NOT_INCLUDED`) and the suite's
     data sets it leaves out (:data:`LEFT_OUT`)."""
-    rows = [{"method": m, "reason": reason, "data sets": ", ".join(d for d in DATASETS if cannot_run(m, d))}
+    rows = [{"method": m, "reason": reason.replace("GEO_MAX_GROUPS", str(B.GEO_MAX_GROUPS)),
+             "data sets": ", ".join(d for d in DATASETS if cannot_run(m, d))}
             for m, (_, reason) in EXCLUSIONS.items()]
     rows += [{"method": m, "reason": reason, "data sets": "all"} for m, reason in NOT_INCLUDED.items()]
     rows += [{"method": "all", "reason": reason, "data sets": d} for d, reason in LEFT_OUT.items()]
