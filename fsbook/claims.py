@@ -255,8 +255,9 @@ def paired_test(d, test, *, test_train_ratio=None, one_sided=False):
     Returns
     -------
     dict with ``effect``, ``se``, ``ci_low``, ``ci_high``, ``p`` (two-sided unless ``one_sided``), ``n`` (the units
-    tested: repetitions for ``"repeated_cv_t"``) and ``n_direction`` (units with a positive
-    difference).  ``p`` is ``NaN`` when the test is undefined (fewer than two units).
+    tested: repetitions for ``"repeated_cv_t"``), ``n_direction`` (units with a positive
+    difference) and ``n_nonzero`` (units with a non-zero difference, the units a rank or sign
+    test keeps).  ``p`` is ``NaN`` when the test is undefined (fewer than two units).
 
     Examples
     --------
@@ -270,9 +271,18 @@ def paired_test(d, test, *, test_train_ratio=None, one_sided=False):
     0.03125
     """
     r = _two_sided(np.asarray(d, dtype=float), test, test_train_ratio, one_sided)
+    r["n_nonzero"] = _n_nonzero(np.asarray(d, dtype=float), test)
     if one_sided and np.isfinite(r["p"]):       # every test here is symmetric: halve toward the effect's side
         r["p"] = r["p"] / 2 if r["effect"] > 0 else 1 - r["p"] / 2
     return r
+
+
+def _n_nonzero(d, test):
+    """The units a rank or sign test keeps: those with a non-zero difference (repetition means for
+    ``"repeated_cv_t"``)."""
+    if test == "repeated_cv_t" and d.ndim == 2:
+        d = d.mean(axis=1)
+    return int(np.count_nonzero(d))
 
 
 def _two_sided(d, test, test_train_ratio, one_sided):
@@ -546,14 +556,20 @@ def family_check(table: pd.DataFrame, alpha=ALPHA) -> pd.DataFrame:
     """For every family (``table``) of a claims table: its size ``m`` (testable rows), and the rows
     that could never pass even as the family's smallest p-value (``min_achievable_p >= alpha/m``).
 
-    The check is of the design (test and number of units), not of the data: ties in the data (all
-    differences equal, zeros dropped by the signed-rank test) can still leave a row unable to pass.
+    ``cannot pass`` is a check of the design (test and number of units ``n``).  Where the rows
+    carry ``n_nonzero`` (every row :func:`evaluate` makes does), ``cannot pass with ties`` checks
+    the data too: the sign and signed-rank tests drop the zero differences, so a row with ``n``
+    units of which only ``n_nonzero`` differ has the smallest p of ``n_nonzero`` units, and a
+    t-test row whose differences are all zero cannot pass at all.  (Tied non-zero magnitudes
+    change the signed-rank test's smallest p only through its normal approximation; the check
+    keeps the exact floor.)
 
     Returns
     -------
     DataFrame
         One row per family: ``table``, ``m``, ``threshold`` (``alpha/m``), ``cannot pass`` (how
-        many testable rows could never pass) and ``can pass`` (whether every testable row can).
+        many testable rows could never pass by design), ``can pass`` (whether every testable row
+        can) and, where the rows carry ``n_nonzero``, ``cannot pass with ties``.
 
     Examples
     --------
@@ -562,7 +578,13 @@ def family_check(table: pd.DataFrame, alpha=ALPHA) -> pd.DataFrame:
     >>> t = pd.DataFrame({"table": ["T2"] * 46, "test": "wilcoxon", "n": 10, "p": 0.5})
     >>> family_check(t)[["m", "cannot pass", "can pass"]].values.tolist()   # 2/1024 > 0.05/46
     [[46, 46, False]]
+    >>> t["n_nonzero"] = [10] * 40 + [6] * 6                 # six rows with four tied units each
+    >>> t["one_sided"] = True                                 # 1/1024 < 0.05/46, 1/64 > 0.05/46
+    >>> family_check(t)[["cannot pass", "cannot pass with ties"]].values.tolist()
+    [[0, 6]]
     """
+    with_ties = "n_nonzero" in table.columns
+    columns = ["table", "m", "threshold", "cannot pass", "can pass"] + (["cannot pass with ties"] * with_ties)
     out = []
     for fam, g in table.groupby("table", sort=False):
         testable = g[np.isfinite(g["p"].to_numpy(dtype=float))]
@@ -571,8 +593,23 @@ def family_check(table: pd.DataFrame, alpha=ALPHA) -> pd.DataFrame:
         sided = testable["one_sided"] if "one_sided" in testable else [False] * m
         bad = int(sum(min_achievable_p(t, n, bool(o)) >= thr
                       for t, n, o in zip(testable["test"], testable["n"], sided))) if m else 0
-        out.append({"table": fam, "m": m, "threshold": thr, "cannot pass": bad, "can pass": bad == 0})
-    return pd.DataFrame(out, columns=["table", "m", "threshold", "cannot pass", "can pass"])
+        row = {"table": fam, "m": m, "threshold": thr, "cannot pass": bad, "can pass": bad == 0}
+        if with_ties:
+            row["cannot pass with ties"] = int(sum(
+                _min_p_with_ties(t, n, k, bool(o)) >= thr
+                for t, n, k, o in zip(testable["test"], testable["n"], testable["n_nonzero"], sided)))
+        out.append(row)
+    return pd.DataFrame(out, columns=columns)
+
+
+def _min_p_with_ties(test, n, n_nonzero, one_sided):
+    """The smallest p a row can reach given its data's zero differences (``n_nonzero`` of ``n``)."""
+    if n_nonzero is None or (isinstance(n_nonzero, float) and math.isnan(n_nonzero)):
+        return min_achievable_p(test, n, one_sided)
+    if int(n_nonzero) == 0:
+        return 1.0
+    rank_or_sign = test in ("sign", "wilcoxon", "exact binomial")
+    return min_achievable_p(test, n_nonzero if rank_or_sign else n, one_sided)
 
 
 AGREES, DIFFERS, INCONCLUSIVE = "agrees", "differs", "inconclusive"

@@ -259,6 +259,20 @@ def test_family_check_finds_families_that_can_never_pass():
     assert min_achievable_p("sign", 5) == pytest.approx(1 / 16)
 
 
+def test_family_check_sees_the_zero_differences_a_rank_test_drops():
+    """Ten data sets of which four tie: the signed-rank test keeps six, 1/64 > 0.05/46; a t row
+    whose differences all vanish cannot pass either.  The design check alone sees neither."""
+    w = np.array([1.0, 2.0, 0.5, 1.5, 3.0, 0.8, 0.0, 0.0, 0.0, 0.0])
+    rows = [evaluate(Claim(f"c{i}", a="A", b="B", better="higher", unit="data sets", test="wilcoxon",
+                           table="T2", one_sided=True), w, np.zeros_like(w)) for i in range(46)]
+    assert rows[0]["n"] == 10 and rows[0]["n_nonzero"] == 6
+    flat = evaluate(Claim("flat", a="A", b="B", better="higher", unit="runs", test="paired_t", table="T1"),
+                    np.ones(8), np.ones(8))
+    check = family_check(claims_table(rows + [flat])).set_index("table")
+    assert check.loc["T2", "cannot pass"] == 0 and check.loc["T2", "cannot pass with ties"] == 46
+    assert check.loc["T1", "cannot pass"] == 0 and check.loc["T1", "cannot pass with ties"] == 1
+
+
 def test_agreement_decides_equivalence_difference_and_inconclusive():
     rng = np.random.default_rng(11)
     runs = rng.normal(20.0, 2.0, size=500)
