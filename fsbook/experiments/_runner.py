@@ -106,6 +106,12 @@ class Protocol:
     compare : callable, optional
         ``compare(stored, recomputed) -> list[str]`` of mismatch descriptions, replacing the
         field-by-field rule altogether.
+    shared_setup : callable, optional
+        ``shared_setup(params) -> hashable``: tasks with the same value share a setup (a fitted
+        model, cached per process) that a run pays once and ``verify`` pays once per turn in which
+        it recomputes such tasks; ``verify`` keeps them together in chunks (:func:`._verify.plan_turns`).
+    setup_seconds : float
+        The measured cost of one such setup, which the task records do not hold.
     """
 
     name: str
@@ -116,6 +122,8 @@ class Protocol:
     description: str = ""
     tolerances: Mapping = field(default_factory=dict, hash=False, compare=False)
     compare: Callable | None = field(default=None, hash=False, compare=False)
+    shared_setup: Callable | None = field(default=None, hash=False, compare=False)
+    setup_seconds: float = field(default=0.0, hash=False, compare=False)
 
 
 @dataclass

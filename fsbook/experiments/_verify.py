@@ -27,7 +27,10 @@ once, the costliest included (a turn holding one task dearer than the budget tak
 that task); ``--turn K`` repeats a turn and ``--all`` recomputes everything.  The plan depends
 only on the stores and the budget; it changes when a store does.  The run prints the plan, the
 turn, and the coverage (tasks recomputed / stored, cycle length); a protocol with no task in
-the turn is reported as "not checked", never "OK".
+the turn is reported as "not checked", never "OK".  Tasks that share a setup their records do
+not cost (``Protocol(shared_setup=..., setup_seconds=...)``: the text tasks' topic model, fitted
+once per topic count and process) are scheduled in chunks of one setup each
+(:func:`setup_chunks`), so a turn pays a setup once per chunk, as its plan counts it.
 """
 
 from __future__ import annotations
@@ -141,11 +144,55 @@ def compare_results(stored, fresh, protocol=None, path: str = "", rule=(DEFAULT_
 # ----------------------------------------------------------------------------- schedule
 @dataclass(frozen=True)
 class Item:
-    """One stored task in the schedule: its protocol, key and recorded cost (seconds)."""
+    """One unit of the schedule: a stored task (its protocol, key and recorded cost in seconds),
+    or a chunk of tasks sharing a setup (``keys``, the cost including the setup's)."""
 
     protocol: str
     key: str
     cost: float
+    keys: tuple = ()
+
+    @property
+    def task_keys(self) -> tuple:
+        """The stored tasks this unit recomputes."""
+        return self.keys or (self.key,)
+
+
+def setup_chunks(protocol: str, costs: dict, setup_of: dict, setup_seconds: float, budget_seconds: float) -> list:
+    """Items for the tasks of one protocol whose records share setups: the tasks of each setup,
+    in key order, cut into chunks whose setup plus recorded costs stay within half the budget
+    (at least one task each), so a turn pays a setup once per chunk it holds instead of once per
+    task it happens to draw.
+
+    Parameters
+    ----------
+    costs : dict of str to float
+        Recorded cost of each stored task, by key.
+    setup_of : dict of str to hashable
+        The setup each task shares (:attr:`Protocol.shared_setup` of its parameters).
+
+    Examples
+    --------
+    >>> from fsbook.experiments._verify import setup_chunks
+    >>> costs = {k: 1.0 for k in "abcdef"}
+    >>> setup = {"a": 10, "b": 10, "c": 10, "d": 20, "e": 20, "f": 20}
+    >>> [(it.keys, it.cost) for it in setup_chunks("p", costs, setup, 3.0, 10.0)]
+    [(('a', 'b'), 5.0), (('c',), 4.0), (('d', 'e'), 5.0), (('f',), 4.0)]
+    """
+    groups = {}
+    for key in sorted(costs):
+        groups.setdefault(setup_of[key], []).append(key)
+    out = []
+    for keys in groups.values():
+        chunk, load = [], setup_seconds
+        for key in keys:
+            if chunk and load + costs[key] > budget_seconds / 2:
+                out.append(Item(protocol, chunk[0], load, tuple(chunk)))
+                chunk, load = [], setup_seconds
+            chunk.append(key)
+            load += costs[key]
+        out.append(Item(protocol, chunk[0], load, tuple(chunk)))
+    return out
 
 
 def plan_turns(items, budget_seconds: float) -> list:
@@ -346,9 +393,18 @@ def verify(protocols=None, root=None, budget_seconds: float = 300.0, turn=None, 
         recs = load_records(p, root / p.name, reports[p.name])
         if recs is not None:
             records[p.name] = recs
-    items = [Item(name, key, max(float(rec["seconds"] or 0.0), MIN_COST))
-             for name, recs in records.items() for key, rec in recs.items()]
-    total = len(items)
+    items = []
+    for p in protocols:
+        recs = records.get(p.name)
+        if recs is None:
+            continue
+        costs = {key: max(float(rec["seconds"] or 0.0), MIN_COST) for key, rec in recs.items()}
+        if p.shared_setup is None:
+            items += [Item(p.name, key, cost) for key, cost in costs.items()]
+        else:
+            setup_of = {key: p.shared_setup(rec["params"]) for key, rec in recs.items()}
+            items += setup_chunks(p.name, costs, setup_of, p.setup_seconds, budget_seconds)
+    total = sum(len(it.task_keys) for it in items)
     turns = plan_turns(items, budget_seconds) if items else []
     n_turns, long = len(turns), [t for t in turns if t[0].cost > budget_seconds]
     if all_turns:
@@ -374,15 +430,18 @@ def verify(protocols=None, root=None, budget_seconds: float = 300.0, turn=None, 
     todo = [it for i in chosen for it in turns[i]]
     for p in protocols:
         mine = [it for it in todo if it.protocol == p.name]
+        mine_keys = [key for it in mine for key in it.task_keys]
         report = reports[p.name]
         if p.name not in records:
             continue
         full_keys = {task_key(p, normalise(q)) for q in p.make_tasks(True)}
         echo(f"{p.name} v{p.version}: {report.n_stored} tasks stored "
              f"({len(full_keys & set(records[p.name]))} of the {len(full_keys)} --full tasks); "
-             f"recomputing {len(mine)} (recorded cost {_seconds(sum(it.cost for it in mine))})")
+             f"recomputing {len(mine_keys)} (recorded cost {_seconds(sum(it.cost for it in mine))}"
+             + (f", {len(mine)} shared setups of about {_seconds(p.setup_seconds)} included" if p.shared_setup
+                and mine else "") + ")")
         start = time.perf_counter()
-        for rec, diffs in recompute(p, [records[p.name][it.key] for it in mine], n_jobs):
+        for rec, diffs in recompute(p, [records[p.name][key] for key in mine_keys], n_jobs):
             if diffs is None:                       # its raw data is not on this machine
                 report.n_skipped += 1
                 continue
