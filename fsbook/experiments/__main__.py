@@ -7,7 +7,9 @@
 ``python -m fsbook.experiments verify [--budget-seconds S] [--turn K | --all]`` recomputes one
 turn of every store's tasks (:mod:`fsbook.experiments._verify`); ``python -m fsbook.experiments
 pack`` merges journals left by interrupted runs into the packs; ``python -m fsbook.experiments
-cost`` prints each store's tasks and their recorded CPU and wall-clock time.  Every protocol
+cost`` prints each store's tasks and their recorded CPU and wall-clock time; ``python -m
+fsbook.experiments retime <name>`` records the CPU time of stored tasks that lack it
+(:mod:`fsbook.experiments._retime`, results unchanged).  Every protocol
 module defines ``PROTOCOL``; a public module without one is refused.  Mistakes end in a one-line message and
 exit code 2; an interrupted run (Ctrl-C) says how many tasks are saved and the command that
 resumes, and exits with 130.
@@ -23,7 +25,8 @@ from pathlib import Path
 from fsbook.experiments._registry import available_protocols
 
 #: subcommands that are not protocols: their module and entry point
-SUBCOMMANDS = {"verify": ("_verify", "main"), "pack": ("_verify", "pack_main"), "cost": ("_cost", "main")}
+SUBCOMMANDS = {"verify": ("_verify", "main"), "pack": ("_verify", "pack_main"), "cost": ("_cost", "main"),
+               "retime": ("_retime", "main")}
 #: the exit code of a run stopped by Ctrl-C (128 + SIGINT)
 INTERRUPTED = 130
 
@@ -140,6 +143,7 @@ def _options(parser) -> str:
 def usage() -> str:
     """The top-level help: the three forms of the command and every option of each."""
     from fsbook.experiments._cost import cost_parser
+    from fsbook.experiments._retime import retime_parser
     from fsbook.experiments._verify import pack_parser, verify_parser
 
     return (
@@ -149,6 +153,7 @@ def usage() -> str:
         "           [--root DIR] [--protocol NAME ...]\n"
         "       python -m fsbook.experiments pack [NAME ...] [--root DIR]\n"
         "       python -m fsbook.experiments cost [NAME ...] [--root DIR]\n"
+        "       python -m fsbook.experiments retime NAME [NAME ...] [--root DIR] [--cpu-budget-seconds S]\n"
         f"protocols: {', '.join(available_protocols())}\n\n"
         "Run a protocol into its store (resumable: rerun the same command after an interruption).\n"
         f"{_options(_parser('<protocol>'))}\n\n"
@@ -157,7 +162,9 @@ def usage() -> str:
         "pack: merge the journals of interrupted runs into the packs.\n"
         f"{_options(pack_parser())}\n\n"
         "cost: tasks stored and the CPU and wall-clock time recorded for them, per store.\n"
-        f"{_options(cost_parser())}\n"
+        f"{_options(cost_parser())}\n\n"
+        "retime: record the CPU time of stored tasks that lack it (each recomputed and checked; results unchanged).\n"
+        f"{_options(retime_parser())}\n"
     )
 
 
@@ -173,7 +180,7 @@ def main(argv=None):
             return getattr(importlib.import_module(f"fsbook.experiments.{module}"), entry)(rest)
         if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or name not in available_protocols():
             print(f"python -m fsbook.experiments: error: unknown protocol or command {name!r}; choose one of "
-                  f"{', '.join(available_protocols())}, verify, pack, cost (--help lists the options)",
+                  f"{', '.join(available_protocols())}, verify, pack, cost, retime (--help lists the options)",
                   file=sys.stderr)
             return 2
         module = importlib.import_module(f"fsbook.experiments.{name}")

@@ -1,0 +1,107 @@
+"""Re-time a store: ``python -m fsbook.experiments retime <name> ...``.
+
+The stores written before the runner measured CPU time record each task's wall-clock time only,
+which overstates its cost whenever runs shared the cores.  Re-timing recomputes each such task
+alone in this process, checks the fresh result against the stored one by the rule of ``verify``
+(:func:`fsbook.experiments._verify.compare_results`), and, when they agree, rewrites the record
+with the **stored** result and the fresh wall and CPU times.  No result changes: a task whose
+recomputation disagrees keeps its record and is reported, and the run exits with 1.
+
+The run is resumable: every re-timed record goes to the store's journal at once, and a later run
+skips the records that hold a CPU time.  ``--cpu-budget-seconds`` stops after that much CPU time
+(the task in flight finishes), so a long store can be re-timed in sittings.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+from fsbook.experiments._runner import _call, load_protocol, store_root
+from fsbook.experiments._store import Store, make_record
+from fsbook.experiments._verify import compare_results
+
+__all__ = ["retime", "main"]
+
+
+def retime(protocol, root=None, cpu_budget_seconds=None, progress=True, echo=print) -> dict:
+    """Re-time the records of ``protocol``'s store that lack a CPU time.
+
+    Parameters
+    ----------
+    protocol : Protocol or str
+    root : path, optional
+        The stores' folder (default :func:`~fsbook.experiments._runner.store_root`).
+    cpu_budget_seconds : float, optional
+        Stop once the re-timed tasks have used this much CPU time (default: no limit).
+    progress : bool
+        Show a progress bar.
+
+    Returns
+    -------
+    dict
+        ``retimed`` (records rewritten), ``mismatched`` (task keys whose recomputation disagrees,
+        left as stored), ``left`` (records still without a CPU time), ``cpu_seconds`` (of this
+        run's tasks) and ``recorded_seconds`` (their stored wall times).
+    """
+    from tqdm.auto import tqdm
+
+    protocol = load_protocol(protocol) if isinstance(protocol, str) else protocol
+    folder = (store_root() if root is None else root) / protocol.name
+    store = Store(folder, protocol)
+    out = {"retimed": 0, "mismatched": [], "left": 0, "cpu_seconds": 0.0, "recorded_seconds": 0.0}
+    with store.writing():
+        records = store.load(strict=True, audit=True)
+        todo = sorted(k for k, rec in records.items() if rec.get("cpu_seconds") is None)
+        bar = tqdm(todo, desc=f"retime {protocol.name}", disable=not progress, unit="task")
+        try:
+            for i, key in enumerate(bar):
+                if cpu_budget_seconds is not None and out["cpu_seconds"] >= cpu_budget_seconds:
+                    break
+                rec = records[key]
+                _, fresh, seconds, cpu, machine = _call(protocol.run_task, i, rec["params"])
+                diffs = compare_results(rec["result"], fresh, protocol)
+                if diffs:
+                    out["mismatched"].append(key)
+                    echo(f"{protocol.name} task {key}: the recomputation disagrees, record kept:\n    "
+                         + "\n    ".join(diffs))
+                    continue
+                new = make_record(key, rec["params"], rec["result"], seconds, machine, cpu_seconds=cpu)
+                store.append(new)
+                records[key] = new
+                out["retimed"] += 1
+                out["cpu_seconds"] += cpu or 0.0
+                out["recorded_seconds"] += float(rec["seconds"] or 0.0)
+        finally:
+            store.pack(records)
+    out["left"] = sum(rec.get("cpu_seconds") is None for rec in records.values())
+    return out
+
+
+def retime_parser():
+    p = argparse.ArgumentParser(prog="python -m fsbook.experiments retime",
+                                description="Recompute the stored tasks that lack a CPU time, check each against "
+                                            "its stored result, and record its wall and CPU time (results unchanged).",
+                                allow_abbrev=False)
+    p.add_argument("protocol", nargs="+", metavar="NAME", help="the protocols whose stores to re-time")
+    p.add_argument("--root", default=None, metavar="DIR", help="stores folder (default: the clone's results/)")
+    p.add_argument("--cpu-budget-seconds", type=float, default=None, metavar="S",
+                   help="stop after this much CPU time (resume later with the same command)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    return p
+
+
+def main(argv=None) -> int:
+    """``python -m fsbook.experiments retime NAME [NAME ...] [--root DIR] [--cpu-budget-seconds S]``."""
+    from pathlib import Path
+
+    args = retime_parser().parse_args(argv)
+    root = None if args.root is None else Path(args.root)
+    code = 0
+    for name in args.protocol:
+        start = time.perf_counter()
+        r = retime(name, root, args.cpu_budget_seconds, progress=not args.quiet)
+        print(f"{name}: {r['retimed']} tasks re-timed in {time.perf_counter() - start:.0f} s wall, "
+              f"{r['cpu_seconds'] / 3600:.3f} CPU-h (their stored wall time {r['recorded_seconds'] / 3600:.3f} h); "
+              f"{len(r['mismatched'])} disagree (kept as stored); {r['left']} still without a CPU time")
+        code = code or (1 if r["mismatched"] else 0)
+    return code
