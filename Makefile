@@ -23,7 +23,7 @@ export PYTHONHASHSEED := 0
 # MPLBACKEND is left unset: notebooks need the inline backend (figures), headless tests fall back to Agg.
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book execute chapter html test lint unit nbval nbval-generic verify-results check-html data benchmarks test-compat dist clean
+.PHONY: help venv book execute chapter html pdf test lint unit nbval nbval-generic verify-results check-html data benchmarks test-compat dist clean
 
 help:
 	@echo "make book        create .venv, re-execute every notebook in place, build the HTML book"
@@ -33,6 +33,7 @@ help:
 	@echo "make test-compat  the scikit-learn-facing tests in two fresh venvs: the oldest declared NumPy/SciPy/scikit-learn/pandas and the newest on the registry"
 	@echo "make nbval-generic  pytest --nbval again on a second numerical path (NumPy baseline SIMD, another OpenBLAS kernel, generic numba)"
 	@echo "make verify-results  recompute this commit's turn of the stored tasks in results/ and compare (5 min; every task once per cycle of turns)"
+	@echo "make pdf         the book as one PDF, _build/fsbook.pdf (needs the browser check's chromium)"
 	@echo "make check-html  build the HTML from committed outputs and check every page in headless Chromium"
 	@echo "make data        rebuild data/ from $(SHARED_DATA)"
 	@echo "make benchmarks  run the performance benchmarks (slow, on demand)"
@@ -73,6 +74,12 @@ html: $(STAMP)
 	@echo "The book is at $(CURDIR)/_build/html/index.html"
 
 book: execute html
+
+# The book as one PDF (on demand, not in CI): one HTML page of every chapter from the stored
+# outputs, printed by the headless Chromium of the browser check (scripts/book_pdf.py; no TeX).
+pdf: $(STAMP)
+	$(BIN)/jupyter-book build . --all --builder singlehtml
+	$(BIN)/python scripts/book_pdf.py _build/singlehtml _build/fsbook.pdf
 
 # unit tests, then the Examples sections of the package's docstrings (doctests)
 unit: $(STAMP)
