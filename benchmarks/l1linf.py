@@ -28,6 +28,13 @@
    collapse to ``W = 0`` (the count jumps from 21 rows to 0 near λ ≈ 0.1597); ``W = 0`` is
    stationary for every λ (the HSIC gradient vanishes there), so no closed-form first λ exists.
    Fewer of either changes the iterates and, on DEXTER, the selection (the fast path).
+   ``--profile`` also prints the pair kernels' share of the profiled fit: they run once per
+   criterion value, so with these kernels no rearrangement of the same iterates costs less than
+   they do.  On DEXTER
+   (2026-11-29) they took 39 % of the fit, about 0.35 s CPU of 0.88 s, 3.5 times FOHSIC's whole
+   fit (0.10 s): HSFS at or below FOHSIC there needs fewer criterion evaluations, that is, other
+   iterates.  Two rearrangements with the same bits (the proximal step, its line-search sums and
+   the penalty fused in one numba pass; the sparse products in numba) gave no measurable gain.
 2. One HSFS objective + gradient on DEXTER (q = 10): the matrix form Xᵀ(D − A)XW with X
    sparse, the same product with X densified, and the straightforward per-pair form of
    eq. (11), Σ_ij A_ij (x_i − x_j)(x_i − x_j)ᵀW, in NumPy one sample i at a time (timed on
@@ -40,7 +47,13 @@
    the paper's 0.01 threshold on the rows of W, LDFS's q), its per-fold test errors and its CPU
    seconds; the chapter pairs them with the stored errors of the same folds.
 
-Sections: ``selection`` (1), ``gradient`` (2) and ``explanations`` (3); ``--only selection`` runs one.  A complete run
+4. The existing HSFS options that shorten the λ path (:data:`PATH_VARIANTS`: fewer bisection
+   steps, a looser tolerance, a later start, fewer iterations), each on ARCENE and DEXTER beside
+   FOHSIC: CPU seconds, iterations, criterion evaluations and the features in common with the
+   default's selection (printed, not recorded).
+
+Sections: ``selection`` (1), ``gradient`` (2), ``explanations`` (3) and ``variants`` (4; only
+with ``--only``); ``--only selection`` runs one.  A complete run
 of ``selection`` (both data sets, with today's HSFS) records its measurement for chapter 2 in
 ``benchmarks/results/l1linf.json`` (:mod:`fsbook.benchmark_records`).
 """
@@ -128,15 +141,34 @@ def svm_accuracy(X, y, support):
     return float(cross_val_score(model, Xk, y, cv=StratifiedKFold(5, shuffle=True, random_state=0)).mean())
 
 
-def profile_fit(X, y, k):
-    """The λ path and a cProfile summary (internal time) of one default HSFS fit."""
+def pair_kernel_share(stats):
+    """``(calls, seconds)`` of the HSIC pair kernels (``hsic_value*``) in a :class:`pstats.Stats`:
+    the part of an HSFS fit that the same iterates cannot avoid (one kernel call per criterion
+    value, with or without the gradient)."""
+    rows = [(nc, tt) for (_, _, name), (_, nc, tt, _, _) in stats.stats.items() if name.startswith("hsic_value")]
+    return sum(r[0] for r in rows), sum(r[1] for r in rows)
+
+
+def profile_fit(X, y, k, hsfs_seconds=None, fohsic_seconds=None):
+    """The λ path and a cProfile summary (internal time) of one default HSFS fit, and the share of
+    its pair kernels: called once per criterion evaluation, they bound from below what an HSFS
+    with the same iterates can cost.  Given the CPU seconds of HSFS and FOHSIC measured side by
+    side (the profiled fit is slower), that share of ``hsfs_seconds`` is compared with FOHSIC."""
     import pandas as pd
 
     prof = cProfile.Profile()
     h = prof.runcall(lambda: HSFS(k, random_state=0).fit(X, y))
     with pd.option_context("display.width", 160, "display.max_rows", 100):
         print(h.path_.to_string(), flush=True)
-    pstats.Stats(prof).sort_stats("tottime").print_stats(12)
+    stats = pstats.Stats(prof)
+    stats.sort_stats("tottime").print_stats(12)
+    calls, seconds = pair_kernel_share(stats)
+    share = seconds / stats.total_tt
+    line = f"pair kernels: {calls} calls, {100 * share:.0f} % of the profiled fit"
+    if hsfs_seconds and fohsic_seconds:
+        line += (f"; that share of HSFS's {hsfs_seconds:.3f} s CPU is {share * hsfs_seconds:.3f} s, "
+                 f"{share * hsfs_seconds / fohsic_seconds:.1f}x FOHSIC's whole fit ({fohsic_seconds:.3f} s)")
+    print(line, flush=True)
 
 
 def _cpu_time(fn, repeat=1):
@@ -220,7 +252,7 @@ def selection_times(reference=True, profile=False, datasets=("arcene", "dexter")
                   f"{w_r / w_h:6.1f} wall   features in common {same}/{k}", flush=True)
             row.update(reference=t_r, acc_reference=acc_r, common=same)
         if profile:
-            profile_fit(X, b.target, k)
+            profile_fit(X, b.target, k, t_h, t_f)
         rows.append(row)
     if reference and [r["dataset"] for r in rows] == ["arcene", "dexter"]:
         values = {r["dataset"]: _record_row(r) for r in rows}
@@ -230,6 +262,71 @@ def selection_times(reference=True, profile=False, datasets=("arcene", "dexter")
         print("recorded in", record_benchmark("l1linf", "selection", values))
     else:
         print("not recorded: the record needs both data sets and today's HSFS")
+    return rows
+
+
+#: the existing HSFS options that shorten the λ path (fewer criterion evaluations, other iterates),
+#: timed by :func:`path_variants` against the default and FOHSIC
+PATH_VARIANTS = {"default": {}, "max_bisect=10": {"max_bisect": 10}, "max_bisect=8": {"max_bisect": 8},
+                 "tol=1e-4": {"tol": 1e-4}, "tol=1e-4, max_bisect=8": {"tol": 1e-4, "max_bisect": 8},
+                 "path_tol=5e-2": {"path_tol": 5e-2}, "lambda_start=0.2": {"lambda_start": 0.2},
+                 "max_iter=100": {"max_iter": 100}}
+
+
+class _CountingKernels:
+    """Within ``with``: count the calls of HSFS's default pair kernels (one per criterion value,
+    with the gradient or without), in ``calls["gradient"]`` and ``calls["value"]``."""
+
+    def __enter__(self):
+        from fsbook.l1linf import hsic
+
+        self._kernels, self._saved = hsic.PAIR_KERNELS, hsic.PAIR_KERNELS["vectorised"]
+        self.calls = {"gradient": 0, "value": 0}
+        with_gradient, value = self._saved
+
+        def counted_gradient(*args):
+            self.calls["gradient"] += 1
+            return with_gradient(*args)
+
+        def counted_value(*args):
+            self.calls["value"] += 1
+            return value(*args)
+
+        self._kernels["vectorised"] = (counted_gradient, counted_value)
+        return self
+
+    def __exit__(self, *exc):
+        self._kernels["vectorised"] = self._saved
+        return False
+
+
+def path_variants(datasets=("arcene", "dexter")):
+    """Section ``variants``: every :data:`PATH_VARIANTS` setting of HSFS on ARCENE (k = 10) and
+    DEXTER (k = 20), side by side with FOHSIC: CPU seconds (least of :data:`REPEAT` runs), the
+    iterations and criterion evaluations of the fit, and the features in common with the
+    default's selection.  Printed, not recorded: what the same selection would need."""
+    rows = []
+    for name, loader, k in (("arcene", load_arcene, 10), ("dexter", load_dexter, 20)):
+        if name not in datasets:
+            continue
+        b = loader()
+        X = b.data.astype(np.float64)
+        FOHSIC(2).fit(X[:20], b.target[:20])
+        HSFS(2).fit(X[:20, :50], b.target[:20])
+        _, t_f, _ = _cpu_time(lambda: FOHSIC(k).fit(X, b.target), REPEAT)  # noqa: B023 (called at once)
+        default = None
+        for label, settings in PATH_VARIANTS.items():
+            with _CountingKernels() as counter:     # the same calls in every run: counted over REPEAT
+                _, t_h, h = _cpu_time(lambda: HSFS(k, random_state=0, **settings).fit(X, b.target), REPEAT)  # noqa: B023
+            counter.calls = {key: n // REPEAT for key, n in counter.calls.items()}
+            default = h.support_ if default is None else default
+            common = int((h.support_ & default).sum())
+            print(f"{name:7s} k={k:2d}  {label:24s} {t_h:6.2f} s CPU  HSFS/FOHSIC = {t_h / t_f:5.2f}  "
+                  f"{h.n_iter_:5d} iterations  {counter.calls['gradient']:5d} values with gradient  "
+                  f"{counter.calls['value']:5d} values alone  {common}/{k} features in common with the default",
+                  flush=True)
+            rows.append({"dataset": name, "variant": label, "hsfs": t_h, "fohsic": t_f, "common": common,
+                         **counter.calls})
     return rows
 
 
@@ -316,7 +413,8 @@ def _explanation_values(runs, datasets, folds, n_wanted):
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--naive-rows", type=int, default=30)
-    parser.add_argument("--only", nargs="+", default=None, choices=["selection", "gradient", "explanations"],
+    parser.add_argument("--only", nargs="+", default=None,
+                        choices=["selection", "gradient", "explanations", "variants"],
                         help="run these sections only")
     parser.add_argument("--skip-selection", action="store_true")
     parser.add_argument("--skip-gradient", action="store_true")
@@ -325,6 +423,7 @@ if __name__ == "__main__":
     parser.add_argument("--datasets", nargs="+", default=["arcene", "dexter"], choices=["arcene", "dexter"])
     args = parser.parse_args()
     run_explanations = args.only is not None and "explanations" in args.only
+    run_variants = args.only is not None and "variants" in args.only
     if args.only is not None:
         args.skip_selection = "selection" not in args.only
         args.skip_gradient = "gradient" not in args.only
@@ -332,5 +431,7 @@ if __name__ == "__main__":
         gradient_times(args.naive_rows)
     if not args.skip_selection:
         selection_times(reference=not args.skip_reference, profile=args.profile, datasets=args.datasets)
+    if run_variants:
+        path_variants(args.datasets)
     if run_explanations:
         explanations()
