@@ -47,7 +47,6 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from fsbook.experiments import benchmark as B
-from fsbook.experiments._benchmark_methods import attribute_groups
 from fsbook.experiments._memory import PeakRSS
 from fsbook.experiments._runner import Protocol, process_cpu_seconds, task_seed
 from fsbook.experiments._suite_design import (  # noqa: F401  (the protocol's declarations, re-exported)
@@ -70,6 +69,7 @@ from fsbook.experiments._suite_design import (  # noqa: F401  (the protocol's de
     REPEATS,
     WIDTH_CAP,
 )
+from fsbook.experiments.benchmark import attribute_groups
 
 VERSION = "1"
 
