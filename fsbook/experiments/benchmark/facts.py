@@ -21,6 +21,7 @@ from fsbook.experiments.benchmark.paper import (
     OWN_SIZE,
     PROJ_PENALTIES,
     RANK_K,
+    VERSION,
     VOCABULARY,
     methods,
 )
@@ -241,18 +242,12 @@ def _store_facts(pg):
     return {"cv_words": f"{pg.repeats} repeats of {pg.n_folds} folds ({cv})",
             "vocabulary": f"{VOCABULARY:,}".replace(",", " "),
             "store_tasks": spaced(s.n_cached), "store_total": spaced(s.n_total),
-            "store_version": _version(),
+            "store_version": VERSION,
             "store_state": state, "store_machines": machines(s), "n_read": spaced(len(pg.params)),
             "n_datasets": str(n), "cv": cv, "n_repeats": str(pg.repeats), "n_folds_text": str(pg.n_folds),
             "t_df": str(pg.repeats - 1),
             "wilcoxon_min_p": f"2/2^{n} = {format_value(min_achievable_p('wilcoxon', n), 4)}",
             "hkl_stored_seconds": format_value(s.seconds[pg.use[live]], 0)}
-
-
-def _version():
-    from fsbook.experiments.benchmark import PROTOCOL
-
-    return PROTOCOL.version
 
 
 def machines(stored):

@@ -44,9 +44,8 @@ def stored_datasets(params_list, full=True):
     ['wine', 'ionosphere', 'breast_cancer']
     """
     from fsbook.experiments._runner import stored_flags
-    from fsbook.experiments.benchmark import PROTOCOL
 
-    tasks, stored = stored_flags(PROTOCOL, params_list, full)
+    tasks, stored = stored_flags("benchmark", params_list, full)     # by name: no import of the package
     missing = {p["dataset"] for p, s in zip(tasks, stored) if not s}
     return [d for d in (FULL_DATASETS if full else BOOK_DATASETS) if d not in missing]
 
