@@ -8,7 +8,7 @@ from fsbook.booleanize import quantile_thresholds
 from fsbook.decisions import top_k
 from fsbook.experiments import benchmark as B
 from fsbook.experiments import run_protocol
-from fsbook.experiments._benchmark_methods import attribute_groups
+from fsbook.experiments.benchmark import attribute_groups
 from fsbook.hkl import DisjunctiveHKLCV, HKLRanker, hkl_feature_scores
 
 

@@ -226,3 +226,23 @@ def test_facts_quote_the_tables(synthetic):
     assert f["ws_n_datasets"] == "14" and "MI (+5." in f["ws_all_sentence"]
     assert "ReliefF (−5." in f["ws_all_sentence"] and "1 of 3 selectors are decided above" in f["ws_overview"]
     assert "0.16 CPU-hours" in f["ws_conclusion_cost"]
+
+
+def test_claims_and_advice_with_a_given_design_equal_those_that_build_it():
+    """On the stored protocol: ``claims`` with the page's design equals ``claims`` that builds it,
+    and ``advice`` (which computes only the decisions over data sets) equals the table built from
+    every claim's rows over data sets, effects included."""
+    from fsbook.experiments import read_store
+
+    res = read_store(S.PROTOCOL)
+    design = S.design()
+    every = S.claims(res, design)
+    pd.testing.assert_frame_equal(every, S.claims(res))
+    over = every[every["scope"] != ""]
+    expected = A.which_selector(over, res.tables["cost"]).set_index("scope")
+    effects = over.pivot_table(index="method", columns="scope", values="effect", sort=False)
+    scopes = ["all", "tabular", "two classes", "n ≫ d"]
+    for when in (S.advice(res), S.advice(res, design=design)):
+        pd.testing.assert_frame_equal(when, expected)
+        pd.testing.assert_frame_equal(when.attrs["effects"], effects)
+    pd.testing.assert_frame_equal(S.advice(res, scopes, design), expected.loc[scopes])

@@ -47,7 +47,6 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from fsbook.experiments import benchmark as B
-from fsbook.experiments._benchmark_methods import attribute_groups
 from fsbook.experiments._memory import PeakRSS
 from fsbook.experiments._runner import Protocol, process_cpu_seconds, task_seed
 from fsbook.experiments._suite_design import (  # noqa: F401  (the protocol's declarations, re-exported)
@@ -70,6 +69,7 @@ from fsbook.experiments._suite_design import (  # noqa: F401  (the protocol's de
     REPEATS,
     WIDTH_CAP,
 )
+from fsbook.experiments.benchmark import attribute_groups
 
 VERSION = "1"
 
@@ -380,7 +380,7 @@ PROTOCOL = Protocol(name="selection_suite", make_tasks=make_tasks, run_task=run_
                                 "peak_mib": None})
 
 
-def claims(results):
+def claims(results, design=None):
     """Every comparison the page decides, on the stored folds: per data set, each selector above
     all features by the paired t over the repetition means (Holm within each selector's family of
     data sets, :func:`~fsbook.experiments._suite_analysis.claims_vs_none`), then per scope (all data
@@ -392,6 +392,9 @@ def claims(results):
     ----------
     results : ProtocolResult
         The stored protocol (:func:`~fsbook.experiments.read_store`).
+    design : DataFrame, optional
+        The protocol's :func:`design`, when the caller has built it already (building it loads
+        every data set); built here when omitted.
 
     Returns
     -------
@@ -403,22 +406,29 @@ def claims(results):
 
     t = results.tables
     per = A.claims_vs_none(t["accuracy"], t["folds"]).assign(scope="")
-    over = A.over_datasets_vs_none(t["accuracy"], design()).assign(dataset="", domain="")
+    over = A.over_datasets_vs_none(t["accuracy"], _given_or_built(design)).assign(dataset="", domain="")
     return pd.concat([per, over], ignore_index=True)
 
 
-def advice(results, scopes=None):
+def _given_or_built(given_design):
+    """``given_design``, or the protocol's :func:`design` when it is ``None``."""
+    return design() if given_design is None else given_design
+
+
+def advice(results, scopes=None, design=None):
     """The page's "which selector, when" table from the stored protocol
-    (:func:`~fsbook.experiments._suite_analysis.which_selector` over the decisions of
-    :func:`claims`), indexed by scope; ``scopes`` keeps those rows, in that order.
+    (:func:`~fsbook.experiments._suite_analysis.which_selector` over the decisions over data sets
+    of :func:`claims`, :func:`~fsbook.experiments._suite_analysis.over_datasets_vs_none`; the
+    per-data-set claims, which it does not use, are not computed), indexed by scope; ``scopes``
+    keeps those rows, in that order; ``design`` is the protocol's :func:`design` when the caller
+    has built it (built here when omitted).
 
     Also ``advice(results).attrs["effects"]``: per scope and selector, the Hodges–Lehmann effect
     over data sets against all features (accuracy points), the order in which a user might try them.
     """
     from fsbook.experiments import _suite_analysis as A
 
-    t = claims(results)
-    over = t[t["scope"] != ""]
+    over = A.over_datasets_vs_none(results.tables["accuracy"], _given_or_built(design))
     when = A.which_selector(over, results.tables["cost"]).set_index("scope")
     if scopes is not None:
         when = when.loc[list(scopes)]

@@ -1,0 +1,203 @@
+"""The benchmark's claims: every comparison the chapter decides, in families of Holm's correction."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from fsbook.claims import ClaimFamily
+from fsbook.experiments.benchmark.paper import CLASSIFIERS, FULL_DATASETS, OWN_SIZE, RANK_K, methods
+from fsbook.experiments.benchmark.tables import fold_accuracies
+
+
+def _best(candidates, values):
+    """The first candidate (in the given order) whose mean is within the tie tolerance of the
+    largest mean (:func:`fsbook.decisions.argbest`), and all those tied with it."""
+    from fsbook.decisions import RTOL, argbest
+
+    means = np.array([v.mean() for v in values])
+    i = argbest(means, maximize=True)
+    tied = [c for c, m in zip(candidates, means) if abs(m - means[i]) <= RTOL * abs(means[i])]
+    return i, tied
+
+
+#: suffix of the family of a table's over-data-set rows (:func:`fsbook.claims.over_datasets_table`)
+OVER = " (over data sets)"
+
+
+def _ordered(t):
+    """Each claim's per-data-set rows, then its row over the data sets."""
+    scope = np.where(t["dataset"] != "", 0, 1)
+    first = {g: i for i, g in enumerate(dict.fromkeys(t["general"]))}
+    key = pd.DataFrame({"g": t["general"].map(first), "s": scope, "i": np.arange(len(t))})
+    return t.iloc[key.sort_values(["g", "s", "i"]).index].reset_index(drop=True)
+
+
+#: claims tables of :func:`claims` and the comparison each one makes: the per-data-set rows of a
+#: table are one Holm family, its over-data-set rows another (``table + OVER``)
+CLAIM_TABLES = {
+    "proj": "Proj-SVM against the linear SVM on all features",
+    "hsfs": f"HSFS against l1-SVM at k = {RANK_K}",
+    "best_k": f"the best selector at k = {RANK_K} against all features",
+    "best_any": "the best selector at any k against all features",
+    "own_size": "CFS and GeoRatio at their own size against all features",
+    "ldfs_wine": f"every other selector against LDFS on wine (linear SVM, k = {RANK_K})",
+}
+
+
+def family_label(table):
+    """The words of a claims family of :func:`claims` (:data:`CLAIM_TABLES`), for figures.
+
+    Examples
+    --------
+    >>> from fsbook.experiments.benchmark import OVER, family_label
+    >>> family_label("proj"), family_label("proj" + OVER)
+    ('Proj-SVM against the linear SVM on all features', 'Proj-SVM against the linear SVM on all features (over data sets)')
+    """
+    base = table[:-len(OVER)] if table.endswith(OVER) else table
+    return CLAIM_TABLES.get(base, base) + (table[len(base):] if base != table else "")
+
+
+def claims(results, datasets=None):
+    """Every comparison the benchmark chapter decides, evaluated on the stored fold accuracies.
+
+    Each claim says that ``a`` has a higher test accuracy than ``b``.  Per data set it is tested
+    on the paired test folds (both methods see the same folds), by :func:`fsbook.claims.fold_test`: on the full
+    protocol's 5 × 2 CV the paired t-test over the 5 repetition means (unit ``"repetitions"``),
+    on one partition the paired t-test over its folds.  Over the data sets, the Wilcoxon
+    signed-rank test on the per-data-set effects, with the Hodges–Lehmann estimate and interval
+    (:func:`fsbook.claims.evaluate_over_datasets`, unit ``"data sets"``; its note counts the
+    per-data-set verdicts, which decide nothing).  Holm's correction runs within each family: the
+    per-data-set rows of a table (:data:`CLAIM_TABLES`) form the family ``table``, its rows over
+    the data sets the family ``table + OVER``, so the two kinds never share a correction:
+
+    ``proj``
+        ``Proj-SVM`` above the linear SVM on all features (the projection-penalties paper's
+        direction).
+    ``hsfs``
+        HSFS above ℓ1-SVM at :data:`RANK_K` features, for each classifier.
+    ``best_k``, ``best_any``
+        The selector (``best_any``: the selector and ``k``, own-size methods at their size) of
+        the largest mean accuracy on a data set above the classifier on all features.  The best
+        is picked on the same test folds, which favours it: a verdict of *holds* is optimistic,
+        *not separable* is not.
+    ``own_size``
+        CFS, and GeoRatio where it runs, above the classifier on all features.
+    ``ldfs_wine``
+        Every other selector keeping ``k`` features above LDFS on wine (linear SVM, ``k`` =
+        :data:`RANK_K`).
+
+    Parameters
+    ----------
+    results : ProtocolResult
+        ``read_store(PROTOCOL, ...)`` (its ``params`` and ``results``).
+    datasets : list of str, optional
+        The data sets to use (default: every data set of the stored tasks, protocol order).
+
+    Returns
+    -------
+    DataFrame
+        A claims table (:data:`fsbook.claims.COLUMNS`) with the columns ``general`` (the claim
+        without its data set), ``dataset`` (empty over data sets) and ``classifier``.
+    """
+    params_list, results_list = list(results.params), list(results.results)
+    if datasets is None:
+        present = {p["dataset"] for p in params_list}
+        datasets = [d for d in FULL_DATASETS if d in present]
+    if not datasets:
+        raise ValueError("claims need at least one data set")
+
+    def acc(dataset, method, metric, k=RANK_K):
+        return fold_accuracies(params_list, results_list, dataset, method, metric, k)
+
+    ran = {(p["dataset"], p["method"]) for p, r in zip(params_list, results_list) if "not_run" not in r}
+    k_selectors = [m for m in methods() if m not in OWN_SIZE]
+    tables = []
+
+    fam = ClaimFamily("proj", OVER)
+    text = "Proj-SVM above the linear SVM on all features"
+    for d in datasets:
+        fam.per_dataset(text, d, "Proj-SVM", "none", acc(d, "Proj-SVM", "acc_linear"),
+                        acc(d, "none", "acc_linear"), classifier="linear SVM")
+    fam.over_datasets(text, "Proj-SVM", "none", classifier="linear SVM")
+    tables.append(fam.table_rows())
+
+    fam = ClaimFamily("hsfs", OVER)
+    for metric, clf in CLASSIFIERS.items():
+        text = f"HSFS above l1-SVM at k = {RANK_K} ({clf})"
+        for d in datasets:
+            fam.per_dataset(text, d, "HSFS", "l1-SVM", acc(d, "HSFS", metric), acc(d, "l1-SVM", metric),
+                            classifier=clf)
+        fam.over_datasets(text, "HSFS", "l1-SVM", classifier=clf)
+    tables.append(fam.table_rows())
+
+    for table, at_any in (("best_k", False), ("best_any", True)):
+        fam = ClaimFamily(table, OVER)
+        for metric, clf in CLASSIFIERS.items():
+            text = (f"the best selector {'at any k' if at_any else f'at k = {RANK_K}'} above all features ({clf})")
+            for d in datasets:
+                cands = [(m, k) for m in methods() if m != "none" and (d, m) in ran
+                         for k in (_stored_ks(params_list, d, m) if at_any else
+                                   ([RANK_K] if m in k_selectors else []))]
+                vals = [acc(d, m, metric, k) for m, k in cands]
+                i, tied = _best(cands, vals)
+                label = [m if m in OWN_SIZE else f"{m} (k = {k})" if at_any else m for m, k in tied]
+                note = "best: " + ", ".join(label)
+                fam.per_dataset(text, d, cands[i][0], "none", vals[i], acc(d, "none", metric), note=note,
+                                classifier=clf)
+            fam.over_datasets(text, "best selector", "none", classifier=clf)
+        tables.append(fam.table_rows())
+
+    fam = ClaimFamily("own_size", OVER)
+    for method in sorted(OWN_SIZE - {"none"}):
+        for metric, clf in CLASSIFIERS.items():
+            text = f"{method} above all features ({clf})"
+            sets = [d for d in datasets if (d, method) in ran]
+            for d in sets:
+                fam.per_dataset(text, d, method, "none", acc(d, method, metric), acc(d, "none", metric),
+                                classifier=clf)
+            if len(sets) > 1:
+                fam.over_datasets(text, method, "none", classifier=clf)
+    tables.append(fam.table_rows())
+
+    if "wine" in datasets:
+        fam = ClaimFamily("ldfs_wine", OVER)
+        base = acc("wine", "LDFS", "acc_linear")
+        for m in k_selectors:
+            if m not in ("none", "LDFS") and ("wine", m) in ran:
+                fam.per_dataset(f"{m} above LDFS on wine (linear SVM, k = {RANK_K})", "wine", m, "LDFS",
+                                acc("wine", m, "acc_linear"), base, classifier="linear SVM")
+        tables.append(fam.table_rows())
+    return pd.concat([_ordered(t) for t in tables], ignore_index=True)
+
+
+def claims_view(claims_df, table):
+    """The rows of one table of :func:`claims` (its per-data-set family and its over-data-set family
+    ``table + OVER``), each claim named by what distinguishes it within the table (its classifier
+    and data set, or "over data sets"), for :func:`fsbook.report.claims_display`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from fsbook.experiments import benchmark as B
+    >>> t = pd.DataFrame({"table": ["hsfs", "hsfs (over data sets)"], "claim": ["x: wine", "x"],
+    ...                   "general": ["x", "x"], "dataset": ["wine", ""], "classifier": ["RBF SVM", "linear SVM"]})
+    >>> B.claims_view(t, "hsfs")["claim"].tolist()
+    ['RBF SVM, wine', 'linear SVM, over data sets']
+    """
+    if table not in set(claims_df["table"]):
+        raise ValueError(f"no claims of table {table!r}; tables: {sorted(set(claims_df['table']))}")
+    t = claims_df[claims_df["table"].isin([table, table + OVER])].copy()
+    several = t["classifier"].nunique() > 1 or t["general"].nunique() > 1
+    where = np.where(t["dataset"] != "", t["dataset"], "over data sets")
+    if table == "ldfs_wine":
+        t["claim"] = t["a"].to_numpy()
+    elif table == "own_size":
+        t["claim"] = [f"{a}, {c}, {w}" for a, c, w in zip(t["a"], t["classifier"], where)]
+    else:
+        t["claim"] = [f"{c}, {w}" if several else w for c, w in zip(t["classifier"], where)]
+    return t.reset_index(drop=True)
+
+
+def _stored_ks(params_list, dataset, method):
+    ks = next(p["ks"] for p in params_list if p["dataset"] == dataset and p["method"] == method)
+    return list(ks)

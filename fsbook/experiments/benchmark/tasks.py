@@ -1,0 +1,367 @@
+"""The benchmark's tasks: data, folds, the selectors and classifiers of one fold, ``run_task``
+and ``make_tasks`` (the protocol is described in :mod:`fsbook.experiments.benchmark`).
+
+The geometric-ratio selector (chapter 4) chooses among the feature groups
+:func:`attribute_groups` gives, where the data define them; HKL's selector is
+:class:`fsbook.hkl.HKLRanker`.
+"""
+from __future__ import annotations
+
+import functools
+import time
+
+import numpy as np
+from sklearn.model_selection import StratifiedKFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC, LinearSVC
+
+from fsbook.datasets import load_atheism_religion, most_frequent_words
+from fsbook.experiments._protocol_helpers import make_selector as registry_selector
+from fsbook.experiments._protocol_helpers import tuned_svm
+from fsbook.experiments._runner import task_seed
+from fsbook.experiments.benchmark.paper import (
+    BOOK_DATASETS,
+    BOOK_KS,
+    C_LINEAR,
+    C_RBF,
+    CLASSIFIER_SIDE,
+    FULL_DATASETS,
+    FULL_KS,
+    FULL_ONLY,
+    GEO_MAX_GROUPS,
+    HKL_N_BINS,
+    HKL_SETTINGS,
+    L1LINF_FAST,
+    METHOD_TABLE,
+    OWN_SIZE,
+    PROJ_PENALTIES,
+    RANK_K,
+    RANKERS,
+    SVM_TIES,
+    TEXT_DATASETS,
+    UNSCALED,
+    VERSION,
+    VOCABULARY,
+    all_methods,
+    methods,
+)
+from fsbook.hkl import HKLRanker
+
+
+def attribute_groups(names):
+    """The indicator columns of each nominal attribute, from one-hot names ``"attr=level"``.
+
+    The geometric-ratio selector chooses among unions of feature groups; a booleanised nominal
+    table (:func:`fsbook.booleanize.one_hot`) defines them: the indicators of one attribute.
+    Returns ``None`` when some name is not of that form (numeric attributes, words): the data
+    then define no groups.
+
+    Parameters
+    ----------
+    names : sequence of str
+
+    Returns
+    -------
+    list of ndarray of int, or None
+        Groups in order of the attributes' first column.
+
+    Examples
+    --------
+    >>> [g.tolist() for g in attribute_groups(["a=x", "a=y", "b=u", "b=v", "b=w"])]
+    [[0, 1], [2, 3, 4]]
+    >>> attribute_groups(["alcohol", "a=x"]) is None
+    True
+    """
+    if not names or not all("=" in str(n) for n in names):
+        return None
+    attrs = [str(n).split("=", 1)[0] for n in names]
+    order = list(dict.fromkeys(attrs))
+    return [np.flatnonzero(np.asarray(attrs) == a) for a in order]
+
+
+@functools.lru_cache(maxsize=8)
+def load(dataset):
+    """``(X, y, feature_names, boolean)`` of a data set of this benchmark (float64 X)."""
+    from fsbook import datasets as D
+
+    if dataset == "20newsgroups":
+        X, y, words = load_atheism_religion(min_df=2)     # sparse 0/1, 1 427 × 12 511
+        return X, y, tuple(str(w) for w in words), True
+    if dataset == "breast_cancer":
+        from fsbook.booleanize import booleanize
+
+        b = D.load_breast_cancer()
+        X, names = booleanize(b)
+        return X.astype(np.float64), np.asarray(b.target), tuple(names), True
+    if dataset not in FULL_DATASETS:
+        raise ValueError(f"unknown dataset {dataset!r}; expected one of {FULL_DATASETS}")
+    b = getattr(D, f"load_{dataset}")()
+    X = np.asarray(b.data, dtype=np.float64)
+    if np.isnan(X).any():
+        raise ValueError(f"{dataset} has missing values; this benchmark takes complete data only")
+    names = tuple(str(n) for n in b.feature_names) if "feature_names" in b else tuple(
+        f"x{j}" for j in range(X.shape[1]))
+    return X, np.asarray(b.target), names, bool(np.isin(X, (0.0, 1.0)).all())
+
+
+def vocabulary(X_train, size=VOCABULARY):
+    """Columns of the ``size`` words in the most training posts (sorted; the pair module's
+    :func:`~fsbook.datasets.most_frequent_words`, the rule of chapter 6's Weka runs)."""
+    return most_frequent_words(X_train, size)
+
+
+def width(dataset):
+    """Number of features every method of a fold sees (:data:`VOCABULARY` on a text set)."""
+    return VOCABULARY if dataset in TEXT_DATASETS else load(dataset)[0].shape[1]
+
+
+def fold_data(dataset, train, test):
+    """``(X_train, X_test, columns)``: dense training and test matrices of one fold and the data
+    set's column of each of their features (a text set's fold vocabulary, else every column)."""
+    X = load(dataset)[0]
+    if dataset in TEXT_DATASETS:
+        columns = vocabulary(X[train])
+        return (X[train][:, columns].toarray(), X[test][:, columns].toarray(), columns)
+    return X[train], X[test], np.arange(X.shape[1])
+
+
+def folds(dataset, repeat, n_folds, y):
+    """The stratified folds of ``(dataset, repeat)``: the same for every method."""
+    seed = task_seed({"dataset": dataset, "repeat": repeat, "n_folds": n_folds}, "folds")
+    return list(StratifiedKFold(n_folds, shuffle=True, random_state=seed).split(np.zeros(len(y)), y))
+
+
+def _hkl_selector(k, seed, boolean, groups):
+    return HKLRanker(k, boolean=boolean, n_bins=HKL_N_BINS, random_state=seed,
+                     **HKL_SETTINGS[VERSION])
+
+
+def _georatio_selector(k, seed, boolean, groups):
+    from fsbook.geometry import GeometricFeatureSetSelector
+
+    if groups is None:
+        raise ValueError("GeoRatio needs the feature groups (attribute_groups)")
+    return GeometricFeatureSetSelector(list(groups), binarize=0.0)
+
+
+#: the book's methods built here rather than by the shared registry (method -> factory)
+_OWN_FACTORIES = {"HKL": _hkl_selector, "GeoRatio": _georatio_selector}
+
+
+def make_selector(method, k, seed, boolean=False, groups=None):
+    """The selector of ``method`` keeping ``k`` features (``k`` ignored by ``CFS`` and
+    ``GeoRatio``), seeded (:func:`fsbook.experiments._protocol_helpers.make_selector`, LDFS and
+    HSFS with :data:`L1LINF_FAST`; ``HKL``: :class:`~fsbook.hkl.HKLRanker`
+    with :data:`HKL_SETTINGS` and :data:`HKL_N_BINS`; ``GeoRatio``:
+    :class:`~fsbook.geometry.GeometricFeatureSetSelector` over the feature ``groups``)."""
+    if method not in methods() or method == "none":
+        raise ValueError(f"unknown method {method!r}; expected one of {methods()[1:]}")
+    if method in _OWN_FACTORIES:
+        return _OWN_FACTORIES[method](k, seed, boolean, groups)
+    return registry_selector(method, k, seed, l1linf_path=L1LINF_FAST, boolean=boolean)
+
+
+def cannot_run(method, dataset):
+    """Why ``method`` does not run on ``dataset`` (a sentence for the tables), or ``None``.
+
+    Only GeoRatio has such cells: it chooses among unions of feature groups, so it runs where
+    the data define groups (:func:`attribute_groups`: the
+    one-hot indicators of each nominal attribute) and there are at most :data:`GEO_MAX_GROUPS`.
+    """
+    if method != "GeoRatio":
+        return None
+    groups = attribute_groups(load(dataset)[2])
+    if groups is None:
+        # GeoRatio chooses among unions of feature groups (types)
+        return "not run: words only, one feature type" if dataset in TEXT_DATASETS else \
+            "not run: numeric attributes, no feature groups"
+    if len(groups) > GEO_MAX_GROUPS:
+        return (f"not run: {len(groups)} feature groups give 2^{len(groups)} - 1 candidate unions "
+                f"(more than GEO_MAX_GROUPS = {GEO_MAX_GROUPS} groups)")
+    return None
+
+
+def support_at(selector, method, k):
+    """The ``k`` features a fitted ranking selector keeps, without refitting it.
+
+    The scores of the :data:`RANKERS` do not depend on ``k``, so the top ``k`` of one fit is the
+    set a fit at ``k`` keeps; ties are broken by each selector's own rule (``SelectKBest`` and
+    ``WeakKernelSelector`` read ``k`` when asked for their support, ReliefF's fit applies
+    :func:`~fsbook.decisions.top_k_mask` to its weights).
+    ``tests/test_benchmark.py`` checks the equality.
+    """
+    from fsbook.decisions import top_k_mask
+
+    if method == "MI":
+        return np.flatnonzero(selector.set_params(k=k).get_support())
+    if method == "WK-LP":
+        return np.flatnonzero(selector.set_params(n_features_to_select=k).get_support())
+    if method == "HKL":
+        return np.flatnonzero(selector.support_at(k))
+    if method == "ReliefF":
+        return np.flatnonzero(top_k_mask(selector.feature_importances_, k))
+    raise ValueError(f"{method!r} is not a ranking method; expected one of {sorted(RANKERS)}")
+
+
+def projection_accuracy(X_train, y_train, X_test, y_test, seed):
+    """Test accuracy, fit time (s) and chosen ``(C, λ)`` of the projection-penalised linear SVM.
+
+    ``StandardScaler → ProjectionPenalty(LinearSVC, PCA(RANK_K))`` on all features (eq. 7 of the
+    projection-penalties chapter with a PCA reducer of :data:`RANK_K` components), with C in
+    :data:`C_LINEAR` and λ in :data:`PROJ_PENALTIES` chosen by the inner 3-fold CV of
+    :func:`test_accuracies` (the same inner folds as the linear SVM of ``none``).
+    """
+    from sklearn.decomposition import PCA
+
+    from fsbook.projection import ProjectionPenalty
+
+    n_components = min(RANK_K, X_train.shape[1] - 1, len(y_train) // 3 * 2 - 1)
+    model = make_pipeline(StandardScaler(), ProjectionPenalty(LinearSVC(random_state=seed, max_iter=5000),
+                                                              PCA(n_components, random_state=seed)))
+    grid = {"projectionpenalty__estimator__C": list(C_LINEAR),
+            "projectionpenalty__reduced_penalty": list(PROJ_PENALTIES)}
+    start = time.perf_counter()
+    search = tuned_svm(model, grid, seed, tie=SVM_TIES[VERSION]).fit(X_train, y_train)
+    seconds = time.perf_counter() - start
+    best = search.best_params_
+    return (float(np.mean(search.predict(X_test) == y_test)), seconds,
+            float(best["projectionpenalty__estimator__C"]), float(best["projectionpenalty__reduced_penalty"]))
+
+
+def test_accuracies(X_train, y_train, X_test, y_test, seed):
+    """Test accuracies ``(linear, rbf)`` of the two SVMs, each with C by inner 3-fold CV.
+
+    With no kept feature (an HKL model that selected no disjunction) both are the accuracy of
+    the training fold's majority class (smallest label on a tie), as in chapter 6."""
+    if X_train.shape[1] == 0:
+        labels, counts = np.unique(y_train, return_counts=True)
+        majority = float(np.mean(y_test == labels[np.argmax(counts)]))
+        return majority, majority
+    out = []
+    for clf, grid in ((LinearSVC(random_state=seed, max_iter=5000), C_LINEAR), (SVC(kernel="rbf", gamma="scale"), C_RBF)):
+        model = tuned_svm(clf, {"C": grid}, seed, scale=True, tie=SVM_TIES[VERSION])
+        model.fit(X_train, y_train)
+        out.append(float(np.mean(model.predict(X_test) == y_test)))
+    return tuple(out)
+
+
+test_accuracies.__test__ = False   # a protocol step, not a test: pytest --doctest-modules must not collect it
+
+
+def _check_params(params):
+    for key in ("dataset", "repeat", "fold", "n_folds", "method", "ks"):
+        if key not in params:
+            raise ValueError(f"task parameters lack {key!r}: {params}")
+    if not 0 <= params["fold"] < params["n_folds"]:
+        raise ValueError(f"fold {params['fold']} is not in [0, {params['n_folds']})")
+    known = list(METHOD_TABLE)
+    if params["method"] not in known:
+        raise ValueError(f"unknown method {params['method']!r}; expected one of {known}")
+
+
+def _run_classifier_side(params, X_train, y_train, X_test, y_test, columns, seed):
+    """A classifier-side task (``Proj-SVM``): one accuracy on all features, its time and (C, λ)."""
+    acc, seconds, C, penalty = projection_accuracy(X_train, y_train, X_test, y_test, seed)
+    return {"acc_linear": acc, "fit_time": seconds, "C": C, "reduced_penalty": penalty}
+
+
+def _fit_selector(params, X_train, y_train, k, seed):
+    """Fit one selector of a task at ``k`` (a ranker at the task's largest ``k``): ``(fitted, seconds)``."""
+    method, dataset = params["method"], params["dataset"]
+    boolean = load(dataset)[3]
+    fit_k = max(params["ks"]) if method in RANKERS else k
+    groups = attribute_groups(load(dataset)[2]) if method == "GeoRatio" else None
+    scaler = [] if method in UNSCALED else [StandardScaler()]
+    selector = make_pipeline(*scaler, make_selector(method, fit_k, seed, boolean, groups))
+    start = time.perf_counter()
+    selector.fit(X_train, y_train)
+    return selector[-1], time.perf_counter() - start
+
+
+def _run_selection(params, X_train, y_train, X_test, y_test, columns, seed):
+    """A selector task (or ``none``): at every ``k``, the kept set and both classifiers' accuracies."""
+    method = params["method"]
+    d = X_train.shape[1]
+    out = {"k": [], "n_selected": [], "acc_linear": [], "acc_rbf": [], "fit_time": [], "support": []}
+    ranked = None          # a ranking method's one fit, reused at every k
+    for k in params["ks"]:
+        if method == "none":
+            support, seconds = np.arange(d), 0.0
+        elif ranked is not None:
+            support = support_at(ranked, method, k)
+        else:
+            fitted, seconds = _fit_selector(params, X_train, y_train, k, seed)
+            if method in RANKERS:
+                ranked = fitted
+                support = support_at(ranked, method, k)
+            else:
+                support = np.flatnonzero(fitted.get_support())
+        lin, rbf = test_accuracies(X_train[:, support], y_train, X_test[:, support], y_test, seed)
+        out["k"].append(int(k))
+        out["n_selected"].append(int(support.size))
+        out["acc_linear"].append(lin)
+        out["acc_rbf"].append(rbf)
+        out["fit_time"].append(seconds)
+        out["support"].append(columns[support].tolist())
+    if method == "HKL":
+        out.update(hkl_certificate(ranked))
+    return out
+
+
+#: the function that runs a task of each method (selectors and ``none``: :func:`_run_selection`)
+RUNNERS = {m: _run_classifier_side if row.family == "classifier side" else _run_selection
+           for m, row in METHOD_TABLE.items()}
+
+
+def run_task(params):
+    """Accuracies, fit times and kept sets of one method on one fold (module docstring).
+
+    The method's runner (:data:`RUNNERS`) sees the fold's training and test matrices; a method
+    that cannot run on the data set (:func:`cannot_run`) returns the reason instead."""
+    _check_params(params)
+    _, y, _, _ = load(params["dataset"])
+    train, test = folds(params["dataset"], params["repeat"], params["n_folds"], y)[params["fold"]]
+    seed = task_seed(params)
+    method = params["method"]
+    d = width(params["dataset"])
+    for k in params["ks"]:
+        if method not in ("none", *CLASSIFIER_SIDE) and not (1 <= k < d or (k == 0 and method in OWN_SIZE)):
+            raise ValueError(f"k={k} must be in [1, {d}) for {params['dataset']}")
+    reason = cannot_run(method, params["dataset"])
+    if reason is not None:
+        return {"not_run": reason}
+    X_train, X_test, columns = fold_data(params["dataset"], train, test)
+    return RUNNERS[method](params, X_train, y[train], X_test, y[test], columns, seed)
+
+
+def hkl_certificate(ranker):
+    """``{"hkl_certified", "hkl_gap", "hkl_n_used"}`` of a fitted HKL ranker: whether every model
+    (one per class on more than two classes) reached its duality-gap tolerance, the largest
+    relative gap, and the number of features of positive score."""
+    return {"hkl_certified": bool(all(m.certified_ for m in ranker.models_)),
+            "hkl_gap": float(max(m.duality_gap_ for m in ranker.models_)), "hkl_n_used": int(ranker.n_used_)}
+
+
+def make_tasks(full):
+    """Book subsample: :data:`BOOK_DATASETS`, ``ks`` = :data:`BOOK_KS`, 1 repeat of 3 folds, every
+    method but :data:`FULL_ONLY`.  Full: :data:`FULL_DATASETS`, :data:`FULL_KS`, 5 repeats of 2
+    folds (5 × 2 CV), every method.  On each data set only the ``k`` below its number of features
+    (:func:`width`) are run.  A method that cannot run on a data set (:func:`cannot_run`) still
+    has its tasks: they return the reason, which :func:`reduce` puts in its ``not_run`` table."""
+    datasets, ks, repeats, n_folds = ((FULL_DATASETS, FULL_KS, 5, 2) if full else (BOOK_DATASETS, BOOK_KS, 1, 3))
+    tasks = []
+    for dataset in datasets:
+        d = width(dataset)
+        valid_ks = [k for k in ks if k < d]      # wine has 13 features: no k = 20 or 50 there
+        for repeat in range(repeats):
+            for fold in range(n_folds):
+                for method in all_methods():
+                    if method in FULL_ONLY and not full:
+                        continue
+                    # k = 0 stands for "the method's own number of features" (or all of them)
+                    mk = [0] if method in OWN_SIZE or method in CLASSIFIER_SIDE else valid_ks
+                    tasks.append({"dataset": dataset, "repeat": repeat, "fold": fold, "n_folds": n_folds,
+                                  "method": method, "ks": mk})
+    return tasks
+

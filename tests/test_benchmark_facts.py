@@ -1,0 +1,72 @@
+"""The benchmark chapter's facts: on the real store, every glue key the chapter's prose quotes
+is computed (but the live rerun's two), and the numbers agree with the tables they come from;
+the prose helpers on small cases whose answer is known."""
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from fsbook.experiments import benchmark as B
+from fsbook.experiments import read_store
+from fsbook.experiments.benchmark import facts as F
+from fsbook.experiments.benchmark import tables as T
+
+CHAPTER = Path(__file__).resolve().parents[1] / "book" / "07_benchmark.ipynb"
+#: the glue keys the chapter computes on the page itself (the rerun of one stored task)
+LIVE = {"hkl_live_seconds", "hkl_live_verdict"}
+
+
+@pytest.fixture(scope="module")
+def page():
+    return F.page(read_store(B.PROTOCOL))
+
+
+@pytest.fixture(scope="module")
+def facts(page):
+    return F.facts(page)
+
+
+def test_every_key_the_prose_quotes_is_a_fact(facts):
+    cells = json.loads(CHAPTER.read_text())["cells"]
+    quoted = {k for c in cells if c["cell_type"] == "markdown"
+              for k in re.findall(r"\{glue:text\}`([^`]+)`", "".join(c["source"]))}
+    assert quoted - LIVE <= set(facts)
+    assert all(isinstance(v, str) and v for v in facts.values())
+
+
+def test_counts_and_ranks_agree_with_the_tables(page, facts):
+    per = page.claims[page.claims.dataset != ""]
+    assert int(facts["overview_n"]) == len(per)
+    assert sum(int(facts[f"overview_{v}"]) for v in ("holds", "fails", "ns")) == len(per)
+    assert facts["n_datasets"] == str(len(B.FULL_DATASETS)) and facts["cv"] == "5 × 2 CV"
+    ranks = page.ranks["linear SVM"]
+    assert facts["best_rank_linear"] == f"{ranks.min():.3f}"
+    assert facts["n_methods"] == str(len(ranks))
+    hf = page.tables["hkl_fits"]
+    assert facts["hkl_n"] == str(int(hf["tasks"].sum())) == str(5 * 2 * len(B.FULL_DATASETS))
+    assert facts["hkl_uncertified"] == str(int(hf["tasks"].sum() - hf["certified"].sum()))
+
+
+def test_page_tables_have_one_row_per_data_set(page):
+    assert list(T.datasets_table().index) == list(B.FULL_DATASETS)
+    assert list(T.coverage_table(page.stored, page.datasets)["tasks"]) == [120] * 8
+    assert T.sources_table(page.params)["tasks"].iloc[-1] == 1
+    assert list(T.hkl_cost(page.params, page.results, page.datasets).index) == list(B.FULL_DATASETS)
+    assert set(T.settings_table()["setting"]) >= {"C grid, linear SVM", "selectors"}
+    freq = T.wine_frequencies(page.tables["supports"])
+    # at k = 5 each selector keeps 5 of wine's 13 features in every fold
+    assert (freq.drop(index="CFS").sum(axis=1).round(9) == B.RANK_K).all()
+
+
+def test_prose_helpers_on_known_cases():
+    rows = pd.DataFrame({"dataset": ["a", "b", "c"], "a": ["MI", "MI", "MI"],
+                         "verdict": ["holds", "fails", "not separable"], "effect": [1.25, -2.0, 0.1],
+                         "p_adj": [0.01, 0.02, 0.5]})
+    assert F.tally(rows) == "holds on 1, fails on 1 and is not separable on 1 of 3 data sets"
+    assert F.cases(rows, "holds") == "a (+1.2 points, p = 0.01)"
+    assert F.cases(rows, "fails", with_method=True) == "b (MI, -2.0 points, p = 0.02)"
+    assert F.cases(rows.iloc[:0], "holds") == "no data set"
+    assert F.key("l1-SVM") == "l1_SVM" and F.same(0.1 + 0.2, 0.3)
+    assert F.names(["none"]) == F.ALL_FEATURES
