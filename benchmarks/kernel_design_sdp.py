@@ -61,7 +61,7 @@ import time
 import numpy as np
 
 from fsbook.benchmark_records import record_benchmark
-from fsbook.experiments._geometry_figures import growth_fit
+from fsbook.experiments.geometry.figures import growth_fit
 from fsbook.experiments.kernel_design import DATASETS, FULL_MU, WEAK_MU, respected, split
 from fsbook.kernel_design import (
     dominance_violation,

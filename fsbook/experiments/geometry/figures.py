@@ -1,4 +1,5 @@
-"""Figures 1 and 3 of the geometric-ratios chapter and the timing of Figure 3's right panel."""
+"""Figures 1 and 3 of the geometric-ratios chapter, the timing of Figure 3's right panel and its
+growth exponents."""
 from __future__ import annotations
 
 import time
@@ -71,7 +72,7 @@ def growth_fit(dims, seconds):
     Examples
     --------
     >>> import numpy as np
-    >>> from fsbook.experiments._geometry_figures import growth_fit
+    >>> from fsbook.experiments.geometry.figures import growth_fit
     >>> n = np.array([100.0, 200.0, 400.0, 800.0])
     >>> fit = growth_fit(n, 1e-6 * n ** 2 * np.array([1.0, 1.1, 0.9, 1.0]))
     >>> round(fit["exponent"], 3), fit["n"]
@@ -150,3 +151,48 @@ def plot_figure3(fig3, timing_table, fits):
     ax.legend(fontsize=7)
     fig.tight_layout()
     return fig
+
+
+def growth_exponent_table(results, growth):
+    """The growth exponents of the CPU time (Figure 3's right panel) as a captioned table.
+
+    One row per line of the panel: the whole selector (all pairs of one set, the store's
+    ``ratios CPU s``), our kernels and the paper's ``m + 2`` SVDs on one classifier and set (the
+    benchmark record); each with its sizes, its times at the smallest and largest size and the
+    :func:`growth_fit` exponent with its standard error and 95 % interval.
+
+    Parameters
+    ----------
+    results : ProtocolResult
+        The geometry store (:func:`fsbook.experiments.read_store`).
+    growth : dict
+        The benchmark record ``read_benchmark("geometry", "growth")``.
+
+    Returns
+    -------
+    fsbook.report.Table
+    """
+    from fsbook.report import styled_table
+
+    f3, g = results.tables["figure3"], growth["values"]
+    fits = {"selector": growth_fit(f3["columns"], f3["ratios CPU s"]), **g["fits"]}
+    sizes = {"selector": f3["columns"].tolist(), "ours": g["dimensions"],
+             "naive": [d for d, s in zip(g["dimensions"], g["naive_s"]) if s is not None]}
+    times = {"selector": f3["ratios CPU s"].tolist(), "ours": g["ours_s"],
+             "naive": [s for s in g["naive_s"] if s is not None]}
+    what = {"selector": (f"whole selector, all pairs of one set ({f3['columns'].min()}–"
+                         f"{f3['columns'].max()} columns)", "store"),
+            "ours": ("our kernels, one classifier and set", "benchmark record"),
+            "naive": ("the paper's m + 2 SVDs, one classifier and set", "benchmark record")}
+    table = pd.DataFrame([{
+        "timed": what[k][0], "from": what[k][1], "sizes": len(sizes[k]),
+        "CPU s at the smallest → largest n": f"{times[k][0]:.3g} → {times[k][-1]:.3g}",
+        "exponent b": f"{fits[k]['exponent']:.3f}", "s.e.": f"{fits[k]['se']:.3f}",
+        "95 % interval": f"{fits[k]['ci_low']:.3f} to {fits[k]['ci_high']:.3f}"}
+        for k in ("selector", "ours", "naive")])
+    machine = growth["machine"]
+    return styled_table(table, "Growth exponents of the CPU time (slope of log t on log n). Store: as "
+                        f"measured on {'; '.join(sorted({m['cpu'] for m in results.machines if m}))} "
+                        f"when the store was built; benchmark record: {machine['cpu']} "
+                        f"({machine['cores']} logical CPUs; {growth['date']}, commit {growth['commit']}), "
+                        f"{g['repeats']}")
