@@ -40,8 +40,10 @@ the record of ``benchmarks/l1linf.py --only explanations``.
 
 The package: :mod:`~fsbook.experiments.l1linf.paper` (the paper's numbers, the settings, the
 version history), :mod:`~fsbook.experiments.l1linf.tasks` (data, folds, the SVM, the tasks and the
-variants), :mod:`~fsbook.experiments.l1linf.tables` (:func:`reduce` and the tables) and
-:mod:`~fsbook.experiments.l1linf.claims` (the claim families).
+variants), :mod:`~fsbook.experiments.l1linf.tables` (:func:`reduce` and the chapter's tables),
+:mod:`~fsbook.experiments.l1linf.claims` (the claim families),
+:mod:`~fsbook.experiments.l1linf.facts` (every number and verdict the chapter's prose quotes) and
+:mod:`~fsbook.experiments.l1linf.words` (the phrases the facts are written with).
 """
 from __future__ import annotations
 
