@@ -254,7 +254,7 @@ def test_variant_errors_pass_the_row_threshold_to_the_selector(monkeypatch):
         sel.fit = fit
         return sel
 
-    monkeypatch.setattr(L1, "make_selector", spy)
+    monkeypatch.setattr(L1.tasks, "make_selector", spy)       # variant_errors reads it there
     L1.variant_errors("wine", "LDFS", row_threshold=0.01, folds_used=[0])
     L1.variant_errors("wine", "LDFS", folds_used=[0])
     assert seen == [0.01, None]

@@ -1,0 +1,126 @@
+"""Protocol of the l1/linf chapter: Table 1 and Figures 1-5 of Masaeli, Fung & Dy (2010).
+
+A task is ``(dataset, method, fold, ks, selection, n_max)``: on fold ``fold`` of a seeded
+stratified 5-fold split of the dataset (subsampled, stratified and seeded, to ``n_max``
+samples when larger, as the paper does for more than 1 000 samples), ``method`` selects each
+number of features ``k`` in ``ks`` on the training fold (``selection="fold"``; ``"all"``
+selects on the whole data set, the leaky protocol shown for comparison), and an RBF SVM
+(LIBSVM through scikit-learn, Gaussian width σ = 1 on standardised features, i.e.
+``gamma = 1/2``; C in {0.1, 1, 10, 100} by inner stratified 3-fold CV) trained on the
+training fold's selected features is scored on the test fold.
+
+Datasets: wine, glass (9 features; ``glass_id`` adds the UCI id column as a 10th, the
+paper's count), ARCENE, DEXTER (sparse), MADELON (1 000 of 2 000), and Yale faces in place of
+GISETTE (missing): the only image data set in ``data/`` (1 024 pixel features).
+Methods: HSFS, FOHSIC, l1-SVM, SVM-RFE, ReliefF (the paper's "Relief"; 10 neighbours), LDFS, LS (Laplacian score, class graph) and
+``all`` (no selection: the SVM on every feature).
+
+What the paper ran: the seven methods on wine, glass, ARCENE, GISETTE, DEXTER and MADELON
+(more than 1 000 samples subsampled to 1 000), 5-fold CV error of an RBF SVM of width 1 (C by
+cross-validation) at one number of features per data set (Table 1) and along a range of
+numbers of features (Figures 1-5: glass, wine, ARCENE, GISETTE, MADELON); it does not say
+whether the features were selected inside the folds.
+
+What ``--full`` runs (``make_tasks(True)``, 385 tasks): the seven data sets above x the seven
+methods and ``all`` x the 5 folds, selection in the training folds at the figures' k and Table
+1's k (:data:`FIGURE_KS`, :data:`TABLE1_K`), n <= 1 000; plus selection on all the data at
+Table 1's k on wine, glass and glass_id.  The book reads these tasks from the committed store
+``results/l1linf/`` (``fsbook.experiments.read_store``); ``make_tasks(False)`` is a quick
+subsample (wine, glass, glass_id; folds 0 and 1; Table 1's k) for checks, not shown in the book.
+
+The chapter's verdicts come from :func:`claims`, which pairs the methods over the five stored test
+folds of the one partition (the plain paired t-test over the folds, Holm within a table or figure;
+see ``book/verdicts.md``).
+:func:`variant_errors` reruns HSFS or LDFS on the same folds and seeds with one setting of
+the paper's (raw features with width 1, another q, the paper's 0.01 threshold on the rows of W:
+the selectors' ``row_threshold``), and :func:`explanation_claims` decides whether such a variant moves
+the error toward the paper's.  Nothing of that is in the protocol's store: the chapter runs the
+variants live on wine and glass, and reads those on the other data sets (a few folds each) from
+the record of ``benchmarks/l1linf.py --only explanations``.
+
+The package: :mod:`~fsbook.experiments.l1linf.paper` (the paper's numbers, the settings, the
+version history), :mod:`~fsbook.experiments.l1linf.tasks` (data, folds, the SVM, the tasks and the
+variants), :mod:`~fsbook.experiments.l1linf.tables` (:func:`reduce` and the chapter's tables),
+:mod:`~fsbook.experiments.l1linf.claims` (the claim families),
+:mod:`~fsbook.experiments.l1linf.facts` (every number and verdict the chapter's prose quotes) and
+:mod:`~fsbook.experiments.l1linf.words` (the phrases the facts are written with).
+"""
+from __future__ import annotations
+
+from fsbook.experiments._runner import Protocol
+from fsbook.experiments.l1linf.claims import (
+    CLAIM_ARCENE_4,
+    CLAIM_ARCENE_LATER,
+    CLAIM_FOHSIC,
+    CLAIM_HSFS,
+    CLAIM_LDFS,
+    EXTRA_COLUMNS,
+    OVER_DATASETS,
+    OVER_DATASETS_FAMILY,
+    TEST,
+    agreement_table,
+    better_than_each,
+    claims,
+    claims_for_page,
+    explanation_claims,
+    table1_agreement,
+)
+from fsbook.experiments.l1linf.paper import (
+    AGREEMENT_MARGIN,
+    BOOK_DATASETS,
+    C_GRID,
+    FIGURE_KS,
+    FIGURES,
+    L1LINF_PATH,
+    METHODS,
+    N_FOLDS,
+    NAMES,
+    PAPER_COLUMN,
+    PAPER_ROW_THRESHOLD,
+    PAPER_TABLE1,
+    SHARED_DATASETS,
+    TABLE1_K,
+    VERSION,
+    paper_value,
+)
+from fsbook.experiments.l1linf.tables import (
+    all_data_selection,
+    curves,
+    fold_errors,
+    reduce,
+    supports,
+    table1,
+    table1_se,
+)
+from fsbook.experiments.l1linf.tasks import (
+    RECORDED_EXPLANATION_DATASETS,
+    RECORDED_EXPLANATION_FOLDS,
+    SELECTION_ROWS,
+    SUPPORT_WITHOUT_SELECTION,
+    explanation_runs,
+    folds,
+    load,
+    make_selector,
+    make_tasks,
+    recorded_variants,
+    run_task,
+    svm_error,
+    table1_tasks,
+    variant_errors,
+)
+
+PROTOCOL = Protocol(name="l1linf", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version=VERSION,
+                    description="l1/linf feature selection: Table 1 and Figures 1-5 of Masaeli et al. 2010")
+
+__all__ = [
+    "AGREEMENT_MARGIN", "BOOK_DATASETS", "CLAIM_ARCENE_4", "CLAIM_ARCENE_LATER", "CLAIM_FOHSIC",
+    "CLAIM_HSFS", "CLAIM_LDFS", "C_GRID", "EXTRA_COLUMNS", "FIGURES", "FIGURE_KS", "L1LINF_PATH",
+    "METHODS", "NAMES", "N_FOLDS", "OVER_DATASETS", "OVER_DATASETS_FAMILY", "PAPER_COLUMN",
+    "PAPER_ROW_THRESHOLD", "PAPER_TABLE1", "PROTOCOL", "RECORDED_EXPLANATION_DATASETS",
+    "RECORDED_EXPLANATION_FOLDS", "SELECTION_ROWS", "SHARED_DATASETS", "SUPPORT_WITHOUT_SELECTION",
+    "TABLE1_K", "TEST", "VERSION", "agreement_table", "all_data_selection", "better_than_each",
+    "claims", "claims_for_page", "curves", "explanation_claims", "explanation_runs", "fold_errors",
+    "folds", "load", "make_selector", "make_tasks", "paper_value", "recorded_variants", "reduce",
+    "run_task", "supports", "svm_error", "table1", "table1_agreement", "table1_se", "table1_tasks",
+    "variant_errors",
+]
