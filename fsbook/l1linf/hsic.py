@@ -19,7 +19,6 @@ import numpy as np
 import scipy.sparse as sp
 
 from fsbook._targets import standardised
-
 from fsbook.l1linf._kernels_hsic import (
     hsic_value,
     hsic_value_and_daz,
