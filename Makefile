@@ -52,20 +52,20 @@ venv: $(STAMP)
 # of the last run, so `git diff` shows any change of a result (no per-cell
 # timestamps are recorded and tables print a stable plain-text form, so an unchanged
 # result gives an unchanged file; cells tagged nbval-ignore-output, such as timings, differ).
+# scripts/record_execution.py runs nbconvert on each and records its status, wall and CPU time in
+# benchmarks/results/execution.json, which book/execution_status.ipynb shows: that page runs last.
+STATUS_PAGE := book/execution_status.ipynb
 execute: $(STAMP)
-	printf '%s\n' $(NOTEBOOKS) | xargs -P $(JOBS) -I NB \
-	  $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-	    --ExecutePreprocessor.timeout=1800 --ExecutePreprocessor.kernel_name=python3 \
-	    --ExecutePreprocessor.record_timing=False NB
+	printf '%s\n' $(filter-out $(STATUS_PAGE),$(NOTEBOOKS)) | xargs -P $(JOBS) -I NB \
+	  $(BIN)/python scripts/record_execution.py NB
+	$(BIN)/python scripts/record_execution.py $(STATUS_PAGE)
 
 # Re-execute one chapter in place (NAME = notebook name without .ipynb), then rebuild the HTML
 # from the stored outputs, so a reader reruns what they read without executing the whole book.
 chapter: $(STAMP)
 	@test -n "$(NAME)" || { echo "usage: make chapter NAME=05_disjunctive_hkl  (one of: $(basename $(notdir $(NOTEBOOKS))))"; exit 2; }
 	@test -f "book/$(NAME).ipynb" || { echo "no notebook book/$(NAME).ipynb; choose one of: $(basename $(notdir $(NOTEBOOKS)))"; exit 2; }
-	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-	  --ExecutePreprocessor.timeout=1800 --ExecutePreprocessor.kernel_name=python3 \
-	  --ExecutePreprocessor.record_timing=False "book/$(NAME).ipynb"
+	$(BIN)/python scripts/record_execution.py "book/$(NAME).ipynb"
 	$(MAKE) --no-print-directory html
 
 # Build the HTML from the stored outputs; any Sphinx warning fails the build.

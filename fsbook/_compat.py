@@ -272,25 +272,36 @@ except ImportError:  # pragma: no cover - depends on the installed scikit-learn
 
 
 def fit_context(*, prefer_skip_nested_validation):
-    """scikit-learn's ``_fit_context`` (or its fallback), and a clear ``TypeError`` from a ``fit``
-    without ``sample_weight`` (nor ``**fit_params``) when it is given one (:func:`fsbook._weights.refusal`); the
-    signature seen by scikit-learn's checks and metadata routing is ``fit``'s own."""
+    """scikit-learn's ``_fit_context`` (or its fallback) and two clear refusals before ``fit`` runs:
+    a ``TypeError`` from a ``fit`` without ``sample_weight`` (nor ``**fit_params``) when it is
+    given one (:func:`fsbook._weights.refusal`), and a ``ValueError`` from an estimator defined
+    for class labels only when ``y`` is a regression target (:func:`fsbook._targets.refusal`).
+    The signature seen by scikit-learn's checks and metadata routing is ``fit``'s own."""
     validating = _validating_fit_context(prefer_skip_nested_validation=prefer_skip_nested_validation)
 
     def decorator(fit):
         wrapped = validating(fit)
         params = inspect.signature(fit).parameters
-        if "sample_weight" in params or any(p.kind is p.VAR_KEYWORD for p in params.values()):
-            return wrapped                  # it takes the weights, or routes its metadata
+        takes_weights = "sample_weight" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
         @functools.wraps(fit)
         def refusing(estimator, *args, **kwargs):
-            if "sample_weight" in kwargs:
+            if "sample_weight" in kwargs and not takes_weights:
                 from fsbook._weights import refusal
                 raise TypeError(refusal(estimator))
+            _refuse_regression_target(estimator, args[1] if len(args) > 1 else kwargs.get("y"))
             return wrapped(estimator, *args, **kwargs)
         return refusing
     return decorator
+
+
+def _refuse_regression_target(estimator, y):
+    """Raise :func:`fsbook._targets.refusal`'s ``ValueError`` when ``y`` is a regression target
+    and the estimator is defined for class labels only."""
+    from fsbook._targets import REFUSALS, is_regression_target, refusal
+
+    if any(cls.__name__ in REFUSALS for cls in type(estimator).__mro__) and is_regression_target(y):
+        raise ValueError(refusal(estimator))
 
 from sklearn.utils.metadata_routing import _raise_for_params as raise_for_params  # noqa: E402
 from sklearn.utils.validation import _check_sample_weight as check_sample_weight  # noqa: E402

@@ -209,6 +209,37 @@ class SupportSelectorMixin(SelectorMixin):
         refuse_constant_X(self, X)
         return X, codes
 
+    def _validate_classes_or_values(self, X, y):
+        """``(X, class codes, False)`` as :meth:`_validate_classes` for class labels, or
+        ``(X, y as floats, True)`` for a regression target (:func:`fsbook._targets.is_regression_target`),
+        which must not be constant; ``classes_`` is set for classes only.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn.base import BaseEstimator
+        >>> from fsbook._selection import SupportSelectorMixin
+        >>> class Demo(SupportSelectorMixin, BaseEstimator):
+        ...     pass
+        >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]])
+        >>> Demo()._validate_classes_or_values(X, [0.5, 1.5, 4.0])[1:]
+        (array([0.5, 1.5, 4. ]), True)
+        >>> Demo()._validate_classes_or_values(X, [1, 0, 1])[1:]
+        (array([1, 0, 1]), False)
+        """
+        from fsbook._targets import is_regression_target, refuse_constant_target
+
+        if not is_regression_target(y):
+            X, codes = self._validate_classes(X, y)
+            return X, codes, False
+        X, y = validate_data(self, X, y, accept_sparse=self._sparse_input, dtype=np.float64,
+                             ensure_min_samples=2, y_numeric=True,
+                             ensure_all_finite="allow-nan" if self._allow_nan else True)
+        refuse_constant_target(y)
+        refuse_constant_X(self, X)
+        self.__dict__.pop("classes_", None)              # from an earlier fit on classes
+        return X, y, True
+
     def _resolve_k(self, n_features):
         """``self.n_features_to_select`` resolved by :func:`resolve_n_features`."""
         return resolve_n_features(self.n_features_to_select, n_features)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from fsbook.experiments._store import machine_facts
 
-__all__ = ["RESULTS_DIR", "record_benchmark", "read_benchmark"]
+__all__ = ["RESULTS_DIR", "record_benchmark", "read_benchmark", "book_notebooks", "execution_table"]
 
 #: where the records live: ``benchmarks/results`` of the repository holding this package
 RESULTS_DIR = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
@@ -96,3 +96,81 @@ def read_benchmark(name: str, section: str, directory: Path | None = None) -> di
             f"no record of section {section!r} of benchmarks/{name}.py in {path}; measure it with "
             f"`python benchmarks/{name}.py --only {section}` from the repository's root")
     return records[section]
+
+
+def book_notebooks(root: Path | None = None) -> list[str]:
+    """The book's notebooks, as ``make execute`` lists them (``book/*.ipynb``,
+    ``book/gallery/*.ipynb``, ``book/api/*.ipynb``, sorted), as paths from the repository's root.
+
+    Examples
+    --------
+    >>> "book/using_fsbook.ipynb" in book_notebooks()
+    True
+    """
+    root = Path(root) if root is not None else RESULTS_DIR.parents[1]
+    found = [p for pattern in ("book/*.ipynb", "book/gallery/*.ipynb", "book/api/*.ipynb")
+             for p in root.glob(pattern)]
+    return sorted(p.relative_to(root).as_posix() for p in found)
+
+
+def execution_table(notebooks=None, directory: Path | None = None):
+    """Each notebook's last recorded execution (``scripts/record_execution.py``, run by
+    ``make execute``): status, wall and CPU time, when and at which commit.
+
+    Parameters
+    ----------
+    notebooks : list of str, optional
+        Paths from the repository's root; default :func:`book_notebooks`.
+    directory : Path, optional
+        Where ``execution.json`` is; default :data:`RESULTS_DIR`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by notebook, with the columns ``status`` (``ok``, ``error`` or ``not measured``
+        for a notebook without a record), ``wall (s)``, ``CPU (s)``, ``finished`` (UTC),
+        ``load`` (the machine's load average when it started) and ``commit``; ``—`` where not
+        measured.  ``table.attrs["machines"]`` lists the distinct machines of the records
+        (``"<cpu>, <cores> logical CPUs"``) and ``table.attrs["errors"]`` maps a failed
+        notebook to its last error line.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = record_benchmark("execution", "book/a.ipynb", {"status": "ok", "error": None,
+    ...     "wall_seconds": 12.5, "cpu_seconds": 11.0, "finished": "2026-11-29 16:00 UTC",
+    ...     "load_average_at_start": 1.5}, directory=d)
+    >>> t = execution_table(["book/a.ipynb", "book/b.ipynb"], directory=d)
+    >>> t[["status", "wall (s)", "CPU (s)"]]
+                       status wall (s) CPU (s)
+    notebook
+    book/a.ipynb           ok     12.5    11.0
+    book/b.ipynb  not measured       —       —
+    """
+    import pandas as pd
+
+    directory = Path(directory) if directory is not None else RESULTS_DIR
+    path = directory / "execution.json"
+    records = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    notebooks = book_notebooks() if notebooks is None else list(notebooks)
+    rows, machines, errors = [], [], {}
+    for nb in notebooks:
+        rec = records.get(nb)
+        if rec is None:
+            rows.append({"notebook": nb, "status": "not measured", "wall (s)": "—", "CPU (s)": "—",
+                         "finished": "—", "load": "—", "commit": "—"})
+            continue
+        v = rec["values"]
+        rows.append({"notebook": nb, "status": v["status"], "wall (s)": f"{v['wall_seconds']:.1f}",
+                     "CPU (s)": f"{v['cpu_seconds']:.1f}", "finished": v["finished"],
+                     "load": f"{v['load_average_at_start']:.1f}", "commit": rec["commit"] or "—"})
+        machine = f"{rec['machine']['cpu']}, {rec['machine']['cores']} logical CPUs"
+        if machine not in machines:
+            machines.append(machine)
+        if v.get("error"):
+            errors[nb] = v["error"]
+    table = pd.DataFrame(rows).set_index("notebook")
+    table.attrs["machines"] = machines
+    table.attrs["errors"] = errors
+    return table

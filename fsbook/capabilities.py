@@ -5,8 +5,10 @@ subclasses exported by a method subpackage's ``__all__``) with what its tags dec
 (``sklearn.utils.get_tags``: ``input_tags.sparse``, ``input_tags.allow_nan``) and what a fit on a
 tiny input actually does: sparse ``X``, a missing value, three classes, a continuous (regression)
 target. The tags of a transformer or selector say nothing about multiclass or regression targets,
-so those two columns are probed only. A probe is one ``fit`` inside a ``try``: it is *yes* when the
-fit returns, *refused* when it raises; the message of each refusal is kept.
+so those two columns are probed only, each estimator with the target it is meant for (a
+meta-estimator wraps a regression model for the regression probe, :func:`probe_instance`). A probe
+is one ``fit`` inside a ``try``: it is *yes* when the fit returns, *refused* when it raises; the
+message of each refusal is kept.
 """
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ import pandas as pd
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils import get_tags
+
+from fsbook._targets import REFUSALS
 
 __all__ = ["SUBPACKAGES", "public_estimators", "probe_instance", "capability_table"]
 
@@ -48,23 +52,38 @@ def public_estimators() -> dict[str, type]:
     return found
 
 
-def probe_instance(name: str, cls: type):
+def probe_instance(name: str, cls: type, target: str = "classes"):
     """The instance of a public estimator that the capability table probes, and how it is built:
-    the default one, or a stated one where the estimator has no default (``ProjectionPenalty``
-    needs an estimator and a reducer).
+    the default one, or a stated one where the estimator has no default or its default is not
+    meant for ``target``.
+
+    ``target="classes"`` is the instance of the classification probes: ``ProjectionPenalty`` needs
+    an estimator and a reducer (``LogisticRegression``).  ``target="regression"`` is the instance
+    of the ``regression y`` probe: the meta-estimators wrap a regression model, ``ProjectionPenalty``
+    chapter 1's ``Ridge`` and ``StabilitySelection`` a lasso (Meinshausen & Bühlmann's example);
+    every other estimator is probed as it is by default.
 
     Examples
     --------
     >>> from fsbook.capabilities import probe_instance, public_estimators
     >>> probe_instance("ProjectionPenalty", public_estimators()["ProjectionPenalty"])[1]
     'LogisticRegression(), PCA(2)'
-    >>> probe_instance("LDFS", public_estimators()["LDFS"])[1]
+    >>> probe_instance("ProjectionPenalty", public_estimators()["ProjectionPenalty"], "regression")[1]
+    'Ridge(), PCA(2)'
+    >>> probe_instance("LDFS", public_estimators()["LDFS"], "regression")[1]
     'default'
     """
+    if target not in ("classes", "regression"):
+        raise ValueError(f"target must be 'classes' or 'regression', got {target!r}")
     if name == "ProjectionPenalty":
         from sklearn.decomposition import PCA
-        from sklearn.linear_model import LogisticRegression
-        return cls(LogisticRegression(), PCA(n_components=2)), "LogisticRegression(), PCA(2)"
+        from sklearn.linear_model import LogisticRegression, Ridge
+        model = Ridge() if target == "regression" else LogisticRegression()
+        return cls(model, PCA(n_components=2)), f"{type(model).__name__}(), PCA(2)"
+    if name == "StabilitySelection" and target == "regression":
+        from sklearn.feature_selection import SelectFromModel
+        from sklearn.linear_model import Lasso
+        return cls(SelectFromModel(Lasso(alpha=0.1))), "SelectFromModel(Lasso(alpha=0.1))"
     return cls(), "default"
 
 
@@ -135,7 +154,11 @@ def capability_table(names=None, *, seed: int = 0) -> pd.DataFrame:
         ``tags agree`` is ``"no"`` where a tag and its probe disagree (the tag says sparse or NaN
         is supported and the fit refuses it, or the reverse). ``table.attrs["messages"]`` maps
         ``(name, probe)`` to the message of each refusal, and ``table.attrs["probed_as"]`` names
-        the instance probed where the estimator has no default.
+        the instance probed where the estimator has no default, ``table.attrs["probed_for_regression_as"]``
+        the instance of the ``regression y`` probe where it is not the default
+        (:func:`probe_instance`).  A refusal of a regression target is a ``ValueError`` that
+        names the reason (:data:`fsbook._targets.REFUSALS`); ``table.attrs["regression_refusals"]``
+        maps each estimator that refused it to that reason alone.
 
     Examples
     --------
@@ -144,11 +167,11 @@ def capability_table(names=None, *, seed: int = 0) -> pd.DataFrame:
     >>> t[["kind", "sparse (tag)", "sparse X", "3 classes", "regression y"]]
                              kind sparse (tag) sparse X 3 classes regression y
     estimator
-    HSFS                     selector          yes      yes       yes      refused
+    HSFS                     selector          yes      yes       yes          yes
     ProjectionPenaltySVC   classifier          yes      yes       yes      refused
     MMC                   transformer           no        —         —            —
-    >>> t.attrs["messages"][("HSFS", "regression y")][:36]
-    'ValueError: Unknown label type: cont'
+    >>> print(t.attrs["messages"][("ProjectionPenaltySVC", "regression y")][:97])
+    ValueError: Unknown label type: continuous. ProjectionPenaltySVC is defined for class labels only
     """
     classes = public_estimators()
     if names is None:
@@ -157,11 +180,14 @@ def capability_table(names=None, *, seed: int = 0) -> pd.DataFrame:
     if unknown:
         raise ValueError(f"not public estimators of fsbook: {unknown}; choose from {sorted(classes)}")
     data = _probe_data(seed)
-    rows, messages, probed_as = [], {}, {}
+    rows, messages, probed_as, probed_for_regression_as = [], {}, {}, {}
     for name in names:
         est, how = probe_instance(name, classes[name])
         if how != "default":
             probed_as[name] = how
+        regressor, how = probe_instance(name, classes[name], "regression")
+        if how != "default":
+            probed_for_regression_as[name] = how
         tags = get_tags(est)
         kind = ("classifier" if tags.estimator_type == "classifier" else
                 "regressor" if tags.estimator_type == "regressor" else
@@ -173,7 +199,7 @@ def capability_table(names=None, *, seed: int = 0) -> pd.DataFrame:
             if row["input"] != "(X, y)":
                 row[probe] = "—"
                 continue
-            msg = _fits(est, *data[probe])
+            msg = _fits(regressor if probe == "regression y" else est, *data[probe])
             row[probe] = "yes" if msg is None else "refused"
             if msg is not None:
                 messages[(name, probe)] = msg
@@ -192,4 +218,7 @@ def capability_table(names=None, *, seed: int = 0) -> pd.DataFrame:
     table = pd.DataFrame(rows).set_index("estimator")
     table.attrs["messages"] = messages
     table.attrs["probed_as"] = probed_as
+    table.attrs["probed_for_regression_as"] = probed_for_regression_as
+    table.attrs["regression_refusals"] = {name: REFUSALS[name] for name in names
+                                          if (name, "regression y") in messages and name in REFUSALS}
     return table

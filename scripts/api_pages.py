@@ -20,6 +20,7 @@ API = ROOT / "book" / "api"
 
 #: (module, page title), in the order of the reference's table of contents
 PAGES = (
+    ("fsbook", "The package and the limits on a fit's cost"),
     ("fsbook.projection", "Projection penalties"),
     ("fsbook.l1linf", "ℓ1/ℓ∞ feature selection"),
     ("fsbook.kernel_design", "Kernel design by linear programming"),

@@ -29,3 +29,18 @@ def test_every_api_page_is_in_the_toc():
         if page.suffix in (".md", ".ipynb"):
             assert f"book/api/{page.stem}" in listed, f"{page.name} is not in _toc.yml"
     assert yaml.safe_load(toc)
+
+
+def test_the_top_level_names_have_their_page():
+    """``fsbook``'s own public names (the limits on a fit's cost) are documented on book/api/fsbook.md,
+    each in the summary and in full, and the page is linked from the reference's index."""
+    import fsbook
+
+    text = (ROOT / "book" / "api" / "fsbook.md").read_text()
+    assert {"LIMITS", "CostLimitError", "cost_limits"} <= set(fsbook.__all__)
+    for name in fsbook.__all__:
+        assert f"   {name}\n" in text, f"fsbook.{name} is not in the summary of fsbook.md"
+    assert ".. autodata:: LIMITS" in text
+    assert ".. autoclass:: CostLimitError" in text
+    assert ".. autofunction:: cost_limits" in text
+    assert "{doc}`fsbook`" in (ROOT / "book" / "api" / "index.md").read_text()

@@ -36,9 +36,30 @@ def test_probes_record_what_fit_does(table):
     assert table.loc["Relief", "3 classes"] == "yes"
     assert table.loc["FeatureGroupSelector", "NaN in X"] == "yes"
     assert table.loc["ExhaustedSafePLS", "regression y"] == "yes"
-    assert table.loc["HSFS", "regression y"] == "refused"
+    assert table.loc["HSFS", "regression y"] == "yes"             # the linear kernel of the target
+    assert table.loc["Relief", "regression y"] == "yes"           # RReliefF
+    assert table.loc["ProjectionPenalty", "regression y"] == "yes"  # with Ridge
+    assert table.loc["ZeroNormSVM", "regression y"] == "refused"
+    assert "defined for class labels only" in table.attrs["messages"][("ZeroNormSVM", "regression y")]
     assert "binary" in table.attrs["messages"][("DisjunctiveHKL", "3 classes")]
     assert table.attrs["probed_as"] == {"ProjectionPenalty": "LogisticRegression(), PCA(2)"}
+    assert table.attrs["probed_for_regression_as"] == {"ProjectionPenalty": "Ridge(), PCA(2)"}
+
+
+def test_every_regression_refusal_names_its_reason():
+    """A regression target is taken or refused with the reason of fsbook._targets.REFUSALS, never
+    with a bare error from deep inside fit."""
+    from fsbook._targets import REFUSALS
+
+    t = capability_table()
+    xy = t.index[t["input"] == "(X, y)"]
+    refused = set(xy[t.loc[xy, "regression y"] == "refused"])
+    assert refused == set(REFUSALS)
+    for name in refused:
+        assert REFUSALS[name] in t.attrs["messages"][(name, "regression y")]
+    assert t.attrs["regression_refusals"] == {name: REFUSALS[name] for name in xy if name in refused}
+    assert set(xy) - refused == {"ProjectionPenalty", "ExhaustedSafePLS", "FeatureGroupSelector",
+                                 "HSFS", "WekaFilters", "FOHSIC", "Relief", "StabilitySelection"}
 
 
 def test_pair_and_triplet_learners_are_not_probed(table):

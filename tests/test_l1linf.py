@@ -247,8 +247,8 @@ def test_clear_errors():
     Xn[0, 0] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         HSFS(2).fit(Xn, y)
-    with pytest.raises(ValueError, match="Unknown label type|continuous"):
-        HSFS(2).fit(X, np.linspace(0, 1, len(y)))
+    with pytest.raises(ValueError, match="LDFS is defined for class labels only: the LDA criterion"):
+        LDFS(2).fit(X, np.linspace(0, 1, len(y)))      # HSFS takes a regression target, LDFS not
     with pytest.raises(ValueError, match="n_components"):
         HSFS(2, n_components=0).fit(X, y)
     with pytest.raises(ValueError, match="inconsistent|samples"):

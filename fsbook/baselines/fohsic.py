@@ -3,7 +3,8 @@
 Greedy: start from the empty set, repeatedly add the feature ``j`` that
 maximises ``HSIC(X_{S∪j}, y) = (1/n²) tr(K H L H)`` with the same kernels as
 :class:`fsbook.l1linf.HSFS` (Gaussian of width ``sigma`` on unit-variance
-features, delta kernel on the labels).  Because the Gaussian kernel factorises
+features, delta kernel on the labels; for a regression target the linear kernel of the
+standardised target, as in HSFS).  Because the Gaussian kernel factorises
 over features, ``K_{S∪j} = K_S ∘ E_j`` with ``(E_j)_il = exp(−(x_ij − x_lj)²/2σ²)``,
 so every candidate is scored from ``A = K_S ∘ HLH`` alone in
 ``O(nnz_j²)`` operations (numba kernel :func:`hsic_gains_block`); a step costs
@@ -28,6 +29,7 @@ from sklearn.base import BaseEstimator
 from fsbook._compat import Interval, fit_context
 from fsbook._cost import check_cost
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
+from fsbook._targets import standardised
 from fsbook.baselines._kernels_fohsic import hsic_gains_block, multiply_gaussian_factor
 from fsbook.decisions import RTOL, argbest
 from fsbook.l1linf.estimators import feature_scales
@@ -39,13 +41,28 @@ __all__ = ["FOHSIC", "fohsic_path"]
 BLOCK_BYTES = 1 << 22
 
 
-def fohsic_path(X, codes, k, *, sigma=1.0, scale=True, block_bytes=None):
+def _centred_target_rows(target, regression):
+    """The rows ``b0:b1`` of ``Γ = HLH`` as a function of ``(b0, b1)``: from the ``c × c`` table
+    of the centred class indicators (delta kernel), or for a regression target the outer product
+    of the standardised target ``t`` with itself (linear kernel, ``Γ = t tᵀ``: ``t`` is centred)."""
+    if regression:
+        t = standardised(target)
+        return lambda b0, b1: np.outer(t[b0:b1], t)
+    codes = np.asarray(target, dtype=np.intp)
+    prior = np.bincount(codes) / len(codes)
+    centred = np.eye(len(prior)) - prior                  # row a: indicator of class a, centred
+    table = centred @ centred.T                           # (HLH)_il = table[code_i, code_l]
+    return lambda b0, b1: table[codes[b0:b1, None], codes[None, :]]
+
+
+def fohsic_path(X, codes, k, *, sigma=1.0, scale=True, block_bytes=None, regression=False):
     """The first ``k`` features added by FOHSIC and ``HSIC(X_S, y)`` after each addition.
 
     Parameters
     ----------
     X : ndarray or sparse matrix (n_samples, n_features), float
-    codes : ndarray of int (n_samples,), class codes ``0 … c−1``
+    codes : ndarray of int (n_samples,), class codes ``0 … c−1``, or the target values when
+        ``regression``
     k : int
     sigma : float
         Width of the Gaussian kernel on the (scaled) selected features.
@@ -53,6 +70,9 @@ def fohsic_path(X, codes, k, *, sigma=1.0, scale=True, block_bytes=None):
         Divide every feature by its standard deviation first.
     block_bytes : int, optional
         Bytes of one block of rows (default :data:`BLOCK_BYTES`); see the module docstring.
+    regression : bool, default False
+        ``codes`` is a regression target: the linear kernel of the standardised target replaces
+        the delta kernel of the classes.
 
     Returns
     -------
@@ -76,10 +96,7 @@ def fohsic_path(X, codes, k, *, sigma=1.0, scale=True, block_bytes=None):
         Xs = sp.csc_matrix(X / sd)
     Xs.sort_indices()
     indptr, indices, data = Xs.indptr, Xs.indices, Xs.data
-    codes = np.asarray(codes, dtype=np.intp)
-    prior = np.bincount(codes) / n
-    centred = np.eye(len(prior)) - prior                  # row a: indicator of class a, centred
-    table = centred @ centred.T                           # (HLH)_il = table[code_i, code_l]
+    gamma_rows = _centred_target_rows(codes, regression)
     inv2s2 = 1.0 / (2.0 * sigma ** 2)
     budget = BLOCK_BYTES if block_bytes is None else int(block_bytes)
     block_rows = int(min(n, max(1, budget // (8 * n))))
@@ -98,12 +115,12 @@ def fohsic_path(X, codes, k, *, sigma=1.0, scale=True, block_bytes=None):
         for b0 in starts:
             b1 = min(n, b0 + block_rows)
             if K is not None:
-                Ab = K * table[codes[b0:b1, None], codes[None, :]]
+                Ab = K * gamma_rows(b0, b1)
             else:                                         # K_S's rows again, A in their place
                 Ab = np.ones((b1 - b0, n))
                 for j in chosen:
                     multiply_gaussian_factor(Ab, b0, *column(j), n, inv2s2)
-                Ab *= table[codes[b0:b1, None], codes[None, :]]
+                Ab *= gamma_rows(b0, b1)
             rowsum[b0:b1] = Ab.sum(axis=1)
             if step < k:
                 hsic_gains_block(indptr, indices, data, Ab, rowsum[b0:b1], b0, inv2s2, pos, gains)
@@ -211,21 +228,23 @@ class FOHSIC(SupportSelectorMixin, BaseEstimator):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Training data.
         y : array-like of shape (n_samples,)
-            Class labels.
+            Class labels (delta kernel), or a regression target (continuous values: the linear
+            kernel of the standardised target).
 
         Returns
         -------
         self : object
             The fitted estimator.
         """
-        X, codes = self._validate_classes(X, y)
+        X, target, regression = self._validate_classes_or_values(X, y)
         k = self._resolve_k(X.shape[1])
         check_cost("FOHSIC", f"{X.shape[0]} samples x {X.shape[1]} features", seconds=fohsic_seconds(X, k),
                    why=f"forward selection scores every feature on every pair of samples at each of "
                        f"its k + 1 = {k + 1} steps (k = n_features_to_select)",
                    fix="select fewer features (n_features_to_select), or fit on a subsample of the rows "
                        "(the cost grows as n²)")
-        self.ranking_, self.hsic_path_ = fohsic_path(X, codes, k, sigma=self.sigma, scale=self.scale)
+        self.ranking_, self.hsic_path_ = fohsic_path(X, target, k, sigma=self.sigma, scale=self.scale,
+                                                     regression=regression)
         self.support_ = np.zeros(X.shape[1], dtype=bool)
         self.support_[self.ranking_] = True
         return self

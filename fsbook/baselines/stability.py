@@ -19,7 +19,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn import get_config
 from sklearn.base import BaseEstimator, clone
-from sklearn.model_selection import StratifiedShuffleSplit
+from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit
 from sklearn.utils import Bunch, check_random_state, get_tags
 from sklearn.utils.metadata_routing import (
     MetadataRouter,
@@ -32,7 +32,7 @@ from fsbook._cost import check_cost
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.stats import kuncheva_stability
 
-__all__ = ["StabilitySelection", "stratified_halves"]
+__all__ = ["StabilitySelection", "stratified_halves", "random_halves"]
 
 
 def stratified_halves(y, n_resamples, random_state=None):
@@ -70,6 +70,34 @@ def stratified_halves(y, n_resamples, random_state=None):
     split = StratifiedShuffleSplit(n_splits=n_resamples, train_size=len(y) // 2,
                                    test_size=len(y) - len(y) // 2, random_state=seed)
     return [np.sort(train) for train, _ in split.split(np.zeros((len(y), 1)), y)]
+
+
+def random_halves(n_samples, n_resamples, random_state=None):
+    """The subsamples of stability selection for a regression target: ``n_resamples`` halves of
+    the samples drawn without replacement (Meinshausen & Bühlmann's subsampling).
+
+    Parameters
+    ----------
+    n_samples : int
+    n_resamples : int
+    random_state : int, RandomState instance or None
+        Seed: one integer drawn from it seeds :class:`~sklearn.model_selection.ShuffleSplit`.
+
+    Returns
+    -------
+    list of ndarray of int
+        Sorted sample indices of each subsample, ``floor(n_samples / 2)`` of them.
+
+    Examples
+    --------
+    >>> from fsbook.baselines.stability import random_halves
+    >>> [len(h) for h in random_halves(9, 3, random_state=0)]
+    [4, 4, 4]
+    """
+    seed = check_random_state(random_state).randint(np.iinfo(np.int32).max)
+    split = ShuffleSplit(n_splits=n_resamples, train_size=n_samples // 2,
+                         test_size=n_samples - n_samples // 2, random_state=seed)
+    return [np.sort(train) for train, _ in split.split(np.zeros((n_samples, 1)))]
 
 
 def _default_estimator():
@@ -215,7 +243,9 @@ class StabilitySelection(SupportSelectorMixin, BaseEstimator):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Training data (sparse when ``estimator`` accepts it).
         y : array-like of shape (n_samples,)
-            Class labels (the subsamples are stratified by them).
+            Class labels (the subsamples are stratified by them), or a regression target
+            (continuous values: plain halves, :func:`random_halves`) for an ``estimator`` that
+            takes one, e.g. ``SelectFromModel(Lasso(alpha=0.1))``.
         **fit_params : dict
             Metadata routed to ``estimator.fit`` (scikit-learn's metadata routing, which must be
             enabled: ``sklearn.set_config(enable_metadata_routing=True)``), for example
@@ -231,7 +261,7 @@ class StabilitySelection(SupportSelectorMixin, BaseEstimator):
             raise ValueError(f"give either threshold ({self.threshold}) or n_features_to_select "
                              f"({self.n_features_to_select}), not both")
         raise_for_params(fit_params, self, "fit")
-        X, codes = self._validate_classes(X, y)
+        X, target, regression = self._validate_classes_or_values(X, y)
         d = X.shape[1]
         k = None if self.threshold is not None else self._resolve_k(d)
         base = self._estimator()
@@ -243,13 +273,14 @@ class StabilitySelection(SupportSelectorMixin, BaseEstimator):
             return {key: (np.asarray(v)[idx] if hasattr(v, "__len__") and len(v) == n else v)
                     for key, v in params.items()}
 
-        self.subsamples_ = stratified_halves(codes, self.n_resamples, self.random_state)
+        self.subsamples_ = (random_halves(n, self.n_resamples, self.random_state) if regression
+                            else stratified_halves(target, self.n_resamples, self.random_state))
         counts = np.zeros(d, dtype=np.int64)
         self.selections_ = []
         for b, idx in enumerate(self.subsamples_):
             start = time.process_time()
             try:
-                fitted = clone(base).fit(X[idx], codes[idx], **rows(routed.estimator.fit, idx))
+                fitted = clone(base).fit(X[idx], target[idx], **rows(routed.estimator.fit, idx))
                 support = np.asarray(fitted.get_support(), dtype=bool)
             except Exception as err:
                 raise ValueError(f"StabilitySelection: {type(base).__name__} failed on subsample {b} "

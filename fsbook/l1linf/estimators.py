@@ -63,7 +63,7 @@ class _L1LinfSelector(SupportSelectorMixin, BaseEstimator):
         "random_state": ["random_state"],
     }
 
-    def _criterion(self, X, y):  # pragma: no cover - abstract
+    def _criterion(self, X, y, regression=False):  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _default_components(self, d, n_classes):  # pragma: no cover - abstract
@@ -81,21 +81,23 @@ class _L1LinfSelector(SupportSelectorMixin, BaseEstimator):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Training data.
         y : array-like of shape (n_samples,)
-            Class labels (at least two classes).
+            Class labels (at least two classes); HSFS also takes a regression target
+            (continuous values), LDFS refuses it.
 
         Returns
         -------
         self : object
             The fitted estimator.
         """
-        X, y_codes = self._validate_classes(X, y)
+        X, target, regression = self._validate_classes_or_values(X, y)
         d = X.shape[1]
         k = self._resolve_k(d)
-        q = self.n_components if self.n_components is not None else self._default_components(d, len(self.classes_))
+        n_classes = None if regression else len(self.classes_)
+        q = self.n_components if self.n_components is not None else self._default_components(d, n_classes)
         self.scale_ = feature_scales(X) if self.scale else np.ones(d)
         Xs = X @ sp.diags(1.0 / self.scale_) if sp.issparse(X) else X / self.scale_
         W0 = initial_transformation(d, q, self._start_scale(), self.random_state)
-        res = select_k_path(self._criterion(Xs, y_codes), W0, k, factor=self.lambda_factor,
+        res = select_k_path(self._criterion(Xs, target, regression), W0, k, factor=self.lambda_factor,
                             max_bisect=self.max_bisect, solver=self.solver, start=self.lambda_start,
                             path_tol=self.path_tol, solver_options={"max_iter": self.max_iter, "tol": self.tol},
                             row_threshold=self.row_threshold)
@@ -213,8 +215,8 @@ class LDFS(_L1LinfSelector):
         self.row_threshold = row_threshold
         self.random_state = random_state
 
-    def _criterion(self, X, y):
-        crit = LDACriterion(X, y, ridge=self.ridge)
+    def _criterion(self, X, y, regression=False):
+        crit = LDACriterion(X, y, ridge=self.ridge)         # a regression y is refused before fit
         within, between = crit.scatter_traces()
         total = float(np.asarray(X.multiply(X).sum() if sp.issparse(X) else np.einsum("ij,ij->", X, X))) / X.shape[0]
         if between > 0 and within <= 1e-12 * total:
@@ -251,7 +253,9 @@ class HSFS(_L1LinfSelector):
 
     Minimises ``−(1/n²) tr(KHLH) + λ Σ_j ||w_j||∞`` with a Gaussian kernel of
     width ``sigma`` on ``XW`` and the delta kernel on the labels, along a λ
-    path to exactly ``n_features_to_select`` non-zero rows of ``W``.
+    path to exactly ``n_features_to_select`` non-zero rows of ``W``.  For a regression
+    target (continuous ``y``) ``L`` is the linear kernel ``t tᵀ`` of the standardised target
+    ``t`` (:func:`~fsbook.l1linf.hsic.centred_target_kernel`).
 
     Parameters
     ----------
@@ -318,6 +322,12 @@ class HSFS(_L1LinfSelector):
     >>> sel = HSFS(n_features_to_select=2, random_state=0).fit(X, y)
     >>> sel.get_support(indices=True)
     array([0, 1])
+
+    A regression target carried by column 2 alone:
+
+    >>> t = X[:, 2] + 0.1 * rng.normal(size=100)
+    >>> HSFS(n_features_to_select=1, random_state=0).fit(X, t).get_support(indices=True)
+    array([2])
     """
 
     _parameter_constraints = {**_L1LinfSelector._parameter_constraints,
@@ -342,14 +352,14 @@ class HSFS(_L1LinfSelector):
         self.pair_kernel = pair_kernel
         self.random_state = random_state
 
-    def _criterion(self, X, y):
+    def _criterion(self, X, y, regression=False):
         from fsbook._cost import check_cost
         n, d = X.shape
         check_cost("HSFS", f"{n} samples x {d} features", seconds=hsfs_seconds(n, d),
                    why="every gradient of the HSIC criterion sums over all pairs of samples and the "
                        "lambda path grows with the features",
                    fix="fit on a subsample of the rows or on fewer features (e.g. a cheap filter first)")
-        return HSICCriterion(X, y, sigma=self.sigma, pair_kernel=self.pair_kernel)
+        return HSICCriterion(X, y, sigma=self.sigma, pair_kernel=self.pair_kernel, regression=regression)
 
     def _default_components(self, d, n_classes):
         return min(d, 10)
