@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from fsbook.benchmark_records import read_benchmark
-from fsbook.experiments import l1linf, read_store
+from fsbook.experiments import l1linf, l1linf_ablations, read_store
 from fsbook.experiments.l1linf import facts as F
 from fsbook.experiments.l1linf import words
 
@@ -27,11 +27,12 @@ def page(store):
 
 @pytest.fixture(scope="module")
 def store_facts(store):
-    """The facts with the recorded variants only (the live runs on wine and glass are the chapter's)."""
-    record = read_benchmark("l1linf", "explanations")
+    """The facts on the committed stores (the chapter's and its ablations')."""
+    ablations = read_store(l1linf_ablations.PROTOCOL)
     starts = pd.DataFrame({"features": ["a, b"] * 6})
-    return F.facts(store, selection_record=read_benchmark("l1linf", "selection"), explanation_record=record,
-                   live_variants={}, recorded_variants=l1linf.recorded_variants(record), starts=starts,
+    return F.facts(store, selection_record=read_benchmark("l1linf", "selection"),
+                   variants=l1linf_ablations.variants(ablations),
+                   variants_cpu_seconds=sum(s or 0.0 for s in ablations.cpu_seconds), starts=starts,
                    fohsic_pair="a, c")
 
 

@@ -41,7 +41,7 @@ from fsbook.experiments.l1linf.paper import (
     paper_value,
 )
 from fsbook.experiments.l1linf.tables import fold_errors
-from fsbook.experiments.l1linf.tasks import RECORDED_EXPLANATION_DATASETS, explanation_runs, load
+from fsbook.experiments.l1linf.tasks import explanation_runs, load
 from fsbook.experiments.l1linf.words import (
     agree_words,
     lowest,
@@ -318,19 +318,23 @@ def all_features_facts(p):
         "l1_all_beaten_by_few": join_words([NAMES[ds] for ds in p.datasets if beaten[ds] <= 2])}
 
 
-def tested_variants(live, recorded):
-    """The variants decided by :func:`~fsbook.experiments.l1linf.claims.explanation_claims`:
-    the live and the recorded ones on the data sets shared with the paper."""
-    return {key: v for key, v in {**live, **recorded}.items() if key[0] in SHARED_DATASETS}
-
-
-def explanation_facts(p, tested, recorded, record):
+def explanation_facts(p, variants, cpu_seconds):
     """The explanations of the gaps: how many variants, the largest change, the verdicts per
-    hypothesis and per method, and what the record covers."""
+    hypothesis and per method, and what the ablation store holds.
+
+    Parameters
+    ----------
+    p : the page's tables (:func:`page`)
+    variants : dict
+        ``{(dataset, method, variant): per-fold errors}`` of the ``l1linf_ablations`` store
+        (:func:`fsbook.experiments.l1linf_ablations.variants`).
+    cpu_seconds : float
+        The CPU time that store records.
+    """
+    tested = {key: v for key, v in variants.items() if key[0] in SHARED_DATASETS}
     explained = explanation_claims(tested, p.errors)
-    values = record["values"]
-    n_runs = {ds: (sum(key[0] == ds for key in recorded), len(explanation_runs(ds)))
-              for ds in RECORDED_EXPLANATION_DATASETS}
+    wanted = {(ds, m, name) for ds in SHARED_DATASETS for (m, name) in explanation_runs(ds)}
+    missing = sorted(wanted - set(tested))
     held = explained[explained.verdict == "holds"]
     n_held, n = len(held), len(explained)
     far = max(tested, key=lambda key: abs(tested[key].mean() - stored_mean(p.errors, key[0], key[1],
@@ -343,11 +347,10 @@ def explanation_facts(p, tested, recorded, record):
     hsfs_rows = explained[explained.a.str.startswith("HSFS")]
     hsfs_moved = hsfs_rows[hsfs_rows.verdict == "holds"]
     return {
-        "l1_expl_n": str(n), "l1_expl_cpu": format_value(values["cpu_seconds"] / 60, 1),
-        "l1_expl_record": f"measured on {record['machine']['cpu']}, {record['date']}, commit {record['commit']}",
-        "l1_expl_coverage": "It holds every variant of the three data sets" if values["complete"] else
-        "It holds " + join_words([f"{k} of the {total} variants of {NAMES[ds]}" for ds, (k, total) in n_runs.items()])
-        + " (`python benchmarks/l1linf.py --only explanations` resumes the record where it stopped)",
+        "l1_expl_n": str(n), "l1_expl_cpu": format_value(cpu_seconds / 60, 1),
+        "l1_expl_coverage": "It holds every variant on every fold" if not missing else
+        "It lacks " + join_words([f"{name} ({m} on {NAMES[ds]})" for ds, m, name in missing])
+        + " (`python -m fsbook.experiments l1linf_ablations --full` resumes the store where it stopped)",
         "l1_expl_summary": (f"None of the {n} variants brings an error significantly closer to the paper's "
                             if n_held == 0 else f"{n_held} of the {n} variants "
                             f"{'brings' if n_held == 1 else 'bring'} an error significantly closer to the paper's ")
@@ -369,21 +372,21 @@ def explanation_facts(p, tested, recorded, record):
                       for _, r in hsfs_moved.iterrows())}
 
 
-def facts(results, *, selection_record, explanation_record, live_variants, recorded_variants, starts,
-          fohsic_pair):
+def facts(results, *, selection_record, variants, variants_cpu_seconds, starts, fohsic_pair):
     """Every number and verdict the chapter's prose quotes: ``{glue key: text}``.
 
     Parameters
     ----------
     results : ProtocolResult
         ``read_store(PROTOCOL)``, complete.
-    selection_record, explanation_record : dict
-        The records of ``benchmarks/l1linf.py --only selection`` and ``--only explanations``
+    selection_record : dict
+        The record of ``benchmarks/l1linf.py --only selection``
         (:func:`fsbook.benchmark_records.read_benchmark`).
-    live_variants, recorded_variants : dict
-        ``{(dataset, method, variant): per-fold errors}``: the variants the chapter runs (wine and
-        glass) and those of the record
-        (:func:`~fsbook.experiments.l1linf.tasks.recorded_variants`).
+    variants : dict
+        ``{(dataset, method, variant): per-fold errors}``: the paper's settings one at a time, from
+        the ``l1linf_ablations`` store (:func:`fsbook.experiments.l1linf_ablations.variants`).
+    variants_cpu_seconds : float
+        The CPU time that store records.
     starts : DataFrame
         HSFS on wine from several random starts, a column ``features`` naming each start's pair.
     fohsic_pair : str
@@ -399,5 +402,4 @@ def facts(results, *, selection_record, explanation_record, live_variants, recor
             **table1_claim_facts(p), **paper_table1_facts(), **means_vs_paper_facts(p),
             **lowest_mean_facts(p), **starts_facts(starts, fohsic_pair), **curve_facts(p),
             **glass_id_facts(p), **leak_facts(p), **all_features_facts(p),
-            **explanation_facts(p, tested_variants(live_variants, recorded_variants), recorded_variants,
-                                explanation_record)}
+            **explanation_facts(p, variants, variants_cpu_seconds)}
