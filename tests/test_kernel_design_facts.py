@@ -1,0 +1,154 @@
+"""The numbers and verdicts chapter 3 quotes (fsbook.experiments.kernel_design.facts and .records):
+on the committed store and benchmark records, and on small cases whose answer is known."""
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from fsbook.experiments.kernel_design import facts as kd_facts  # the function
+from fsbook.experiments.kernel_design.facts import (
+    CHAPTER_CLAIMS,
+    ClaimPhrases,
+    _full_zero_sentence,
+    held,
+)
+from fsbook.experiments.kernel_design.records import (
+    accuracy_gap,
+    arcene_facts,
+    regime_claim_rows,
+    regime_facts,
+    sdp_facts,
+)
+
+VERDICTS = ("holds", "fails", "not separable", "no gain")
+
+
+@pytest.fixture(scope="module")
+def store():
+    from fsbook.experiments import read_store
+    from fsbook.experiments.kernel_design import PROTOCOL
+
+    return read_store(PROTOCOL)
+
+
+@pytest.fixture(scope="module")
+def store_facts(store):
+    return kd_facts(store)
+
+
+def test_the_package_names_resolve_to_the_method_package_and_the_protocol_modules():
+    import fsbook.experiments.kernel_design as protocol
+    import fsbook.kernel_design as method
+    from fsbook.experiments.kernel_design import ablations, tasks
+
+    assert tasks.KernelDesign is method.KernelDesign and ablations.kernel_stack is method.kernel_stack
+    assert protocol.PROTOCOL.name == "kernel_design" and protocol.PROTOCOL.version == protocol.VERSION
+    assert callable(protocol.claims) and callable(protocol.facts)   # the functions, not the modules
+    assert not hasattr(method, "PROTOCOL")
+
+
+def test_facts_on_the_store_are_text_and_agree_with_the_store(store, store_facts):
+    f = store_facts
+    assert all(isinstance(v, str) and v for v in f.values())
+    assert f["store_state"].startswith("complete") and f["store_tasks"] == f["store_total"] == str(store.n_total)
+    assert f["kd_splits"] == str(len({p["split"] for p in store.params if p["method"] == "full"}))
+    weak = [r for p, r in zip(store.params, store.results) if p["method"] == "weak"]
+    n_zero = sum(not np.any(r["alpha"]) for r in weak)
+    assert f["kd_weak_zero"] == f"{n_zero} of the {len(weak)} fits of the store's datasets"
+    for key in ("kd_weak_verdict", "kd_nn_verdict", "kd_full_verdict", "kd_fig3_nn_verdict"):
+        assert f[key].split(" over ")[0] in VERDICTS or f[key].startswith("untestable"), key
+
+
+def test_the_summary_counts_every_claim_over_the_data_sets(store, store_facts):
+    from fsbook.experiments.kernel_design import claims
+
+    over = claims(store)
+    over = over[over["dataset"] == ""]
+    counts = over["verdict"].value_counts()
+    summary = store_facts["kd_summary"]
+    assert f"of its {len(over)} claims" in summary
+    assert f"{counts.get('not separable', 0)} are not separable" in summary
+
+
+def test_the_chapter_claims_are_claims_of_the_table(store):
+    from fsbook.experiments.kernel_design import claims
+
+    decided = set(claims(store)["claim"])
+    assert {c for group in CHAPTER_CLAIMS.values() for c in group} <= decided
+
+
+def test_claim_phrases_on_a_small_table():
+    table = pd.DataFrame({
+        "claim": ["c", "c", "c", "d"], "dataset": ["iris", "wine", "", ""],
+        "verdict": ["holds", "fails", "not separable", "not separable"], "counted": [True, False, False, False],
+        "n": [5, 5, 2, 0], "p": [0.01, 0.02, float("nan"), float("nan")], "note": ["", "", "1 holds; 1 fails", "x"]})
+    p = ClaimPhrases(table)
+    assert p.where("c", "holds") == "Iris" and p.where("c", "fails", counted=True) == "none"
+    assert p.n_verdict("c", "fails") == 1 and p.n_verdict("c", "fails", counted=True) == 0
+    assert p.over("c") == "untestable over the 2 data sets counted (a Wilcoxon test needs six); per data set it 1 fails"
+    assert p.over("d") == "untestable: no data set counted"
+    assert p.directed("2 in the paper's direction", "linear ≈ polynomial of degree 2") == (
+        "2 with the linear kernel ahead")
+
+
+def test_full_zero_sentence_names_the_one_zero_split():
+    full = pd.DataFrame({"dataset": ["wdbc"] * 3 + ["iris"], "split": [0, 1, 2, 0], "n_kernels": [3, 0, 2, 1],
+                         "score": [0.9, 0.0, 0.8, 0.7], "gamma1": [1e-4, 0.1, 1e-4, 1e-4],
+                         "gamma2": [1e-4, 10.0, 1e-4, 1e-4]})
+    text = _full_zero_sentence(full)
+    assert "one split (number 1 of 0–2)" in text and "(0.1, 10)" in text and "average 0.85" in text
+    assert _full_zero_sentence(full.assign(n_kernels=1)).startswith("No split's full mixture has α = 0")
+
+
+def test_held_refuses_a_store_without_a_whole_data_set():
+    empty = SimpleNamespace(params=[], results=[], n_cached=0, n_total=10, complete=False)
+    with pytest.raises(RuntimeError, match="0 of 10 tasks"):
+        held(empty)
+
+
+def test_sdp_facts_on_the_record():
+    from fsbook.benchmark_records import read_benchmark
+    from fsbook.report import format_value
+
+    record = read_benchmark("kernel_design_sdp", "datasets")
+    f = sdp_facts(record, read_benchmark("kernel_design_sdp", "scaling")["values"])
+    rows = record["values"]["rows"]
+    assert f["kd_sdp_verdict"] in VERDICTS
+    assert f["kd_sdp_acc_full"] == format_value(accuracy_gap(rows, "full"), 3)
+    assert f["kd_sdp_min_p"].startswith(f"{sum(r['variant'] == 'full' for r in rows)} data sets")
+
+
+def test_regime_facts_on_the_record():
+    from fsbook.benchmark_records import read_benchmark
+    from fsbook.experiments.kernel_design import regime_claims
+
+    record = read_benchmark("kernel_design", "regimes")
+    reg = pd.DataFrame(record["values"]["rows"])
+    f = regime_facts(record, regime_claims(reg))
+    ours = reg[reg.regime == "ours"]
+    assert f["kd_reg_fits"] == str(len(ours))
+    nonzero = int((~reg[reg.regime.isin(["ours", "raw features", "narrow widths", "wide widths"])]["alpha_zero"]).sum())
+    assert f"learns a non-zero kernel in {nonzero} of its" in f["kd_reg_zero"]
+
+
+def test_regime_claim_rows_prefix_the_data_set():
+    rows = pd.DataFrame({"dataset": ["wine", ""], "claim": ["a", "b"]})
+    out = regime_claim_rows(rows, ["iris", "iris", "wine"])
+    assert out["claim"].tolist() == ["Wine: a", "Iris and Wine, fits pooled: b"]
+    assert rows["claim"].tolist() == ["a", "b"]          # the input is not changed
+
+
+def test_arcene_facts_on_a_small_record():
+    run = {"samples": 100, "features": 10_000, "cpu_ratio": 2.0, "objective_rel_diff": 3e-9,
+           "same_features": True, "colgen": {"selected": 7, "nonzero_kernels": 9, "lp_solves": 4,
+                                             "cpu_seconds": 1.0, "peak_rss_gb": 0.5},
+           "direct": {"selected": 7, "cpu_seconds": 2.0, "peak_rss_gb": 3.0}}
+    big = {**run, "features": 100_000}
+    del big["direct"]
+    f = arcene_facts({"10000": run, "100000": big})
+    assert f["kd_small_speed"] == "2.0 times faster" and f["kd_small_support"] == "the same 7 selected features"
+    assert f["kd_small_features"] == "10 000" and f["kd_large_features"] == "100 000"
+    assert f["kd_large_direct"] == "the direct solve at this size is not in the record"
+    slow = {**run, "cpu_ratio": 0.5, "colgen": {**run["colgen"], "cpu_seconds": 4.0}}
+    assert arcene_facts({"1": slow})["kd_small_speed"] == "2.0 times slower"
