@@ -95,3 +95,11 @@ def test_the_data_packages_are_the_committed_stores():
     assert declared == stores
     data = {k[len(prefix):] for k in setuptools["package-data"] if k.startswith(prefix)}
     assert data == stores
+
+
+def test_every_code_package_is_declared():
+    """A subpackage missing from the list would be missing from the wheel without a warning."""
+    setuptools = _pyproject()["tool"]["setuptools"]
+    code = {".".join(p.parent.relative_to(ROOT).parts) for p in ROOT.glob("fsbook/**/__init__.py")}
+    declared = {p for p in setuptools["packages"] if not p.startswith("fsbook._data")}
+    assert declared == code
