@@ -19,8 +19,13 @@ PACKAGE_DIR = Path(fsbook.experiments.__file__).resolve().parent
 
 
 def module_names(folder: Path, package: str) -> dict:
-    """``{module name: path}`` of the package's modules (``__init__`` is the package itself)."""
-    return {package if p.stem == "__init__" else f"{package}.{p.stem}": p for p in sorted(folder.glob("*.py"))}
+    """``{module name: path}`` of the package's modules, its subpackages' included (a package's
+    ``__init__`` is the package itself)."""
+    out = {}
+    for p in sorted(folder.rglob("*.py")):
+        parts = p.relative_to(folder).with_suffix("").parts
+        out[".".join((package, *(parts[:-1] if parts[-1] == "__init__" else parts)))] = p
+    return out
 
 
 def imported_modules(path: Path, known) -> set:
