@@ -92,7 +92,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from fsbook.benchmark_records import record_benchmark
 from fsbook.datasets import load_atheism_religion, most_frequent_words, outer_folds
-from fsbook.experiments._hkl_newsgroups import SVM_CS, run_fold
+from fsbook.experiments.hkl.newsgroups import SVM_CS, run_fold
 from fsbook.hkl import HKLProblem, solve_active_set, union_matrix
 from fsbook.hkl._kernels import source_quadforms, source_quadforms_numpy
 

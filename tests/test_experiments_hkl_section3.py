@@ -100,7 +100,7 @@ def test_interaction_tasks_in_both_protocols():
 
 
 def test_interaction_kernel_is_the_inner_product_of_words_and_pairs():
-    from fsbook.experiments._hkl_newsgroups import interaction_kernel
+    from fsbook.experiments.hkl.newsgroups import interaction_kernel
     rng = np.random.default_rng(3)
     X = (rng.random((7, 5)) < 0.4).astype(float)
     gamma = 0.3
@@ -126,7 +126,7 @@ def test_interaction_fold_with_the_linear_kernel_only_matches_a_linear_svc():
     from sklearn.svm import SVC
 
     from fsbook.datasets import load_atheism_religion, outer_folds
-    from fsbook.experiments._hkl_newsgroups import interaction_svm_fold
+    from fsbook.experiments.hkl.newsgroups import interaction_svm_fold
     r = interaction_svm_fold(1, gammas=(0.0,), Cs=(0.01, 0.1))
     assert r["interactions"] == {"gamma": 0.0, **r["linear"]}
     X, y, _ = load_atheism_religion()

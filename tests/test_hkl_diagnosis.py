@@ -1,10 +1,10 @@
-"""The diagnosis of HKL on hepatitis and transfusion (fsbook.experiments._hkl_diagnosis)."""
+"""The diagnosis of HKL on hepatitis and transfusion (fsbook.experiments.hkl.diagnosis)."""
 import numpy as np
 import pandas as pd
 import pytest
 
-from fsbook.experiments import _hkl_diagnosis as diag
 from fsbook.experiments import hkl as section3
+from fsbook.experiments.hkl import diagnosis as diag
 
 
 def test_majority_rate_of_a_fold_by_hand():

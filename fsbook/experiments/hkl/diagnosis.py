@@ -33,19 +33,8 @@ from sklearn.svm import SVC, LinearSVC
 from fsbook.booleanize import booleanize
 from fsbook.decisions import SCORE_ATOL, argbest_lexicographic, log_grid
 from fsbook.experiments._protocol_helpers import tuned_svm
-from fsbook.experiments.hkl import (
-    HKL_C_GRID,
-    PAPER_TABLE1,
-    RBF_C_GRID,
-    RBF_GAMMA_GRID,
-    SVM_C_GRID,
-    _bunch,
-    _hkl,
-    inner_seed,
-    load_raw,
-    load_table1,
-    table_folds,
-)
+from fsbook.experiments.hkl.paper import HKL_C_GRID, PAPER_TABLE1, RBF_C_GRID, RBF_GAMMA_GRID, SVM_C_GRID
+from fsbook.experiments.hkl.tasks import _bunch, _hkl, inner_seed, load_raw, load_table1, table_folds
 
 __all__ = ["DATASETS", "CLASSIFIERS", "STRONG", "PATIENCE", "MAX_CS", "hkl_path", "hkl_fine_thresholds",
            "classifier_accuracies", "compare", "run_diagnosis", "diagnosis_table"]
@@ -118,7 +107,7 @@ def hkl_path(dataset, outer_folds=None):
     and run on to its cap.
 
     One warm-started path per fold with the protocol's settings
-    (:func:`fsbook.experiments.hkl._hkl`) but ``patience = max_Cs``, so it visits all
+    (:func:`fsbook.experiments.hkl.tasks._hkl`) but ``patience = max_Cs``, so it visits all
     ``max_Cs`` (12) values of the ladder.  The protocol's path (patience 4) is a prefix of it
     (the same warm starts, the same fits): its chosen ``C`` is read off that prefix by the
     estimator's rule and refitted, which reproduces the stored HKL row.
@@ -149,7 +138,7 @@ def hkl_path(dataset, outer_folds=None):
 
     Examples
     --------
-    >>> from fsbook.experiments._hkl_diagnosis import hkl_path
+    >>> from fsbook.experiments.hkl.diagnosis import hkl_path
     >>> folds, path = hkl_path("hepatitis", outer_folds=[2])
     >>> folds[["C", "Cs_tried", "n_disjunctions", "one_class", "C_full"]].to_dict("records")
     [{'C': 1.0, 'Cs_tried': 5, 'n_disjunctions': 17, 'one_class': False, 'C_full': 300.0}]
@@ -218,7 +207,7 @@ def hkl_fine_thresholds(dataset, n_bins=FINE_BINS, outer_folds=None):
 
     Examples
     --------
-    >>> from fsbook.experiments._hkl_diagnosis import hkl_fine_thresholds
+    >>> from fsbook.experiments.hkl.diagnosis import hkl_fine_thresholds
     >>> fine = hkl_fine_thresholds("hepatitis", outer_folds=[2])
     >>> fine[["n_columns", "C", "n_disjunctions"]].to_dict("records")
     [{'n_columns': 76, 'C': 1.0, 'n_disjunctions': 20}]
@@ -288,7 +277,7 @@ def classifier_accuracies(dataset, classifiers=CLASSIFIERS, outer_folds=None):
 
     Examples
     --------
-    >>> from fsbook.experiments._hkl_diagnosis import classifier_accuracies
+    >>> from fsbook.experiments.hkl.diagnosis import classifier_accuracies
     >>> acc = classifier_accuracies("transfusion", [("logistic regression", "raw")])
     >>> acc.round(4).to_dict("list")
     {'majority': [0.7594, 0.7594, 0.7647, 0.7647], 'logistic regression (raw)': [0.7701, 0.7807, 0.7647, 0.7754]}
@@ -332,7 +321,7 @@ def compare(base, alternative):
 
     Examples
     --------
-    >>> from fsbook.experiments._hkl_diagnosis import compare
+    >>> from fsbook.experiments.hkl.diagnosis import compare
     >>> compare([0.76, 0.76, 0.77, 0.77], [0.78, 0.79, 0.79, 0.77])["moves"]
     True
     >>> compare([0.72, 0.82, 0.79, 0.79], [0.79, 0.74, 0.87, 0.79])["moves"]   # noise
@@ -372,7 +361,7 @@ def run_diagnosis(datasets=DATASETS, outer_folds=None):
 
     Examples
     --------
-    >>> from fsbook.experiments._hkl_diagnosis import run_diagnosis
+    >>> from fsbook.experiments.hkl.diagnosis import run_diagnosis
     >>> results = run_diagnosis(["hepatitis"], outer_folds=[2])
     >>> sorted(results), sorted(results["hepatitis"])
     (['cpu_seconds', 'hepatitis'], ['classifiers', 'fine', 'paper', 'path'])
@@ -443,7 +432,7 @@ def diagnosis_table(results):
     Examples
     --------
     >>> import pandas as pd
-    >>> from fsbook.experiments._hkl_diagnosis import diagnosis_table
+    >>> from fsbook.experiments.hkl.diagnosis import diagnosis_table
     >>> folds = pd.DataFrame({"n_disjunctions": [3, 4], "accuracy": [0.76, 0.77],
     ...                       "accuracy_full": [0.78, 0.79], "majority": [0.76, 0.77]})
     >>> clf = pd.DataFrame({"majority": [0.76, 0.77], **{c: [0.80, 0.81] for c in (
