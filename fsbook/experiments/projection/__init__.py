@@ -43,7 +43,9 @@ settings, the tie rule and the version history), :mod:`~fsbook.experiments.proje
 :mod:`~fsbook.experiments.projection.newsgroups` (the text tasks' parts, shared with
 :mod:`fsbook.experiments.projection_text`), :mod:`~fsbook.experiments.projection.tables`
 (:func:`reduce`, one builder per part), :mod:`~fsbook.experiments.projection.claims` (the claim
-families) and :mod:`~fsbook.experiments.projection.facts` (the numbers the chapter's prose quotes).
+families) and :mod:`~fsbook.experiments.projection.facts` (the numbers the chapter's prose quotes,
+worded by :mod:`~fsbook.experiments.projection.words`; it reads the text and ablation stores too,
+so it is imported on its own: ``from fsbook.experiments.projection import facts``).
 """
 
 from fsbook.experiments._runner import Protocol

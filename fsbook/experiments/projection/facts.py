@@ -41,7 +41,15 @@ from fsbook.experiments.projection.words import (
     where,
 )
 from fsbook.projection import ExhaustedSafePLS
-from fsbook.report import format_significant, format_value, join_words, percent, spaced
+from fsbook.report import (
+    captioned,
+    claims_display,
+    format_significant,
+    format_value,
+    join_words,
+    percent,
+    spaced,
+)
 
 #: the caption's note on the agreement column of :func:`with_agreement`
 AGREE_CAPTION = (f"agreement: ours − paper inside ±{format_value(AGREEMENT_MARGIN, 0)} point with its 90 % "
@@ -439,3 +447,34 @@ def tie_rule_facts(ties):
 def balance_facts(balance):
     """The smallest balance point tr(ZZᵀ)/tr(K) in multiples of the paper's ρ (two digits)."""
     return {"pp_rho_ratio": spaced(float(f"{min(balance.values()) / YALE_RHO:.2g}"))}
+
+
+def claims_shown(rows, caption):
+    """The claims ``rows`` (rows of :func:`chapter_claims`), each named with its table, as a
+    captioned table (:func:`fsbook.report.claims_display`)."""
+    return claims_display(rows.assign(claim=rows["table"] + ": " + rows["claim"]), caption)
+
+
+#: the unit of each ablated data set's levels
+UNIT = {"boston": "test R² (%)", "news": "test error (%)", "yale": "test error (%)"}
+
+
+def ablation_shown(why, part):
+    """The ablations of one data set (``part``, a key of
+    :data:`fsbook.experiments.projection_ablations.DATA`) as the chapter shows them: each
+    setting changed, the model's level with the book's settings and with that one changed, the
+    paper's, and the gap closed with its interval (``why``:
+    :func:`fsbook.experiments.projection_ablations.ablation_table`)."""
+    data = projection_ablations.DATA[part]
+    t = why[why["data set"] == data]
+    shown = pd.DataFrame({
+        "model": t["model"].to_numpy(), "ours": t["book"].to_numpy(),
+        "with it": t["with it"].to_numpy(), "paper": t["paper"].to_numpy(),
+        "gap closed (95 % CI)": [f"{format_value(c, 2)} ({format_value(lo, 2)}, {format_value(hi, 2)})"
+                                 for c, lo, hi in t[["change", "ci_low", "ci_high"]].to_numpy()],
+        "verdict": t["verdict"].to_numpy()},
+        index=pd.Index(t["explanation"], name="setting changed"))
+    return captioned(shown, f"Why our levels differ, {data}: {UNIT[part]} of each model over the same runs "
+                     f"with the book's settings (ours) and with one setting changed (with it); gap closed: "
+                     f"the paired change toward the paper's level (points), mean over the runs with its 95 % "
+                     f"interval (paired t)")
