@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from scipy import stats
+from sklearn.cross_decomposition import PLSRegression
 from sklearn.decomposition import PCA
 from sklearn.linear_model import Ridge
 from sklearn.metrics.pairwise import polynomial_kernel
@@ -13,6 +14,7 @@ from sklearn.model_selection import KFold
 from sklearn.svm import SVC
 
 from fsbook.claims import HOLDS, NOT_SEPARABLE
+from fsbook.decisions import SCORE_ATOL
 from fsbook.experiments import projection as ex
 from fsbook.experiments._runner import canonical_json
 from fsbook.projection import ProjectionPenalty, ProjectionPenaltySVC
@@ -124,9 +126,9 @@ def test_gamma_sweep_ends_and_gamma_by_cv():
     a sweep task reproduces the table task's Proj-R errors, at huge γ SVM-Kernel's; the
     reduction's "γ by CV" from a one-point grid is that γ."""
     X, y = _faces()
-    _, is_train, Zs, K = ex._yale_setup(X, y, 3, 1)
-    table = ex._yale_grams(K, Zs, [ex.YALE_RHO])
-    sweep = ex._yale_grams(K, Zs, [ex.YALE_RHO, 1e8])
+    _, is_train, Zs, K = ex.yale_setup(X, y, 3, 1)
+    table = ex.yale_grams(K, Zs, [ex.YALE_RHO])
+    sweep = ex.yale_grams(K, Zs, [ex.YALE_RHO, 1e8])
     for k, pair in enumerate([(0, 1), (1, 2), (0, 3), (2, 3)]):
         t = ex.yale_task(table, y, is_train, pair, seed=k)
         s = ex.yale_task(sweep, y, is_train, pair, seed=k)
@@ -138,7 +140,7 @@ def test_gamma_sweep_ends_and_gamma_by_cv():
 def test_reduce_builds_the_tables_and_picks_gamma_by_cv(monkeypatch):
     """Tables from hand-made task results: means over runs of per-run task averages, s.e. over
     runs, and γ by CV = the γ of the best CV accuracy (ties: the smallest γ)."""
-    monkeypatch.setattr(ex, "YALE_RHOS", np.array([1e-5, 1.0]))
+    monkeypatch.setattr(ex.tables, "YALE_RHOS", np.array([1e-5, 1.0]))   # the module reduce reads it in
     fit = lambda acc, err: {"cv_accuracy": acc, "error": err}  # noqa: E731
     base = {m: fit(1.0, 0.5) for m in ex.YALE_METHODS}
     params, results = [], []
@@ -208,7 +210,7 @@ def test_full_rank_proj_pcr_is_ridge_with_rescaled_alpha():
 def test_pls_with_an_exhausted_krylov_space_is_least_squares():
     from sklearn.linear_model import LinearRegression
     from sklearn.preprocessing import StandardScaler
-    X, y = ex._boston()
+    X, y = ex.boston_data()
     for seed in (40, 0):          # run 40: scikit-learn's PLS(13) breaks down, run 0 does not
         perm = np.random.default_rng(seed).permutation(len(y))
         tr, te = perm[:50], perm[50:]
@@ -218,7 +220,7 @@ def test_pls_with_an_exhausted_krylov_space_is_least_squares():
         pred = ex.pls_predict(Xtr, y[tr], Xte, 13)
         np.testing.assert_allclose(pred, ols, rtol=1e-8, atol=1e-8)   # d = p: PLS is OLS either way
         assert np.allclose(ex.pls_predict(Xtr, y[tr], Xte, 2),
-                           ex.PLSRegression(2, scale=False).fit(Xtr, y[tr]).predict(Xte).ravel())
+                           PLSRegression(2, scale=False).fit(Xtr, y[tr]).predict(Xte).ravel())
 
 
 def test_lgr_at_the_largest_alpha_is_at_its_flat_optimum():
@@ -426,7 +428,7 @@ def test_fast_cv_path_agrees_with_the_grid_search_on_real_tasks(params):
     s = 2 * y - 1
     for j in np.flatnonzero(alpha < 1e-4):
         C = path["C"][j]
-        skl = ex.LogisticRegression(C=C, **ex.LGR_SOLVER).fit(X, y)
+        skl = LogisticRegression(C=C, **ex.LGR_SOLVER).fit(X, y)
         f_skl = C * np.sum(np.logaddexp(0, -s * skl.decision_function(X))) + 0.5 * np.sum(skl.coef_ ** 2)
         f_path = C * np.sum(np.logaddexp(0, -s * (PX @ coef[0, j] + b[0, j]))) + 0.5 * np.sum(coef[0, j] ** 2)
         assert f_path <= f_skl * (1 + 1e-12)
@@ -447,7 +449,7 @@ def test_lexicographic_tie_rule_never_picks_a_one_class_model_beside_a_tied_two_
         acc = path["accuracy"].mean(0)
         pos = (path["positive"] * path["n_validation"][:, None]).sum(0) / path["n_validation"].sum()
         one_class = (pos == 0) | (pos == 1)
-        tied = np.flatnonzero(acc >= acc.max() - ex.SCORE_ATOL)
+        tied = np.flatnonzero(acc >= acc.max() - SCORE_ATOL)
         first, lex = ex.lgr_choice(path), ex.lgr_choice(path, "lexicographic")
         assert first == tied[0] and lex in tied
         if (~one_class[tied]).any():
@@ -467,8 +469,8 @@ def test_yale_task_fast_fits_equal_the_grid_search_reference(k, tie):
     several pairs, with ties among the C values (small training sets) and a ρ sweep, under
     both tie rules."""
     X, y = _faces()
-    _, is_train, Zs, K = ex._yale_setup(X, y, k, 2)
-    grams = ex._yale_grams(K, Zs, [ex.YALE_RHO, 1e8])
+    _, is_train, Zs, K = ex.yale_setup(X, y, k, 2)
+    grams = ex.yale_grams(K, Zs, [ex.YALE_RHO, 1e8])
     tied = 0
     for s, pair in enumerate([(0, 1), (1, 2), (2, 3)]):
         fast = ex.yale_task(grams, y, is_train, pair, seed=s, tie=tie)
@@ -484,7 +486,7 @@ def test_yale_lexicographic_ties_leave_the_smallest_c():
     lexicographic rule picks a C whose refit predicts both classes, and the rule is the
     protocol's from version 5."""
     assert ex.YALE_TIES[ex.VERSION] == "lexicographic" and ex.YALE_TIES["4"] == "first"
-    X, y = ex._yale()
+    X, y = ex.yale_data()
     is_train, grams = ex._yale_run_grams(ex.YALE_K["table5"], 0, (ex.YALE_RHO,))
     pair = (1, 14)
     seed = ex.YALE_PAIRS.index(pair)

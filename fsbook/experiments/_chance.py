@@ -377,7 +377,7 @@ def _projection_rows(recompute):
     from fsbook.experiments._protocol_helpers import tuned_svm
 
     res, rows, screened, splits = read_store(P.PROTOCOL), [], {}, {}
-    X, y = P._yale()
+    X, y = P.yale_data()
 
     def is_train(k, run):                 # the run's split alone (no reductions), for the screen
         if (k, run) not in splits:

@@ -66,17 +66,17 @@ from fsbook.experiments.projection import (
     YALE_K,
     YALE_PAIRS,
     YALE_TIES,
-    _boston,
-    _yale,
-    _yale_grams,
-    _yale_setup,
     balanced_block,
+    boston_data,
     boston_run,
     newsgroups_corpus,
     newsgroups_pair,
     newsgroups_sample,
     newsgroups_vocabulary,
+    yale_data,
+    yale_grams,
     yale_seed,
+    yale_setup,
     yale_task,
 )
 from fsbook.experiments.projection import VERSION as PROJECTION_VERSION
@@ -138,7 +138,7 @@ def _run_boston(params):
     """One Boston run under its setting: :func:`~fsbook.experiments.projection.boston_run` without
     the projection models."""
     over = SETTINGS["boston"][params["setting"]]
-    X, y = _boston()
+    X, y = boston_data()
     score = r2_training_mean if over.get("score") == "training mean" else None
     out = boston_run(params["run"], X, y, scaling=over.get("scaling", "features"), score=score,
                      projections=False)
@@ -240,10 +240,10 @@ def _run_news(params):
 def _yale_run(setting, run):
     """``(is_train, {model: Gram matrix})`` of one face run of :data:`YALE_TABLE` under a setting."""
     over = SETTINGS["yale"][setting]
-    X, y = _yale()
-    _, is_train, Zs, K = _yale_setup(X, y, YALE_K[YALE_TABLE], run, images=over.get("images", "unit"),
+    X, y = yale_data()
+    _, is_train, Zs, K = yale_setup(X, y, YALE_K[YALE_TABLE], run, images=over.get("images", "unit"),
                                      coef0=over.get("coef0", 1.0))
-    grams = _yale_grams(K, {"GDA": Zs["GDA"]}, [])
+    grams = yale_grams(K, {"GDA": Zs["GDA"]}, [])
     return is_train, {m: grams[m] for m in YALE_MODELS}
 
 
@@ -251,7 +251,7 @@ def _run_yale(params):
     """One (run, pair) face task under its setting: :func:`~fsbook.experiments.projection.yale_task`
     on SVM-Kernel's and SVM-GDA's Gram matrices."""
     over = SETTINGS["yale"][params["setting"]]
-    _, y = _yale()
+    _, y = yale_data()
     is_train, grams = _yale_run(params["setting"], params["run"])
     pair = tuple(params["pair"])
     fits = yale_task(grams, y, is_train, pair, yale_seed(params["run"], pair),

@@ -66,8 +66,6 @@ from fsbook.experiments.projection import (
     NEWS_METHODS,
     NEWS_PAIRS,
     NEWS_REDUCED_PENALTY,
-    _per_run,
-    _runs_table,
     balanced_block,
     coverage_table,
     lgr_choice,
@@ -75,6 +73,8 @@ from fsbook.experiments.projection import (
     newsgroups_pair,
     order_claims,
     paper_agreement,
+    run_means,
+    runs_table,
 )
 from fsbook.projection.logistic import lgr_cv_path, lgr_refit_decision
 
@@ -190,7 +190,7 @@ def reduce(params_list, results_list):
         for d in sorted({p["topics"] for p in params_list}):
             rows = _rows(params_list, results_list, t, d)
             if rows:
-                tables[f"{t}_d{d}"] = _runs_table(rows, NEWS_METHODS, 100)
+                tables[f"{t}_d{d}"] = runs_table(rows, NEWS_METHODS, 100)
                 one = _rows(params_list, results_list, t, d, "one_class")
                 choices[(TABLE_LABEL[t], d)] = {"tasks": len(one),
                                                 **{m: sum(bool(v[m]) for _, _, v in one) for m in NEWS_METHODS}}
@@ -243,7 +243,7 @@ def per_run(results, table, topics=NEWS_D):
     if table not in TABLE_NAMES:
         raise ValueError(f"unknown table {table!r}; the tables are {list(TABLE_NAMES)}")
     rows = _rows(results.params, results.results, table, topics)
-    return _per_run(rows, NEWS_METHODS, 100)[0] if rows else None
+    return run_means(rows, NEWS_METHODS, 100)[0] if rows else None
 
 
 def claims(results):

@@ -1,0 +1,247 @@
+"""Protocols of Zhang & Schneider (2010), "Projection penalties", Section 3.
+
+* Table 1 -- Boston housing, R², 50 training / 456 test examples: :func:`~fsbook.experiments.projection.tasks.boston_run`.
+* Tables 2-4 -- 20 Newsgroups, 190 pairwise tasks, LDA topics: the helpers
+  :func:`newsgroups_vocabulary`, :func:`newsgroups_topics`, :func:`newsgroups_designs`, the
+  cross-validation on the exact batched logistic path of :mod:`fsbook.projection.logistic`
+  (:func:`lgr_choice`, :func:`lgr_fast_fit`) and the scikit-learn reference (:func:`_lgr_cv_search`).  Their protocol
+  is :mod:`fsbook.experiments.projection_text` (its own store, ``results/projection_text``).
+* Tables 5-7 -- Yale faces, 105 pairwise tasks, degree-2 polynomial kernel: :func:`yale_task`;
+  sensitivity of Proj-R to ρ (eq. 17): the ``"rho"`` tasks.
+
+:func:`claims` decides the paper's claims (the order of every pair of methods of Tables 1 and
+5-7) on the stored per-run results with :mod:`fsbook.claims` (:func:`order_claims`, shared with
+the text protocol).
+
+:data:`PROTOCOL` runs Table 1, Tables 5-7 and the ρ sweep on the shared runner
+(:func:`fsbook.experiments.run_protocol`): one task per Boston run and per (run, pair) of the face
+experiments, reduced into the paper's tables.  Each task's seeds come from its parameters (run
+and pair index), so the subsample's tasks (``make_tasks(False)``) are exactly the corresponding
+tasks of the full protocol.
+
+What the paper ran, what ``--full`` runs and what is stored
+------------------------------------------------------------
+
+================  ==============================================  ================================
+part              the paper (Section 3)                           ``--full``: ``make_tasks(True)``
+================  ==============================================  ================================
+``boston``        Table 1: 500 random runs                        500 tasks, one per run
+``yale``          Tables 5-7: 50 runs of the 105 pairs with 3, 5  15 750 tasks: 3 tables × 50
+                  and 7 training images per subject               runs × 105 pairs
+``rho``           not in the paper (the chapter's ρ sweep)        12 tasks: run 0, 5 images per
+                                                                  subject, every 9th pair
+================  ==============================================  ================================
+
+16 262 tasks in all, all stored in ``results/projection/``.  Without ``--full``,
+``make_tasks(False)`` is a subsample of 322 of them (100 Boston runs; 2 runs of every 3rd face
+pair; the ρ sweep).
+
+The package's modules: :mod:`~fsbook.experiments.projection.paper` (the paper's numbers, the
+settings, the tie rule and the version history), :mod:`~fsbook.experiments.projection.tasks`
+(data, splits, the part functions, :func:`make_tasks`, :func:`run_task`),
+:mod:`~fsbook.experiments.projection.search` (each part's model search),
+:mod:`~fsbook.experiments.projection.newsgroups` (the text tasks' parts, shared with
+:mod:`fsbook.experiments.projection_text`), :mod:`~fsbook.experiments.projection.tables`
+(:func:`reduce`, one builder per part), :mod:`~fsbook.experiments.projection.claims` (the claim
+families) and :mod:`~fsbook.experiments.projection.facts` (the numbers the chapter's prose quotes,
+worded by :mod:`~fsbook.experiments.projection.words`; it reads the text and ablation stores too,
+so it is imported on its own: ``from fsbook.experiments.projection import facts``).
+"""
+
+from fsbook.experiments._runner import Protocol
+from fsbook.experiments.projection.claims import (
+    agreement_table,
+    claims,
+    equal_errors,
+    order_claims,
+    paper_agreement,
+    split_ratios,
+)
+from fsbook.experiments.projection.newsgroups import (
+    LGR_CV,
+    LGR_TIE_RULES,
+    lgr_choice,
+    lgr_fast_fit,
+    newsgroups_corpus,
+    newsgroups_designs,
+    newsgroups_pair,
+    newsgroups_sample,
+    newsgroups_task,
+    newsgroups_topics,
+    newsgroups_vocabulary,
+)
+from fsbook.experiments.projection.newsgroups import (
+    _lgr_cv as _lgr_cv,
+)
+from fsbook.experiments.projection.newsgroups import (
+    _lgr_cv_search as _lgr_cv_search,
+)
+from fsbook.experiments.projection.newsgroups import (
+    _news_topics as _news_topics,
+)
+from fsbook.experiments.projection.paper import (
+    AGREEMENT_MARGIN,
+    BOSTON_REDUCED_PENALTY,
+    FINE_GRID,
+    GAINS,
+    GRID,
+    LGR_SOLVER,
+    NEWS_FRACS,
+    NEWS_METHODS,
+    NEWS_PAIRS,
+    NEWS_REDUCED_PENALTY,
+    PAPER,
+    PAPER_RUNS,
+    RUNS,
+    SWEEP,
+    TABLE_LABEL,
+    TABLE_NAMES,
+    VERSION,
+    YALE_K,
+    YALE_METHODS,
+    YALE_PAIRS,
+    YALE_RHO,
+    YALE_RHOS,
+    YALE_TIES,
+)
+from fsbook.experiments.projection.search import (
+    _n_inner_folds as _n_inner_folds,
+)
+from fsbook.experiments.projection.search import (
+    _proj_ridge_path_cv as _proj_ridge_path_cv,
+)
+from fsbook.experiments.projection.search import (
+    _svc_cv_fit as _svc_cv_fit,
+)
+from fsbook.experiments.projection.search import (
+    _svc_cv_table as _svc_cv_table,
+)
+from fsbook.experiments.projection.search import (
+    _svc_tie_choice as _svc_tie_choice,
+)
+from fsbook.experiments.projection.search import (
+    ridge_path_cv,
+    svc_cv_fits,
+)
+from fsbook.experiments.projection.tables import (
+    BUILDERS,
+    NAME,
+    balanced_block,
+    boston_by_d,
+    boston_table,
+    coverage_table,
+    mean_se,
+    per_run,
+    reduce,
+    run_means,
+    runs_table,
+    store_coverage,
+    subsample,
+)
+from fsbook.experiments.projection.tasks import (
+    BOSTON_SCALINGS,
+    PARTS,
+    YALE_IMAGES,
+    boston_data,
+    boston_run,
+    make_tasks,
+    pls_predict,
+    run_task,
+    yale_data,
+    yale_grams,
+    yale_kernel_balance,
+    yale_reductions,
+    yale_seed,
+    yale_separability,
+    yale_setup,
+    yale_task,
+    yale_tie_rules,
+)
+from fsbook.experiments.projection.tasks import (
+    _pair_split as _pair_split,
+)
+from fsbook.experiments.projection.tasks import (
+    _yale_run_grams as _yale_run_grams,
+)
+from fsbook.experiments.projection.tasks import (
+    _yale_split as _yale_split,
+)
+
+PROTOCOL = Protocol(name=NAME, make_tasks=make_tasks, run_task=run_task, reduce=reduce,
+                    version=VERSION, description="Zhang & Schneider (2010), Tables 1 and 5-7 and the ρ sweep")
+
+
+__all__ = [
+    "AGREEMENT_MARGIN",
+    "BOSTON_REDUCED_PENALTY",
+    "BOSTON_SCALINGS",
+    "BUILDERS",
+    "FINE_GRID",
+    "GAINS",
+    "GRID",
+    "LGR_CV",
+    "LGR_SOLVER",
+    "LGR_TIE_RULES",
+    "NEWS_FRACS",
+    "NEWS_METHODS",
+    "NEWS_PAIRS",
+    "NEWS_REDUCED_PENALTY",
+    "PAPER",
+    "PAPER_RUNS",
+    "PARTS",
+    "PROTOCOL",
+    "RUNS",
+    "SWEEP",
+    "TABLE_LABEL",
+    "TABLE_NAMES",
+    "VERSION",
+    "YALE_IMAGES",
+    "YALE_K",
+    "YALE_METHODS",
+    "YALE_PAIRS",
+    "YALE_RHO",
+    "YALE_RHOS",
+    "YALE_TIES",
+    "agreement_table",
+    "balanced_block",
+    "boston_by_d",
+    "boston_data",
+    "boston_run",
+    "boston_table",
+    "claims",
+    "coverage_table",
+    "equal_errors",
+    "lgr_choice",
+    "lgr_fast_fit",
+    "make_tasks",
+    "mean_se",
+    "newsgroups_corpus",
+    "newsgroups_designs",
+    "newsgroups_pair",
+    "newsgroups_sample",
+    "newsgroups_task",
+    "newsgroups_topics",
+    "newsgroups_vocabulary",
+    "order_claims",
+    "paper_agreement",
+    "per_run",
+    "pls_predict",
+    "reduce",
+    "ridge_path_cv",
+    "run_means",
+    "run_task",
+    "runs_table",
+    "split_ratios",
+    "store_coverage",
+    "subsample",
+    "svc_cv_fits",
+    "yale_data",
+    "yale_grams",
+    "yale_kernel_balance",
+    "yale_reductions",
+    "yale_seed",
+    "yale_separability",
+    "yale_setup",
+    "yale_task",
+    "yale_tie_rules",
+]

@@ -1,0 +1,109 @@
+"""The numbers the projection chapter's prose quotes (fsbook.experiments.projection.facts): on the
+stored results, against independent counts of the same stores, and on small cases whose answer
+is known."""
+
+import pandas as pd
+import pytest
+
+from fsbook.experiments import projection, projection_ablations, projection_text, read_store
+from fsbook.experiments.projection import facts as F
+from fsbook.experiments.projection.words import Verdicts, counts
+from fsbook.report import format_value, spaced
+
+
+@pytest.fixture(scope="module")
+def stores():
+    return (read_store(projection.PROTOCOL, allow_partial=True),
+            read_store(projection_text.PROTOCOL, allow_partial=True),
+            read_store(projection_ablations.PROTOCOL))
+
+
+@pytest.fixture(scope="module")
+def glued(stores):
+    return F.facts(*stores)
+
+
+def test_every_fact_is_a_nonempty_text(glued):
+    assert len(glued) == 68
+    assert all(k.startswith("pp_") and isinstance(v, str) and v for k, v in glued.items())
+
+
+def test_the_store_counts_are_those_of_the_stores(stores, glued):
+    res, res_text, res_why = stores
+    assert glued["pp_store_tasks"] == spaced(len(res.params) + len(res_text.params))
+    assert glued["pp_boston_runs"] == spaced(sum(p["part"] == "boston" for p in res.params))
+    faces = [r for p, r in zip(res.params, res.results) if p["part"] == "yale"]
+    assert glued["pp_tie_store_fits"] == spaced(len(projection.YALE_METHODS) * len(faces))
+    assert glued["pp_store_version"] == projection.VERSION
+    assert glued["pp_why_runs"].endswith(f"; {spaced(len(res_why.params))} tasks in all")
+
+
+def test_the_levels_and_verdicts_are_the_tables_and_claims(stores, glued):
+    res, res_text, _ = stores
+    t1 = res.tables["table1"]
+    for m in t1.index:
+        assert glued[f"pp_t1_{m.replace('-', '_')}"] == format_value(t1.loc[m, "mean"], 2)
+    assert glued["pp_t1_d_PLS"] == str(int(t1.loc["PLS", "d"]))
+    cl = F.chapter_claims(res, res_text)
+    gains = cl[cl["gain"] & (cl["id"] != "table1_paper_grid")]
+    assert glued["pp_gain_n"] == str(len(gains)) and glued["pp_gain_counts"] == counts(gains)
+    assert glued["pp_t1_orders_fine"] == counts(cl[cl["id"] == "table1"])
+    agree = F.chapter_agreement(res, res_text)
+    n = agree["agreement"].value_counts()
+    assert glued["pp_agree_n"] == str(len(agree))
+    assert glued["pp_agree_all"].startswith(f"{n.get('agrees', 0)} agree, {n.get('differs', 0)} differ")
+
+
+def test_the_yale_tables_shown_are_the_stored_ones(stores):
+    res, res_text, _ = stores
+    assert set(F.news_tables(res_text)) == set(projection.NEWS_FRACS)
+    chance = F.chance_table(res_text)
+    assert chance.index.names == ["table", "method"] and len(chance) == 3 * len(projection.NEWS_FRACS)
+
+
+def test_a_gain_that_holds_everywhere_is_worded_by_table():
+    cl = pd.DataFrame({"id": ["table5", "table6"], "claim": ["Proj-GDA below SVM-GDA"] * 2,
+                       "a": ["Proj-GDA"] * 2, "b": ["SVM-GDA"] * 2, "verdict": ["holds", "fails"]})
+    v = Verdicts(cl)
+    assert v.by_verdict([("Table 5", "table5", "Proj-GDA below SVM-GDA"),
+                         ("Table 6", "table6", "Proj-GDA below SVM-GDA")]) == "holds in Table 5; fails in Table 6"
+
+
+def test_separability_says_every_pair_only_when_all_are():
+    sep = pd.DataFrame({"KPCA": [1.0], "GDA": [1.0], "OLap": [1.0], "pairs": [35]})
+    assert F.separability_facts(sep)["pp_sep"].startswith("every training pair")
+    assert F.separability_facts(sep.assign(GDA=0.8))["pp_sep"].startswith("at least 80% of")
+    assert "not checked" in F.separability_facts(pd.DataFrame())["pp_sep"]
+
+
+def test_the_tie_rules_are_counted_per_pair():
+    rows = []
+    for pair, (c_first, e_first) in enumerate([(1e-8, 0.5), (1e-8, 0.25), (1.0, 0.0)]):
+        rows.append({"pair": pair, "method": "SVM-Kernel", "tie": "first", "C": c_first, "error": e_first,
+                     "grid_tied": pair < 2, "one_class": e_first == 0.5})
+        rows.append({"pair": pair, "method": "SVM-Kernel", "tie": "lexicographic", "C": 1.0, "error": 0.0,
+                     "grid_tied": pair < 2, "one_class": False})
+    out = F.tie_rule_facts(pd.DataFrame(rows))
+    assert out == {"pp_tie_grid_tied": "2 of 3", "pp_tie_smallest_first": "2 of 3", "pp_tie_smallest_lex": "0",
+                   "pp_tie_err_first": "25.00", "pp_tie_err_lex": "0.00"}
+
+
+def test_the_vocabulary_story_names_the_closest_reading():
+    vocab = pd.DataFrame({"occurrences": [1400, 1440], "documents": [1500, 1443]}, index=["none", "english"])
+    assert "gives the paper's 1 443 words exactly" in F.vocabulary_facts(1400, vocab)["pp_vocab_story"]
+    story = F.vocabulary_facts(1400, vocab.assign(documents=[1500, 1460]))["pp_vocab_story"]
+    assert story.startswith("None of these readings gives 1 443 words; the closest, 1 440, removes the stop "
+                            "list 'english' and ranks words by occurrences")
+
+
+def test_the_rho_summary_takes_the_smallest_tied_rho():
+    rhos = [1e-5, 1e-3, 1e-1]
+    tables = {"rho_sweep": pd.DataFrame({"Proj-GDA": [10.0, 8.0, 8.0]}, index=pd.Index(rhos, name="ρ")),
+              "rho_reference": pd.Series({"SVM-Kernel": 12.0, "SVM-GDA": 9.0, "Proj-GDA (ρ by CV)": 9.5},
+                                         name="error (%)").to_frame()}
+    s = F.rho_summary(tables, {"Proj-GDA": 2e-3})
+    assert s.loc["Proj-GDA", "at ρ"] == "1e-03" and s.loc["Proj-GDA", "best Proj-R on grid"] == 8.0
+    assert s.loc["Proj-GDA", "tr(ZZᵀ)/tr(K)"] == "2.0e-03"
+    assert "for Proj-GDA, and ρ chosen by CV for no reducer" in F._sweep_facts(tables)["pp_sweep"]
+    assert F.balance_facts({"Proj-GDA": 2e-3, "Proj-OLap": 5e-2})["pp_rho_ratio"] == "200"
+
