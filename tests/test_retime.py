@@ -60,3 +60,12 @@ def test_retime_exits_1_when_a_task_disagrees(tmp_path, capsys):
 def test_unknown_protocol_is_refused():
     with pytest.raises((ValueError, ModuleNotFoundError, LookupError)):
         retime("nosuch", progress=False)
+
+
+def test_a_store_whose_results_hold_timings_is_refused(tmp_path):
+    from dataclasses import replace
+
+    timed = replace(EXAMPLE, run_task=lambda p: {**EXAMPLE.run_task(p), "fit_seconds": 0.5})
+    run_protocol(timed, full=False, out=tmp_path / EXAMPLE.name, progress=False)
+    with pytest.raises(ValueError, match="results hold timings"):
+        retime(timed, tmp_path, progress=False)

@@ -5,7 +5,9 @@ which overstates its cost whenever runs shared the cores.  Re-timing recomputes 
 alone in this process, checks the fresh result against the stored one by the rule of ``verify``
 (:func:`fsbook.experiments._verify.compare_results`), and, when they agree, rewrites the record
 with the **stored** result and the fresh wall and CPU times.  No result changes: a task whose
-recomputation disagrees keeps its record and is reported, and the run exits with 1.
+recomputation disagrees keeps its record and is reported, and the run exits with 1.  A store
+whose results hold timings of their own (fields named like ``cpu_seconds``) is refused: its
+records name the machine those timings come from.
 
 The run is resumable: every re-timed record goes to the store's journal at once, and a later run
 skips the records that hold a CPU time.  ``--cpu-budget-seconds`` stops after that much CPU time
@@ -14,13 +16,38 @@ skips the records that hold a CPU time.  ``--cpu-budget-seconds`` stops after th
 from __future__ import annotations
 
 import argparse
+import re
 import time
 
 from fsbook.experiments._runner import _call, load_protocol, store_root
 from fsbook.experiments._store import Store, make_record
-from fsbook.experiments._verify import compare_results
+from fsbook.experiments._verify import TIMING_FIELD, compare_results
 
-__all__ = ["retime", "main"]
+__all__ = ["retime", "main", "timing_fields"]
+
+#: a result field holding a timing: verify's pattern, case-sensitive (``size_S``, ``min_eig_S``
+#: name a matrix S, not seconds)
+TIMING_NAME = re.compile(TIMING_FIELD.pattern)
+
+
+def timing_fields(result, path="") -> list:
+    """The dotted paths of the fields of ``result`` whose names mark a timing (:data:`TIMING_NAME`).
+
+    Examples
+    --------
+    >>> from fsbook.experiments._retime import timing_fields
+    >>> timing_fields({"error": 0.1, "fit": {"cpu_seconds": 2.0}, "times": [1.0]})
+    ['fit.cpu_seconds', 'times']
+    """
+    out = []
+    if isinstance(result, dict):
+        for k, v in result.items():
+            name = f"{path}.{k}" if path else str(k)
+            out += [name] if TIMING_NAME.search(str(k)) else timing_fields(v, name)
+    elif isinstance(result, list):
+        for i, v in enumerate(result):
+            out += timing_fields(v, f"{path}[{i}]")
+    return out
 
 
 def retime(protocol, root=None, cpu_budget_seconds=None, progress=True, echo=print) -> dict:
@@ -51,6 +78,11 @@ def retime(protocol, root=None, cpu_budget_seconds=None, progress=True, echo=pri
     out = {"retimed": 0, "mismatched": [], "left": 0, "cpu_seconds": 0.0, "recorded_seconds": 0.0}
     with store.writing():
         records = store.load(strict=True, audit=True)
+        timed = sorted({f for rec in records.values() for f in timing_fields(rec["result"])})
+        if timed:
+            raise ValueError(f"{protocol.name}: its results hold timings ({', '.join(timed[:3])}"
+                             f"{', ...' if len(timed) > 3 else ''}) measured where they were computed; "
+                             "a re-timed record would name this machine for them, so the store is not re-timed")
         todo = sorted(k for k, rec in records.items() if rec.get("cpu_seconds") is None)
         bar = tqdm(todo, desc=f"retime {protocol.name}", disable=not progress, unit="task")
         try:
