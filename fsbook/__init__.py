@@ -34,7 +34,7 @@ __version__ = "0.1.0"
 from fsbook import _cost  # noqa: E402
 from fsbook._cost import CostLimitError, cost_limits  # noqa: E402
 
-#: the limits a fit's estimated cost is checked against: ``seconds`` of CPU (one core) and
+#: The limits a fit's estimated cost is checked against, ``seconds`` of CPU (one core) and
 #: ``bytes`` of its largest arrays; ``None`` removes a limit.  The same dictionary as
 #: ``fsbook._cost.LIMITS``, changed in place by :func:`cost_limits`.
 LIMITS = _cost.LIMITS

@@ -24,7 +24,7 @@ import contextlib
 
 __all__ = ["LIMITS", "CostLimitError", "cost_limits", "check_cost"]
 
-#: the limits a fit's estimated cost is checked against: ``seconds`` of CPU (one core) and
+#: The limits a fit's estimated cost is checked against, ``seconds`` of CPU (one core) and
 #: ``bytes`` of its largest arrays; ``None`` removes a limit.  Change them with :func:`cost_limits`.
 LIMITS = {"seconds": 60.0, "bytes": 4 * 2 ** 30}
 
