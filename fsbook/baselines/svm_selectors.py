@@ -7,7 +7,10 @@
   bisected to hit ``k`` exactly; if no C gives exactly ``k``, the ``k``
   largest ``max_c |w_cj|`` at the smallest C with more than ``k`` are kept.
 - :class:`SVMRFE` -- scikit-learn's :class:`~sklearn.feature_selection.RFE`
-  around ``LinearSVC`` (Guyon et al. 2002), on unit-variance features.
+  around ``LinearSVC`` (Guyon et al. 2002), on unit-variance features.  By default each SVM is
+  solved in the primal to a tight tolerance and the features a round removes are decided with
+  :func:`fsbook.decisions.top_k`'s ties (:func:`elimination_order`), so that a last-bit rounding
+  difference cannot change the selection.
 
 Both scale features to unit standard deviation (no centring: sparse stays sparse).
 """
@@ -23,8 +26,9 @@ from sklearn.feature_selection import RFE
 from sklearn.svm import LinearSVC, l1_min_c
 from sklearn.utils import check_random_state
 
-from fsbook._compat import Interval, check_sample_weight, fit_context
+from fsbook._compat import Interval, StrOptions, check_sample_weight, fit_context
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
+from fsbook.decisions import top_k
 from fsbook.l1linf.estimators import feature_scales
 
 __all__ = ["L1SVMSelector", "SVMRFE"]
@@ -42,6 +46,40 @@ def _weighted_scales(X, w):
         sq = w @ (X * X)
     sd = np.sqrt(np.maximum(sq - mean ** 2, 0.0))
     return np.where(sd > 1e-12 * max(1.0, float(np.max(sd, initial=0.0))), sd, 1.0)
+
+
+def elimination_order(svc):
+    """RFE's importance of every remaining feature, as distinct ranks: ``d`` for the feature to
+    keep first, ``1`` for the first to remove.
+
+    The importance is ``Σ_c w_cj²`` (RFE's own, Guyon et al. 2002); importances within
+    :data:`fsbook.decisions.RTOL` of one another are ties, broken by the smaller index
+    (:func:`fsbook.decisions.top_k`), so RFE's ``argsort`` of these ranks removes the same
+    features whatever the last bits of the weights.
+
+    Parameters
+    ----------
+    svc : fitted linear model with ``coef_`` of shape (n_features,) or (n_classes, n_features)
+
+    Returns
+    -------
+    ndarray of float, shape (n_features,)
+        Ranks ``1 … d``; larger is kept longer.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> import numpy as np
+    >>> svc = SimpleNamespace(coef_=np.array([[0.5, -1.0, 0.5 + 1e-16, 0.1]]))
+    >>> elimination_order(svc).tolist()     # features 0 and 2 tie: 0 is kept longer
+    [3.0, 4.0, 2.0, 1.0]
+    """
+    coef = np.atleast_2d(np.asarray(svc.coef_, dtype=float))
+    importance = (coef ** 2).sum(axis=0)
+    order = top_k(importance, importance.shape[0])
+    ranks = np.empty(importance.shape[0])
+    ranks[order] = np.arange(importance.shape[0], 0, -1, dtype=float)
+    return ranks
 
 
 def _scaled(X, sample_weight=None):
@@ -210,9 +248,16 @@ class SVMRFE(SupportSelectorMixin, BaseEstimator):
         Features removed per round (a fraction: of the remaining ones, as in RFE).
     C : float, default 1.0
         C of the linear SVM.
+    solver : {"primal", "dual"}, default "primal"
+        ``"primal"``: every SVM is liblinear's primal trust-region Newton solve (squared hinge,
+        ``tol=1e-6``), which converges, and each round removes the features of smallest weight
+        with ties decided by :func:`elimination_order`.  ``"dual"``: liblinear's dual coordinate
+        descent (``max_iter=10000``, not always converged on noisy data such as MADELON) and
+        RFE's own ``argsort``: the selections of the earlier stores.  On MADELON a one-ulp
+        change of the data changes the dual's selections; the primal's stay the same.
     random_state : int, RandomState instance or None, default 0
-        Seed of liblinear's coordinate shuffling (passed to ``LinearSVC``); fix it for
-        reproducible selections.
+        Seed of liblinear's coordinate shuffling (``solver="dual"`` only; the primal solve has
+        no randomness).
 
     Attributes
     ----------
@@ -261,13 +306,15 @@ class SVMRFE(SupportSelectorMixin, BaseEstimator):
         "n_features_to_select": N_FEATURES_CONSTRAINT,
         "step": [Interval(Integral, 1, None, closed="left"), Interval(Real, 0, 1, closed="neither")],
         "C": [Interval(Real, 0, None, closed="neither")],
+        "solver": [StrOptions({"primal", "dual"})],
         "random_state": ["random_state"],
     }
 
-    def __init__(self, n_features_to_select=None, *, step=0.1, C=1.0, random_state=0):
+    def __init__(self, n_features_to_select=None, *, step=0.1, C=1.0, solver="primal", random_state=0):
         self.n_features_to_select = n_features_to_select
         self.step = step
         self.C = C
+        self.solver = solver
         self.random_state = random_state
 
     @fit_context(prefer_skip_nested_validation=True)
@@ -291,14 +338,19 @@ class SVMRFE(SupportSelectorMixin, BaseEstimator):
         """
         X, codes = self._validate_classes(X, y)
         k = self._resolve_k(X.shape[1])
-        svc = LinearSVC(C=self.C, max_iter=10000, random_state=self.random_state)
+        if self.solver == "primal":
+            svc = LinearSVC(C=self.C, dual=False, tol=1e-6, max_iter=10000)
+            getter = elimination_order
+        else:
+            svc = LinearSVC(C=self.C, max_iter=10000, random_state=self.random_state)
+            getter = "auto"
         fit_params = {}
         if sample_weight is not None:
             sample_weight = check_sample_weight(sample_weight, X, ensure_non_negative=True)
             fit_params = {"sample_weight": sample_weight}
             if get_config()["enable_metadata_routing"]:
                 svc.set_fit_request(sample_weight=True)
-        rfe = RFE(svc, n_features_to_select=k, step=self.step)
+        rfe = RFE(svc, n_features_to_select=k, step=self.step, importance_getter=getter)
         import warnings
 
         from sklearn.exceptions import ConvergenceWarning

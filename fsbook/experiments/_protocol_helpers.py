@@ -145,7 +145,7 @@ def tuned_svm(svm, grid, seed, *, scale=False, n_splits=3, error_score=float("na
                         error_score=error_score)
 
 
-def make_selector(method, k, seed, *, l1linf_path=None, boolean=False):
+def make_selector(method, k, seed, *, l1linf_path=None, boolean=False, earlier_defaults=False):
     """The selector labelled ``method`` keeping ``k`` features, seeded with ``seed``.
 
     Parameters
@@ -160,6 +160,10 @@ def make_selector(method, k, seed, *, l1linf_path=None, boolean=False):
         Path settings (``tol``, ``max_iter``, ``max_bisect``) of LDFS and HSFS; required by them.
     boolean : bool, default False
         Whether the features are 0/1 (CFS then discretises nothing).
+    earlier_defaults : bool, default False
+        The settings of stores computed before two defaults changed: SVM-RFE with liblinear's
+        dual solve (``solver="dual"``) and LDFS without the shrinkage of its within-class
+        scatter (``shrinkage=None``).
 
     Examples
     --------
@@ -182,13 +186,14 @@ def make_selector(method, k, seed, *, l1linf_path=None, boolean=False):
     if method in ("LDFS", "HSFS") and l1linf_path is None:
         raise ValueError(f"{method} needs l1linf_path (tol, max_iter, max_bisect)")
     makers = {"MI": lambda: SelectKBest(functools.partial(mutual_info_classif, random_state=seed), k=k),
-              "SVM-RFE": lambda: SVMRFE(k, random_state=seed),
+              "SVM-RFE": lambda: SVMRFE(k, solver="dual" if earlier_defaults else "primal", random_state=seed),
               "l1-SVM": lambda: L1SVMSelector(k, tol=1e-6, random_state=seed),
               "ReliefF": lambda: Relief(k),
               "CFS": lambda: WekaSubsetSelector("cfs", "best_first", discrete_features=boolean),
               "FOHSIC": lambda: FOHSIC(k),
               "LS": lambda: LaplacianScore(k),
-              "LDFS": lambda: LDFS(k, random_state=seed, **l1linf_path),
+              "LDFS": lambda: LDFS(k, random_state=seed, **l1linf_path,
+                                   **({"shrinkage": None} if earlier_defaults else {})),
               "HSFS": lambda: HSFS(k, random_state=seed, pair_kernel=HSFS_PAIR_KERNEL, **l1linf_path),
               "WK-LP": lambda: WeakKernelSelector(n_features_to_select=k, random_state=seed)}
     return makers[method]()

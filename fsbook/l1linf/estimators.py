@@ -19,7 +19,7 @@ from sklearn.utils import check_random_state
 from fsbook._compat import Interval, StrOptions, fit_context
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.l1linf.hsic import PAIR_KERNELS, HSICCriterion
-from fsbook.l1linf.lda import LDACriterion
+from fsbook.l1linf.lda import LDACriterion, ledoit_wolf_within
 from fsbook.l1linf.path import select_k_path
 
 __all__ = ["LDFS", "HSFS", "feature_scales", "initial_transformation"]
@@ -128,6 +128,12 @@ class LDFS(_L1LinfSelector):
         q, columns of ``W``; None uses ``C − 1`` (the rank of ``S_B``).
     ridge : float, default 1.0
         δ, the ridge that fixes the scale of ``W``.
+    shrinkage : "ledoit-wolf", float in [0, 1] or None, default "ledoit-wolf"
+        γ of the shrunk within-class scatter ``(1 − γ) S_W + γ (tr S_W / d) I``
+        (:mod:`fsbook.l1linf.lda`): the Ledoit–Wolf estimate
+        (:func:`~fsbook.l1linf.lda.ledoit_wolf_within`), a fixed value, or None for γ = 0 (the
+        plain ``S_W``, whose criterion has no minimiser when ``S_W`` is singular, i.e. when
+        there are more features than samples minus classes).
     scale : bool, default True
         Divide every feature by its standard deviation first.
     lambda_factor : float, default 2.0
@@ -164,6 +170,7 @@ class LDFS(_L1LinfSelector):
     support_ : boolean mask; exact_ : whether ``W_`` itself has k non-zero rows
     feature_scores_ : ``||w_j||∞``
     scale_ : feature scales
+    shrinkage_ : float, the γ of the shrunk within-class scatter the fit used
 
     See Also
     --------
@@ -196,14 +203,17 @@ class LDFS(_L1LinfSelector):
     """
 
     _parameter_constraints = {**_L1LinfSelector._parameter_constraints,
-                              "ridge": [Interval(Real, 0, None, closed="neither")]}
+                              "ridge": [Interval(Real, 0, None, closed="neither")],
+                              "shrinkage": [StrOptions({"ledoit-wolf"}), Interval(Real, 0, 1, closed="both"),
+                                            None]}
 
-    def __init__(self, n_features_to_select=None, *, n_components=None, ridge=1.0, scale=True,
-                 lambda_factor=2.0, max_bisect=12, max_iter=300, tol=1e-5, solver="fista", lambda_start=1e-3,
-                 path_tol=None, row_threshold=None, random_state=0):
+    def __init__(self, n_features_to_select=None, *, n_components=None, ridge=1.0, shrinkage="ledoit-wolf",
+                 scale=True, lambda_factor=2.0, max_bisect=12, max_iter=300, tol=1e-5, solver="fista",
+                 lambda_start=1e-3, path_tol=None, row_threshold=None, random_state=0):
         self.n_features_to_select = n_features_to_select
         self.n_components = n_components
         self.ridge = ridge
+        self.shrinkage = shrinkage
         self.scale = scale
         self.lambda_factor = lambda_factor
         self.max_bisect = max_bisect
@@ -226,7 +236,9 @@ class LDFS(_L1LinfSelector):
                 "LDFS needs within-class variation: every class of y is a single point of X (e.g. one "
                 "sample per class), so the within-class scatter S_W is zero and the LDA criterion of "
                 "eq. (6) is unbounded below. Give several distinct samples per class, or use HSFS.")
-        return crit
+        gamma = ledoit_wolf_within(X, y) if self.shrinkage == "ledoit-wolf" else float(self.shrinkage or 0.0)
+        self.shrinkage_ = gamma
+        return LDACriterion(X, y, ridge=self.ridge, shrinkage=gamma) if gamma else crit
 
     def _default_components(self, d, n_classes):
         return max(1, min(d, n_classes - 1))

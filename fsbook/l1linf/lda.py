@@ -12,6 +12,20 @@ criterion is invariant to ``W → cW``, so ``J(cW) + λ c Σ||w_j||∞`` decreas
 as ``c → 0`` and the penalised problem (6) has no minimiser; ``δ`` fixes the
 scale (``J → 0`` as ``W → 0``, ``J →`` the Fisher trace as ``W`` grows).
 
+**The within-class scatter is shrunk.**  When ``S_W`` is singular (more features than
+samples minus classes: ARCENE, DEXTER and Yale in chapter 2) the ridge δ does not bound ``J``:
+for ``W`` in the null space of ``S_W`` with ``WᵀS_B W ≠ 0``, ``J(cW) = −c² tr(WᵀS_B W)/δ``
+falls faster than the penalty ``λ c Σ||w_j||∞`` grows, so problem (6) has no minimiser and a
+solver stops wherever its iteration budget ends (on Yale the first solve of the path lowers
+``J`` from −7.5·10³ after 150 iterations to −1.4·10⁶ after 2 000).  We therefore use the
+shrunk scatter
+
+    S = (1 − γ) S_W + γ m I,   m = tr(S_W)/d,
+
+(regularised discriminant analysis, Friedman 1989), with γ ∈ [0, 1] by default the Ledoit–Wolf
+estimate (:func:`ledoit_wolf_within`).  For γ > 0, ``S ⪰ γ m I`` and ``J ≥ −tr(S_B)/(γ m)``:
+``J`` is bounded and (6) has a minimiser for every λ > 0.  γ = 0 is the criterion above.
+
 ``S_W`` and ``S_B`` (scaled by ``1/n``) are never formed: ``S_W W = X_wᵀ(X_w W)``
 with ``X_w W = XW − Z(MW)`` (``Z`` the class indicator, ``M`` the class means)
 and ``S_B W = X_bᵀ(X_b W)`` with ``X_b`` the ``C × d`` weighted centred means, so
@@ -22,7 +36,60 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["LDACriterion"]
+__all__ = ["LDACriterion", "ledoit_wolf_within"]
+
+
+def _within_gram(X, Z, M):
+    """``X_w X_wᵀ`` (n × n) of the within-class centred ``X_w = X − Z M``, without forming ``X_w``."""
+    XX = X @ X.T
+    XX = XX.toarray() if sp.issparse(XX) else np.asarray(XX)
+    Zd = Z.toarray()                               # n × C class indicator
+    A = np.asarray(X @ M.T) @ Zd.T                 # X Mᵀ Zᵀ
+    return XX - A - A.T + Zd @ (M @ M.T) @ Zd.T
+
+
+def ledoit_wolf_within(X, y):
+    """Ledoit–Wolf shrinkage γ of the within-class scatter ``S_W`` toward ``(tr S_W / d) I``.
+
+    The estimate of :func:`sklearn.covariance.ledoit_wolf_shrinkage` on the within-class centred
+    data (``assume_centered=True``), computed from the ``n × n`` Gram matrix ``G = X_w X_wᵀ``
+    so that it costs ``O(n²d)`` and a sparse ``X`` stays sparse: with ``t = tr G / n``,
+    ``μ = t/d``, ``β = (Σ_i G_ii² / n − ||G||²_F / n²) / (d n)`` and
+    ``δ = (||G||²_F / n² − 2 μ t + d μ²) / d``, γ = ``min(β, δ) / δ`` (0 when β = 0).
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix (n, d)
+    y : array-like (n,) of class labels
+
+    Returns
+    -------
+    float in [0, 1]
+
+    References
+    ----------
+    .. [1] Ledoit, O. and Wolf, M. (2004). A well-conditioned estimator for large-dimensional
+       covariance matrices. Journal of Multivariate Analysis, 88(2), 365-411.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(20, 50)), np.repeat([0, 1], 10)
+    >>> gamma = ledoit_wolf_within(X, y)
+    >>> 0 < gamma <= 1
+    True
+    """
+    crit = LDACriterion(X, y, shrinkage=0.0)
+    n, d = crit.X.shape
+    G = _within_gram(crit.X, crit.Z, crit.M)
+    t = float(np.trace(G)) / n
+    mu = t / d
+    frob = float(np.einsum("ij,ij->", G, G)) / n ** 2
+    beta = (float(np.sum(np.diag(G) ** 2)) / n - frob) / (d * n)
+    delta = (frob - 2.0 * mu * t + d * mu ** 2) / d
+    beta = min(beta, delta)
+    return 0.0 if beta <= 0 or delta <= 0 else float(beta / delta)
 
 
 class LDACriterion:
@@ -33,9 +100,11 @@ class LDACriterion:
     X : ndarray or sparse matrix (n, d)
     y : ndarray (n,) of class codes 0..C-1
     ridge : float, δ > 0
+    shrinkage : float, γ in [0, 1], default 0
+        Weight of ``m I`` in the shrunk scatter ``S = (1 − γ) S_W + γ m I`` (module docstring).
     """
 
-    def __init__(self, X, y, ridge=1.0):
+    def __init__(self, X, y, ridge=1.0, shrinkage=0.0):
         self.X = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=float)
         y = np.asarray(y)
         n = y.shape[0]
@@ -49,6 +118,11 @@ class LDACriterion:
         self.Xb = np.sqrt(counts / n)[:, None] * (M - xbar)         # S_B = Xbᵀ Xb
         self.n = n
         self.ridge = float(ridge)
+        if not 0.0 <= shrinkage <= 1.0:
+            raise ValueError(f"shrinkage must be in [0, 1], got {shrinkage!r}")
+        self.shrinkage = float(shrinkage)
+        # γ m of S = (1 − γ) S_W + γ m I, fixed on the full data (a restriction keeps it)
+        self.shrink_level = self.shrinkage * self.scatter_traces()[0] / self.X.shape[1] if shrinkage else 0.0
 
     def scatter_traces(self):
         """``(tr S_W, tr S_B)`` (scaled by ``1/n``), without forming either matrix.
@@ -88,15 +162,17 @@ class LDACriterion:
         return (np.asarray(self.X.T @ V) - self.M.T @ (self.Z.T @ V)) / np.sqrt(self.n)
 
     def __call__(self, W):
-        """Return ``(J(W), ∇J(W))``: ``∇J = −2 [S_B W P⁻¹ − S_W W P⁻¹ B P⁻¹]``,
-        ``P = WᵀS_W W + δI``, ``B = WᵀS_B W``."""
+        """Return ``(J(W), ∇J(W))``: ``∇J = −2 [S_B W P⁻¹ − S W P⁻¹ B P⁻¹]``,
+        ``P = WᵀS W + δI``, ``B = WᵀS_B W``, ``S = (1 − γ) S_W + γ m I``."""
         Vw = self.within_scores(W)
         Vb = self.Xb @ W
-        P = Vw.T @ Vw + self.ridge * np.eye(W.shape[1])
+        keep = 1.0 - self.shrinkage
+        P = keep * (Vw.T @ Vw) + self.shrink_level * (W.T @ W) + self.ridge * np.eye(W.shape[1])
         B = Vb.T @ Vb
         Pinv = np.linalg.inv(P)
         PinvB = Pinv @ B
         value = -float(np.trace(PinvB))
         SBWP = self.Xb.T @ (Vb @ Pinv)
-        SWWPBP = self.within_transpose(Vw @ (PinvB @ Pinv))
-        return value, -2.0 * (SBWP - SWWPBP)
+        A = PinvB @ Pinv
+        SWPBP = keep * self.within_transpose(Vw @ A) + self.shrink_level * (W @ A)
+        return value, -2.0 * (SBWP - SWPBP)

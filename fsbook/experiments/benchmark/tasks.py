@@ -159,7 +159,8 @@ def make_selector(method, k, seed, boolean=False, groups=None):
         raise ValueError(f"unknown method {method!r}; expected one of {methods()[1:]}")
     if method in _OWN_FACTORIES:
         return _OWN_FACTORIES[method](k, seed, boolean, groups)
-    return registry_selector(method, k, seed, l1linf_path=L1LINF_FAST, boolean=boolean)
+    # SVM-RFE and LDFS as the store computed them (the defaults of both changed later)
+    return registry_selector(method, k, seed, l1linf_path=L1LINF_FAST, boolean=boolean, earlier_defaults=True)
 
 
 def cannot_run(method, dataset):

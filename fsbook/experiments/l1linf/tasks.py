@@ -61,10 +61,12 @@ def load(dataset, n_max):
 
 def make_selector(method, k, seed):
     """The selector of ``method`` keeping ``k`` features (fixed settings, seeded;
-    :func:`fsbook.experiments._protocol_helpers.make_selector`)."""
+    :func:`fsbook.experiments._protocol_helpers.make_selector` with the earlier defaults of
+    SVM-RFE and LDFS, the settings of the stored results)."""
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; expected one of {METHODS}")
-    return registry_selector(method, k, seed, l1linf_path=L1LINF_PATH)
+    # SVM-RFE and LDFS as the store computed them (the defaults of both changed later)
+    return registry_selector(method, k, seed, l1linf_path=L1LINF_PATH, earlier_defaults=True)
 
 
 def svm_error(X_train, y_train, X_test, y_test, seed, *, standardise=True):
