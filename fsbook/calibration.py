@@ -15,6 +15,11 @@ both by resampling the design itself:
 * :func:`cv_partition_pool` -- a pool of whole ``k``-fold partitions of a real data set for two
   learners, for the designs whose units are folds (one partition, or ``r`` repetitions); the
   rule's true estimand is then the mean over all the pool's partitions.
+* :func:`cv_sample_pool` -- the same partitions with the test samples as the units (each
+  sample's paired outcome, tested once per partition by the model of its fold), for the exact
+  sign test on pooled samples.  Such outcomes cannot be shifted: the null and the planted effects
+  are made by thinning (:func:`plant_by_thinning`), which keeps the real dependence of the
+  samples that share a fold's model.
 
 A draw from a pool of stored runs is a bootstrap of the runs: it keeps their real distribution,
 tails included, and treats the stored runs as the population of runs of this data set.
@@ -35,7 +40,7 @@ import pandas as pd
 
 from fsbook.claims import ALPHA, paired_test
 
-__all__ = ["rejection_rates", "cv_partition_pool", "mc_interval"]
+__all__ = ["rejection_rates", "cv_partition_pool", "cv_sample_pool", "plant_by_thinning", "mc_interval"]
 
 
 def mc_interval(rate, n_rep):
@@ -57,8 +62,48 @@ def _draw(pool, n_units, rng):
     return pool[rng.integers(0, pool.shape[0], n_units), 0, :]
 
 
+def plant_by_thinning(d, delta, rates, rng):
+    """Outcome differences ``d`` (values ``−s, 0, s``) moved to the true mean ``delta`` by random
+    thinning, without a shift.
+
+    With ``p₊`` and ``p₋`` the pool's rates of positive and negative differences (``rates``), the
+    majority sign is first set to 0 with the probability that leaves a mean of 0
+    (``1 − p₋/p₊`` for the positives when ``p₊ > p₋``); then each zero becomes ``s`` with the
+    probability ``delta / (s · (1 − p₊' − p₋'))`` that gives the mean ``delta``.  The samples
+    that disagree keep their real dependence under the null; a planted effect adds independent
+    disagreements.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> pool = rng.choice([-1.0, 0.0, 1.0], size=(2000, 100), p=[0.05, 0.8, 0.15])
+    >>> rates = (float((pool > 0).mean()), float((pool < 0).mean()))
+    >>> null = np.array([plant_by_thinning(row, 0.0, rates, rng) for row in pool])
+    >>> abs(float(null.mean())) < 0.003
+    True
+    >>> bool(abs(np.mean([plant_by_thinning(row, 0.05, rates, rng) for row in pool]) - 0.05) < 0.003)
+    True
+    """
+    d = np.asarray(d, dtype=float).copy()
+    scale = float(np.abs(d).max(initial=0.0)) or 1.0
+    p_pos, p_neg = rates
+    if p_pos > p_neg:
+        d[(d > 0) & (rng.random(d.shape) < 1 - p_neg / p_pos)] = 0.0
+        p_pos = p_neg
+    elif p_neg > p_pos:
+        d[(d < 0) & (rng.random(d.shape) < 1 - p_pos / p_neg)] = 0.0
+        p_neg = p_pos
+    if delta:
+        flip = float(delta) / (scale * (1.0 - p_pos - p_neg))
+        if not 0 < flip <= 1:
+            raise ValueError(f"an effect of {delta} cannot be planted in outcomes of scale {scale}")
+        d[(d == 0) & (rng.random(d.shape) < flip)] = scale
+    return d
+
+
 def rejection_rates(pool, *, n_units, test, deltas=(0.0,), n_rep=2000, seed=0, alpha=ALPHA,
-                    test_train_ratio=None):
+                    test_train_ratio=None, plant="shift"):
     """How often the rule rejects on replicate experiments drawn from ``pool``.
 
     Parameters
@@ -79,6 +124,9 @@ def rejection_rates(pool, *, n_units, test, deltas=(0.0,), n_rep=2000, seed=0, a
     alpha : float
     test_train_ratio : float, optional
         For ``"corrected_t"``.
+    plant : {"shift", "thin"}, default "shift"
+        How the null and the effects are made: shift every unit by ``delta − mean`` (continuous
+        units), or :func:`plant_by_thinning` (per-sample outcomes ``−s, 0, s``).
 
     Returns
     -------
@@ -87,13 +135,18 @@ def rejection_rates(pool, *, n_units, test, deltas=(0.0,), n_rep=2000, seed=0, a
     of a significant effect against it) and ``mc ±`` (the Monte Carlo half-width of the larger rate).
     """
     pool = np.asarray(pool, dtype=float)
+    if plant not in ("shift", "thin"):
+        raise ValueError(f"plant must be 'shift' or 'thin', got {plant!r}")
     true_mean = float(pool.mean())
+    rates = (float((pool > 0).mean()), float((pool < 0).mean()))
     rows = []
     for delta in deltas:
         rng = np.random.default_rng([seed, int(round(1e6 * float(delta)))])
         holds = fails = 0
         for _ in range(n_rep):
-            d = _draw(pool, n_units, rng) - true_mean + float(delta)
+            drawn = _draw(pool, n_units, rng)
+            d = (plant_by_thinning(drawn, float(delta), rates, rng) if plant == "thin"
+                 else drawn - true_mean + float(delta))
             r = paired_test(d, test, test_train_ratio=test_train_ratio)
             if np.isfinite(r["p"]) and r["p"] < alpha and r["effect"] != 0:
                 holds += r["effect"] > 0
@@ -145,6 +198,36 @@ def cv_partition_pool(X, y, model_a, model_b, *, n_partitions, n_folds, seed=0, 
     return out
 
 
+def cv_sample_pool(X, y, model_a, model_b, *, n_partitions, n_folds, seed=0):
+    """Per-sample outcome differences of ``model_a`` and ``model_b`` over independent stratified
+    ``n_folds``-fold partitions of ``(X, y)``: an array ``(n_partitions, n_samples)`` of
+    ``100 · (correct_a − correct_b)`` (points of accuracy), each sample scored by the models of
+    the fold that tests it.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> pool = cv_sample_pool(X, y, LogisticRegression(max_iter=500), KNeighborsClassifier(),
+    ...                       n_partitions=2, n_folds=5)
+    >>> pool.shape, sorted(set(pool.ravel().tolist())) <= [-100.0, 0.0, 100.0]
+    ((2, 150), True)
+    """
+    from sklearn.base import clone
+    from sklearn.model_selection import StratifiedKFold
+
+    out = np.empty((n_partitions, len(y)))
+    for i in range(n_partitions):
+        state = int(np.random.SeedSequence([seed, i]).generate_state(1)[0])
+        for tr, te in StratifiedKFold(n_folds, shuffle=True, random_state=state).split(X, y):
+            a = clone(model_a).fit(X[tr], y[tr]).predict(X[te]) == y[te]
+            b = clone(model_b).fit(X[tr], y[tr]).predict(X[te]) == y[te]
+            out[i, te] = 100.0 * (a.astype(float) - b.astype(float))
+    return out
+
+
 #: the designs of the book whose verdicts the rule decides, with the effects the chapters report
 #: (metric points): name -> (source, pair, units per experiment, tests, planted effects)
 DESIGNS = {
@@ -157,6 +240,7 @@ DESIGNS = {
                                                     ("paired_t", "corrected_t"), (0.0, 0.25, 0.5, 1.0)),
     "4-fold CV, one partition (ch. 6)": ("cv4", None, 4, ("paired_t", "corrected_t"), (0.0, 1.0, 2.0, 5.0)),
     "5-fold CV, one partition (ch. 2)": ("cv5", None, 5, ("paired_t", "corrected_t"), (0.0, 1.0, 2.0, 5.0)),
+    "5-fold CV, pooled samples (ch. 2)": ("cv5_samples", None, 5, ("sign",), (0.0, 1.0, 2.0, 5.0)),
     "10-fold CV, one partition (ch. 3)": ("cv10", None, 10, ("paired_t", "corrected_t"), (0.0, 1.0, 2.0, 5.0)),
     "5 × 2 CV (ch. 7)": ("cv2x5", None, 5, ("repeated_cv_t",), (0.0, 1.0, 2.0, 5.0)),
 }
@@ -189,13 +273,17 @@ def _cv_pool(source, n_partitions, seed):
     X, y = data.data, data.target
     a = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
     b = make_pipeline(StandardScaler(), KNeighborsClassifier())
-    folds = {"cv4": 4, "cv5": 5, "cv10": 10, "cv2x5": 2}[source]
+    folds = {"cv4": 4, "cv5": 5, "cv10": 10, "cv2x5": 2, "cv5_samples": 5}[source]
+    if source == "cv5_samples":
+        return cv_sample_pool(X, y, a, b, n_partitions=n_partitions, n_folds=folds, seed=seed)
     pool = cv_partition_pool(X, y, a, b, n_partitions=n_partitions, n_folds=folds, seed=seed)
     return pool[:, None, :] if source == "cv2x5" else pool
 
 
 def _test_train_ratio(source):
     """``n_test / n_train`` of a design, for the corrected t shown beside the rule."""
+    if source == "cv5_samples":
+        return None
     if source in ("cv4", "cv5", "cv10"):
         return 1.0 / ({"cv4": 4, "cv5": 5, "cv10": 10}[source] - 1)
     if source == "news":
@@ -221,9 +309,11 @@ def calibration_table(designs=None, *, n_rep=2000, n_partitions=400, seed=0, pro
         ratio = _test_train_ratio(source)
         for test in tests:
             r = rejection_rates(pool, n_units=n_units, test=test, deltas=deltas, n_rep=n_rep, seed=seed,
-                                test_train_ratio=ratio if test == "corrected_t" else None)
+                                test_train_ratio=ratio if test == "corrected_t" else None,
+                                plant="thin" if source.endswith("_samples") else "shift")
+            units = pool.shape[1] if source.endswith("_samples") else n_units   # the samples of one partition
             for delta, v in r.iterrows():
-                rows.append({"design": name, "test": test, "units": n_units, "delta": delta, **v.to_dict()})
+                rows.append({"design": name, "test": test, "units": units, "delta": delta, **v.to_dict()})
             if progress:
                 progress(name, test)
     return pd.DataFrame(rows)

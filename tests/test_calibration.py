@@ -52,3 +52,21 @@ def test_the_record_recomputes_on_boston():
     for _, row in fresh.iterrows():
         stored = rec.loc[(row["test"], row["delta"]), "power"]
         assert abs(row["power"] - stored) < 0.08                      # 400 against 2 000 replicates
+
+
+def test_the_pooled_sample_design_holds_its_level_and_sees_five_points():
+    """Chapter 2's sign test on the pooled test samples of one 5-fold partition: the samples that
+    share a fold's model are not independent, so the level is measured, not assumed."""
+    rec = pd.DataFrame(read_benchmark("claims", "calibration")["values"]["rows"])
+    rows = rec[rec["design"] == "5-fold CV, pooled samples (ch. 2)"].set_index("delta")
+    assert rows.loc[0.0, "type I"] <= 0.07
+    assert rows.loc[5.0, "power"] > 0.9 and rows.loc[5.0, "wrong sign"] == 0
+
+
+def test_thinning_plants_the_effect_without_a_shift():
+    rng = np.random.default_rng(0)
+    pool = rng.choice([-100.0, 0.0, 100.0], size=(300, 400), p=[0.03, 0.9, 0.07])
+    r = rejection_rates(pool, n_units=0, test="sign", deltas=[0.0, 6.0], n_rep=300, seed=1, plant="thin")
+    assert r.loc[0.0, "type I"] <= 0.07 and r.loc[6.0, "power"] > 0.8
+    with pytest.raises(ValueError, match="plant"):
+        rejection_rates(pool, n_units=0, test="sign", plant="add")

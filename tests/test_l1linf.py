@@ -597,9 +597,10 @@ def test_fused_prox_and_penalty_have_the_bits_of_the_numpy_forms(q):
     assert np.isnan(linf_penalty(W))
 
 
-def test_hsfs_pair_kernel_parameter_reaches_the_criterion_and_the_protocols_pin_libm():
-    """HSFS's ``pair_kernel`` is its criterion's; the stored protocols build HSFS with libm's
-    kernel (the one they were run with), users get the vectorised default."""
+def test_hsfs_pair_kernel_parameter_reaches_the_criterion_and_the_earlier_stores_pin_libm():
+    """HSFS's ``pair_kernel`` is its criterion's; the stores computed with the earlier defaults
+    build HSFS with libm's kernel (the one they were run with), users and l1linf's version 5 get
+    the vectorised default."""
     from fsbook.experiments._protocol_helpers import HSFS_PAIR_KERNEL, make_selector
     from fsbook.l1linf import HSFS
 
@@ -613,6 +614,7 @@ def test_hsfs_pair_kernel_parameter_reaches_the_criterion_and_the_protocols_pin_
     np.testing.assert_array_equal(libm.get_support(), vec.get_support())
     path = {"tol": 1e-3, "max_iter": 30, "max_bisect": 4}
     assert HSFS_PAIR_KERNEL == "libm"
-    assert make_selector("HSFS", 2, 0, l1linf_path=path).pair_kernel == "libm"
+    assert make_selector("HSFS", 2, 0, l1linf_path=path, earlier_defaults=True).pair_kernel == "libm"
+    assert make_selector("HSFS", 2, 0, l1linf_path=path).pair_kernel == "vectorised"
     with pytest.raises(ValueError, match="pair_kernel"):
         HSFS(2, pair_kernel="fast").fit(X, y)

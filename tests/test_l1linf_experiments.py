@@ -61,16 +61,24 @@ def test_run_task_is_deterministic_and_reduces():
 
 
 # ----------------------------------------------------------------------------- claims
+#: test samples per fold of the fake results
+FOLD_SIZE = 40
+
+
 def fake_result(errors):
     """A protocol result from ``{dataset: {method: [error of fold 0..4 as a fraction]}}`` at
-    Table 1's k (one k per data set)."""
+    Table 1's k (one k per data set), with :data:`FOLD_SIZE` test samples per fold: a method with
+    error ``e`` on a fold is wrong on that fold's first ``round(e · FOLD_SIZE)`` samples, so two
+    methods disagree on exactly the difference of their counts, all in one direction."""
     params, results = [], []
     for ds, by_method in errors.items():
         for m, per_fold in by_method.items():
             for fold, e in enumerate(per_fold):
+                wrong = int(round(float(e) * FOLD_SIZE))
                 params.append({"dataset": ds, "method": m, "fold": fold, "n_max": 1000,
                                "ks": [TABLE1_K[ds]], "selection": "fold"})
-                results.append({"errors": [float(e)], "C": [1.0], "supports": [[0]]})
+                results.append({"errors": [wrong / FOLD_SIZE], "C": [1.0], "supports": [[0]],
+                                "outcomes": ["0" * wrong + "1" * (FOLD_SIZE - wrong)]})
     return SimpleNamespace(params=params, results=results)
 
 
@@ -91,34 +99,31 @@ def row(table, claim, dataset, family="Table 1", level="data set"):
 
 
 def test_pair_against_a_hand_computation():
-    base = np.array([0.10, 0.12, 0.08, 0.11, 0.09])
+    base = np.array([0.10, 0.125, 0.075, 0.10, 0.10])
     errs = equal_methods(base)
-    errs["LS"] = list(base + np.array([0.02, 0.05, 0.03, 0.06, 0.04]))     # LDFS lower than LS
+    errs["LS"] = list(base + np.array([0.025, 0.05, 0.025, 0.05, 0.05]))    # LDFS lower than LS
     t = claims(fake_result({"wine": errs}))
     r = row(t, CLAIM_LDFS, "wine")
-    d = 100 * np.array([0.02, 0.05, 0.03, 0.06, 0.04])                        # points, LS − LDFS
-    se = np.sqrt(d.var(ddof=1) / 5)                                           # the plain paired t over folds
-    p = 2 * stats.t.sf(d.mean() / se, 4)
-    assert p == pytest.approx(stats.ttest_rel(errs["LS"], errs["LDFS"]).pvalue)
-    assert r["effect"] == pytest.approx(4.0) and r["se"] == pytest.approx(se) and r["p"] == pytest.approx(p)
-    assert r["n"] == 5 and r["unit"] == "folds" and r["test"] == "paired_t"
-    assert r["n_direction"] == 5
+    # LS is wrong on 1, 2, 1, 2, 2 more samples of 40: 8 samples where only LDFS is right
+    p = stats.binomtest(8, 8).pvalue                                          # McNemar's exact test
+    assert r["p"] == pytest.approx(p) and r["effect"] == pytest.approx(100 * 8 / 200)
+    assert r["n"] == 5 * FOLD_SIZE and r["unit"] == "samples" and r["test"] == "sign"
+    assert r["n_direction"] == 8
     # Holm within Table 1: the other 11 comparisons have no difference at all (p = 1)
     assert r["p_adj"] == pytest.approx(min(1.0, 12 * p))
     assert r["verdict"] == (HOLDS if 12 * p < 0.05 else NOT_SEPARABLE)
 
 
-def test_rounding_cannot_decide():
-    # every method equal on four folds; HSFS one test sample (of 36) lower on one fold:
+def test_one_sample_cannot_decide():
+    # every method equal on four folds; HSFS one test sample (of 40) lower on one fold:
     # its mean is lowest, and was "holds" under the old rule on means
-    base = np.array([0.10, 0.12, 0.08, 0.11, 0.09])
+    base = np.array([0.10, 0.125, 0.075, 0.10, 0.10])
     errs = equal_methods(base)
-    errs["HSFS"] = list(base - np.array([1 / 36, 0, 0, 0, 0]))
+    errs["HSFS"] = list(base - np.array([1 / 40, 0, 0, 0, 0]))
     t = claims(fake_result({"wine": errs}))
     assert row(t, CLAIM_HSFS, "wine")["verdict"] == NOT_SEPARABLE
-    # a last-bit difference is a tie: effect exactly zero
-    errs["HSFS"] = list(base * (1 + 1e-13))
-    r = row(claims(fake_result({"wine": errs})), CLAIM_HSFS, "wine")
+    # the same outcomes: effect exactly zero
+    r = row(claims(fake_result({"wine": equal_methods(base)})), CLAIM_HSFS, "wine")
     assert r["effect"] == 0.0 and r["verdict"] == NOT_SEPARABLE
 
 
@@ -228,7 +233,7 @@ def test_explanation_claims_pair_a_subset_of_folds_with_the_same_stored_folds():
 
     from fsbook.experiments.l1linf import explanation_claims
 
-    base = np.array([0.18, 0.20, 0.16, 0.19, 0.17])
+    base = np.array([0.175, 0.20, 0.15, 0.20, 0.175])    # multiples of 1 / FOLD_SIZE
     errors = fold_errors(fake_result({"wine": equal_methods(base)}))
     three = pd.Series(100 * (base[[0, 2, 4]] - 0.10), index=[0, 2, 4])
     t = explanation_claims({("wine", "HSFS", "three folds"): three}, errors)

@@ -1,4 +1,4 @@
-"""LDFS's shrunk within-class scatter and SVM-RFE's primal solve: the independent checks.
+"""LDFS's shrunk within-class scatter and SVM-RFE's converged solves: the independent checks.
 
 The Ledoit–Wolf γ is checked against scikit-learn's :func:`~sklearn.covariance.ledoit_wolf_shrinkage`
 on the within-class centred data, the shrunk criterion's gradient by finite differences, its
@@ -78,16 +78,18 @@ def _ulp(X, seed):
     return X * (1 + rng.choice([-1.0, 1.0], X.shape) * 2.0 ** -52)
 
 
-def test_svm_rfe_primal_selection_survives_one_ulp():
-    """On MADELON's first training fold the dual solve's selection changes when the data are
-    scaled by one ulp (liblinear stops at its iteration budget); the primal's must not."""
+@pytest.mark.parametrize("dataset, k", [("madelon", 6), ("arcene", 10)])
+def test_svm_rfe_converged_selection_survives_one_ulp(dataset, k):
+    """On MADELON's training folds the earlier dual solve's selection changes when the data are
+    scaled by one ulp (liblinear stops at its iteration budget); the converged solves' must not,
+    in the primal (MADELON, more samples than features) and in the dual (ARCENE, fewer)."""
     from fsbook.experiments.l1linf.tasks import folds, load
 
-    X, y = load("madelon", 1000)
-    train = folds("madelon", 1000, y)[1][0]
+    X, y = load(dataset, 1000)
+    train = folds(dataset, 1000, y)[1][0]
     X, y = X[train], y[train]
-    ref = SVMRFE(6).fit(X, y).get_support(indices=True)
-    assert SVMRFE(6).fit(X * (1 + 2.0 ** -52), y).get_support(indices=True).tolist() == ref.tolist()
+    ref = SVMRFE(k).fit(X, y).get_support(indices=True)
+    assert SVMRFE(k).fit(X * (1 + 2.0 ** -52), y).get_support(indices=True).tolist() == ref.tolist()
 
 
 def test_elimination_order_breaks_ties_by_index():

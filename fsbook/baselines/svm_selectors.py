@@ -8,7 +8,7 @@
   largest ``max_c |w_cj|`` at the smallest C with more than ``k`` are kept.
 - :class:`SVMRFE` -- scikit-learn's :class:`~sklearn.feature_selection.RFE`
   around ``LinearSVC`` (Guyon et al. 2002), on unit-variance features.  By default each SVM is
-  solved in the primal to a tight tolerance and the features a round removes are decided with
+  solved to a tight tolerance and the features a round removes are decided with
   :func:`fsbook.decisions.top_k`'s ties (:func:`elimination_order`), so that a last-bit rounding
   difference cannot change the selection.
 
@@ -248,16 +248,18 @@ class SVMRFE(SupportSelectorMixin, BaseEstimator):
         Features removed per round (a fraction: of the remaining ones, as in RFE).
     C : float, default 1.0
         C of the linear SVM.
-    solver : {"primal", "dual"}, default "primal"
-        ``"primal"``: every SVM is liblinear's primal trust-region Newton solve (squared hinge,
-        ``tol=1e-6``), which converges, and each round removes the features of smallest weight
-        with ties decided by :func:`elimination_order`.  ``"dual"``: liblinear's dual coordinate
-        descent (``max_iter=10000``, not always converged on noisy data such as MADELON) and
-        RFE's own ``argsort``: the selections of the earlier stores.  On MADELON a one-ulp
-        change of the data changes the dual's selections; the primal's stay the same.
+    solver : {"converged", "dual"}, default "converged"
+        ``"converged"``: every SVM is solved to a tight tolerance, in the primal (liblinear's
+        trust-region Newton, ``tol=1e-6``) when there are at least as many samples as features,
+        else in the dual (coordinate descent, ``tol=1e-6``, up to 10⁵ passes), and each round
+        removes the features of smallest weight with ties decided by
+        :func:`elimination_order`.  ``"dual"``: liblinear's dual coordinate descent with its
+        default tolerance and ``max_iter=10000`` (not always converged on noisy data such as
+        MADELON) and RFE's own ``argsort``: the setting of the earlier stores.  On MADELON a
+        one-ulp change of the data changes the latter's selections; the former's stay the same.
     random_state : int, RandomState instance or None, default 0
-        Seed of liblinear's coordinate shuffling (``solver="dual"`` only; the primal solve has
-        no randomness).
+        Seed of liblinear's coordinate shuffling in the dual (the primal solve has no
+        randomness).
 
     Attributes
     ----------
@@ -306,11 +308,11 @@ class SVMRFE(SupportSelectorMixin, BaseEstimator):
         "n_features_to_select": N_FEATURES_CONSTRAINT,
         "step": [Interval(Integral, 1, None, closed="left"), Interval(Real, 0, 1, closed="neither")],
         "C": [Interval(Real, 0, None, closed="neither")],
-        "solver": [StrOptions({"primal", "dual"})],
+        "solver": [StrOptions({"converged", "dual"})],
         "random_state": ["random_state"],
     }
 
-    def __init__(self, n_features_to_select=None, *, step=0.1, C=1.0, solver="primal", random_state=0):
+    def __init__(self, n_features_to_select=None, *, step=0.1, C=1.0, solver="converged", random_state=0):
         self.n_features_to_select = n_features_to_select
         self.step = step
         self.C = C
@@ -338,8 +340,10 @@ class SVMRFE(SupportSelectorMixin, BaseEstimator):
         """
         X, codes = self._validate_classes(X, y)
         k = self._resolve_k(X.shape[1])
-        if self.solver == "primal":
-            svc = LinearSVC(C=self.C, dual=False, tol=1e-6, max_iter=10000)
+        if self.solver == "converged":
+            wide = X.shape[0] < X.shape[1]
+            svc = LinearSVC(C=self.C, dual=wide, tol=1e-6, max_iter=100000 if wide else 10000,
+                            random_state=self.random_state)
             getter = elimination_order
         else:
             svc = LinearSVC(C=self.C, max_iter=10000, random_state=self.random_state)

@@ -30,10 +30,11 @@ SELECTOR_LABELS = ("MI", "SVM-RFE", "l1-SVM", "ReliefF", "CFS", "FOHSIC", "LS", 
                    "WK-LP")
 
 
-#: HSFS's pair kernel in every stored protocol (l1linf, benchmark): libm's ``exp``, the kernel
+#: HSFS's pair kernel in the stores computed with the earlier defaults (``earlier_defaults=True``
+#: of :func:`make_selector`: the benchmark and the selection suite): libm's ``exp``, the kernel
 #: they were run with.  HSFS's default is the vectorised kernel (one ulp from libm, faster); on
-#: ARCENE fold 1 of the l1linf store that ulp moves the path to other features at k = 6, 8, 10,
-#: so adopting it is a new version of those protocols.
+#: an ARCENE fold of the l1linf store that ulp moved the path to other features at k = 6, 8, 10,
+#: so adopting it is a new version of a protocol (l1linf's version 5 adopted it).
 HSFS_PAIR_KERNEL = "libm"
 
 
@@ -161,9 +162,9 @@ def make_selector(method, k, seed, *, l1linf_path=None, boolean=False, earlier_d
     boolean : bool, default False
         Whether the features are 0/1 (CFS then discretises nothing).
     earlier_defaults : bool, default False
-        The settings of stores computed before two defaults changed: SVM-RFE with liblinear's
-        dual solve (``solver="dual"``) and LDFS without the shrinkage of its within-class
-        scatter (``shrinkage=None``).
+        The settings of stores computed before three defaults changed: SVM-RFE with liblinear's
+        dual solve (``solver="dual"``), LDFS without the shrinkage of its within-class scatter
+        (``shrinkage=None``) and HSFS with libm's ``exp`` (:data:`HSFS_PAIR_KERNEL`).
 
     Examples
     --------
@@ -186,7 +187,7 @@ def make_selector(method, k, seed, *, l1linf_path=None, boolean=False, earlier_d
     if method in ("LDFS", "HSFS") and l1linf_path is None:
         raise ValueError(f"{method} needs l1linf_path (tol, max_iter, max_bisect)")
     makers = {"MI": lambda: SelectKBest(functools.partial(mutual_info_classif, random_state=seed), k=k),
-              "SVM-RFE": lambda: SVMRFE(k, solver="dual" if earlier_defaults else "primal", random_state=seed),
+              "SVM-RFE": lambda: SVMRFE(k, solver="dual" if earlier_defaults else "converged", random_state=seed),
               "l1-SVM": lambda: L1SVMSelector(k, tol=1e-6, random_state=seed),
               "ReliefF": lambda: Relief(k),
               "CFS": lambda: WekaSubsetSelector("cfs", "best_first", discrete_features=boolean),
@@ -194,6 +195,7 @@ def make_selector(method, k, seed, *, l1linf_path=None, boolean=False, earlier_d
               "LS": lambda: LaplacianScore(k),
               "LDFS": lambda: LDFS(k, random_state=seed, **l1linf_path,
                                    **({"shrinkage": None} if earlier_defaults else {})),
-              "HSFS": lambda: HSFS(k, random_state=seed, pair_kernel=HSFS_PAIR_KERNEL, **l1linf_path),
+              "HSFS": lambda: HSFS(k, random_state=seed, **l1linf_path,
+                                   **({"pair_kernel": HSFS_PAIR_KERNEL} if earlier_defaults else {})),
               "WK-LP": lambda: WeakKernelSelector(n_features_to_select=k, random_state=seed)}
     return makers[method]()

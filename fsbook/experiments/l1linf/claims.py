@@ -27,11 +27,15 @@ from fsbook.experiments.l1linf.paper import (
     TABLE1_K,
     paper_value,
 )
-from fsbook.experiments.l1linf.tables import fold_errors
+from fsbook.experiments.l1linf.tables import fold_errors, sample_outcomes
 
-#: the test of every comparison: the plain paired t over the five folds of the one partition (the
-#: paper's estimand is the CV error of *this* data set; see :mod:`fsbook.claims`)
-TEST = "paired_t"
+#: the test of every comparison of two methods: the exact sign test (McNemar's exact test) on the
+#: test samples of the one 5-fold partition, pooled over its folds: each sample is tested once, so
+#: its paired outcomes are the units (the paper's estimand is the CV error of *this* data set; see
+#: :mod:`fsbook.claims`).  The effect is the difference of the pooled errors in points.
+TEST = "sign"
+#: the test of the explanations, which store fold errors only: the plain paired t over the folds
+FOLD_TEST = "paired_t"
 #: the level of the rows of Table 1's claims over :data:`SHARED_DATASETS` (the Wilcoxon test over
 #: the data sets, in a Holm family of their own: :data:`OVER_DATASETS_FAMILY`)
 OVER_DATASETS = "over data sets"
@@ -49,9 +53,9 @@ EXTRA_COLUMNS = ["dataset", "k", "level"]
 
 
 def _paired(errors, dataset, k, a, b):
-    """Errors of ``a`` and ``b`` on the same folds of ``dataset`` at ``k``."""
+    """Errors of ``a`` and ``b`` on the same test samples of ``dataset`` at ``k``."""
     sub = errors[(errors.dataset == dataset) & (errors.k == k)]
-    wide = sub.pivot(index="fold", columns="method", values="error")
+    wide = sub.pivot(index="unit", columns="method", values="error")
     missing = [m for m in (a, b) if m not in wide.columns]
     if missing:
         raise ValueError(f"no stored errors of {missing} on {dataset} at k = {k}")
@@ -62,7 +66,7 @@ def _paired(errors, dataset, k, a, b):
 
 
 def _pair(errors, claim, dataset, k, a, b, table):
-    c = Claim(claim, a=a, b=b, better="lower", unit="folds", test=TEST, table=table, dataset=dataset)
+    c = Claim(claim, a=a, b=b, better="lower", unit="samples", test=TEST, table=table, dataset=dataset)
     return {**evaluate(c, *_paired(errors, dataset, k, a, b)), "dataset": dataset, "k": k, "level": "pair"}
 
 
@@ -156,12 +160,12 @@ def _per_dataset(pairs):
 
 
 def claims(results):
-    """The chapter's claims table, decided on the per-fold errors of the store.
+    """The chapter's claims table, decided on the per-sample outcomes of the store.
 
-    Every comparison pairs two methods over the same five test folds of a data set and is
-    tested by the plain paired t-test over the folds (:data:`TEST`): the paper's quantity is the
-    5-fold CV error of this data set, and over the folds of one partition that test is
-    conservative.  Holm's correction runs within a family: Table 1 (all its comparisons), each
+    Every comparison pairs two methods over the same test samples of a data set's five folds,
+    pooled, and is decided by the exact sign test on the samples where one is right and the other
+    wrong (:data:`TEST`, McNemar's exact test): the paper's quantity is the 5-fold CV error of
+    this data set, and each sample is tested once, by the model of its fold.  Holm's correction runs within a family: Table 1 (all its comparisons), each
     figure's curve, and the text's remark on Figures 3 and 4.  "HSFS lowest of the seven" and
     "FOHSIC lower than the five others" are decided by :func:`better_than_each` on the adjusted
     comparisons with each other method.  The general claims of Table 1 are tested over
@@ -191,13 +195,14 @@ def claims(results):
     ...     for fold in range(N_FOLDS):
     ...         params.append({"dataset": "wine", "method": m, "fold": fold, "ks": [2],
     ...                        "selection": "fold"})
-    ...         res.append({"errors": [0.05 * i + 0.01 * fold * (1 + i)], "C": [1.0], "supports": [[0, 1]]})
+    ...         res.append({"errors": [0.0], "C": [1.0], "supports": [[0, 1]],
+    ...                     "outcomes": ["1" * (30 - 3 * i) + "0" * (3 * i)]})
     >>> table = claims(SimpleNamespace(params=params, results=res))
     >>> rows = table[(table.level == "data set") & (table.table == "Table 1")]
     >>> rows.set_index("claim")["verdict"].to_dict()
     {'HSFS lowest of the seven': 'holds', 'FOHSIC lower than the five others': 'holds', 'LDFS lower than LS': 'holds'}
     """
-    errors = fold_errors(results)
+    errors = sample_outcomes(results)
     datasets = [d for d in TABLE1_K if d in set(errors.dataset)]
     pairs = claims_table(_table1_pairs(errors, datasets) + _curve_pairs(errors, datasets))
     per_ds = pd.DataFrame(_per_dataset(pairs))
@@ -320,7 +325,7 @@ def explanation_claims(variants, errors):
         paper = paper_value(method, ds)
         values = values.to_numpy(dtype=float)
         c = Claim(f"{name} brings {method} closer to the paper", a=f"{method}, {name}", b=f"{method}, ours",
-                  better="lower", unit="folds", test=TEST, table="explanations", dataset=ds)
+                  better="lower", unit="folds", test=FOLD_TEST, table="explanations", dataset=ds)
         rows.append({**evaluate(c, np.abs(values - paper), np.abs(ours - paper)), "dataset": ds,
                      "k": TABLE1_K[ds], "level": "data set"})
     return claims_table(rows)[COLUMNS + EXTRA_COLUMNS]

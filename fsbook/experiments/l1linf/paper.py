@@ -15,7 +15,10 @@ import pandas as pd
 #: 2: L1SVMSelector and SVM-RFE take the task seed (liblinear shuffled with NumPy's global seed).
 #: 3: HSFS's default path changed with its compiled criterion (the subsample's selections unchanged).
 #: 4: one selector registry for every protocol, the labels SVM-RFE and ReliefF.
-VERSION = "4"
+#: 5: SVM-RFE solves its SVMs to convergence with tied eliminations, LDFS shrinks its within-class scatter
+#:    (Ledoit–Wolf), HSFS uses its default (vectorised) pair kernel, and each task stores its test
+#:    samples' outcomes.
+VERSION = "5"
 
 METHODS = ["HSFS", "FOHSIC", "l1-SVM", "SVM-RFE", "ReliefF", "LDFS", "LS"]
 #: Table 1 of the paper: number of selected features and 5-fold CV error (%) per method

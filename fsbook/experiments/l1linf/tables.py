@@ -172,3 +172,42 @@ def speed_table(record):
 
     rec = {ds: record["values"][ds] for ds in ("arcene", "dexter")}
     return pd.DataFrame({f"{ds.upper()} (k = {r['k']})": column(r) for ds, r in rec.items()})
+
+
+def sample_outcomes(results):
+    """The test samples' errors (0 or 100 %) with selection in the training folds: one row per
+    task, ``k`` and test sample, for the comparisons on pooled samples.
+
+    Parameters
+    ----------
+    results : ProtocolResult
+        ``read_store(PROTOCOL)``; every task must hold its ``outcomes`` (version 5 on).
+
+    Returns
+    -------
+    DataFrame with columns ``dataset``, ``method``, ``k``, ``fold``, ``unit`` (``"fold:i"``, the
+    ``i``-th test sample of the fold) and ``error`` (100 for a wrong prediction, else 0).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> p = {"dataset": "wine", "method": "LS", "fold": 0, "ks": [2], "selection": "fold"}
+    >>> r = {"errors": [0.25], "C": [1.0], "supports": [[0, 1]], "outcomes": ["1011"]}
+    >>> sample_outcomes(SimpleNamespace(params=[p], results=[r]))[["unit", "error"]].values.tolist()
+    [['0:0', 0.0], ['0:1', 100.0], ['0:2', 0.0], ['0:3', 0.0]]
+    """
+    if not (hasattr(results, "params") and hasattr(results, "results")):
+        raise TypeError("results must be a protocol result with .params and .results "
+                        f"(read_store(PROTOCOL)); got {type(results).__name__}")
+    rows = []
+    for p, r in zip(results.params, results.results):
+        if p["selection"] != "fold":
+            continue
+        if "outcomes" not in r:
+            raise ValueError("the store holds no per-sample outcomes: rerun the protocol (version 5 on)")
+        for k, outcome in zip(p["ks"], r["outcomes"]):
+            rows += [{"dataset": p["dataset"], "method": p["method"], "k": k, "fold": p["fold"],
+                      "unit": f"{p['fold']}:{i}", "error": 0.0 if c == "1" else 100.0}
+                     for i, c in enumerate(outcome)]
+    return pd.DataFrame(rows, columns=["dataset", "method", "k", "fold", "unit", "error"])
+

@@ -61,23 +61,39 @@ def load(dataset, n_max):
 
 def make_selector(method, k, seed):
     """The selector of ``method`` keeping ``k`` features (fixed settings, seeded;
-    :func:`fsbook.experiments._protocol_helpers.make_selector` with the earlier defaults of
-    SVM-RFE and LDFS, the settings of the stored results)."""
+    :func:`fsbook.experiments._protocol_helpers.make_selector`)."""
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; expected one of {METHODS}")
-    # SVM-RFE and LDFS as the store computed them (the defaults of both changed later)
-    return registry_selector(method, k, seed, l1linf_path=L1LINF_PATH, earlier_defaults=True)
+    return registry_selector(method, k, seed, l1linf_path=L1LINF_PATH)
 
 
-def svm_error(X_train, y_train, X_test, y_test, seed, *, standardise=True):
-    """Test error of the RBF SVM (σ = 1 on standardised features, C by inner 3-fold CV);
-    ``standardise=False`` keeps the raw features (the width is then 1 in their units)."""
+def svm_fit_predict(X_train, y_train, X_test, seed, *, standardise=True):
+    """Test predictions of the RBF SVM (σ = 1 on standardised features, C by inner 3-fold CV)
+    and its ``C``; ``standardise=False`` keeps the raw features (the width is then 1 in their
+    units)."""
     if sp.issparse(X_train):
         X_train, X_test = X_train.toarray(), X_test.toarray()
     model = tuned_svm(SVC(kernel="rbf", gamma=0.5), {"C": C_GRID}, seed, scale=standardise)
     model.fit(X_train, y_train)
-    C = model.best_params_["svc__C" if standardise else "C"]
-    return float(np.mean(model.predict(X_test) != y_test)), float(C)
+    return model.predict(X_test), float(model.best_params_["svc__C" if standardise else "C"])
+
+
+def svm_error(X_train, y_train, X_test, y_test, seed, *, standardise=True):
+    """Test error and ``C`` of the RBF SVM of :func:`svm_fit_predict`."""
+    predicted, C = svm_fit_predict(X_train, y_train, X_test, seed, standardise=standardise)
+    return float(np.mean(predicted != y_test)), C
+
+
+def outcome_string(predicted, y_test):
+    """The test samples' outcomes in test-fold order, ``"1"`` correct and ``"0"`` wrong (the
+    per-sample units of the exact sign test on a single partition).
+
+    Examples
+    --------
+    >>> outcome_string(np.array([0, 1, 1]), np.array([0, 0, 1]))
+    '101'
+    """
+    return "".join("1" if ok else "0" for ok in np.asarray(predicted) == np.asarray(y_test))
 
 
 def _rows_all(train, n):
@@ -119,20 +135,22 @@ def folds(dataset, n_max, y):
 
 
 def run_task(params):
-    """Errors of one method on one fold for every k (see module docstring)."""
+    """Errors of one method on one fold for every k (see module docstring), with the test
+    samples' outcomes (:func:`outcome_string`) for the tests on pooled samples."""
     X, y = load(params["dataset"], params["n_max"])
     train, test = folds(params["dataset"], params["n_max"], y)[params["fold"]]
     seed = task_seed(params) % (2 ** 31)
     if params["selection"] not in SELECTION_ROWS:
         raise ValueError(f"unknown selection {params['selection']!r}; expected one of {sorted(SELECTION_ROWS)}")
     rows = SELECTION_ROWS[params["selection"]](train, len(y))
-    out = {"errors": [], "C": [], "supports": []}
+    out = {"errors": [], "C": [], "supports": [], "outcomes": []}
     for k in params["ks"]:
         support, stored = _support(params, X, y, rows, k, seed)
-        err, C = svm_error(X[train][:, support], y[train], X[test][:, support], y[test], seed)
-        out["errors"].append(err)
+        predicted, C = svm_fit_predict(X[train][:, support], y[train], X[test][:, support], seed)
+        out["errors"].append(float(np.mean(predicted != y[test])))
         out["C"].append(C)
         out["supports"].append(stored)
+        out["outcomes"].append(outcome_string(predicted, y[test]))
     return out
 
 
