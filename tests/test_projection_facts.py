@@ -25,7 +25,7 @@ def glued(stores):
 
 
 def test_every_fact_is_a_nonempty_text(glued):
-    assert len(glued) == 69
+    assert len(glued) == 70
     assert all(k.startswith("pp_") and isinstance(v, str) and v for k, v in glued.items())
 
 
@@ -71,6 +71,8 @@ def test_every_order_claim_of_the_chapter_has_its_tables_declared_margin(stores,
         assert order.loc[table, "of which below margin"] == (rows["size"] == "below margin").sum()
     assert family_check(pd.concat([cl, d_cl], ignore_index=True))["can pass"].all()
     assert glued["pp_margins"].startswith(f"{format_value(100 / 456, 2)} points in Table 1")
+    t7 = projection.PAPER["table7"]["mean"]
+    assert f"Proj-OLap's {format_value(t7['SVM-OLap'] - t7['Proj-OLap'], 2)} points below" in glued["pp_margin_paper"]
 
 
 def test_a_margin_decides_no_gain_and_below_margin_in_the_words():
