@@ -116,7 +116,8 @@ def claims(results):
     (:func:`order_claims`; Tables 2-4: :func:`fsbook.experiments.projection_text.claims`).
 
     The claims are paired over runs (:func:`per_run`; for the faces each run's average over its
-    pairs, so the runs are the units) and tested by the paired t-test, Holm within each table.
+    pairs, so the runs are the units) and tested by the paired t-test, Holm within each table; each
+    carries its table's margin (:data:`~fsbook.experiments.projection.paper.ORDER_MARGINS`).
 
     Parameters
     ----------
