@@ -5,6 +5,7 @@ is known."""
 import pandas as pd
 import pytest
 
+from fsbook.claims import family_check, verdict_counts
 from fsbook.experiments import projection, projection_ablations, projection_text, read_store
 from fsbook.experiments.projection import facts as F
 from fsbook.experiments.projection.words import Verdicts, counts
@@ -24,7 +25,7 @@ def glued(stores):
 
 
 def test_every_fact_is_a_nonempty_text(glued):
-    assert len(glued) == 68
+    assert len(glued) == 70
     assert all(k.startswith("pp_") and isinstance(v, str) and v for k, v in glued.items())
 
 
@@ -52,6 +53,40 @@ def test_the_levels_and_verdicts_are_the_tables_and_claims(stores, glued):
     n = agree["agreement"].value_counts()
     assert glued["pp_agree_n"] == str(len(agree))
     assert glued["pp_agree_all"].startswith(f"{n.get('agrees', 0)} agree, {n.get('differs', 0)} differ")
+
+
+def test_every_order_claim_of_the_chapter_has_its_tables_declared_margin(stores, glued):
+    """The orders of methods (Tables 1-7) and the choice of d (Tables 2-4) carry the margin their
+    table declares; the counts shown per table are the verdicts; every Holm family can pass."""
+    res, res_text, _ = stores
+    cl, d_cl = F.chapter_claims(res, res_text), F.chapter_d_claims(res_text)
+    for rows in (cl, d_cl):
+        assert len(rows) and rows["margin"].notna().all()
+        assert (rows["margin"].astype(float) == rows["id"].map(projection.ORDER_MARGINS)).all()
+    assert set(cl["id"]) == set(projection.ORDER_MARGINS)
+    order = F.order_counts(cl)
+    for table, rows in cl.groupby("table"):
+        n = verdict_counts(rows["verdict"])
+        assert order.loc[table, list(n)].tolist() == list(n.values())
+        assert order.loc[table, "of which below margin"] == (rows["size"] == "below margin").sum()
+    assert family_check(pd.concat([cl, d_cl], ignore_index=True))["can pass"].all()
+    assert glued["pp_margins"].startswith(f"{format_value(100 / 456, 2)} points in Table 1")
+    t7 = projection.PAPER["table7"]["mean"]
+    assert f"Proj-OLap's {format_value(t7['SVM-OLap'] - t7['Proj-OLap'], 2)} points below" in glued["pp_margin_paper"]
+
+
+def test_a_margin_decides_no_gain_and_below_margin_in_the_words():
+    cl = pd.DataFrame({"id": ["table1"] * 3, "claim": ["A above R", "B above R", "B above A"],
+                       "a": ["A", "B", "B"], "b": ["R", "R", "A"],
+                       "verdict": ["no gain", "not separable", "not separable"], "size": ["", "", ""]})
+    v = Verdicts(cl)
+    assert F._tuned_words(v, list(cl["claim"])) == ("the paired tests separate no two of the three, and A above R "
+                                                   "shows no gain within the margin")
+    v = Verdicts(cl.assign(verdict=["holds", "not separable", "no gain"], size=["below margin", "", ""]))
+    assert F._tuned_words(v, list(cl["claim"])) == ("of the paper's orders among the three, holds by less than its "
+                                                   "margin for A above R; is not separable for B above R; shows no "
+                                                   "gain for B above A")
+    assert counts(v.claims) == "1 holds (1 by less than its margin), 0 fail, 1 shows no gain and 1 is not separable"
 
 
 def test_the_yale_tables_shown_are_the_stored_ones(stores):

@@ -11,7 +11,8 @@
 
 :func:`claims` decides the paper's claims (the order of every pair of methods of Tables 1 and
 5-7) on the stored per-run results with :mod:`fsbook.claims` (:func:`order_claims`, shared with
-the text protocol).
+the text protocol), each with its table's declared margin (:data:`ORDER_MARGINS`: one test
+prediction of a run).
 
 :data:`PROTOCOL` runs Table 1, Tables 5-7 and the ρ sweep on the shared runner
 (:func:`fsbook.experiments.run_protocol`): one task per Boston run and per (run, pair) of the face
@@ -56,6 +57,7 @@ from fsbook.experiments.projection.claims import (
     order_claims,
     paper_agreement,
     split_ratios,
+    with_margins,
 )
 from fsbook.experiments.projection.newsgroups import (
     LGR_CV,
@@ -90,12 +92,14 @@ from fsbook.experiments.projection.paper import (
     NEWS_METHODS,
     NEWS_PAIRS,
     NEWS_REDUCED_PENALTY,
+    ORDER_MARGINS,
     PAPER,
     PAPER_RUNS,
     RUNS,
     SWEEP,
     TABLE_LABEL,
     TABLE_NAMES,
+    TEST_PREDICTIONS,
     VERSION,
     YALE_K,
     YALE_METHODS,
@@ -186,6 +190,7 @@ __all__ = [
     "NEWS_METHODS",
     "NEWS_PAIRS",
     "NEWS_REDUCED_PENALTY",
+    "ORDER_MARGINS",
     "PAPER",
     "PAPER_RUNS",
     "PARTS",
@@ -194,6 +199,7 @@ __all__ = [
     "SWEEP",
     "TABLE_LABEL",
     "TABLE_NAMES",
+    "TEST_PREDICTIONS",
     "VERSION",
     "YALE_IMAGES",
     "YALE_K",
@@ -235,6 +241,7 @@ __all__ = [
     "store_coverage",
     "subsample",
     "svc_cv_fits",
+    "with_margins",
     "yale_data",
     "yale_grams",
     "yale_kernel_balance",

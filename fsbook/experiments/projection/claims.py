@@ -1,5 +1,10 @@
 """The paper's claims on Tables 1 and 5-7 (the order of every pair of methods of a table) and
 the agreement of each level it prints with ours, decided with :mod:`fsbook.claims`.
+
+Every order claim carries its table's declared margin (:data:`~fsbook.experiments.projection.
+paper.ORDER_MARGINS`, one test prediction of a run): :func:`order_claims` for the orders of
+methods (Tables 2-4's too, through :func:`fsbook.experiments.projection_text.claims`),
+:func:`with_margins` for a claims table built elsewhere (the choice of d).
 """
 
 import functools
@@ -10,6 +15,7 @@ import pandas as pd
 from fsbook.experiments.projection.paper import (
     AGREEMENT_MARGIN,
     GAINS,
+    ORDER_MARGINS,
     PAPER,
     PAPER_RUNS,
     TABLE_NAMES,
@@ -39,7 +45,7 @@ def split_ratios():
     return out
 
 
-def order_claims(values_of, tables, paper, gains):
+def order_claims(values_of, tables, paper, gains, margins=ORDER_MARGINS):
     """Claims table of the paper's order of every pair of methods of each table.
 
     For each table of ``tables`` (``{id: name}``) whose per-run values ``values_of(id)`` (runs
@@ -50,7 +56,15 @@ def order_claims(values_of, tables, paper, gains):
     (:mod:`fsbook.claims`, ``"paired_t"``): given the data set, the runs draw their splits (or
     their training samples) independently, so they are independent units and the test estimates
     the paper's quantity, the mean over the protocol's resampling of this data set.  One table is
-    one Holm family: the paper's table asserts the order of every pair it prints.
+    one Holm family: the paper's table asserts the order of every pair it prints.  Each claim
+    carries its table's margin ``margins[id]`` (default :data:`~fsbook.experiments.projection.
+    paper.ORDER_MARGINS`): it is labelled "below margin" when it holds by less, and shows "no gain"
+    when its 90 % interval lies inside ±margin.
+
+    Raises
+    ------
+    ValueError
+        If a table of ``tables`` has no margin in ``margins``.
 
     Returns
     -------
@@ -62,11 +76,17 @@ def order_claims(values_of, tables, paper, gains):
     Examples
     --------
     >>> vals = pd.DataFrame({"A": [1.0, 2.0, 1.5], "B": [3.0, 3.5, 3.0]})
-    >>> c = order_claims(lambda t: vals, {"t": "T"}, {"t": {"A": 1.0, "B": 2.0}}, {"t": [("A", "B")]})
+    >>> c = order_claims(lambda t: vals, {"t": "T"}, {"t": {"A": 1.0, "B": 2.0}}, {"t": [("A", "B")]},
+    ...                  margins={"t": 2.0})
     >>> c["claim"].tolist(), bool(c["gain"].iloc[0]), float(c["effect"].iloc[0]), int(c["n_direction"].iloc[0])
     (['A below B'], True, 1.6666666666666667, 3)
+    >>> c["verdict"].iloc[0], c["size"].iloc[0], c["margin"].iloc[0]
+    ('holds', 'below margin', 2.0)
     """
     from fsbook.claims import Claim, claims_table, evaluate
+    missing = [t for t in tables if t not in margins]
+    if missing:
+        raise ValueError(f"no margin declared for the order claims of {missing}")
     rows = []
     for table, label in tables.items():
         values = values_of(table)
@@ -81,7 +101,8 @@ def order_claims(values_of, tables, paper, gains):
                     continue                                   # the paper asserts no order
                 a, b = (m1, m2) if (p1 > p2) == higher else (m2, m1)
                 claim = Claim(f"{a} {'above' if higher else 'below'} {b}", a=a, b=b,
-                              better="higher" if higher else "lower", unit="runs", test="paired_t", table=label)
+                              better="higher" if higher else "lower", unit="runs", test="paired_t", table=label,
+                              margin=margins[table])
                 row = evaluate(claim, values[a].to_numpy(), values[b].to_numpy())
                 row.update(id=table, gain=(a, b) in gains[table],
                            **{"paper effect": abs(paper[table][a] - paper[table][b])})
@@ -95,7 +116,8 @@ def claims(results):
     (:func:`order_claims`; Tables 2-4: :func:`fsbook.experiments.projection_text.claims`).
 
     The claims are paired over runs (:func:`per_run`; for the faces each run's average over its
-    pairs, so the runs are the units) and tested by the paired t-test, Holm within each table.
+    pairs, so the runs are the units) and tested by the paired t-test, Holm within each table; each
+    carries its table's margin (:data:`~fsbook.experiments.projection.paper.ORDER_MARGINS`).
 
     Parameters
     ----------
@@ -123,6 +145,43 @@ def claims(results):
     """
     paper = {t: PAPER["table1" if t.startswith("table1") else t]["mean"] for t in TABLE_NAMES}
     return order_claims(lambda t: per_run(results, t), TABLE_NAMES, paper, GAINS)
+
+
+def with_margins(claims, margins=ORDER_MARGINS):
+    """A claims table with each row's margin set to its table's (``margins[id]``, default
+    :data:`~fsbook.experiments.projection.paper.ORDER_MARGINS`) and its verdict decided again
+    (:func:`fsbook.claims.claims_table`: Holm within each family, as before).
+
+    For the order claims built outside this package, such as the choice of d
+    (:func:`fsbook.experiments.projection_text.topic_count_claims`).
+
+    Parameters
+    ----------
+    claims : pandas.DataFrame
+        A claims table with the column ``id`` (the table's key); may be empty.
+    margins : dict
+        ``{id: margin}`` in the metric's points.
+
+    Raises
+    ------
+    ValueError
+        If a row's table has no margin in ``margins``.
+
+    Examples
+    --------
+    >>> from fsbook.claims import Claim, claims_table, evaluate
+    >>> c = Claim("A below B", a="A", b="B", better="lower", unit="runs", test="paired_t", table="T")
+    >>> rows = claims_table([dict(evaluate(c, [1.0, 1.0, 1.01, 1.0], [1.0, 1.01, 1.0, 1.0]), id="t")])
+    >>> rows["verdict"].iloc[0], with_margins(rows, {"t": 0.1})["verdict"].iloc[0]
+    ('not separable', 'no gain')
+    """
+    from fsbook.claims import claims_table
+    if not len(claims):
+        return claims
+    missing = sorted(set(claims["id"]) - set(margins))
+    if missing:
+        raise ValueError(f"no margin declared for the claims of {missing}")
+    return claims_table(claims.assign(margin=claims["id"].map(margins)).to_dict("records"))
 
 
 def paper_agreement(values_of, tables, paper, paper_runs, margin=AGREEMENT_MARGIN):

@@ -14,15 +14,16 @@ import numpy as np
 import pandas as pd
 from sklearn.preprocessing import StandardScaler
 
-from fsbook.claims import VERDICTS
+from fsbook.claims import FAILS, HOLDS, NO_GAIN, VERDICTS
 from fsbook.decisions import argbest
 from fsbook.experiments import projection_ablations, projection_text
-from fsbook.experiments.projection.claims import agreement_table, claims, equal_errors
+from fsbook.experiments.projection.claims import agreement_table, claims, equal_errors, with_margins
 from fsbook.experiments.projection.paper import (
     AGREEMENT_MARGIN,
     GAINS,
     GRID,
     NEWS_FRACS,
+    ORDER_MARGINS,
     PAPER,
     VERSION,
     YALE_K,
@@ -37,6 +38,7 @@ from fsbook.experiments.projection.words import (
     block_words,
     counts,
     level_range,
+    margin_words,
     part_words,
     where,
 )
@@ -62,6 +64,34 @@ FRAC = {t: f"{int(f * 100)} %" for t, f in NEWS_FRACS.items()}
 def chapter_claims(res, res_text):
     """Every order claim of the chapter: Tables 1 and 5-7, then Tables 2-4."""
     return pd.concat([claims(res), projection_text.claims(res_text)], ignore_index=True)
+
+
+def chapter_d_claims(res_text):
+    """The paper's choice of d as claims (:func:`fsbook.experiments.projection_text.
+    topic_count_claims`), with the margin of their table's order claims
+    (:func:`~fsbook.experiments.projection.claims.with_margins`)."""
+    return with_margins(projection_text.topic_count_claims(res_text))
+
+
+def order_counts(cl):
+    """Per table of the claims ``cl`` (in their order): the pairs of methods per verdict, those
+    that hold by less than the table's margin, the pairs, and the margin (points).
+
+    Examples
+    --------
+    >>> cl = pd.DataFrame({"table": ["Table 5"] * 3, "id": ["table5"] * 3,
+    ...                    "verdict": ["holds", "holds", "no gain"], "size": ["below margin", "", ""]})
+    >>> order_counts(cl).loc["Table 5"].astype(str).tolist()
+    ['2', '1', '0', '1', '0', '3', '0.06']
+    """
+    order = (cl.groupby("table", sort=False)["verdict"].value_counts().unstack(fill_value=0)
+             .reindex(columns=list(VERDICTS), fill_value=0))
+    order.insert(1, "of which below margin", cl.groupby("table", sort=False)["size"]
+                 .agg(lambda s: int((s == "below margin").sum())))
+    order["pairs"] = order[list(VERDICTS)].sum(axis=1)
+    ids = cl.groupby("table", sort=False)["id"].first()
+    order["margin (points)"] = [format_significant(ORDER_MARGINS[ids[t]], 2) for t in order.index]
+    return order.rename_axis("table").rename_axis(None, axis=1)
 
 
 def chapter_agreement(res, res_text):
@@ -146,10 +176,7 @@ def _table1_facts(res, v, agree):
                                f"to {format_value(half.max(), 2)} points either side of the effect"}
     out.update({f"pp_t1_{m.replace('-', '_')}": format_value(t1.loc[m, "mean"], 2) for m in t1.index})
     trio = ["Proj-PCR above Ridge", "Proj-PLS above Ridge", "Proj-PLS above Proj-PCR"]
-    out["pp_t1_tuned"] = ("the paired tests separate no two of the three"
-                          if all(C.loc[("table1", c), "verdict"] == "not separable" for c in trio)
-                          else "of the paper's orders among the three, "
-                          + v.by_verdict([(c, "table1", c) for c in trio], "for"))
+    out["pp_t1_tuned"] = _tuned_words(v, trio)
     ridge_pg = float(t1_pg.loc["Ridge", "mean"])
     out["pp_t1_ridge_paper_grid"] = format_value(ridge_pg, 2)
     out["pp_t1_ridge_grid_gain"] = format_value(float(t1.loc["Ridge", "mean"]) - ridge_pg, 2)
@@ -187,6 +214,16 @@ def _table1_facts(res, v, agree):
                            f"differences {format_value(d_t1.min(), 2)} to {format_value(d_t1.max(), 2)} points")
     out["pp_t1_agree"] = agreement_words(agree, ["table1"])
     return out
+
+
+def _tuned_words(v, trio):
+    """How the orders among three Table 1 models are decided: none separated (and those within
+    the margin), or the claims by verdict."""
+    if any(v.verdict("table1", c) in (HOLDS, FAILS) for c in trio):
+        return "of the paper's orders among the three, " + v.by_verdict([(c, "table1", c) for c in trio], "for")
+    same = [c for c in trio if v.verdict("table1", c) == NO_GAIN]
+    return "the paired tests separate no two of the three" + (
+        f", and {join_words(same)} {'shows' if len(same) == 1 else 'show'} no gain within the margin" if same else "")
 
 
 def news_tables(res_text):
@@ -233,20 +270,22 @@ def _news_facts(res_text, v, agree, parts):
     return {**out, **_d_choice_facts(res_text), **_ties_facts(res_text, news)}
 
 
-#: how the choice of d is worded per verdict of "d = 30 better than d"
-VERB_D = {"holds": "better than", "fails": "worse than", "not separable": "not separable from"}
+#: how the choice of d is worded per verdict of "d = 30 better than d" (and a claim that holds by
+#: less than its margin)
+VERB_D = {"holds": "better than", "holds, below margin": "better, by less than the margin, than",
+          "fails": "worse than", "no gain": "equal, within the margin, to", "not separable": "not separable from"}
 
 
 def _d_choice_facts(res_text):
-    d_cl, D = projection_text.topic_count_claims(res_text), projection_text.NEWS_D
+    d_cl, D = chapter_d_claims(res_text), projection_text.NEWS_D
     if not len(d_cl):
         return {"pp_d_choice": f"Only d = {D} is stored, so the choice of d is not tested here"}
     best = []
     for (t, m), g in d_cl.groupby(["id", "method"], sort=False):
-        s = g.set_index("d")["verdict"]
-        text = ("better than every other stored d" if (s == "holds").all() else
+        s = (g["verdict"] + g["size"].map(lambda x: f", {x}" if x else "")).set_axis(g["d"])
+        text = ("better than every other stored d" if (s == HOLDS).all() else
                 "; ".join(f"{VERB_D[k]} {join_words(f'd = {d}' for d in s.index[s == k])}"
-                          for k in VERDICTS if (s == k).any()))
+                          for k in VERB_D if (s == k).any()))
         best.append(f"{m} at {FRAC[t]}: d = {D} {text}")
     return {"pp_d_choice": "In ours, " + "; ".join(best)}
 
@@ -316,11 +355,11 @@ def _yale_facts(res, v, agree, parts):
     out["pp_yale_headline"] = f"Of the {len(gains)} projection gains of Tables 5–7, {counts(gains)}"
     same_k, _ = equal_errors(res, "SVM-KPCA", "SVM-Kernel")
     out["pp_kpca_kernel"] = f"have the same test error in {spaced(same_k)} of the {spaced(n_face)} stored face tasks"
-    kp = "Proj-KPCA below SVM-KPCA"
-    text = (f"Against SVM-KPCA, Proj-KPCA's gain {v.by_verdict([(LABEL[t], t, kp) for t in yale])}; against "
-            f"SVM-Kernel it {v.by_verdict([(LABEL[t], t, 'Proj-KPCA below SVM-Kernel') for t in yale])}")
+    kp, kk = "Proj-KPCA below SVM-KPCA", "Proj-KPCA below SVM-Kernel"
+    text = (f"{kp} {v.by_verdict([(LABEL[t], t, kp) for t in yale])}. "
+            f"{kk} {v.by_verdict([(LABEL[t], t, kk) for t in yale])}")
     text += "".join(f". {where(t)[0].upper()}{where(t)[1:]}, against SVM-KPCA, it {v.described(t, kp)}"
-                    for t in yale if C.loc[(t, kp), "verdict"] != "not separable")
+                    for t in yale if C.loc[(t, kp), "verdict"] in (HOLDS, FAILS))
     out["pp_kpca_text"] = text
     out["pp_olap_gda"] = v.by_verdict([(LABEL[t], t, v.pair_claim(t, "SVM-OLap", "SVM-GDA")) for t in yale])
     out["pp_yale_levels"] = level_range(list(yale), PAPER, yale, "errors")
@@ -346,7 +385,8 @@ def _overview_facts(res, v):
     gains = cl[cl["gain"] & (cl["id"] != "table1_paper_grid")]
     held, failed = gains[gains["verdict"] == "holds"], gains[gains["verdict"] == "fails"]
     out = {"pp_gain_n": str(len(gains)), "pp_gain_counts": counts(gains),
-           "pp_gain_holds": join_words(f"{c} {where(t)}" for c, t in zip(held["claim"], held["id"])),
+           "pp_gain_holds": join_words(f"{c} {where(t)}" + (" (by less than its margin)" if z else "")
+                                       for c, t, z in zip(held["claim"], held["id"], held["size"])),
            "pp_gain_fails": ("The gains that fail (the plain model is better): "
                              + join_words(f"{c} {where(t)}" for c, t in zip(failed["claim"], failed["id"])))
            if len(failed) else "No gain fails"}
@@ -362,6 +402,17 @@ def _overview_facts(res, v):
             f"{c} {where(t)} ({sub_cl.loc[(t, c), 'verdict']} on the subsample, {C.loc[(t, c), 'verdict']} on "
             "the store)" for t, c in moved) if moved else "no verdict differs from the store's"))
     return out
+
+
+def _margin_facts(cl):
+    """The order claims' margins of the tables of ``cl``, and the paper's words on two of its
+    smallest differences (Table 7), which set no single threshold."""
+    t7 = PAPER["table7"]["mean"]
+    olap, kpca = t7["SVM-OLap"] - t7["Proj-OLap"], t7["SVM-Kernel"] - t7["SVM-KPCA"]
+    return {"pp_margins": margin_words([t for t in ORDER_MARGINS if t in set(cl["id"])]),
+            "pp_margin_paper": f"it calls Proj-OLap's {format_value(olap, 2)} points below SVM-OLap in Table 7 "
+                               f"'slightly better', and SVM-KPCA's {format_value(kpca, 2)} points below SVM-Kernel in "
+                               "the same table 'similar'"}
 
 
 def _why_facts(res_why):
@@ -396,7 +447,8 @@ def facts(res, res_text, res_why):
     """
     cl, agree = chapter_claims(res, res_text), chapter_agreement(res, res_text)
     v, parts = Verdicts(cl), store_parts(res, res_text)
-    return {**_store_facts(res, res_text, agree), **_overview_facts(res, v), **_table1_facts(res, v, agree),
+    return {**_store_facts(res, res_text, agree), **_overview_facts(res, v), **_margin_facts(cl),
+            **_table1_facts(res, v, agree),
             **_news_facts(res_text, v, agree, parts), **_yale_facts(res, v, agree, parts),
             **_sweep_facts(res.tables), **_why_facts(res_why)}
 
@@ -451,8 +503,11 @@ def balance_facts(balance):
 
 def claims_shown(rows, caption):
     """The claims ``rows`` (rows of :func:`chapter_claims`), each named with its table, as a
-    captioned table (:func:`fsbook.report.claims_display`)."""
-    return claims_display(rows.assign(claim=rows["table"] + ": " + rows["claim"]), caption)
+    captioned table (:func:`fsbook.report.claims_display`), the caption ending with the tables'
+    margins (:func:`~fsbook.experiments.projection.words.margin_words`)."""
+    margins = margin_words([t for t in ORDER_MARGINS if t in set(rows["id"])])
+    return claims_display(rows.assign(claim=rows["table"] + ": " + rows["claim"]),
+                          f"{caption}; 'below margin' / 'no gain' against the margin of {margins}")
 
 
 #: the unit of each ablated data set's levels

@@ -3,7 +3,8 @@
 Zhang & Schneider (2010), Section 3: Table 1's levels and best d, Tables 5-7's levels (Tables
 2-4's are :data:`fsbook.experiments.projection_text.PAPER`), the α and ρ grids, the penalties
 on the reduced coordinates, the runs, tables and pairs of each part, the tie rule of the face
-SVMs' C search and the version whose store the chapter reads.
+SVMs' C search, the margins of the order claims (:data:`ORDER_MARGINS`) and of the agreement with
+the paper's levels, and the version whose store the chapter reads.
 
 Version history (:data:`VERSION`)
 ---------------------------------
@@ -108,6 +109,30 @@ TABLE_NAMES = {"table1": "Table 1", "table1_paper_grid": "Table 1 (paper's α gr
 AGREEMENT_MARGIN = 1.0
 #: the paper's number of runs per table (its means and standard errors are over them)
 PAPER_RUNS = {"table1": 500, **{t: 50 for t in YALE_K}}
+
+#: the test predictions one run of each table's design makes (the run's value, R² % or error %,
+#: averages over them): Table 1, one regression on the 506 − 50 = 456 houses left out of training;
+#: Tables 2-4, the 190 pairs of groups, each tested on all the test posts of its two groups (each
+#: of the 7 532 test posts is in the 19 pairs of its group: 19 × 7 532); Tables 5-7, the 105 pairs
+#: of subjects, each tested on the 2 × (11 − k) images of its two subjects left out of training
+TEST_PREDICTIONS = {"table1": 506 - 50, "table1_paper_grid": 506 - 50,
+                    **{t: 19 * 7532 for t in NEWS_FRACS},
+                    **{t: 105 * 2 * (11 - k) for t, k in YALE_K.items()}}
+#: the margin of every order claim of a table (:class:`fsbook.claims.Claim`'s ``margin``), in the
+#: table's points (R² % in Table 1, error % in Tables 2-7): the resolution of the metric the claims
+#: pair, one test prediction of a run, 100 / :data:`TEST_PREDICTIONS` points (Table 1: 0.22;
+#: Tables 2-4: 0.0007; Tables 5-7: 0.06, 0.08 and 0.12).  A run's error moves by one test
+#: prediction's weight when one prediction changes (for a pair of average size in Tables 2-4); its
+#: R² moves by as much when one test house's squared error changes by the test targets' mean
+#: squared deviation (1/456 of their total sum of squares).  An effect below it is less than one
+#: test prediction per run, so a claim that holds by less is labelled "below margin", and one whose
+#: 90 % interval lies inside ±margin shows "no gain".  Declared from the design, not from the
+#: results.  Not the paper's printed precision (0.01 points in every table, finer than one run can
+#: show), nor the smallest difference its text calls a gain (0.03 points, Proj-OLap against
+#: SVM-OLap in Table 7, "slightly better", while SVM-KPCA's 0.06 points below SVM-Kernel in the
+#: same table are "similar": its words set no single threshold).  It is not
+#: :data:`AGREEMENT_MARGIN`, which compares our levels with the paper's
+ORDER_MARGINS = {t: 100 / n for t, n in TEST_PREDICTIONS.items()}
 
 
 #: how :func:`store_coverage` labels the tables of a part

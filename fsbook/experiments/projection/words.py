@@ -3,14 +3,23 @@
 """
 
 from fsbook.claims import verdict_counts
-from fsbook.experiments.projection.paper import NEWS_FRACS, TABLE_NAMES, YALE_K
-from fsbook.report import describe_claim, format_value, join_words, spaced
+from fsbook.experiments.projection.paper import (
+    NEWS_FRACS,
+    ORDER_MARGINS,
+    TABLE_NAMES,
+    TEST_PREDICTIONS,
+    YALE_K,
+)
+from fsbook.report import describe_claim, format_significant, format_value, join_words, spaced
 
 #: the plural verb of each agreement verdict
 AGREE_PLURAL = {"agrees": "agree", "differs": "differ", "inconclusive": "are inconclusive"}
-#: the singular and plural verb of each claim verdict
-VERB = {"holds": "holds", "fails": "fails", "not separable": "is not separable"}
-PLURAL = {"holds": "hold", "fails": "fail", "not separable": "are not separable"}
+#: the singular and plural verb of each claim verdict (:meth:`Verdicts.label`: a claim that holds
+#: by less than its margin is "holds, below margin")
+VERB = {"holds": "holds", "holds, below margin": "holds by less than its margin", "fails": "fails",
+        "no gain": "shows no gain", "not separable": "is not separable"}
+PLURAL = {"holds": "hold", "holds, below margin": "hold by less than their margin", "fails": "fail",
+          "no gain": "show no gain", "not separable": "are not separable"}
 #: how the prose names each table: the text tables by their fraction, the face tables by number
 LABEL = {**{t: f"{int(f * 100)} %" for t, f in NEWS_FRACS.items()}, **{t: f"Table {t[-1]}" for t in YALE_K}}
 #: what a part of the stores holds and the tables it feeds
@@ -97,14 +106,36 @@ def where(table):
 
 
 def counts(rows):
-    """'4 hold, 0 fail and 17 are not separable' of the claims ``rows``.
+    """'4 hold (1 by less than its margin), 0 fail, 2 show no gain and 17 are not separable' of
+    the claims ``rows`` (columns ``verdict`` and, optionally, ``size``).
 
     >>> import pandas as pd
-    >>> counts(pd.DataFrame({"verdict": ["holds", "not separable", "holds"]}))
-    '2 hold, 0 fail and 1 are not separable'
+    >>> counts(pd.DataFrame({"verdict": ["holds", "not separable", "holds", "no gain"],
+    ...                      "size": ["", "", "below margin", ""]}))
+    '2 hold (1 by less than its margin), 0 fail, 1 shows no gain and 1 is not separable'
+    >>> counts(pd.DataFrame({"verdict": ["holds", "not separable", "not separable"]}))
+    '1 holds, 0 fail, 0 show no gain and 2 are not separable'
     """
     n = verdict_counts(rows["verdict"])
-    return f"{n['holds']} hold, {n['fails']} fail and {n['not separable']} are not separable"
+    below = int((rows["size"] == "below margin").sum()) if "size" in rows else 0
+    said = {v: f"{n[v]} {VERB[v] if n[v] == 1 else PLURAL[v]}" for v in n}
+    held = said["holds"] + (f" ({below} by less than its margin)" if below else "")
+    return f"{held}, {said['fails']}, {said['no gain']} and {said['not separable']}"
+
+
+def margin_words(ids, margins=ORDER_MARGINS, predictions=TEST_PREDICTIONS):
+    """The order claims' margin of each table of ``ids``, two significant digits, tables of equal
+    margin together, with the test predictions a run makes.
+
+    >>> margin_words(["table1", "table1_paper_grid", "table2", "table3"]).split("; ")  # doctest: +NORMALIZE_WHITESPACE
+    ["0.22 points in Table 1 and Table 1 (paper's α grid), one of 456 test predictions a run",
+     '0.0007 points in Table 2 and Table 3, one of 143 108 test predictions a run']
+    """
+    groups = {}
+    for t in dict.fromkeys(ids):
+        groups.setdefault((margins[t], predictions[t]), []).append(TABLE_NAMES.get(t, f"Table {t[-1]}"))
+    return "; ".join(f"{format_significant(m, 2)} points in {join_words(names)}, one of {spaced(n)} test "
+                     "predictions a run" for (m, n), names in groups.items())
 
 
 def level_range(ids, paper, ours, what):
@@ -129,20 +160,21 @@ def level_range(ids, paper, ours, what):
 
 class Verdicts:
     """The verdicts of a claims table, worded: ``Verdicts(cl)`` with the columns ``id``,
-    ``claim``, ``a``, ``b`` and ``verdict`` (and those :func:`fsbook.report.describe_claim`
-    reads).
+    ``claim``, ``a``, ``b``, ``verdict`` and, optionally, ``size`` (and those
+    :func:`fsbook.report.describe_claim` reads).
 
     Examples
     --------
     >>> import pandas as pd
-    >>> cl = pd.DataFrame({"id": ["t", "t", "u"], "claim": ["A below B", "A below C", "A below B"],
-    ...                    "a": ["A", "A", "A"], "b": ["B", "C", "B"],
-    ...                    "verdict": ["holds", "not separable", "holds"]})
+    >>> cl = pd.DataFrame({"id": ["t", "t", "u", "u"], "claim": ["A below B", "A below C", "A below B", "A below C"],
+    ...                    "a": ["A", "A", "A", "A"], "b": ["B", "C", "B", "C"],
+    ...                    "verdict": ["holds", "not separable", "holds", "no gain"],
+    ...                    "size": ["", "", "below margin", ""]})
     >>> v = Verdicts(cl)
     >>> v.by_verdict([("T", "t", "A below B"), ("U", "u", "A below B"), ("T", "t", "A below C")])
-    'holds in T and U; is not separable in T'
-    >>> v.grouped([("t", "A below B"), ("t", "A below C")])
-    'A below B holds; A below C is not separable'
+    'holds in T; holds by less than its margin in U; is not separable in T'
+    >>> v.grouped([("t", "A below B"), ("u", "A below C")])
+    'A below B holds; A below C shows no gain'
     >>> v.pair_claim("t", "C", "A")
     'A below C'
     """
@@ -155,6 +187,12 @@ class Verdicts:
         """The verdict of the claim ``text`` of ``table``."""
         return self.by_claim.loc[(table, text), "verdict"]
 
+    def label(self, table, text):
+        """The verdict, with ", below margin" for a claim that holds by less than its margin."""
+        row = self.by_claim.loc[(table, text)]
+        size = row.get("size", "")
+        return row["verdict"] + (f", {size}" if isinstance(size, str) and size else "")
+
     def described(self, table, text):
         """'holds (+0.23 points, 95 % CI [+0.16, +0.29], paired t, 341 of 500 runs in the
         paper's direction, p < 0.001)'."""
@@ -164,14 +202,14 @@ class Verdicts:
         """'holds in A and B; is not separable in C' from ``[(label, table id, claim)]``."""
         groups = {}
         for label, table, text in items:
-            groups.setdefault(self.verdict(table, text), []).append(label)
+            groups.setdefault(self.label(table, text), []).append(label)
         return "; ".join(f"{VERB[v]} {prep} {join_words(labels)}" for v, labels in groups.items())
 
     def grouped(self, items):
         """'A and B are not separable; C holds' from ``[(table id, claim)]``."""
         groups = {}
         for table, text in items:
-            groups.setdefault(self.verdict(table, text), []).append(text)
+            groups.setdefault(self.label(table, text), []).append(text)
         return "; ".join(f"{join_words(texts)} {VERB[v] if len(texts) == 1 else PLURAL[v]}"
                          for v, texts in groups.items())
 
