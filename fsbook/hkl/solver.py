@@ -31,7 +31,10 @@ restricted problem is solved in the primal, as one conic program on the node fea
 certificate below is computed from its ``(w, b, α)`` in the same way.  ``solver="working_set"``
 (:func:`fsbook.hkl.primal.restricted_working_set`) solves the same conic program on the samples
 near the margin of the previous iteration's solution (or of the previous ``C``'s, on a path), the
-others fixed at ``α = 0`` or ``α = C`` and checked after the solve.
+others fixed at ``α = 0`` or ``α = C`` and checked after the solve.  ``solver="variational"``
+(``p = 2``; :func:`fsbook.hkl.variational.restricted_variational`) alternates a warm-started SVM
+and the closed-form ``η`` of the variational form (4)–(7), started from the previous
+iteration's (or ``C``'s) ``η`` and ``α``.
 
 Sufficiency condition (chapter 5, after Bach 2009).  For a source ``t`` of
 ``A^c`` let
@@ -56,6 +59,7 @@ from fsbook.hkl import lattice
 from fsbook.hkl._kernels import prefix_quadforms, source_quadforms, union_matrix
 from fsbook.hkl.primal import restricted_conic, restricted_working_set
 from fsbook.hkl.smo import clarabel_svm, ipm_svm, smo_svm
+from fsbook.hkl.variational import restricted_variational
 
 __all__ = ["HKLProblem", "RestrictedProblem", "solve_active_set", "source_scores",
            "source_group_scores", "source_scores_reference"]
@@ -716,7 +720,7 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
     w, b : ndarray, float or None
         Warm start of the weights on ``nodes`` and the intercept (a regularisation path's
         previous solution), used by ``solver="working_set"`` only.
-    solver : {"mirror", "conic", "working_set"}
+    solver : {"mirror", "conic", "working_set", "variational"}
         How the restricted problem on the active set is solved.  ``"mirror"`` (the reference):
         entropic mirror descent on ``η`` for the reduced dual (8), one inner SVM (9) per
         evaluation.  ``"conic"``: the restricted primal (2)–(3) as one conic program on the
@@ -726,7 +730,10 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
         zeros for the nodes just added, or ``w``, ``b`` of the previous ``C``), the other
         samples fixed at ``α = 0`` or ``α = C`` and checked after the solve
         (:func:`fsbook.hkl.primal.restricted_working_set`); same optimum, same certificate
-        (evaluated on all samples).
+        (evaluated on all samples).  ``"variational"`` (``p = 2``): alternating minimisation of
+        the variational form (4)–(7), a warm-started SVM (w-step) and ``η_v ∝ δ_v ||w_{D(v)}||``
+        (η-step), started from ``η`` and the previous SVM's ``α``
+        (:func:`fsbook.hkl.variational.restricted_variational`); same certificate.
     max_iter : int or None
         Cap on the active-set iterations; ``None``: no cap.
     max_active : int or None
@@ -741,8 +748,11 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
     ``"stalled"`` (no violating source left while the gap is above tol: inexact restricted
     solves).  Every stop other than ``"certified"`` warns (``ConvergenceWarning``) with the gap.
     """
-    if solver not in ("mirror", "conic", "working_set"):
-        raise ValueError(f"solver must be 'mirror', 'conic' or 'working_set', got {solver!r}")
+    if solver not in ("mirror", "conic", "working_set", "variational"):
+        raise ValueError("solver must be 'mirror', 'conic', 'working_set' or 'variational', "
+                         f"got {solver!r}")
+    if solver == "variational" and prob.p != 2.0:
+        raise ValueError("solver='variational' needs p = 2")
     if max_active is None:
         max_active = np.inf
     if max_iter is None:
@@ -772,7 +782,7 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
     for it in range(1, max_iter + 1):
         t0 = time.perf_counter()
         red = RestrictedProblem(prob, nodes)
-        if solver == "working_set":
+        if solver in ("working_set", "variational"):
             red.use_sparse_ancestors()
         if solver == "mirror":
             ev, n_md, P, MA2, gapA = _mirror_descent(red, eta, tol / 2, md_max_iter)
@@ -781,7 +791,11 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
             sol = None
             if solver == "working_set":
                 sol = restricted_working_set(red, w0=w_warm, b0=None if w_warm is None else b_warm)
-            ev, P, MA2, gapA, w, omega = _conic_restricted(red, eta, sol)
+            elif solver == "variational":
+                sol = restricted_variational(red, eta0=eta, alpha0=prob.alpha_warm)
+                prob.alpha_warm = sol["alpha"]
+            ev, P, MA2, gapA, w, omega = _conic_restricted(
+                red, sol["eta"] if solver == "variational" else eta, sol)
             if solver == "working_set":     # the next iteration starts from this solution
                 w_warm, b_warm = w, ev["b"]
             n_md = 0
