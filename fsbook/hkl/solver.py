@@ -152,6 +152,7 @@ class HKLProblem:
         self.svm_max_iter = int(svm_max_iter)
         self._psi_cache = {}
         self._union = None            # R of all samples (union_rows), computed once
+        self._groups = (None, None)   # the last active set and its source groups
 
     #: largest number of samples for which :meth:`union_rows` keeps ``R`` of all samples
     #: (``m²`` doubles: 128 MiB at this size); above it, ``R`` is recomputed on every call
@@ -169,6 +170,17 @@ class HKLProblem:
         if self._union is None:
             self._union = union_matrix(self.X, self.lg)
         return self._union[np.ix_(rows, rows)]
+
+    def source_groups(self, nodes):
+        """:func:`fsbook.hkl.lattice.source_groups` of ``nodes``, kept for the last active set.
+
+        The groups depend on the active set only; on a regularisation path the first iteration
+        at a new ``C`` starts from the previous ``C``'s final active set and reuses them.
+        """
+        key = frozenset(nodes)
+        if self._groups[0] != key:
+            self._groups = (key, lattice.source_groups(nodes, self.n))
+        return self._groups[1]
 
     def delta(self, nodes):
         """``δ_v`` for a list of nodes."""
@@ -804,7 +816,7 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
             n_conic_iter += ev["iterations"]
         eta = ev["eta"]
         t1 = time.perf_counter()
-        groups = lattice.source_groups(nodes, prob.n)
+        groups = prob.source_groups(nodes)
         logQ = source_group_scores(prob, ev["c"], groups, threshold=MA2)
         t2 = time.perf_counter()
         times["svm"] += red.t_svm
