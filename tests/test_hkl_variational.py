@@ -126,3 +126,21 @@ def test_variational_path_matches_cold_conic_fits():
                                 max_add=3, solver="conic")
         assert res["converged"] and cold["converged"]
         assert res["primal"] == pytest.approx(cold["primal"], rel=2 * tol)
+
+
+def test_variational_solver_option_of_the_estimators():
+    """solver="variational" is opt-in and, through DisjunctiveHKL and DisjunctiveHKLCV's
+    warm-started path, gives the certified models of solver="conic": the same objective within
+    the tolerance, the same cross-validated accuracies and C."""
+    from fsbook.hkl import DisjunctiveHKL, DisjunctiveHKLCV
+    X, y = _data(6, m=80)
+    a = DisjunctiveHKL(C=10.0, beta=2.0, tol=1e-5).fit(X, y)
+    b = DisjunctiveHKL(C=10.0, beta=2.0, tol=1e-5, solver="variational").fit(X, y)
+    assert a.certified_ and b.certified_ and b.stop_reason_ == "certified"
+    assert b.objective_ == pytest.approx(a.objective_, rel=2e-5)
+    kw = dict(Cs=[0.1, 1.0, 10.0, 100.0], betas=[2.0], tol=1e-5)
+    cva = DisjunctiveHKLCV(**kw).fit(X, y)
+    cvb = DisjunctiveHKLCV(solver="variational", **kw).fit(X, y)
+    assert cvb.estimator_.solver == "variational" and cvb.cv_results_.certified.all()
+    np.testing.assert_allclose(cvb.cv_results_.mean_accuracy, cva.cv_results_.mean_accuracy)
+    assert cvb.C_ == cva.C_

@@ -33,6 +33,14 @@ only loosen the certified gap.  When the alternation has not reached the toleran
 when the optimum has many zero blocks), the restricted problem is finished by
 :func:`fsbook.hkl.primal.restricted_working_set` from the current ``(w, b)``, and the result
 says so (``status="fallback"``).
+
+What it gains (``benchmarks/hkl.py``, section 9, recorded as ``warm_path``): nothing on the
+tic-tac-toe C path.  The alternation converges linearly at a rate of about 0.5–0.6 per w-step
+(22 w-steps to a reduced gap of 10⁻⁵ on the example below), and at ``C ≥ 100`` warm-started SMO
+needs more than ``20 m`` steps on the nearly separable kernels, so most restricted solves of the
+path end in the fallback after one or two wasted w-steps; the path then costs more than the
+working-set program alone.  It pays only where a warm start is already near the optimum (small
+``C``, an active set that did not change): one SVM and one η-step certify it.
 """
 from __future__ import annotations
 
