@@ -66,7 +66,7 @@ def disjunctive_hkl_path(X, ys, Cs, beta, mu=1.0, p=2.0, feature_weights=None, t
     A generator (the ``Cs`` may be any iterable, consumed lazily, so callers can stop the path
     on a rule of their own): each solve starts from the previous active set, its ``η`` and the
     inner SVM's dual point (kept by the one :class:`HKLProblem` of the path) and, for
-    ``solver="working_set"``, its weights and intercept, as
+    ``solver="working_set"`` or ``"variational"``, its weights and intercept, as
     ``sklearn.linear_model.enet_path`` serves ``LassoCV``.
 
     Parameters
@@ -92,7 +92,7 @@ def disjunctive_hkl_path(X, ys, Cs, beta, mu=1.0, p=2.0, feature_weights=None, t
         res = solve_active_set(prob, tol=tol, max_active=max_active, max_add=max_add,
                                max_iter=max_iter, solver=solver, **({} if warm is None else warm))
         warm = dict(nodes=res["nodes"], eta=res["eta"])
-        if solver == "working_set":     # its shrinking starts from the previous C's solution
+        if solver in ("working_set", "variational"):   # start from the previous C's solution
             warm.update(w=res["w"], b=res["b"])
         yield float(C), res
 

@@ -153,6 +153,7 @@ class HKLProblem:
         self._psi_cache = {}
         self._union = None            # R of all samples (union_rows), computed once
         self._groups = (None, None)   # the last active set and its source groups
+        self.alternation_failed_at = None   # the C at which solver="variational" fell back
 
     #: largest number of samples for which :meth:`union_rows` keeps ``R`` of all samples
     #: (``m²`` doubles: 128 MiB at this size); above it, ``R`` is recomputed on every call
@@ -731,7 +732,7 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
         the top node ``()`` and its ``η``; default ``[()]`` and ``η = 1``.
     w, b : ndarray, float or None
         Warm start of the weights on ``nodes`` and the intercept (a regularisation path's
-        previous solution), used by ``solver="working_set"`` only.
+        previous solution), used by ``solver="working_set"`` and ``"variational"`` only.
     solver : {"mirror", "conic", "working_set", "variational"}
         How the restricted problem on the active set is solved.  ``"mirror"`` (the reference):
         entropic mirror descent on ``η`` for the reduced dual (8), one inner SVM (9) per
@@ -781,7 +782,7 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
             raise ValueError("eta must have one entry per node")
         eta = eta / eta.sum()
     w_warm = None
-    if solver == "working_set" and w is not None:
+    if solver in ("working_set", "variational") and w is not None:
         w_warm = np.asarray(w, dtype=np.float64)
         if w_warm.shape != (len(nodes),):
             raise ValueError("w must have one entry per node")
@@ -804,11 +805,12 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
             if solver == "working_set":
                 sol = restricted_working_set(red, w0=w_warm, b0=None if w_warm is None else b_warm)
             elif solver == "variational":
-                sol = restricted_variational(red, eta0=eta, alpha0=prob.alpha_warm)
+                sol = restricted_variational(red, eta0=eta, alpha0=prob.alpha_warm, w0=w_warm,
+                                             b0=None if w_warm is None else b_warm)
                 prob.alpha_warm = sol["alpha"]
             ev, P, MA2, gapA, w, omega = _conic_restricted(
                 red, sol["eta"] if solver == "variational" else eta, sol)
-            if solver == "working_set":     # the next iteration starts from this solution
+            if solver in ("working_set", "variational"):   # the next iteration starts here
                 w_warm, b_warm = w, ev["b"]
             n_md = 0
             red.t_svm = ev["seconds"]

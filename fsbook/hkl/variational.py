@@ -116,7 +116,7 @@ def _dual_lower(alpha_sum, M2):
     return k * alpha_sum - 0.5 * k * k * M2
 
 
-def restricted_variational(red, eta0=None, alpha0=None, tol=1e-5, max_rounds=30,
+def restricted_variational(red, eta0=None, alpha0=None, w0=None, b0=None, tol=1e-5, max_rounds=30,
                            svm_tol=1e-6, floor=1e-6, fallback=True, min_rate=0.25,
                            smo_budget=None):
     """Solve the restricted problem of ``red`` (``p = 2``) by alternating the w-step (a
@@ -131,6 +131,11 @@ def restricted_variational(red, eta0=None, alpha0=None, tol=1e-5, max_rounds=30,
         ``None``: uniform.
     alpha0 : ndarray (m,) or None
         Warm start of the SVM's ``α`` (made feasible by :func:`fsbook.hkl.smo.smo_svm`).
+    w0, b0 : ndarray (k,), float or None
+        The previous solution (padded with zeros for new nodes): the warm start of the fallback
+        when the alternation is skipped.  The alternation is skipped (straight to the
+        fallback) when it already gave up at this ``C`` (``red.prob.alternation_failed_at``):
+        on a path, the later active-set iterations at a ``C`` whose SVMs are slow are slow too.
     tol : float
         Relative reduced duality gap at which the alternation stops.
     max_rounds : int
@@ -192,6 +197,11 @@ def restricted_variational(red, eta0=None, alpha0=None, tol=1e-5, max_rounds=30,
     alpha = alpha0
     budget = 20 * prob.m if smo_budget is None else int(smo_budget)
     status, rounds, rel, prev = "MaxIterations", 0, np.inf, np.inf
+    if fallback and w0 is not None and getattr(prob, "alternation_failed_at", None) == C:
+        sol = restricted_working_set(red, w0=w0, b0=b0)
+        return dict(sol, status="fallback", iterations=0, alpha=np.abs(sol["c"]), gap=np.nan,
+                    eta=eta_from_weights(red, sol["w"], floor) if np.any(sol["w"]) else eta,
+                    seconds=time.perf_counter() - t0)
     for rounds in range(1, max_rounds + 1):  # noqa: B007 (the count is read after the loop)
         zeta, _ = red.zeta(eta)
         K = (D * zeta) @ D.T
@@ -216,6 +226,7 @@ def restricted_variational(red, eta0=None, alpha0=None, tol=1e-5, max_rounds=30,
     out = dict(w=w, b=float(b), c=c, s=s, status=status, iterations=rounds, eta=eta,
                alpha=alpha, gap=float(rel))
     if status != "Solved" and fallback:
+        prob.alternation_failed_at = C
         sol = restricted_working_set(red, w0=w, b0=b)
         out.update(w=sol["w"], b=sol["b"], c=sol["c"], s=sol["s"], status="fallback",
                    alpha=np.abs(sol["c"]), eta=eta_from_weights(red, sol["w"], floor)
