@@ -38,9 +38,9 @@ What it gains (``benchmarks/hkl.py``, section 9, recorded as ``warm_path``): not
 tic-tac-toe C path.  The alternation converges linearly at a rate of about 0.5–0.6 per w-step
 (22 w-steps to a reduced gap of 10⁻⁵ on the example below), and at ``C ≥ 100`` warm-started SMO
 needs more than ``20 m`` steps on the nearly separable kernels, so most restricted solves of the
-path end in the fallback after one or two wasted w-steps; the path then costs more than the
-working-set program alone.  It pays only where a warm start is already near the optimum (small
-``C``, an active set that did not change): one SVM and one η-step certify it.
+path (49 of 60) end in the fallback, and the path costs about what the working-set program
+alone costs.  It pays only where a warm start is already near the optimum (small ``C``, an
+active set that did not change): one SVM and one η-step certify it.
 """
 from __future__ import annotations
 
