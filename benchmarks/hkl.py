@@ -75,7 +75,12 @@
    seconds of the working-set path spent inside its restricted solves, and the ratio a free
    restricted solver would reach (the independent fits over the rest of the path: the
    sufficiency checks, the bounds of ``Ω_A*`` and the source enumeration of every active-set
-   iteration), the bound of any restricted solver with these active-set iterations.
+   iteration), the bound of any restricted solver with these active-set iterations.  Beside
+   them, in the same run, the warm path of the first-order restricted solver
+   (``solver="variational"``, :func:`fsbook.hkl.variational.restricted_variational`: warm-started
+   SVM w-steps and closed-form η-steps of the variational form, finished by the working-set
+   program when the alternation is slow), with the same quality columns, its restricted solves'
+   CPU seconds, and how many of them the alternation certified alone.
 10. The same solver end to end (``warm_path_cv``): the tic-tac-toe CV of ``large_c``
     (``DisjunctiveHKLCV(Cs=[0.1, 1, 10, 100, 1000], cv=3)`` on the 4 outer training folds, the
     inner folds' warm-started paths and the refit) with ``solver="conic"`` and with
@@ -528,85 +533,117 @@ def bench_warm_path(dataset="tic_tac_toe", Cs=(0.1, 1.0, 10.0, 100.0, 1000.0), f
     from fsbook.experiments.hkl import load_table1, table_folds
     from fsbook.hkl import disjunctive_hkl_path, lattice
     from fsbook.hkl.estimator import _make_problem, _resolve_beta
-    # CPU seconds inside the restricted solves of the working-set path (measurement only: the
-    # function is wrapped for this run and restored after it)
-    inner = hkl_solver.restricted_working_set
-    t_restricted = [0.0]
+    # CPU seconds inside the restricted solves of the working-set and variational paths
+    # (measurement only: the functions are wrapped for this run and restored after it)
+    inner = dict(working_set=hkl_solver.restricted_working_set,
+                 variational=hkl_solver.restricted_variational)
+    t_restricted = dict(working_set=0.0, variational=0.0)
+    statuses = []
 
-    def counted(*args, **kwargs):
-        t0 = time.process_time()
-        try:
-            return inner(*args, **kwargs)
-        finally:
-            t_restricted[0] += time.process_time() - t0
+    def counted(solver):
+        def run(*args, **kwargs):
+            t0 = time.process_time()
+            try:
+                out = inner[solver](*args, **kwargs)
+                if solver == "variational":
+                    statuses.append(out["status"])
+                return out
+            finally:
+                t_restricted[solver] += time.process_time() - t0
+        return run
     X, y, _, _ = load_table1(dataset)
     ys = np.where(y == np.unique(y)[1], 1.0, -1.0)
     beta = _resolve_beta("auto", X.shape[1])
     splits = table_folds(y, None)
     folds = range(len(splits)) if folds is None else folds
+    solvers = ("working_set", "conic", "variational")
     # compile / load the numba kernels before timing
     tr0 = splits[0][0][:200]
-    list(disjunctive_hkl_path(X[tr0], ys[tr0], [1.0], beta, solver="working_set"))
-    t = dict(working_set=0.0, conic=0.0, cold=0.0)
-    cert, worst_obj, worst_f, same, n_fits, n_samples = True, 0.0, 0.0, 0, 0, []
+    for solver in solvers:
+        list(disjunctive_hkl_path(X[tr0], ys[tr0], [1.0, 1000.0], beta, solver=solver))
+    t = dict(working_set=0.0, conic=0.0, variational=0.0, cold=0.0)
+    cert, n_fits, n_samples = True, 0, []
+    worst_obj = dict(working_set=0.0, variational=0.0)
+    worst_f = dict(working_set=0.0, variational=0.0)
+    same = dict(working_set=0, variational=0)
     print(f"\nwarm C path, {dataset}, outer training folds {list(folds)}, C = {list(Cs)}, "
           f"tol = {tol:g}, CPU seconds:", flush=True)
     for f in folds:
         tr = splits[f][0]
         paths = {}
-        for solver in ("working_set", "conic"):
-            if solver == "working_set":
-                hkl_solver.restricted_working_set = counted
+        for solver in solvers:
+            if solver in inner:
+                setattr(hkl_solver, f"restricted_{solver}", counted(solver))
             try:
                 t0 = time.process_time()
                 paths[solver] = [r for _, r in disjunctive_hkl_path(
                     X[tr], ys[tr], Cs, beta, tol=tol, max_active=None, solver=solver)]
                 t[solver] += time.process_time() - t0
             finally:
-                hkl_solver.restricted_working_set = inner
+                if solver in inner:
+                    setattr(hkl_solver, f"restricted_{solver}", inner[solver])
         t_fold = 0.0
-        for C, rw, rc in zip(Cs, paths["working_set"], paths["conic"]):
+        for k, C in enumerate(Cs):
             prob = _make_problem(X[tr], ys[tr], np.ones(X.shape[1]), beta, C, 1.0, 2.0)
             t0 = time.process_time()
             cold = solve_active_set(prob, tol=tol, max_active=None, max_add=20, solver="conic")
             t_fold += time.process_time() - t0
-            cert &= rw["converged"] and rc["converged"] and cold["converged"]
-            worst_obj = max(worst_obj, abs(rw["primal"] - cold["primal"]) / cold["primal"])
-            fw = np.asarray(lattice.node_indicator(X[tr], rw["nodes"], sparse=True) @ rw["w"]).ravel() + rw["b"]
+            cert &= cold["converged"] and all(paths[s][k]["converged"] for s in solvers)
             fc = np.asarray(lattice.node_indicator(X[tr], cold["nodes"], sparse=True) @ cold["w"]).ravel() + cold["b"]
-            worst_f = max(worst_f, float(np.abs(fw - fc).max() / max(np.abs(fc).max(), 1e-300)))
-            same += _selected(rw) == _selected(cold)
+            for s in ("working_set", "variational"):
+                rw = paths[s][k]
+                worst_obj[s] = max(worst_obj[s], abs(rw["primal"] - cold["primal"]) / cold["primal"])
+                fw = np.asarray(lattice.node_indicator(X[tr], rw["nodes"], sparse=True) @ rw["w"]).ravel() + rw["b"]
+                worst_f[s] = max(worst_f[s], float(np.abs(fw - fc).max() / max(np.abs(fc).max(), 1e-300)))
+                same[s] += _selected(rw) == _selected(cold)
             n_fits += 1
-            n_samples += [h["working_samples"] for h in rw["history"]]
+            n_samples += [h["working_samples"] for h in paths["working_set"][k]["history"]]
         t["cold"] += t_fold
         print(f"  fold {f}: cumulative CPU s: working-set path {t['working_set']:.1f} (restricted "
-              f"solves {t_restricted[0]:.1f}), conic path {t['conic']:.1f}, independent conic "
-              f"fits {t['cold']:.1f}", flush=True)
+              f"solves {t_restricted['working_set']:.1f}), variational path {t['variational']:.1f} "
+              f"(restricted solves {t_restricted['variational']:.1f}), conic path {t['conic']:.1f}, "
+              f"independent conic fits {t['cold']:.1f}", flush=True)
     ratio = t["cold"] / t["working_set"]
-    rest = t["working_set"] - t_restricted[0]
+    rest = t["working_set"] - t_restricted["working_set"]
+    rest_var = t["variational"] - t_restricted["variational"]
     row = dict(dataset=dataset, folds=list(folds), train_samples=int(splits[folds[0]][0].size),
                features=int(X.shape[1]), Cs=list(Cs), tol=tol,
                working_set_path_cpu_seconds=round(t["working_set"], 2),
-               working_set_restricted_cpu_seconds=round(t_restricted[0], 2),
+               working_set_restricted_cpu_seconds=round(t_restricted["working_set"], 2),
                bound_ratio_free_restricted_solves=round(t["cold"] / rest, 2),
                conic_path_cpu_seconds=round(t["conic"], 2),
                independent_conic_cpu_seconds=round(t["cold"], 2),
                ratio=round(ratio, 2), conic_path_ratio=round(t["cold"] / t["conic"], 2),
                target_ratio=10, all_certified=bool(cert),
-               max_objective_rel_diff=float(f"{worst_obj:.1e}"),
-               same_selection=f"{same}/{n_fits}",
-               max_decision_diff_rel=float(f"{worst_f:.1e}"),
+               max_objective_rel_diff=float(f"{worst_obj['working_set']:.1e}"),
+               same_selection=f"{same['working_set']}/{n_fits}",
+               max_decision_diff_rel=float(f"{worst_f['working_set']:.1e}"),
                restricted_solves=len(n_samples),
-               median_working_samples=int(np.median(n_samples)))
+               median_working_samples=int(np.median(n_samples)),
+               variational_path_cpu_seconds=round(t["variational"], 2),
+               variational_restricted_cpu_seconds=round(t_restricted["variational"], 2),
+               variational_ratio=round(t["cold"] / t["variational"], 2),
+               variational_bound_ratio_free_restricted_solves=round(t["cold"] / rest_var, 2),
+               variational_restricted_solves=len(statuses),
+               variational_solved_by_alternation=statuses.count("Solved"),
+               variational_fallbacks=statuses.count("fallback"),
+               variational_max_objective_rel_diff=float(f"{worst_obj['variational']:.1e}"),
+               variational_same_selection=f"{same['variational']}/{n_fits}",
+               variational_max_decision_diff_rel=float(f"{worst_f['variational']:.1e}"))
     record_benchmark("hkl", section, row)
     print(f"  independent conic fits {t['cold']:.1f} s, warm path: working set {t['working_set']:.1f} s "
-          f"({ratio:.2f}x, target >= 10x), conic {t['conic']:.1f} s ({row['conic_path_ratio']}x); "
-          f"all certified {cert}; objectives within {worst_obj:.1e}; same disjunctions "
-          f"{same}/{n_fits}; decision values within {worst_f:.1e} of the largest; median working "
+          f"({ratio:.2f}x, target >= 10x), variational {t['variational']:.1f} s "
+          f"({row['variational_ratio']}x), conic {t['conic']:.1f} s ({row['conic_path_ratio']}x); "
+          f"all certified {cert}; objectives within {worst_obj['working_set']:.1e} (working set), "
+          f"{worst_obj['variational']:.1e} (variational); same disjunctions "
+          f"{same['working_set']}/{n_fits}, {same['variational']}/{n_fits}; decision values within "
+          f"{worst_f['working_set']:.1e}, {worst_f['variational']:.1e} of the largest; median working "
           f"set {row['median_working_samples']} of {row['train_samples']} samples over "
-          f"{len(n_samples)} restricted solves; outside the restricted solves the working-set path "
-          f"costs {rest:.1f} s (certificates, sufficiency checks), so a free restricted solver "
-          f"would reach {t['cold'] / rest:.2f}x", flush=True)
+          f"{len(n_samples)} restricted solves; variational restricted solves: "
+          f"{row['variational_solved_by_alternation']} by the alternation alone, "
+          f"{row['variational_fallbacks']} finished by the working-set program; outside the "
+          f"restricted solves the working-set path costs {rest:.1f} s (certificates, sufficiency "
+          f"checks), so a free restricted solver would reach {t['cold'] / rest:.2f}x", flush=True)
 
 
 def bench_warm_path_cv(Cs=(0.1, 1.0, 10.0, 100.0, 1000.0)):

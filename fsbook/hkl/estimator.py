@@ -66,7 +66,7 @@ def disjunctive_hkl_path(X, ys, Cs, beta, mu=1.0, p=2.0, feature_weights=None, t
     A generator (the ``Cs`` may be any iterable, consumed lazily, so callers can stop the path
     on a rule of their own): each solve starts from the previous active set, its ``η`` and the
     inner SVM's dual point (kept by the one :class:`HKLProblem` of the path) and, for
-    ``solver="working_set"``, its weights and intercept, as
+    ``solver="working_set"`` or ``"variational"``, its weights and intercept, as
     ``sklearn.linear_model.enet_path`` serves ``LassoCV``.
 
     Parameters
@@ -92,7 +92,7 @@ def disjunctive_hkl_path(X, ys, Cs, beta, mu=1.0, p=2.0, feature_weights=None, t
         res = solve_active_set(prob, tol=tol, max_active=max_active, max_add=max_add,
                                max_iter=max_iter, solver=solver, **({} if warm is None else warm))
         warm = dict(nodes=res["nodes"], eta=res["eta"])
-        if solver == "working_set":     # its shrinking starts from the previous C's solution
+        if solver in ("working_set", "variational"):   # start from the previous C's solution
             warm.update(w=res["w"], b=res["b"])
         yield float(C), res
 
@@ -330,7 +330,7 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
     feature_weights : array-like of shape (n_features,) or None, default=None
         Per-feature prior weights ``ω_i > 0`` (the paper's "background knowledge"); ``None``
         means 1.
-    solver : {"conic", "mirror", "working_set"}, default="conic"
+    solver : {"conic", "mirror", "working_set", "variational"}, default="conic"
         Solver of the problem restricted to the active set (:func:`fsbook.hkl.solve_active_set`):
         one conic program on the node features (:mod:`fsbook.hkl.primal`; the default: its
         interior point leaves the weights of unused nodes many orders of magnitude below the
@@ -340,7 +340,10 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
         the margin of the previous active-set iteration's (or, on the path of
         :class:`DisjunctiveHKLCV`, the previous ``C``'s) solution, the others checked after
         the solve (:func:`fsbook.hkl.primal.restricted_working_set`); the same optimum within
-        the certified gap, cheaper at large ``C``.
+        the certified gap, cheaper at large ``C``.  ``"variational"`` (opt-in, ``p = 2``):
+        alternating minimisation of the variational form (4)–(7), a warm-started SVM and the
+        closed-form ``η`` (:func:`fsbook.hkl.variational.restricted_variational`), finished by
+        the working-set program when the alternation is slow.
 
     Attributes
     ----------
@@ -421,7 +424,7 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
         "max_add": [Interval(Integral, 1, None, closed="left")],
         "max_iter": [Interval(Integral, 1, None, closed="left"), None],
         "feature_weights": ["array-like", None],
-        "solver": [StrOptions({"mirror", "conic", "working_set"})],
+        "solver": [StrOptions({"mirror", "conic", "working_set", "variational"})],
     }
 
     def __init__(self, C=1.0, beta="auto", mu=1.0, p=2.0, binarize=0.0, tol=1e-3,

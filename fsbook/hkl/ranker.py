@@ -153,7 +153,7 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
         Most nodes added to the active set per iteration (:class:`~fsbook.hkl.DisjunctiveHKL`);
         larger values mean fewer, larger restricted problems on the way to the same certified
         optimum.
-    solver : {"conic", "mirror", "working_set"}, default="conic"
+    solver : {"conic", "mirror", "working_set", "variational"}, default="conic"
         HKL's restricted solver (:class:`~fsbook.hkl.DisjunctiveHKL`).
     random_state : int, default=0
         Seed of the inner CV folds.
@@ -207,7 +207,7 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
         "tol": [Interval(Real, 0, 1, closed="neither")],
         "max_active": [Interval(Integral, 1, None, closed="left"), None],
         "max_add": [Interval(Integral, 1, None, closed="left")],
-        "solver": [StrOptions({"conic", "mirror", "working_set"})],
+        "solver": [StrOptions({"conic", "mirror", "working_set", "variational"})],
         "random_state": [Interval(Integral, 0, None, closed="left")],
         "tie": [StrOptions({"two_class", "simplest"})],
     }

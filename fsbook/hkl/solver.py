@@ -31,7 +31,10 @@ restricted problem is solved in the primal, as one conic program on the node fea
 certificate below is computed from its ``(w, b, α)`` in the same way.  ``solver="working_set"``
 (:func:`fsbook.hkl.primal.restricted_working_set`) solves the same conic program on the samples
 near the margin of the previous iteration's solution (or of the previous ``C``'s, on a path), the
-others fixed at ``α = 0`` or ``α = C`` and checked after the solve.
+others fixed at ``α = 0`` or ``α = C`` and checked after the solve.  ``solver="variational"``
+(``p = 2``; :func:`fsbook.hkl.variational.restricted_variational`) alternates a warm-started SVM
+and the closed-form ``η`` of the variational form (4)–(7), started from the previous
+iteration's (or ``C``'s) ``η`` and ``α``.
 
 Sufficiency condition (chapter 5, after Bach 2009).  For a source ``t`` of
 ``A^c`` let
@@ -56,6 +59,7 @@ from fsbook.hkl import lattice
 from fsbook.hkl._kernels import prefix_quadforms, source_quadforms, union_matrix
 from fsbook.hkl.primal import restricted_conic, restricted_working_set
 from fsbook.hkl.smo import clarabel_svm, ipm_svm, smo_svm
+from fsbook.hkl.variational import restricted_variational
 
 __all__ = ["HKLProblem", "RestrictedProblem", "solve_active_set", "source_scores",
            "source_group_scores", "source_scores_reference"]
@@ -148,6 +152,8 @@ class HKLProblem:
         self.svm_max_iter = int(svm_max_iter)
         self._psi_cache = {}
         self._union = None            # R of all samples (union_rows), computed once
+        self._groups = (None, None)   # the last active set and its source groups
+        self.alternation_failed_at = None   # the C at which solver="variational" fell back
 
     #: largest number of samples for which :meth:`union_rows` keeps ``R`` of all samples
     #: (``m²`` doubles: 128 MiB at this size); above it, ``R`` is recomputed on every call
@@ -165,6 +171,17 @@ class HKLProblem:
         if self._union is None:
             self._union = union_matrix(self.X, self.lg)
         return self._union[np.ix_(rows, rows)]
+
+    def source_groups(self, nodes):
+        """:func:`fsbook.hkl.lattice.source_groups` of ``nodes``, kept for the last active set.
+
+        The groups depend on the active set only; on a regularisation path the first iteration
+        at a new ``C`` starts from the previous ``C``'s final active set and reuses them.
+        """
+        key = frozenset(nodes)
+        if self._groups[0] != key:
+            self._groups = (key, lattice.source_groups(nodes, self.n))
+        return self._groups[1]
 
     def delta(self, nodes):
         """``δ_v`` for a list of nodes."""
@@ -715,8 +732,8 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
         the top node ``()`` and its ``η``; default ``[()]`` and ``η = 1``.
     w, b : ndarray, float or None
         Warm start of the weights on ``nodes`` and the intercept (a regularisation path's
-        previous solution), used by ``solver="working_set"`` only.
-    solver : {"mirror", "conic", "working_set"}
+        previous solution), used by ``solver="working_set"`` and ``"variational"`` only.
+    solver : {"mirror", "conic", "working_set", "variational"}
         How the restricted problem on the active set is solved.  ``"mirror"`` (the reference):
         entropic mirror descent on ``η`` for the reduced dual (8), one inner SVM (9) per
         evaluation.  ``"conic"``: the restricted primal (2)–(3) as one conic program on the
@@ -726,7 +743,10 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
         zeros for the nodes just added, or ``w``, ``b`` of the previous ``C``), the other
         samples fixed at ``α = 0`` or ``α = C`` and checked after the solve
         (:func:`fsbook.hkl.primal.restricted_working_set`); same optimum, same certificate
-        (evaluated on all samples).
+        (evaluated on all samples).  ``"variational"`` (``p = 2``): alternating minimisation of
+        the variational form (4)–(7), a warm-started SVM (w-step) and ``η_v ∝ δ_v ||w_{D(v)}||``
+        (η-step), started from ``η`` and the previous SVM's ``α``
+        (:func:`fsbook.hkl.variational.restricted_variational`); same certificate.
     max_iter : int or None
         Cap on the active-set iterations; ``None``: no cap.
     max_active : int or None
@@ -741,8 +761,11 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
     ``"stalled"`` (no violating source left while the gap is above tol: inexact restricted
     solves).  Every stop other than ``"certified"`` warns (``ConvergenceWarning``) with the gap.
     """
-    if solver not in ("mirror", "conic", "working_set"):
-        raise ValueError(f"solver must be 'mirror', 'conic' or 'working_set', got {solver!r}")
+    if solver not in ("mirror", "conic", "working_set", "variational"):
+        raise ValueError("solver must be 'mirror', 'conic', 'working_set' or 'variational', "
+                         f"got {solver!r}")
+    if solver == "variational" and prob.p != 2.0:
+        raise ValueError("solver='variational' needs p = 2")
     if max_active is None:
         max_active = np.inf
     if max_iter is None:
@@ -759,7 +782,7 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
             raise ValueError("eta must have one entry per node")
         eta = eta / eta.sum()
     w_warm = None
-    if solver == "working_set" and w is not None:
+    if solver in ("working_set", "variational") and w is not None:
         w_warm = np.asarray(w, dtype=np.float64)
         if w_warm.shape != (len(nodes),):
             raise ValueError("w must have one entry per node")
@@ -772,7 +795,7 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
     for it in range(1, max_iter + 1):
         t0 = time.perf_counter()
         red = RestrictedProblem(prob, nodes)
-        if solver == "working_set":
+        if solver in ("working_set", "variational"):
             red.use_sparse_ancestors()
         if solver == "mirror":
             ev, n_md, P, MA2, gapA = _mirror_descent(red, eta, tol / 2, md_max_iter)
@@ -781,8 +804,13 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
             sol = None
             if solver == "working_set":
                 sol = restricted_working_set(red, w0=w_warm, b0=None if w_warm is None else b_warm)
-            ev, P, MA2, gapA, w, omega = _conic_restricted(red, eta, sol)
-            if solver == "working_set":     # the next iteration starts from this solution
+            elif solver == "variational":
+                sol = restricted_variational(red, eta0=eta, alpha0=prob.alpha_warm, w0=w_warm,
+                                             b0=None if w_warm is None else b_warm)
+                prob.alpha_warm = sol["alpha"]
+            ev, P, MA2, gapA, w, omega = _conic_restricted(
+                red, sol["eta"] if solver == "variational" else eta, sol)
+            if solver in ("working_set", "variational"):   # the next iteration starts here
                 w_warm, b_warm = w, ev["b"]
             n_md = 0
             red.t_svm = ev["seconds"]
@@ -790,7 +818,7 @@ def solve_active_set(prob, tol=1e-3, max_active=200, max_add=10, max_iter=100,
             n_conic_iter += ev["iterations"]
         eta = ev["eta"]
         t1 = time.perf_counter()
-        groups = lattice.source_groups(nodes, prob.n)
+        groups = prob.source_groups(nodes)
         logQ = source_group_scores(prob, ev["c"], groups, threshold=MA2)
         t2 = time.perf_counter()
         times["svm"] += red.t_svm
