@@ -61,12 +61,36 @@ def _long(params_list, results_list):
     return pd.DataFrame(rows)
 
 
-def _stability(group, n_features):
+def kuncheva_by_repeat(group, n_features):
     """Mean over repeats of Kuncheva's index of the folds' kept sets, ``n_features`` to draw from.
 
     The sets are relabelled to ``0 … |union| − 1`` first: the index depends only on the overlaps,
     and a text set's kept words are indices into the pair's word list while each fold drew them
-    from its own :data:`VOCABULARY` words."""
+    from its own :data:`VOCABULARY` words.
+
+    Parameters
+    ----------
+    group : pandas.DataFrame
+        The kept sets of one data set, method and ``k``: columns ``repeat`` and ``support``
+        (a sequence of feature indices per fold).
+    n_features : int
+        How many features the sets are drawn from (:func:`width`).
+
+    Returns
+    -------
+    float
+        The mean of :func:`fsbook.stats.kuncheva_stability` over repeats; NaN when the index is
+        undefined (sets of different sizes, every feature kept, or fewer than two folds).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> folds = pd.DataFrame({"repeat": [0, 0], "support": [(0, 1), (0, 2)]})
+    >>> round(kuncheva_by_repeat(folds, 10), 3)
+    0.375
+    >>> kuncheva_by_repeat(pd.DataFrame({"repeat": [0, 0], "support": [(0,), (0, 2)]}), 10)
+    nan
+    """
     from fsbook.stats import kuncheva_stability
 
     per_repeat = []
@@ -96,7 +120,30 @@ def _classifier_side(params_list, results_list, none_linear):
     return out.rename_axis("dataset").reset_index()
 
 
-def _hkl_fits(params_list, results_list):
+def hkl_fits_by_dataset(params_list, results_list):
+    """Per data set, how HKL's fits ended: ``reduce``'s ``hkl_fits`` table.
+
+    Parameters
+    ----------
+    params_list, results_list : list of dict
+        Stored tasks and their results; only the results holding ``hkl_gap`` (HKL's tasks)
+        count.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per data set: ``tasks``, ``certified`` (how many reached the duality-gap
+        certificate), ``median gap``, ``largest gap`` and ``mean features used``; empty (same
+        columns) without HKL tasks.
+
+    Examples
+    --------
+    >>> fits = hkl_fits_by_dataset([{"dataset": "wine"}] * 2,
+    ...                         [{"hkl_certified": True, "hkl_gap": 1e-4, "hkl_n_used": 6},
+    ...                          {"hkl_certified": False, "hkl_gap": 0.3, "hkl_n_used": 10}])
+    >>> fits[["dataset", "tasks", "certified", "mean features used"]].to_dict("records")
+    [{'dataset': 'wine', 'tasks': 2, 'certified': 1, 'mean features used': 8.0}]
+    """
     rows = [{"dataset": p["dataset"], "certified": r["hkl_certified"], "gap": r["hkl_gap"], "n_used": r["hkl_n_used"]}
             for p, r in zip(params_list, results_list) if "hkl_gap" in r]
     columns = ["dataset", "tasks", "certified", "median gap", "largest gap", "mean features used"]
@@ -130,8 +177,8 @@ def reduce(params_list, results_list):
       certificate, the median and largest relative gap, and the mean number of features of
       non-zero weight (:func:`hkl_certificate`; empty without HKL tasks).
     """
-    not_run = _not_run_table(params_list, results_list)
-    hkl_fits = _hkl_fits(params_list, results_list)
+    not_run = not_run_table(params_list, results_list)
+    hkl_fits = hkl_fits_by_dataset(params_list, results_list)
     ran = [(p, r) for p, r in zip(params_list, results_list) if "not_run" not in r]
     side = [(p, r) for p, r in ran if p["method"] in CLASSIFIER_SIDE]
     sel = [(p, r) for p, r in ran if p["method"] not in CLASSIFIER_SIDE]
@@ -144,7 +191,26 @@ def reduce(params_list, results_list):
             "not_run": not_run, "hkl_fits": hkl_fits}
 
 
-def _not_run_table(params_list, results_list):
+def not_run_table(params_list, results_list):
+    """Per data set and method that did not run there, the reason: ``reduce``'s ``not_run`` table.
+
+    Parameters
+    ----------
+    params_list, results_list : list of dict
+        Stored tasks and their results; a result holding ``not_run`` (:func:`cannot_run`'s
+        sentence) is a task that did not run.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``dataset``, ``method`` and ``reason``, one row per distinct triple.
+
+    Examples
+    --------
+    >>> params = [{"dataset": "wine", "method": "GeoRatio", "fold": f} for f in (0, 1)]
+    >>> not_run_table(params, [{"not_run": "no groups"}] * 2).to_dict("records")
+    [{'dataset': 'wine', 'method': 'GeoRatio', 'reason': 'no groups'}]
+    """
     return (pd.DataFrame([{"dataset": p["dataset"], "method": p["method"], "reason": r["not_run"]}
                           for p, r in zip(params_list, results_list) if "not_run" in r],
                          columns=["dataset", "method", "reason"])
@@ -169,7 +235,7 @@ def _accuracy_at_k(df):
 
 def _stability_table(df):
     n_features = {d: width(d) for d in df.dataset.unique()}
-    return pd.DataFrame([{"dataset": d, "method": m, "k": k, "kuncheva": _stability(g, n_features[d])}
+    return pd.DataFrame([{"dataset": d, "method": m, "k": k, "kuncheva": kuncheva_by_repeat(g, n_features[d])}
                          for (d, m, k), g in df[df.method != "none"].groupby(["dataset", "method", "k"])])
 
 

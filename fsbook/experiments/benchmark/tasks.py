@@ -204,13 +204,34 @@ def support_at(selector, method, k):
     raise ValueError(f"{method!r} is not a ranking method; expected one of {sorted(RANKERS)}")
 
 
-def projection_accuracy(X_train, y_train, X_test, y_test, seed):
-    """Test accuracy, fit time (s) and chosen ``(C, λ)`` of the projection-penalised linear SVM.
+def projection_search(X_train, y_train, seed):
+    """The unfitted model search of ``Proj-SVM``: its pipeline, grid, inner folds and tie rule.
 
-    ``StandardScaler → ProjectionPenalty(LinearSVC, PCA(RANK_K))`` on all features (eq. 7 of the
-    projection-penalties chapter with a PCA reducer of :data:`RANK_K` components), with C in
-    :data:`C_LINEAR` and λ in :data:`PROJ_PENALTIES` chosen by the inner 3-fold CV of
-    :func:`test_accuracies` (the same inner folds as the linear SVM of ``none``).
+    ``StandardScaler → ProjectionPenalty(LinearSVC, PCA)`` with as many components as
+    :data:`RANK_K` allows on the training fold (at most one fewer than the features and than
+    the inner training folds' size), C over :data:`C_LINEAR` and λ over :data:`PROJ_PENALTIES`
+    by inner 3-fold CV, ties by :data:`SVM_TIES` of the protocol's version.
+
+    Parameters
+    ----------
+    X_train : array of shape (n_samples, n_features)
+        The training fold (its shape sets the number of components).
+    y_train : array of shape (n_samples,)
+        Its labels.
+    seed : int
+        The task's seed (the SVM's, the PCA's and the inner folds').
+
+    Returns
+    -------
+    sklearn.model_selection.GridSearchCV
+        Unfitted; :func:`projection_accuracy` fits it, the chance-level audit refits it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> search = projection_search(np.zeros((30, 4)), np.arange(30) % 2, seed=0)
+    >>> search.estimator[-1].reducer.n_components, sorted(search.param_grid)
+    (3, ['projectionpenalty__estimator__C', 'projectionpenalty__reduced_penalty'])
     """
     from sklearn.decomposition import PCA
 
@@ -221,8 +242,48 @@ def projection_accuracy(X_train, y_train, X_test, y_test, seed):
                                                               PCA(n_components, random_state=seed)))
     grid = {"projectionpenalty__estimator__C": list(C_LINEAR),
             "projectionpenalty__reduced_penalty": list(PROJ_PENALTIES)}
+    return tuned_svm(model, grid, seed, tie=SVM_TIES[VERSION])
+
+
+def classifier_searches(seed):
+    """The unfitted model searches of the two classifiers that score a kept set.
+
+    Parameters
+    ----------
+    seed : int
+        The task's seed (the linear SVM's and the inner folds').
+
+    Returns
+    -------
+    dict of str to sklearn.model_selection.GridSearchCV
+        ``{"acc_linear": ..., "acc_rbf": ...}`` (the result fields they fill): a
+        ``StandardScaler → LinearSVC`` with C over :data:`C_LINEAR` and a
+        ``StandardScaler → SVC(rbf, gamma="scale")`` with C over :data:`C_RBF`, each by inner
+        3-fold CV, ties by :data:`SVM_TIES` of the protocol's version.  :func:`test_accuracies`
+        fits them; the chance-level audit refits them.
+
+    Examples
+    --------
+    >>> searches = classifier_searches(0)
+    >>> list(searches), searches["acc_rbf"].param_grid == {"svc__C": list(C_RBF)}
+    (['acc_linear', 'acc_rbf'], True)
+    """
+    return {"acc_linear": tuned_svm(LinearSVC(random_state=seed, max_iter=5000), {"C": C_LINEAR}, seed,
+                                    scale=True, tie=SVM_TIES[VERSION]),
+            "acc_rbf": tuned_svm(SVC(kernel="rbf", gamma="scale"), {"C": C_RBF}, seed, scale=True,
+                                 tie=SVM_TIES[VERSION])}
+
+
+def projection_accuracy(X_train, y_train, X_test, y_test, seed):
+    """Test accuracy, fit time (s) and chosen ``(C, λ)`` of the projection-penalised linear SVM.
+
+    ``StandardScaler → ProjectionPenalty(LinearSVC, PCA(RANK_K))`` on all features (eq. 7 of the
+    projection-penalties chapter with a PCA reducer of :data:`RANK_K` components), with C in
+    :data:`C_LINEAR` and λ in :data:`PROJ_PENALTIES` chosen by the inner 3-fold CV of
+    :func:`test_accuracies` (the same inner folds as the linear SVM of ``none``).
+    """
     start = time.perf_counter()
-    search = tuned_svm(model, grid, seed, tie=SVM_TIES[VERSION]).fit(X_train, y_train)
+    search = projection_search(X_train, y_train, seed).fit(X_train, y_train)
     seconds = time.perf_counter() - start
     best = search.best_params_
     return (float(np.mean(search.predict(X_test) == y_test)), seconds,
@@ -239,8 +300,7 @@ def test_accuracies(X_train, y_train, X_test, y_test, seed):
         majority = float(np.mean(y_test == labels[np.argmax(counts)]))
         return majority, majority
     out = []
-    for clf, grid in ((LinearSVC(random_state=seed, max_iter=5000), C_LINEAR), (SVC(kernel="rbf", gamma="scale"), C_RBF)):
-        model = tuned_svm(clf, {"C": grid}, seed, scale=True, tie=SVM_TIES[VERSION])
+    for model in classifier_searches(seed).values():
         model.fit(X_train, y_train)
         out.append(float(np.mean(model.predict(X_test) == y_test)))
     return tuple(out)

@@ -162,10 +162,33 @@ def _raw_svms(nominal, n_levels):
             "L1": make_pipeline(WekaFilters(nominal, n_levels), _l1_svm())}
 
 
-def _raw_tuned_svms(nominal, n_levels, seed):
-    """The same two classifiers with their parameters chosen by inner 3-fold CV (ties to the
-    first grid point: the smallest C, then the smallest γ): LibSVM over
-    :data:`RBF_C_GRID` × :data:`RBF_GAMMA_GRID`, the L1-SVM over :data:`SVM_C_GRID`."""
+def raw_tuned_svms(nominal, n_levels, seed):
+    """Table 1's two classifiers on raw attributes with their parameters chosen by inner 3-fold
+    CV (ties to the first grid point: the smallest C, then the smallest γ): LibSVM over
+    :data:`RBF_C_GRID` × :data:`RBF_GAMMA_GRID`, the L1-SVM over :data:`SVM_C_GRID`.
+
+    Parameters
+    ----------
+    nominal : array of bool of shape (n_attributes,)
+        Which raw attributes are nominal (:func:`load_raw`).
+    n_levels : array of int of shape (n_attributes,)
+        Each nominal attribute's number of levels.
+    seed : int
+        Seed of the inner folds (:func:`inner_seed`).
+
+    Returns
+    -------
+    dict of str to sklearn.model_selection.GridSearchCV
+        ``{"L2": ..., "L1": ...}``, unfitted (the protocol fits them; the chance-level audit
+        refits them).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> searches = raw_tuned_svms(np.array([True, False]), np.array([3, 0]), seed=7)
+    >>> sorted(searches), sorted(searches["L2"].param_grid)
+    (['L1', 'L2'], ['C', 'gamma'])
+    """
     return {"L2": tuned_svm(WekaLibSVM(nominal=nominal, n_levels=n_levels),
                             {"C": RBF_C_GRID, "gamma": RBF_GAMMA_GRID}, seed, error_score="raise"),
             "L1": tuned_svm(make_pipeline(WekaFilters(nominal, n_levels), _l1_svm()),
@@ -178,9 +201,28 @@ def tuned_l1_svm():
     return LinearSVC(penalty="l1", dual=False, max_iter=10000, random_state=0)
 
 
-def _tuned_svms(seed, l1=None):
-    """Table 3's tuned L2- and L1-SVMs (``C`` over :data:`SVM_C_GRID`); ``l1`` replaces the
-    L1-SVM by ``l1(seed)`` (the ablations of :mod:`fsbook.experiments.hkl_ablations`)."""
+def tuned_svms(seed, l1=None):
+    """Table 3's tuned L2- and L1-SVMs (``C`` over :data:`SVM_C_GRID` by inner 3-fold CV).
+
+    Parameters
+    ----------
+    seed : int
+        Seed of the inner folds (:func:`inner_seed`).
+    l1 : callable, optional
+        ``l1(seed)`` replaces the L1-SVM (the ablations of
+        :mod:`fsbook.experiments.hkl_ablations`).
+
+    Returns
+    -------
+    dict of str to estimator
+        ``{"L2": ..., "L1": ...}``, unfitted.
+
+    Examples
+    --------
+    >>> searches = tuned_svms(3)
+    >>> sorted(searches), searches["L1"].param_grid == {"C": list(SVM_C_GRID)}
+    (['L1', 'L2'], True)
+    """
     grid = {"C": SVM_C_GRID}
     return {"L2": tuned_svm(LinearSVC(C=1.0, max_iter=10000, random_state=0), grid, seed),
             "L1": tuned_svm(tuned_l1_svm(), grid, seed) if l1 is None else l1(seed)}
@@ -214,10 +256,30 @@ def table4_boolean(dataset):
     return X, y, Xb.astype(np.float64), names
 
 
-def _hkl(c_grid, seed):
-    """``DisjunctiveHKLCV`` with ``C`` by inner 3-fold CV (``c_grid=None``: its data-driven rule),
-    the conic restricted solver, no node budget and no iteration cap, tolerance :data:`HKL_TOL`,
-    CV ties broken by :data:`HKL_TIE`."""
+def tuned_hkl(c_grid, seed):
+    """The protocol's HKL: ``DisjunctiveHKLCV`` with ``C`` by inner 3-fold CV.
+
+    The conic restricted solver, no node budget and no iteration cap, tolerance
+    :data:`HKL_TOL`, CV ties broken by :data:`HKL_TIE`.
+
+    Parameters
+    ----------
+    c_grid : sequence of float or None
+        The C values; ``None``: the estimator's data-driven path (:data:`HKL_C_GRID`).
+    seed : int
+        Seed of the inner folds (:func:`inner_seed`).
+
+    Returns
+    -------
+    fsbook.hkl.DisjunctiveHKLCV
+        Unfitted (the protocol fits it; the chance-level audit and the diagnosis refit it).
+
+    Examples
+    --------
+    >>> model = tuned_hkl(None, seed=7)
+    >>> model.cv, model.Cs, model.solver, model.random_state
+    (3, None, 'conic', 7)
+    """
     from fsbook import hkl
     return hkl.DisjunctiveHKLCV(Cs=None if c_grid is None else list(c_grid), cv=3,
                                 random_state=seed, tol=HKL_TOL, solver="conic",
@@ -299,7 +361,7 @@ def _run_table1_raw(p):
         majority = np.bincount(y[train]).argmax()
         return {**out, "L2": float(np.mean(y[test] == majority)), "L1": float(np.mean(y[test] == majority))}
     if p["method"] == RAW_TUNED:
-        models = _raw_tuned_svms(nominal[cols], n_levels[cols], inner_seed(1, p["fold"]))
+        models = raw_tuned_svms(nominal[cols], n_levels[cols], inner_seed(1, p["fold"]))
     else:
         models = _raw_svms(nominal[cols], n_levels[cols])
     for name, clf in models.items():
@@ -319,7 +381,7 @@ def _run_table1(p):
     train, test = table_folds(y, split)[p["fold"]]
     seed = inner_seed(1, p["fold"])
     if p["method"] == "hkl":
-        model = _hkl(HKL_C_GRID, seed).fit(X[train], y[train])
+        model = tuned_hkl(HKL_C_GRID, seed).fit(X[train], y[train])
         est = _fitted_hkl(model)
         used = _features_used(est, X.shape[1])
         return {"HKL": _acc(model, X[test], y[test]), "C": _chosen_c(model),
@@ -381,7 +443,7 @@ def svm_tuned_fold(fold, *, X=None, l1=None, models=("L2", "L1")):
     X = X0 if X is None else X
     train, test = table_folds(y, None)[fold]
     out = {}
-    for name, clf in _tuned_svms(inner_seed(3, fold), l1=l1).items():
+    for name, clf in tuned_svms(inner_seed(3, fold), l1=l1).items():
         if name not in models:
             continue
         clf.fit(X[train], y[train])
@@ -397,7 +459,7 @@ def _coverage(X, cols):
 def _run_disjunctions(p):
     X, y, words, _ = load_table1("20newsgroups")
     train, test = disjunction_split()
-    model = _hkl(HKL_C_GRID, 5).fit(X[train], y[train])
+    model = tuned_hkl(HKL_C_GRID, 5).fit(X[train], y[train])
     est = _fitted_hkl(model)
     index = {w: i for i, w in enumerate(words)}
     found = [{"disjunction": " ∨ ".join(words[i] for i in d), "size": len(d),
@@ -422,7 +484,7 @@ def _run_table4(p):
         return {"accuracy": _acc(model, X[test], y[test]), "fraction_used": k / X.shape[1]}
     X, y, Xb, names = table4_boolean(p["dataset"])
     train, test = table_folds(y, None)[p["fold"]]
-    model = _hkl(HKL_C_GRID, seed).fit(Xb[train], y[train])
+    model = tuned_hkl(HKL_C_GRID, seed).fit(Xb[train], y[train])
     used = _features_used(_fitted_hkl(model), Xb.shape[1])
     return {"accuracy": _acc(model, Xb[test], y[test]), "C": _chosen_c(model),
             "fraction_used": len(_originals(names, used)) / X.shape[1],
@@ -434,9 +496,26 @@ def _originals(names, used):
     return {names[u].split(">")[0].split("=")[0] for u in used}
 
 
-def _weighted_svm(seed):
+def tuned_weighted_svm(seed):
     """Table 5's feature-weighting SVM, C by inner 3-fold CV; Wisconsin's 16 missing values are
-    replaced by the median of the training posts of each (inner) fold."""
+    replaced by the median of the training posts of each (inner) fold.
+
+    Parameters
+    ----------
+    seed : int
+        Seed of the inner folds (:func:`inner_seed`).
+
+    Returns
+    -------
+    sklearn.model_selection.GridSearchCV
+        ``SimpleImputer → StandardScaler → FeatureWeightingSVM``, C over 0.01, 0.1, 1 and 10;
+        unfitted.
+
+    Examples
+    --------
+    >>> tuned_weighted_svm(17).param_grid
+    {'featureweightingsvm__C': [0.01, 0.1, 1.0, 10.0]}
+    """
     grid = {"featureweightingsvm__C": [0.01, 0.1, 1.0, 10.0]}
     return tuned_svm(make_pipeline(SimpleImputer(strategy="median"), StandardScaler(),
                                    FeatureWeightingSVM()), grid, seed)
@@ -447,12 +526,12 @@ def _run_table5(p):
     X, y = load_numeric(p["dataset"])
     train, test = table_folds(y, None)[p["fold"]]
     if p["method"] == "weighted_svm":
-        model = _weighted_svm(seed).fit(X[train], y[train])
+        model = tuned_weighted_svm(seed).fit(X[train], y[train])
         k = int(model.best_estimator_[-1].support_.sum())
         return {"accuracy": _acc(model, X[test], y[test]), "fraction_used": k / X.shape[1],
                 "C": float(model.best_params_["featureweightingsvm__C"])}
     Xb, _, names, _ = load_table1(p["dataset"])
-    model = _hkl(HKL_C_GRID, seed).fit(Xb[train], y[train])
+    model = tuned_hkl(HKL_C_GRID, seed).fit(Xb[train], y[train])
     used = _features_used(_fitted_hkl(model), Xb.shape[1])
     return {"accuracy": _acc(model, Xb[test], y[test]),
             "fraction_used": len(_originals(names, used)) / X.shape[1],

@@ -42,11 +42,11 @@ from fsbook.experiments.projection.paper import (
     YALE_TIES,
 )
 from fsbook.experiments.projection.search import (
-    _n_inner_folds,
     _proj_ridge_path_cv,
     _svc_cv_fit,
     _svc_cv_table,
     _svc_tie_choice,
+    n_inner_folds,
     ridge_path_cv,
     svc_cv_fits,
 )
@@ -140,9 +140,36 @@ def yale_seed(run, pair):
     return run * 1000 + YALE_PAIRS.index(tuple(pair))
 
 
-def _pair_split(y, is_train, pair):
+def pair_split(y, is_train, pair):
     """A pair of subjects' images (indices ``rel`` into ``y``), their labels (1: the pair's second
-    subject) and the positions of its training and test images within ``rel``."""
+    subject) and the positions of its training and test images within ``rel``.
+
+    Parameters
+    ----------
+    y : array of shape (n_images,)
+        Every image's subject.
+    is_train : array of bool of shape (n_images,)
+        The run's training images (:func:`yale_setup`).
+    pair : tuple of two subjects
+        The pair (:data:`YALE_PAIRS`).
+
+    Returns
+    -------
+    rel : array of int
+        The pair's images, indices into ``y``.
+    labels : array of int
+        1 for the pair's second subject, 0 for its first, per image of ``rel``.
+    train, test : array of int
+        Positions of the training and the test images within ``rel``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y = np.array([1, 2, 3, 1, 2, 3])
+    >>> is_train = np.array([True, True, True, False, False, False])
+    >>> pair_split(y, is_train, (1, 3))
+    (array([0, 2, 3, 5]), array([0, 1, 0, 1]), array([0, 1]), array([2, 3]))
+    """
     rel = np.flatnonzero(np.isin(y, pair))
     return rel, (y[rel] == pair[1]).astype(int), np.flatnonzero(is_train[rel]), np.flatnonzero(~is_train[rel])
 
@@ -158,14 +185,45 @@ def yale_reductions(X, y, train, n_kpca=None, coef0=1.0):
     return {"KPCA": kpca.transform(X), "GDA": gda.transform(X), "OLap": olap.transform(X)}
 
 
-#: how :func:`_yale_split` scales the images: ``"unit"`` (the book's: unit length), ``"none"``
+#: how :func:`yale_split` scales the images: ``"unit"`` (the book's: unit length), ``"none"``
 #: (pixel values 0 to 255), ``"standardised"`` (each pixel on the run's training images)
 YALE_IMAGES = ("unit", "none", "standardised")
 
 
-def _yale_split(X, y, per_subject, seed, images="unit"):
+def yale_split(X, y, per_subject, seed, images="unit"):
     """Images scaled by ``images`` (:data:`YALE_IMAGES`; default unit length) and the sorted
-    indices of ``per_subject`` training images per subject."""
+    indices of ``per_subject`` training images per subject.
+
+    Parameters
+    ----------
+    X : array of shape (n_images, n_pixels)
+        The face images (:func:`yale_data`).
+    y : array of shape (n_images,)
+        Their subjects.
+    per_subject : int
+        Training images drawn per subject (``k`` of Tables 5-7).
+    seed : int
+        Seed of the draw (the run).
+    images : {"unit", "none", "standardised"}, default "unit"
+        How the images are scaled (:data:`YALE_IMAGES`).
+
+    Returns
+    -------
+    X : array of shape (n_images, n_pixels)
+        The scaled images.
+    classes : array
+        The subjects, sorted.
+    train : array of int
+        The training images, sorted.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X, y = np.arange(12.0).reshape(6, 2) + 1, np.array([0, 0, 0, 1, 1, 1])
+    >>> Xs, classes, train = yale_split(X, y, 2, seed=0)
+    >>> classes, len(train), bool(np.allclose(np.linalg.norm(Xs, axis=1), 1))
+    (array([0, 1]), 4, True)
+    """
     if images not in YALE_IMAGES:
         raise ValueError(f"unknown images {images!r}; choose one of {YALE_IMAGES}")
     rng = np.random.default_rng(seed)
@@ -179,8 +237,8 @@ def _yale_split(X, y, per_subject, seed, images="unit"):
 
 def yale_setup(X, y, per_subject, seed, images="unit", coef0=1.0):
     """Split, reductions ``{name: Z}`` and kernel ``K`` of one run (images scaled by ``images``,
-    :func:`_yale_split`; the polynomial kernel's offset ``coef0``)."""
-    X, classes, train = _yale_split(X, y, per_subject, seed, images)
+    :func:`yale_split`; the polynomial kernel's offset ``coef0``)."""
+    X, classes, train = yale_split(X, y, per_subject, seed, images)
     is_train = np.zeros(len(y), bool)
     is_train[train] = True
     Zs = yale_reductions(X, y, train, coef0=coef0)
@@ -238,8 +296,31 @@ def yale_data():
 
 
 @functools.lru_cache(maxsize=2)
-def _yale_run_grams(k, run, rhos):
-    """Gram matrices of one face run (:func:`yale_grams`), computed once per process."""
+def yale_run_grams(k, run, rhos):
+    """Gram matrices of one face run (:func:`yale_grams`), computed once per process.
+
+    Parameters
+    ----------
+    k : int
+        Training images per subject.
+    run : int
+        The run (the seed of its split).
+    rhos : tuple of float
+        The ρ values of the Proj-R kernels (a tuple: the result is cached).
+
+    Returns
+    -------
+    is_train : array of bool
+        The run's training images.
+    grams : dict
+        :func:`yale_grams` of the run (KPCA, GDA and OLap fitted on its training images).
+
+    Examples
+    --------
+    >>> is_train, grams = yale_run_grams(2, 0, (1.0,))
+    >>> int(is_train.sum()), sorted(map(str, grams))[:2]
+    (30, ["('Proj-GDA', 1.0)", "('Proj-KPCA', 1.0)"])
+    """
     X, y = yale_data()
     _, is_train, Zs, K = yale_setup(X, y, k, run)
     return is_train, yale_grams(K, Zs, list(rhos))
@@ -251,7 +332,7 @@ def yale_task(grams, y, is_train, pair, seed, reference=False, tie="first", grid
     dual 19), restricted to the pair's images: :func:`svc_cv_fits`, or with ``reference=True``
     its reference :func:`_svc_cv_fit` (one ``GridSearchCV`` per Gram matrix); C from ``grid``
     (default the paper's :data:`GRID`), ties by ``tie`` (:data:`YALE_TIES`)."""
-    rel, yy, tr, te = _pair_split(y, is_train, pair)
+    rel, yy, tr, te = pair_split(y, is_train, pair)
     sub = {key: G[np.ix_(rel, rel)] for key, G in grams.items()}
     if reference:
         return {key: _svc_cv_fit(G, yy, tr, te, grid, seed, tie) for key, G in sub.items()}
@@ -269,7 +350,7 @@ def _run_faces(params, k, rhos, name):
     the tie rule of :data:`VERSION`)."""
     run, pair = params["run"], tuple(params["pair"])
     _, y = yale_data()
-    is_train, grams = _yale_run_grams(k, run, rhos)
+    is_train, grams = yale_run_grams(k, run, rhos)
     fits = yale_task(grams, y, is_train, pair, yale_seed(run, pair), tie=YALE_TIES[VERSION])
     return {key if isinstance(key, str) else name(key): {"cv_accuracy": acc, "error": err, "C": C}
             for key, (acc, err, C) in fits.items()}
@@ -305,7 +386,7 @@ def yale_separability(X, y, per_subject, seed, pairs=None):
     When they are, eq. (17) with a tiny ρ puts the whole model into ``v`` (``w̃ ≈ 0``), so
     Proj-R coincides with SVM-R.
     """
-    X, classes, train = _yale_split(X, y, per_subject, seed)
+    X, classes, train = yale_split(X, y, per_subject, seed)
     Zs = yale_reductions(X, y, train)
     pairs = list(itertools.combinations(classes, 2)) if pairs is None else pairs
     out = {}
@@ -357,11 +438,11 @@ def yale_tie_rules(table, run, methods=("SVM-Kernel", "Proj-KPCA"), pairs=None):
      {'tie': 'lexicographic', 'C': 100.0, 'error': 0.125, 'grid_tied': True, 'one_class': False}]
     """
     _, y = yale_data()
-    is_train, grams = _yale_run_grams(YALE_K[table], run, (YALE_RHO,))
+    is_train, grams = yale_run_grams(YALE_K[table], run, (YALE_RHO,))
     rows = []
     for pair in (YALE_PAIRS if pairs is None else [tuple(p) for p in pairs]):
-        rel, yy, tr, te = _pair_split(y, is_train, pair)
-        folds = list(inner_folds(yale_seed(run, pair), _n_inner_folds(yy[tr])).split(np.zeros((tr.size, 1)), yy[tr]))
+        rel, yy, tr, te = pair_split(y, is_train, pair)
+        folds = list(inner_folds(yale_seed(run, pair), n_inner_folds(yy[tr])).split(np.zeros((tr.size, 1)), yy[tr]))
         for name in methods:
             G = grams[name if name.startswith("SVM-") else (name, YALE_RHO)][np.ix_(rel, rel)]
             Gtr, Gte = G[np.ix_(tr, tr)], G[np.ix_(te, tr)]
