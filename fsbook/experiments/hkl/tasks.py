@@ -127,7 +127,29 @@ def load_numeric(name):
 
 def table_folds(y, split):
     """The outer folds of a Table 1 data set: its UCI train/test ``split`` when it has one (MONK's
-    problems), else :data:`N_FOLDS`-fold stratified CV with seed 0, shared by every method."""
+    problems), else :data:`N_FOLDS`-fold stratified CV with seed 0, shared by every method.
+
+    Parameters
+    ----------
+    y : array
+        The labels.
+    split : tuple of two arrays of int, or None
+        The data set's own ``(train, test)`` split (:func:`load_table1`).
+
+    Returns
+    -------
+    list of (array of int, array of int)
+        ``(train, test)`` rows of each outer fold.
+
+    Examples
+    --------
+    >>> _, y, _, split = load_table1("vote")
+    >>> [len(test) for _, test in table_folds(y, split)]
+    [109, 109, 109, 108]
+    >>> _, y, _, split = load_table1("monks1")
+    >>> [(len(train), len(test)) for train, test in table_folds(y, split)]
+    [(124, 432)]
+    """
     if split is not None:
         return [split]
     return list(StratifiedKFold(N_FOLDS, shuffle=True, random_state=0).split(np.zeros(y.size), y))
@@ -197,7 +219,19 @@ def raw_tuned_svms(nominal, n_levels, seed):
 
 def tuned_l1_svm():
     """The L1-SVM of Table 3 before tuning: liblinear's L1-regularised L2-loss SVM (primal),
-    10 000 iterations, liblinear's other defaults (tolerance 1e-4, intercept scaling 1)."""
+    10 000 iterations, liblinear's other defaults (tolerance 1e-4, intercept scaling 1).
+
+    Returns
+    -------
+    sklearn.svm.LinearSVC
+        Unfitted.
+
+    Examples
+    --------
+    >>> svm = tuned_l1_svm()
+    >>> svm.penalty, svm.dual, svm.max_iter
+    ('l1', False, 10000)
+    """
     return LinearSVC(penalty="l1", dual=False, max_iter=10000, random_state=0)
 
 
@@ -232,6 +266,17 @@ def inner_seed(table, fold):
     """Seed of the inner CV of ``table``'s tuned models on outer ``fold``: ``1000 * fold + offset``
     (:data:`INNER_SEED_OFFSET`).
 
+    Parameters
+    ----------
+    table : int
+        The paper's table (1, 3, 4 or 5).
+    fold : int
+        The outer fold.
+
+    Returns
+    -------
+    int
+
     Examples
     --------
     >>> inner_seed(1, 2), inner_seed(5, 0)
@@ -242,7 +287,19 @@ def inner_seed(table, fold):
 
 def disjunction_split():
     """Training and test posts of the disjunctions task: the bydate split of the 20 Newsgroups pair
-    (indices into :func:`load_table1` ``("20newsgroups")``)."""
+    (indices into :func:`load_table1` ``("20newsgroups")``).
+
+    Returns
+    -------
+    train, test : array of int
+        The training and test posts.
+
+    Examples
+    --------
+    >>> train, test = disjunction_split()
+    >>> len(train), len(test)
+    (857, 570)
+    """
     from fsbook.datasets import load_20newsgroups
     subset = load_20newsgroups("all", categories=["alt.atheism", "talk.religion.misc"]).subset
     return np.flatnonzero(subset == "train"), np.flatnonzero(subset == "test")
@@ -250,7 +307,28 @@ def disjunction_split():
 
 def table4_boolean(dataset):
     """Table 4's data: the expression values ``X``, the labels ``y``, and HKL's input, the
-    booleanised values ``Xb`` (float) with their ``names``."""
+    booleanised values ``Xb`` (float) with their ``names``.
+
+    Parameters
+    ----------
+    dataset : {"colon", "lymphoma"}
+        Table 4's data set.
+
+    Returns
+    -------
+    X : array of shape (n_samples, n_genes)
+    y : array of int
+    Xb : array of float, 0/1
+        One indicator per threshold of each gene (:func:`fsbook.booleanize.booleanize`).
+    names : list of str
+        The indicators' names, ``gene>threshold``.
+
+    Examples
+    --------
+    >>> X, y, Xb, names = table4_boolean("colon")
+    >>> X.shape, Xb.shape, names[:2]
+    ((62, 2000), (62, 3967), ['x0>-2', 'x0>0'])
+    """
     X, y = load_numeric(dataset)
     Xb, names = booleanize({"data": X})
     return X, y, Xb.astype(np.float64), names
@@ -318,7 +396,25 @@ def make_tasks(full):
     small sets (breast_cancer, vote, monks1–3) with every row (:data:`TABLE1_METHODS`) and HKL (its
     data-driven ``C`` path, as in the full protocol); the words-and-products check of Table 3 on the 20 Newsgroups pair;
     Table 4 on colon and B-cell lymphoma (zero-norm SVM at fractions 1, 1/8 and 1/64, and HKL);
-    Table 5 on Wisconsin (``breast_cancer_wisconsin``)."""
+    Table 5 on Wisconsin (``breast_cancer_wisconsin``).
+
+    Parameters
+    ----------
+    full : bool
+        Every table rather than the chapter's subsample.
+
+    Returns
+    -------
+    list of dict
+        One task per table part, data set, outer fold and method: ``table`` (:data:`PARTS`'
+        key) and the part's parameters.
+
+    Examples
+    --------
+    >>> tasks = make_tasks(False)
+    >>> len(tasks), tasks[0]
+    (312, {'table': 1, 'dataset': 'breast_cancer', 'fold': 0, 'method': 'cfs/best_first', 'full': False})
+    """
     tasks = []
     datasets = TABLE1_DATASETS if full else SMALL_DATASETS
     for d in datasets:
@@ -544,7 +640,25 @@ PARTS = {1: _run_table1, 3: _run_table3, "disjunctions": _run_disjunctions, 4: _
 
 
 def run_task(params):
-    """Run one task (see the module docstring); accuracies are fractions in [0, 1]."""
+    """Run one task (see the module docstring); accuracies are fractions in [0, 1].
+
+    Parameters
+    ----------
+    params : dict
+        A task of :func:`make_tasks`; its ``table`` picks the part (:data:`PARTS`).
+
+    Returns
+    -------
+    dict
+        The part's result: test accuracies per classifier, and what the part records besides
+        (chosen parameters, selected features, HKL's certificate).
+
+    Examples
+    --------
+    >>> r = run_task({"table": 1, "dataset": "monks1", "fold": 0, "method": "all", "full": False})
+    >>> {k: round(v, 3) for k, v in r.items()}
+    {'L2': 0.785, 'L1': 0.718}
+    """
     table = params["table"]
     if table not in PARTS:
         raise ValueError(f"unknown table {table!r}; the parts are {list(PARTS)}")
@@ -554,7 +668,24 @@ def run_task(params):
 def majority_accuracy(name, *, per_fold=False):
     """Accuracy (%) of always predicting the training part's majority class, mean over the outer
     folds of Table 1's data set ``name`` (the floor a classifier should clear); one value per
-    outer fold with ``per_fold=True``."""
+    outer fold with ``per_fold=True``.
+
+    Parameters
+    ----------
+    name : str
+        A data set of :data:`TABLE1_DATASETS`.
+    per_fold : bool, default False
+        One value per outer fold rather than their mean.
+
+    Returns
+    -------
+    float or array of float
+
+    Examples
+    --------
+    >>> round(majority_accuracy("vote"), 2)
+    61.38
+    """
     _, y, _, split = load_table1(name)
     acc = 100 * np.array([np.mean(y[te] == np.bincount(y[tr]).argmax()) for tr, te in table_folds(y, split)])
     return acc if per_fold else float(acc.mean())
