@@ -176,6 +176,25 @@ def reduce(params_list, results_list):
     * ``hkl_fits``: per data set, HKL's number of tasks, how many reached the duality-gap
       certificate, the median and largest relative gap, and the mean number of features of
       non-zero weight (:func:`hkl_certificate`; empty without HKL tasks).
+
+    Parameters
+    ----------
+    params_list, results_list : list of dict
+        Stored tasks (:func:`make_tasks`) and their results (:func:`run_task`).
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        The tables above, by name.
+
+    Examples
+    --------
+    >>> task = {"dataset": "wine", "repeat": 0, "fold": 0, "n_folds": 3, "method": "MI", "ks": [5]}
+    >>> result = {"k": [5], "n_selected": [5], "acc_linear": [0.9], "acc_rbf": [0.8], "fit_time": [0.1],
+    ...           "support": [[0, 1, 2, 3, 4]]}
+    >>> tables = reduce([task], [result])
+    >>> tables["accuracy_at_k"].round(6).to_dict("records")
+    [{'dataset': 'wine', 'method': 'MI', 'acc_linear': 90.0, 'acc_rbf': 80.0}]
     """
     not_run = not_run_table(params_list, results_list)
     hkl_fits = hkl_fits_by_dataset(params_list, results_list)
@@ -309,7 +328,31 @@ def fold_accuracies(params_list, results_list, dataset, method, metric="acc_line
 
 def score_matrix(accuracy_at_k, metric):
     """Data sets × methods matrix of ``metric`` (``"acc_linear"`` or ``"acc_rbf"``) from the
-    ``accuracy_at_k`` table, methods in the protocol's order."""
+    ``accuracy_at_k`` table, methods in the protocol's order.
+
+    Parameters
+    ----------
+    accuracy_at_k : pandas.DataFrame
+        :func:`reduce`'s ``accuracy_at_k`` table.
+    metric : {"acc_linear", "acc_rbf"}
+        The classifier.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Data sets × methods.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> acc = pd.DataFrame({"dataset": ["a", "a", "b", "b"], "method": ["MI", "none", "MI", "none"],
+    ...                     "acc_linear": [90.0, 95.0, 70.0, 80.0], "acc_rbf": [1.0, 2.0, 3.0, 4.0]})
+    >>> score_matrix(acc, "acc_linear")
+    method   none    MI
+    dataset
+    a        95.0  90.0
+    b        80.0  70.0
+    """
     if metric not in ("acc_linear", "acc_rbf"):
         raise ValueError(f"metric must be 'acc_linear' or 'acc_rbf', got {metric!r}")
     m = accuracy_at_k.pivot(index="dataset", columns="method", values=metric)
@@ -320,7 +363,30 @@ def versus_control(accuracy_at_k, control="none"):
     """Per classifier, every ranked method against ``control`` (default: the classifier on all
     features) by Demšar's comparison with a control (:func:`fsbook.stats.holm_vs_control`): average
     ranks over the data sets at :data:`RANK_K`, ``z``, two-sided p and Holm-adjusted p over the
-    methods compared with the control, and which side of the control a method lies on."""
+    methods compared with the control, and which side of the control a method lies on.
+
+    Parameters
+    ----------
+    accuracy_at_k : pandas.DataFrame
+        :func:`reduce`'s ``accuracy_at_k`` table.
+    control : str, default "none"
+        The control method.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per classifier and method: ``average rank``, ``rank of the control``, ``z``,
+        ``p``, ``p (Holm)`` and ``side``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = [90.0, 85, 95, 70, 75, 80, 60, 55, 65]
+    >>> acc = pd.DataFrame({"dataset": list("aaabbbccc"), "method": ["MI", "ReliefF", "none"] * 3,
+    ...                     "acc_linear": scores, "acc_rbf": scores})
+    >>> versus_control(acc)[["method", "average rank", "side"]].round(3).to_dict("records")[0]
+    {'method': 'MI', 'average rank': 2.333, 'side': 'ranks below'}
+    """
     from fsbook.stats import average_ranks, holm_vs_control
 
     rows = []
@@ -339,7 +405,31 @@ def statistics(accuracy_at_k):
     """Per metric: number of data sets and methods, Friedman χ² and p-value, the Nemenyi
     critical difference at α = 0.05 and the pairs Nemenyi separates (p < 0.05), on the stored
     scores (near-equal scores are ties with the tolerance of :mod:`fsbook.decisions`; the printed
-    rounding decides nothing)."""
+    rounding decides nothing).
+
+    Parameters
+    ----------
+    accuracy_at_k : pandas.DataFrame
+        :func:`reduce`'s ``accuracy_at_k`` table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per classifier: ``data sets``, ``methods``, ``Friedman chi2``, ``p-value``,
+        ``CD (alpha=0.05)`` and ``pairs Nemenyi separates``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = [90.0, 85, 95, 70, 75, 80, 60, 55, 65]
+    >>> acc = pd.DataFrame({"dataset": list("aaabbbccc"), "method": ["MI", "ReliefF", "none"] * 3,
+    ...                     "acc_linear": scores, "acc_rbf": scores})
+    >>> row = statistics(acc).iloc[0]
+    >>> int(row["data sets"]), int(row["methods"]), round(float(row["Friedman chi2"]), 3)
+    (3, 3, 4.667)
+    >>> row["pairs Nemenyi separates"]
+    'none'
+    """
     from fsbook.stats import critical_difference, friedman, nemenyi
 
     rows = []

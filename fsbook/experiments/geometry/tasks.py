@@ -164,6 +164,14 @@ def make_tasks(full):
     Returns
     -------
     list of dict
+        One task per problem: ``kind`` (:data:`PROBLEMS`' key), what its builder reads, ``seed``
+        and ``cv``.
+
+    Examples
+    --------
+    >>> tasks = make_tasks(False)
+    >>> [t["kind"] for t in tasks][:4], tasks[0]["source"]
+    (['train', 'train', 'train', 'dimension'], 'movies')
     """
     cfg = SETTINGS["full" if full else "chapter"]
     cv = cfg["cv"]

@@ -67,6 +67,28 @@ def pls_predict(X_train, y_train, X_test, d):
     the least-squares fit, and that is what is returned.  scikit-learn's ``PLSRegression`` keeps
     deflating there and divides rounding noise by rounding noise (test R² of -1e30 % in 2 of 100
     Boston runs at d = 13, a value that differs from machine to machine).
+
+    Parameters
+    ----------
+    X_train, y_train : array
+        The training sample.
+    X_test : array
+        The points to predict.
+    d : int
+        The number of components.
+
+    Returns
+    -------
+    array of float of shape (n_test,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(20, 3))
+    >>> y = X @ [1.0, -2.0, 0.5]
+    >>> bool(np.allclose(pls_predict(X, y, X[:2], d=3), y[:2]))    # d = p: least squares
+    True
     """
     pls = PLSRegression(d, scale=False).fit(X_train, y_train)
     if krylov_rank(pls) < d:
@@ -136,7 +158,24 @@ def boston_run(seed, X, y, d_values=range(1, 14), n_train=50, grids=None,
 
 
 def yale_seed(run, pair):
-    """Seed of a face task's inner folds: ``1000 * run`` plus the pair's index in :data:`YALE_PAIRS`."""
+    """Seed of a face task's inner folds: ``1000 * run`` plus the pair's index in :data:`YALE_PAIRS`.
+
+    Parameters
+    ----------
+    run : int
+        The run.
+    pair : sequence of two int
+        The pair of subjects.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> yale_seed(2, (0, 3))
+    2002
+    """
     return run * 1000 + YALE_PAIRS.index(tuple(pair))
 
 
@@ -176,7 +215,33 @@ def pair_split(y, is_train, pair):
 
 def yale_reductions(X, y, train, n_kpca=None, coef0=1.0):
     """Fit KPCA, GDA and OLap on the training images of all subjects; return ``{name: Z}``
-    (KPCA and GDA with the degree-2 polynomial kernel of offset ``coef0``)."""
+    (KPCA and GDA with the degree-2 polynomial kernel of offset ``coef0``).
+
+    Parameters
+    ----------
+    X : array of shape (n_images, n_pixels)
+        Every image (scaled, :func:`yale_split`).
+    y : array
+        Their subjects.
+    train : array of int
+        The training images: the reductions are fitted on them.
+    n_kpca : int, optional
+        KPCA's components (default: as many as training images).
+    coef0 : float, default 1.0
+        The polynomial kernel's offset.
+
+    Returns
+    -------
+    dict of str to array
+        ``{"KPCA": Z, "GDA": Z, "OLap": Z}``, every image reduced.
+
+    Examples
+    --------
+    >>> X, y = yale_data()
+    >>> Xs, classes, train = yale_split(X, y, 3, seed=0)
+    >>> {name: Z.shape for name, Z in yale_reductions(Xs, y, train).items()}
+    {'KPCA': (165, 45), 'GDA': (165, 14), 'OLap': (165, 14)}
+    """
     kern = dict(kernel="poly", degree=2, coef0=coef0)
     n_kpca = len(train) if n_kpca is None else n_kpca
     kpca = KernelPCA(n_kpca, gamma=1.0, **kern).fit(X[train])
@@ -237,7 +302,39 @@ def yale_split(X, y, per_subject, seed, images="unit"):
 
 def yale_setup(X, y, per_subject, seed, images="unit", coef0=1.0):
     """Split, reductions ``{name: Z}`` and kernel ``K`` of one run (images scaled by ``images``,
-    :func:`yale_split`; the polynomial kernel's offset ``coef0``)."""
+    :func:`yale_split`; the polynomial kernel's offset ``coef0``).
+
+    Parameters
+    ----------
+    X, y : array
+        The face images and their subjects (:func:`yale_data`).
+    per_subject : int
+        Training images per subject.
+    seed : int
+        Seed of the split (the run).
+    images : str, default "unit"
+        How the images are scaled (:data:`YALE_IMAGES`).
+    coef0 : float, default 1.0
+        The polynomial kernel's offset.
+
+    Returns
+    -------
+    classes : array
+        The subjects.
+    is_train : array of bool
+        The training images.
+    Zs : dict of str to array
+        :func:`yale_reductions`.
+    K : array of shape (n_images, n_images)
+        The degree-2 polynomial kernel of every pair of images.
+
+    Examples
+    --------
+    >>> X, y = yale_data()
+    >>> classes, is_train, Zs, K = yale_setup(X, y, 3, seed=0)
+    >>> len(classes), int(is_train.sum()), sorted(Zs), K.shape
+    (15, 45, ['GDA', 'KPCA', 'OLap'], (165, 165))
+    """
     X, classes, train = yale_split(X, y, per_subject, seed, images)
     is_train = np.zeros(len(y), bool)
     is_train[train] = True
@@ -248,7 +345,32 @@ def yale_setup(X, y, per_subject, seed, images="unit", coef0=1.0):
 
 def yale_grams(K, Zs, rhos):
     """Gram matrices of one run: SVM-Kernel ``K``, SVM-R ``Z Zᵀ`` and, keyed ``("Proj-R", ρ)``,
-    the Proj-R kernel ``K + Z Zᵀ/ρ`` of eq. (17) (dual 19) for every ``ρ``."""
+    the Proj-R kernel ``K + Z Zᵀ/ρ`` of eq. (17) (dual 19) for every ``ρ``.
+
+    Parameters
+    ----------
+    K : array of shape (n, n)
+        The kernel of the images.
+    Zs : dict of str to array of shape (n, m)
+        The reductions (:func:`yale_reductions`).
+    rhos : sequence of float
+        The ρ values.
+
+    Returns
+    -------
+    dict
+        ``"SVM-Kernel"``, ``"SVM-<R>"`` and ``("Proj-<R>", ρ)`` to their Gram matrices.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> grams = yale_grams(np.eye(2), {"KPCA": np.array([[1.0], [2.0]])}, [0.5])
+    >>> list(grams)
+    ['SVM-Kernel', 'SVM-KPCA', ('Proj-KPCA', 0.5)]
+    >>> grams[("Proj-KPCA", 0.5)]
+    array([[3., 4.],
+           [4., 9.]])
+    """
     grams = {"SVM-Kernel": K}
     for name, Z in Zs.items():
         ZZ = Z @ Z.T
@@ -262,6 +384,26 @@ def yale_kernel_balance(X, y, per_subject, seed):
     """``{R: tr(Z Zᵀ) / tr(K)}`` on the training images of one run of Tables 5-7: the ρ at which
     the two parts of Proj-R's kernel ``K + Z Zᵀ/ρ`` have equal trace.  Rescaling ``z`` by ``s``
     multiplies it by ``s²``, so ρ in eq. (17) only has a meaning relative to this value.
+
+    Parameters
+    ----------
+    X, y : array
+        The face images and their subjects (:func:`yale_data`).
+    per_subject : int
+        Training images per subject.
+    seed : int
+        Seed of the split (the run).
+
+    Returns
+    -------
+    dict of str to float
+        ``{"Proj-KPCA": ρ, "Proj-GDA": ρ, "Proj-OLap": ρ}``.
+
+    Examples
+    --------
+    >>> X, y = yale_data()
+    >>> sorted(yale_kernel_balance(X, y, 3, seed=0))
+    ['Proj-GDA', 'Proj-KPCA', 'Proj-OLap']
     """
     _, is_train, Zs, K = yale_setup(X, y, per_subject, seed)
     return {f"Proj-{name}": float(np.sum(Z[is_train] ** 2) / np.trace(K[np.ix_(is_train, is_train)]))
@@ -271,7 +413,23 @@ def yale_kernel_balance(X, y, per_subject, seed):
 def make_tasks(full):
     """Task parameters: ``{"part": "boston", "run"}``, ``{"part": "yale", "table", "run", "pair"}``
     and ``{"part": "rho", "run", "pair"}`` (the ρ sweep).  ``full=False`` is the chapter's
-    subsample.  (The text tasks of Tables 2-4 are :mod:`fsbook.experiments.projection_text`'s.)"""
+    subsample.  (The text tasks of Tables 2-4 are :mod:`fsbook.experiments.projection_text`'s.)
+
+    Parameters
+    ----------
+    full : bool
+        The paper's numbers of runs and every pair, rather than the chapter's subsample.
+
+    Returns
+    -------
+    list of dict
+
+    Examples
+    --------
+    >>> tasks = make_tasks(False)
+    >>> len(tasks), tasks[0], tasks[100]
+    (322, {'part': 'boston', 'run': 0}, {'part': 'yale', 'table': 'table5', 'run': 0, 'pair': [0, 1]})
+    """
     runs = RUNS[full]
     yale_pairs = YALE_PAIRS if full else YALE_PAIRS[::3]
     tasks = [{"part": "boston", "run": r} for r in range(runs["boston"])]
@@ -331,7 +489,40 @@ def yale_task(grams, y, is_train, pair, seed, reference=False, tie="first", grid
     :func:`yale_grams` (SVM-Kernel, SVM-R and Proj-R, the kernel ``K + Z Zᵀ/ρ`` of eq. 17 /
     dual 19), restricted to the pair's images: :func:`svc_cv_fits`, or with ``reference=True``
     its reference :func:`_svc_cv_fit` (one ``GridSearchCV`` per Gram matrix); C from ``grid``
-    (default the paper's :data:`GRID`), ties by ``tie`` (:data:`YALE_TIES`)."""
+    (default the paper's :data:`GRID`), ties by ``tie`` (:data:`YALE_TIES`).
+
+    Parameters
+    ----------
+    grams : dict
+        The run's Gram matrices on every image (:func:`yale_grams`).
+    y : array
+        Every image's subject.
+    is_train : array of bool
+        The run's training images.
+    pair : sequence of two int
+        The pair of subjects.
+    seed : int
+        Seed of the inner folds (:func:`yale_seed`).
+    reference : bool, default False
+        Run the reference search instead of the fast one.
+    tie : str, default "first"
+        The tie rule.
+    grid : sequence of float, default :data:`GRID`
+        The C values.
+
+    Returns
+    -------
+    dict
+        ``{key: (mean cv accuracy of the chosen C, test error, chosen C)}`` per Gram matrix.
+
+    Examples
+    --------
+    >>> X, y = yale_data()
+    >>> is_train, grams = yale_run_grams(3, 0, (1.0,))
+    >>> fits = yale_task(grams, y, is_train, (0, 1), yale_seed(0, (0, 1)))
+    >>> fits["SVM-Kernel"][1], len(fits)
+    (0.375, 7)
+    """
     rel, yy, tr, te = pair_split(y, is_train, pair)
     sub = {key: G[np.ix_(rel, rel)] for key, G in grams.items()}
     if reference:
@@ -372,7 +563,28 @@ PARTS = {"boston": _run_boston, "yale": _run_yale, "rho": _run_rho}
 
 def run_task(params):
     """Run one task of :data:`PROTOCOL` (see :func:`make_tasks`) by its part's function
-    (:data:`PARTS`)."""
+    (:data:`PARTS`).
+
+    Parameters
+    ----------
+    params : dict
+        A task of :func:`make_tasks`; its ``part`` picks the function.
+
+    Returns
+    -------
+    dict
+        The part's result (a face task: per Gram matrix its test ``error``, CV accuracy and C).
+
+    Examples
+    --------
+    >>> run_task({"part": "nope"})
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown part 'nope'; the parts are ['boston', 'rho', 'yale']
+    >>> r = run_task({"part": "yale", "table": "table5", "run": 0, "pair": [0, 1]})
+    >>> sorted(r)[:2], r["SVM-Kernel"]["error"]
+    (['Proj-GDA', 'Proj-KPCA'], 0.25)
+    """
     part = params.get("part")
     if part not in PARTS:
         raise ValueError(f"unknown part {part!r}; the parts are {sorted(PARTS)}")
