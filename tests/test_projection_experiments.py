@@ -527,7 +527,7 @@ def test_yale_lexicographic_ties_leave_the_smallest_c():
     protocol's from version 5."""
     assert ex.YALE_TIES[ex.VERSION] == "lexicographic" and ex.YALE_TIES["4"] == "first"
     X, y = ex.yale_data()
-    is_train, grams = ex._yale_run_grams(ex.YALE_K["table5"], 0, (ex.YALE_RHO,))
+    is_train, grams = ex.yale_run_grams(ex.YALE_K["table5"], 0, (ex.YALE_RHO,))
     pair = (1, 14)
     seed = ex.YALE_PAIRS.index(pair)
     first = ex.yale_task({"K": grams["SVM-Kernel"]}, y, is_train, pair, seed, tie="first")["K"]

@@ -184,3 +184,17 @@ def test_a_task_whose_raw_data_is_missing_is_skipped_not_a_mismatch(two_stores):
     code, text = _verify([dataclasses.replace(a, run_task=needs_raw), b], root, budget_seconds=1e6, turn=0)
     assert code == 0 and "MISMATCH" not in text
     assert "a: 15 of 30 recomputed" in text and "(15 skipped: their raw data is not on this machine), OK" in text
+
+
+# ----------------------------------------------------------------------------- timings
+def test_a_field_named_for_a_matrix_s_is_compared_not_taken_for_a_timing():
+    stored = {"lp_full": {"size_S": 12, "min_eig_S": -0.25, "fit_time": 1.0}, "cpu_seconds": 3.0}
+    fresh = {"lp_full": {"size_S": 13, "min_eig_S": 0.5, "fit_time": 7.0}, "cpu_seconds": 9.0}
+    lines = V.compare_results(stored, fresh)
+    assert [line.split(":")[0] for line in lines] == ["lp_full.min_eig_S", "lp_full.size_S"]
+
+
+@pytest.mark.parametrize("name", ["fit_time", "times", "seconds", "cpu_seconds", "ratios_cpu_s", "elapsed",
+                                  "wall_duration", "runtime"])
+def test_the_stores_timing_fields_are_still_skipped(name):
+    assert V.compare_results({name: 1.0}, {name: 2.0}) == []

@@ -213,31 +213,9 @@ def _l1linf_rows(recompute):
 _PROJECTION_KEYS = ("projectionpenalty__estimator__C", "projectionpenalty__reduced_penalty")
 
 
-def _projection_search(X_train, y_train, seed):
-    """The search of :func:`fsbook.experiments.benchmark.projection_accuracy` (the same model,
-    grid and inner folds), unfitted."""
-    from sklearn.decomposition import PCA
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-    from sklearn.svm import LinearSVC
-
-    from fsbook.experiments import benchmark as B
-    from fsbook.experiments._protocol_helpers import tuned_svm
-    from fsbook.projection import ProjectionPenalty
-
-    n_components = min(B.RANK_K, X_train.shape[1] - 1, len(y_train) // 3 * 2 - 1)
-    model = make_pipeline(StandardScaler(), ProjectionPenalty(LinearSVC(random_state=seed, max_iter=5000),
-                                                              PCA(n_components, random_state=seed)))
-    return tuned_svm(model, dict(zip(_PROJECTION_KEYS, (list(B.C_LINEAR), list(B.PROJ_PENALTIES)))), seed,
-                     tie=B.SVM_TIES[B.VERSION])
-
-
 def _benchmark_rows(recompute):
-    from sklearn.svm import SVC, LinearSVC
-
     from fsbook.experiments import benchmark as B
     from fsbook.experiments import read_store
-    from fsbook.experiments._protocol_helpers import tuned_svm
     from fsbook.experiments._runner import task_seed
 
     res, rows = read_store(B.PROTOCOL), []
@@ -254,13 +232,12 @@ def _benchmark_rows(recompute):
                 Xtr, _, _ = B.fold_data(p["dataset"], train, test)
                 stored = [r["C"], r["reduced_penalty"]]
                 rows.append(_svm_row("benchmark", base, "Proj-SVM (C, λ)", stored,
-                                     _projection_search(Xtr, y[train], seed), Xtr, y[train],
+                                     B.projection_search(Xtr, y[train], seed), Xtr, y[train],
                                      dict(zip(_PROJECTION_KEYS, stored)), recompute))
             continue
         data = None
         for i, k in enumerate(r["k"]):
-            for clf, grid, key in ((LinearSVC(random_state=seed, max_iter=5000), B.C_LINEAR, "acc_linear"),
-                                   (SVC(kernel="rbf", gamma="scale"), B.C_RBF, "acc_rbf")):
+            for key, search in B.classifier_searches(seed).items():
                 if r[key][i] > majority + 1e-12:
                     continue
                 task, choice = f"{base} k={k}", f"{key[4:]} SVM C"
@@ -272,7 +249,6 @@ def _benchmark_rows(recompute):
                     data = B.fold_data(p["dataset"], train, test)
                 Xtr, Xte, columns = data
                 cols = np.searchsorted(columns, r["support"][i])
-                search = tuned_svm(clone(clf), {"C": grid}, seed, scale=True, tie=B.SVM_TIES[B.VERSION])
                 rows.append(_svm_row("benchmark", task, choice, None, search, Xtr[:, cols], y[train],
                                      None, recompute, test=(Xte[:, cols], y[test], r[key][i])))
     return rows
@@ -347,7 +323,7 @@ def _geometry_rows(recompute):
 
     res, rows = read_store(G.PROTOCOL), []
     for p, r in zip(res.params, res.results):
-        y = np.asarray(G._problem(p)["y"])
+        y = np.asarray(G.task_problem(p)["y"])
         rate = {}
         for positive in binary_splits(np.unique(y)):
             share = float(np.mean(np.isin(y, positive)))
@@ -365,49 +341,45 @@ def _geometry_rows(recompute):
 def _projection_rows(recompute):
     """Tables 5-7's face SVMs (parts ``yale`` and ``rho``): every (task, Gram matrix) whose stored test
     accuracy is at most the pair's test majority rate, recomputed by the reference search of
-    :func:`fsbook.experiments.projection._svc_cv_fit` (one ``GridSearchCV`` on the pair's Gram
+    :func:`fsbook.experiments.projection.face_svm_search` (one ``GridSearchCV`` on the pair's Gram
     matrix, C over :data:`~fsbook.experiments.projection.GRID`, the tie rule of the store's
     version).  The recomputed choice must be the stored C (version 5 on) and reproduce the
     stored test error.  The Gram matrices of a run (its KPCA, GDA and OLap: about a second) are
     computed once."""
-    from sklearn.svm import SVC
-
     from fsbook.experiments import projection as P
     from fsbook.experiments import read_store
-    from fsbook.experiments._protocol_helpers import tuned_svm
 
     res, rows, screened, splits = read_store(P.PROTOCOL), [], {}, {}
     X, y = P.yale_data()
 
     def is_train(k, run):                 # the run's split alone (no reductions), for the screen
         if (k, run) not in splits:
-            splits[k, run] = np.isin(np.arange(len(y)), P._yale_split(X, y, k, run)[2])
+            splits[k, run] = np.isin(np.arange(len(y)), P.yale_split(X, y, k, run)[2])
         return splits[k, run]
 
     for p, r in zip(res.params, res.results):
         if p["part"] not in ("yale", "rho"):
             continue
         k = P.YALE_K[p["table"]] if p["part"] == "yale" else P.SWEEP["k"]
-        rel, yy, tr, te = P._pair_split(y, is_train(k, p["run"]), tuple(p["pair"]))
+        rel, yy, tr, te = P.pair_split(y, is_train(k, p["run"]), tuple(p["pair"]))
         for name, fit in r.items():
             if 1.0 - fit["error"] <= _majority_rate(yy[te]) + 1e-12:
                 screened.setdefault((p["part"], p.get("table"), k, p["run"]), []).append((p, name, fit))
     for (part, table, k, run), fits in screened.items():
         rhos = (P.YALE_RHO,) if part == "yale" else tuple(P.YALE_RHOS)
-        grams = P._yale_run_grams(k, run, rhos)[1] if recompute else {}
+        grams = P.yale_run_grams(k, run, rhos)[1] if recompute else {}
         # the store's name of each Gram matrix (_run_yale's and _run_rho's keys)
         key = {(name if isinstance(name, str) else name[0] if part == "yale" else f"{name[0]}@{name[1]:.0e}"): name
                for name in grams}
         for p, name, fit in fits:
             pair = tuple(p["pair"])
             task = f"{part} {table or ''} k={k} run {run} pair {pair} {name}"
-            rel, yy, tr, te = P._pair_split(y, is_train(k, run), pair)
+            rel, yy, tr, te = P.pair_split(y, is_train(k, run), pair)
             if not recompute:
                 rows.append(_row("projection", task, "SVM C", fit.get("C"), True, note="not recomputed"))
                 continue
             G = grams[key[name]][np.ix_(rel, rel)]
-            search = tuned_svm(SVC(kernel="precomputed"), {"C": P.GRID}, P.yale_seed(run, pair),
-                               n_splits=P._n_inner_folds(yy[tr]), tie=P.YALE_TIES[P.VERSION])
+            search = P.face_svm_search(yy[tr], P.GRID, P.yale_seed(run, pair), P.YALE_TIES[P.VERSION])
             stored = None if "C" not in fit else {"C": fit["C"]}
             rows.append(_svm_row("projection", task, "SVM C", fit.get("C"), search, G[np.ix_(tr, tr)], yy[tr],
                                  stored, recompute, test=(G[np.ix_(te, tr)], yy[te], 1.0 - fit["error"])))
@@ -452,9 +424,9 @@ def _hkl_rows(recompute):
             task = f"table 1 {p['dataset']} fold {p['fold']}"
             if not raw:
                 if r["HKL"] <= majority + 1e-12:
-                    rows.append(_hkl_cv_row(task, H._hkl(H.HKL_C_GRID, seed), X[train], y[train], r["C"], recompute))
+                    rows.append(_hkl_cv_row(task, H.tuned_hkl(H.HKL_C_GRID, seed), X[train], y[train], r["C"], recompute))
                 continue
-            for name, search in H._raw_tuned_svms(nominal, n_levels, seed).items():
+            for name, search in H.raw_tuned_svms(nominal, n_levels, seed).items():
                 if r[name] <= majority + 1e-12:
                     stored = {k: r[f"{name}_{k.split('__')[-1]}"] for k in search.param_grid}
                     rows.append(_svm_row("hkl", f"{task} {name} (raw, tuned)", f"{name} SVM parameters", stored,
@@ -464,7 +436,7 @@ def _hkl_rows(recompute):
             train, test = H.table_folds(y, None)[p["fold"]]
             majority = _majority_rate(y[test])
             if p["method"] == "svm_tuned":
-                for name, search in H._tuned_svms(H.inner_seed(3, p["fold"])).items():
+                for name, search in H.tuned_svms(H.inner_seed(3, p["fold"])).items():
                     if r[name] <= majority + 1e-12:
                         rows.append(_svm_row("hkl", f"table 3 fold {p['fold']} {name}", f"{name} SVM C",
                                              r[f"C_{name}"], search, X[train], y[train], {"C": r[f"C_{name}"]},
@@ -479,7 +451,7 @@ def _hkl_rows(recompute):
             train, test = H.disjunction_split()
             if r["accuracy"] > _majority_rate(y[test]) + 1e-12:
                 continue
-            rows.append(_hkl_cv_row("disjunctions", H._hkl(H.HKL_C_GRID, 5), X[train], y[train], r["C"], recompute))
+            rows.append(_hkl_cv_row("disjunctions", H.tuned_hkl(H.HKL_C_GRID, 5), X[train], y[train], r["C"], recompute))
         elif t in (4, 5) and p["method"] in ("hkl", "weighted_svm"):
             X, y = H.load_numeric(p["dataset"])
             train, test = H.table_folds(y, None)[p["fold"]]
@@ -489,11 +461,11 @@ def _hkl_rows(recompute):
             seed = H.inner_seed(t, p["fold"])
             if p["method"] == "weighted_svm":
                 stored = {"featureweightingsvm__C": r["C"]}
-                rows.append(_svm_row("hkl", task, "SVM C", r["C"], H._weighted_svm(seed), X[train], y[train],
+                rows.append(_svm_row("hkl", task, "SVM C", r["C"], H.tuned_weighted_svm(seed), X[train], y[train],
                                      stored, recompute))
                 continue
             Xb = H.table4_boolean(p["dataset"])[2] if t == 4 else H.load_table1(p["dataset"])[0]
-            rows.append(_hkl_cv_row(task, H._hkl(H.HKL_C_GRID, seed), Xb[train], y[train], r["C"], recompute))
+            rows.append(_hkl_cv_row(task, H.tuned_hkl(H.HKL_C_GRID, seed), Xb[train], y[train], r["C"], recompute))
     return rows
 
 

@@ -12,7 +12,7 @@ each result with the stored one field by field (:func:`compare_results`):
   tolerances are 1e-6 or tighter, and a task recomputed on the machine that ran it gives the
   same bits;
 * fields whose name marks a timing (``seconds``, ``time``, ``fit_time``, ``elapsed``,
-  ``*_s``, ...: :data:`TIMING_FIELD`) not at all.
+  ``*_s``, ...: :data:`TIMING_FIELD`, matched case-sensitively) not at all.
 
 A protocol overrides the rule per field with ``Protocol(tolerances={pattern: rule})`` (``rule``
 is ``(rtol, atol)``, ``"exact"`` or ``None``; ``pattern`` is matched against the dotted path,
@@ -61,9 +61,10 @@ from fsbook.experiments._store import Store, canonical_json, normalise
 DEFAULT_RTOL = 1e-6
 #: default absolute tolerance for floats
 DEFAULT_ATOL = 1e-9
-#: a field whose name matches is a timing and is not compared
-TIMING_FIELD = re.compile(r"(^|_)(time|times|seconds|secs|elapsed|duration|timing|runtime)$|_s$",
-                          re.IGNORECASE)
+#: a field whose name matches is a timing and is not compared; case-sensitive, as the stores name
+#: their timings in lower case (``fit_time``, ``cpu_seconds``, ``ratios_cpu_s``), while
+#: ``size_S`` and ``min_eig_S`` name a matrix S and are results
+TIMING_FIELD = re.compile(r"(^|_)(time|times|seconds|secs|elapsed|duration|timing|runtime)$|_s$")
 #: the smallest cost assumed for a task (seconds), so weights stay finite
 MIN_COST = 1e-3
 

@@ -365,11 +365,12 @@ def reduce(params_list, results_list):
     cost = runs.groupby(["dataset", "method"], sort=False).agg(fit_cpu=("fit_cpu", "mean"),
                                                                peak_mib=("peak_mib", "max")).reset_index()
     cost.insert(1, "domain", cost["dataset"].map(lambda d: DATASETS[d][0]))
-    stab = pd.DataFrame([{"dataset": d, "method": m, "k": k, "kuncheva": B._stability(g, width(d))}
+    stab = pd.DataFrame([{"dataset": d, "method": m, "k": k, "kuncheva": B.kuncheva_by_repeat(g, width(d))}
                          for (d, m, k), g in df[df.method != "none"].groupby(["dataset", "method", "k"], sort=False)],
                         columns=["dataset", "method", "k", "kuncheva"])
     return {"accuracy": _accuracy(df), "folds": df.drop(columns=["support"]), "cost": cost, "stability": stab,
-            "not_run": B._not_run_table(params_list, results_list), "hkl_fits": B._hkl_fits(params_list, results_list)}
+            "not_run": B.not_run_table(params_list, results_list),
+            "hkl_fits": B.hkl_fits_by_dataset(params_list, results_list)}
 
 
 PROTOCOL = Protocol(name="selection_suite", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version=VERSION,

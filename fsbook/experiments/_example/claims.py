@@ -21,6 +21,14 @@ def claims(results):
     -------
     DataFrame
         A claims table (:func:`fsbook.claims.claims_table`) with a ``noise`` column.
+
+    Examples
+    --------
+    >>> from fsbook.experiments import run_protocol
+    >>> from fsbook.experiments._example import PROTOCOL
+    >>> table = claims(run_protocol(PROTOCOL, full=False, progress=False))
+    >>> table["noise"].tolist()
+    [0.5, 2.0]
     """
     rows = []
     for noise, g in results.tables["runs"].groupby("noise"):

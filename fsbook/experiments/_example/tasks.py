@@ -15,6 +15,16 @@ __all__ = ["make_tasks", "run_task"]
 def make_tasks(full):
     """``{"n", "p", "noise", "rep"}`` for every noise level × repetition (3 or 20).
 
+    Parameters
+    ----------
+    full : bool
+        The paper-sized protocol (20 repetitions) rather than the chapter's subsample (3).
+
+    Returns
+    -------
+    list of dict
+        One task per noise level of :data:`NOISE_LEVELS` and repetition.
+
     Examples
     --------
     >>> from fsbook.experiments._example.tasks import make_tasks
@@ -28,6 +38,18 @@ def make_tasks(full):
 def run_task(params):
     """Test R² of OLS and of ridge (α by leave-one-out CV on :data:`ALPHAS`) on one synthetic
     draw, and the index of the chosen α.
+
+    Parameters
+    ----------
+    params : dict
+        A task of :func:`make_tasks`: ``n`` training (and as many test) points, ``p``
+        features, the ``noise`` level and the repetition ``rep`` (with the rest, the seed).
+
+    Returns
+    -------
+    dict
+        ``OLS`` and ``Ridge`` (test R²), ``alpha`` (ridge's chosen α) and ``alpha_index`` (its
+        index in :data:`ALPHAS`).
 
     Examples
     --------

@@ -129,13 +129,11 @@ from fsbook.experiments.benchmark.paper import (
                                                 all_methods,
                                                 methods,
 )
-
-# private reductions that selection_suite reuses (re-exported by the redundant alias)
-from fsbook.experiments.benchmark.tables import _hkl_fits as _hkl_fits
-from fsbook.experiments.benchmark.tables import _not_run_table as _not_run_table
-from fsbook.experiments.benchmark.tables import _stability as _stability
 from fsbook.experiments.benchmark.tables import (
                                                 fold_accuracies,
+                                                hkl_fits_by_dataset,
+                                                kuncheva_by_repeat,
+                                                not_run_table,
                                                 reduce,
                                                 score_matrix,
                                                 statistics,
@@ -146,6 +144,7 @@ from fsbook.experiments.benchmark.tasks import (
                                                 RUNNERS,
                                                 attribute_groups,
                                                 cannot_run,
+                                                classifier_searches,
                                                 fold_data,
                                                 folds,
                                                 hkl_certificate,
@@ -153,6 +152,7 @@ from fsbook.experiments.benchmark.tasks import (
                                                 make_selector,
                                                 make_tasks,
                                                 projection_accuracy,
+                                                projection_search,
                                                 run_task,
                                                 support_at,
                                                 test_accuracies,
@@ -166,8 +166,9 @@ __all__ = ["PROTOCOL", "Method", "METHOD_TABLE", "BASELINES", "BOOK_METHODS", "C
            "FULL_KS", "L1LINF_FAST", "C_LINEAR", "C_RBF", "PROJ_PENALTIES", "RANK_K", "CLASSIFIERS",
            "CLAIM_TABLES", "OVER", "RUNNERS", "methods", "all_methods", "load", "vocabulary", "width",
            "fold_data", "folds", "attribute_groups", "make_selector", "cannot_run", "support_at",
-           "projection_accuracy", "test_accuracies", "run_task", "hkl_certificate", "make_tasks",
-           "stored_datasets", "reduce", "fold_accuracies", "family_label", "claims", "claims_view",
+           "projection_accuracy", "projection_search", "classifier_searches", "test_accuracies", "run_task", "hkl_certificate", "make_tasks",
+           "stored_datasets", "reduce", "kuncheva_by_repeat", "not_run_table", "hkl_fits_by_dataset",
+           "fold_accuracies", "family_label", "claims", "claims_view",
            "score_matrix", "versus_control", "statistics", "task_seed"]
 
 PROTOCOL = Protocol(name="benchmark", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version=VERSION,

@@ -61,12 +61,36 @@ def _long(params_list, results_list):
     return pd.DataFrame(rows)
 
 
-def _stability(group, n_features):
+def kuncheva_by_repeat(group, n_features):
     """Mean over repeats of Kuncheva's index of the folds' kept sets, ``n_features`` to draw from.
 
     The sets are relabelled to ``0 … |union| − 1`` first: the index depends only on the overlaps,
     and a text set's kept words are indices into the pair's word list while each fold drew them
-    from its own :data:`VOCABULARY` words."""
+    from its own :data:`VOCABULARY` words.
+
+    Parameters
+    ----------
+    group : pandas.DataFrame
+        The kept sets of one data set, method and ``k``: columns ``repeat`` and ``support``
+        (a sequence of feature indices per fold).
+    n_features : int
+        How many features the sets are drawn from (:func:`width`).
+
+    Returns
+    -------
+    float
+        The mean of :func:`fsbook.stats.kuncheva_stability` over repeats; NaN when the index is
+        undefined (sets of different sizes, every feature kept, or fewer than two folds).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> folds = pd.DataFrame({"repeat": [0, 0], "support": [(0, 1), (0, 2)]})
+    >>> round(kuncheva_by_repeat(folds, 10), 3)
+    0.375
+    >>> kuncheva_by_repeat(pd.DataFrame({"repeat": [0, 0], "support": [(0,), (0, 2)]}), 10)
+    nan
+    """
     from fsbook.stats import kuncheva_stability
 
     per_repeat = []
@@ -96,7 +120,30 @@ def _classifier_side(params_list, results_list, none_linear):
     return out.rename_axis("dataset").reset_index()
 
 
-def _hkl_fits(params_list, results_list):
+def hkl_fits_by_dataset(params_list, results_list):
+    """Per data set, how HKL's fits ended: ``reduce``'s ``hkl_fits`` table.
+
+    Parameters
+    ----------
+    params_list, results_list : list of dict
+        Stored tasks and their results; only the results holding ``hkl_gap`` (HKL's tasks)
+        count.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per data set: ``tasks``, ``certified`` (how many reached the duality-gap
+        certificate), ``median gap``, ``largest gap`` and ``mean features used``; empty (same
+        columns) without HKL tasks.
+
+    Examples
+    --------
+    >>> fits = hkl_fits_by_dataset([{"dataset": "wine"}] * 2,
+    ...                         [{"hkl_certified": True, "hkl_gap": 1e-4, "hkl_n_used": 6},
+    ...                          {"hkl_certified": False, "hkl_gap": 0.3, "hkl_n_used": 10}])
+    >>> fits[["dataset", "tasks", "certified", "mean features used"]].to_dict("records")
+    [{'dataset': 'wine', 'tasks': 2, 'certified': 1, 'mean features used': 8.0}]
+    """
     rows = [{"dataset": p["dataset"], "certified": r["hkl_certified"], "gap": r["hkl_gap"], "n_used": r["hkl_n_used"]}
             for p, r in zip(params_list, results_list) if "hkl_gap" in r]
     columns = ["dataset", "tasks", "certified", "median gap", "largest gap", "mean features used"]
@@ -129,9 +176,28 @@ def reduce(params_list, results_list):
     * ``hkl_fits``: per data set, HKL's number of tasks, how many reached the duality-gap
       certificate, the median and largest relative gap, and the mean number of features of
       non-zero weight (:func:`hkl_certificate`; empty without HKL tasks).
+
+    Parameters
+    ----------
+    params_list, results_list : list of dict
+        Stored tasks (:func:`make_tasks`) and their results (:func:`run_task`).
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        The tables above, by name.
+
+    Examples
+    --------
+    >>> task = {"dataset": "wine", "repeat": 0, "fold": 0, "n_folds": 3, "method": "MI", "ks": [5]}
+    >>> result = {"k": [5], "n_selected": [5], "acc_linear": [0.9], "acc_rbf": [0.8], "fit_time": [0.1],
+    ...           "support": [[0, 1, 2, 3, 4]]}
+    >>> tables = reduce([task], [result])
+    >>> tables["accuracy_at_k"].round(6).to_dict("records")
+    [{'dataset': 'wine', 'method': 'MI', 'acc_linear': 90.0, 'acc_rbf': 80.0}]
     """
-    not_run = _not_run_table(params_list, results_list)
-    hkl_fits = _hkl_fits(params_list, results_list)
+    not_run = not_run_table(params_list, results_list)
+    hkl_fits = hkl_fits_by_dataset(params_list, results_list)
     ran = [(p, r) for p, r in zip(params_list, results_list) if "not_run" not in r]
     side = [(p, r) for p, r in ran if p["method"] in CLASSIFIER_SIDE]
     sel = [(p, r) for p, r in ran if p["method"] not in CLASSIFIER_SIDE]
@@ -144,7 +210,26 @@ def reduce(params_list, results_list):
             "not_run": not_run, "hkl_fits": hkl_fits}
 
 
-def _not_run_table(params_list, results_list):
+def not_run_table(params_list, results_list):
+    """Per data set and method that did not run there, the reason: ``reduce``'s ``not_run`` table.
+
+    Parameters
+    ----------
+    params_list, results_list : list of dict
+        Stored tasks and their results; a result holding ``not_run`` (:func:`cannot_run`'s
+        sentence) is a task that did not run.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``dataset``, ``method`` and ``reason``, one row per distinct triple.
+
+    Examples
+    --------
+    >>> params = [{"dataset": "wine", "method": "GeoRatio", "fold": f} for f in (0, 1)]
+    >>> not_run_table(params, [{"not_run": "no groups"}] * 2).to_dict("records")
+    [{'dataset': 'wine', 'method': 'GeoRatio', 'reason': 'no groups'}]
+    """
     return (pd.DataFrame([{"dataset": p["dataset"], "method": p["method"], "reason": r["not_run"]}
                           for p, r in zip(params_list, results_list) if "not_run" in r],
                          columns=["dataset", "method", "reason"])
@@ -169,7 +254,7 @@ def _accuracy_at_k(df):
 
 def _stability_table(df):
     n_features = {d: width(d) for d in df.dataset.unique()}
-    return pd.DataFrame([{"dataset": d, "method": m, "k": k, "kuncheva": _stability(g, n_features[d])}
+    return pd.DataFrame([{"dataset": d, "method": m, "k": k, "kuncheva": kuncheva_by_repeat(g, n_features[d])}
                          for (d, m, k), g in df[df.method != "none"].groupby(["dataset", "method", "k"])])
 
 
@@ -243,7 +328,31 @@ def fold_accuracies(params_list, results_list, dataset, method, metric="acc_line
 
 def score_matrix(accuracy_at_k, metric):
     """Data sets × methods matrix of ``metric`` (``"acc_linear"`` or ``"acc_rbf"``) from the
-    ``accuracy_at_k`` table, methods in the protocol's order."""
+    ``accuracy_at_k`` table, methods in the protocol's order.
+
+    Parameters
+    ----------
+    accuracy_at_k : pandas.DataFrame
+        :func:`reduce`'s ``accuracy_at_k`` table.
+    metric : {"acc_linear", "acc_rbf"}
+        The classifier.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Data sets × methods.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> acc = pd.DataFrame({"dataset": ["a", "a", "b", "b"], "method": ["MI", "none", "MI", "none"],
+    ...                     "acc_linear": [90.0, 95.0, 70.0, 80.0], "acc_rbf": [1.0, 2.0, 3.0, 4.0]})
+    >>> score_matrix(acc, "acc_linear")
+    method   none    MI
+    dataset
+    a        95.0  90.0
+    b        80.0  70.0
+    """
     if metric not in ("acc_linear", "acc_rbf"):
         raise ValueError(f"metric must be 'acc_linear' or 'acc_rbf', got {metric!r}")
     m = accuracy_at_k.pivot(index="dataset", columns="method", values=metric)
@@ -254,7 +363,30 @@ def versus_control(accuracy_at_k, control="none"):
     """Per classifier, every ranked method against ``control`` (default: the classifier on all
     features) by Demšar's comparison with a control (:func:`fsbook.stats.holm_vs_control`): average
     ranks over the data sets at :data:`RANK_K`, ``z``, two-sided p and Holm-adjusted p over the
-    methods compared with the control, and which side of the control a method lies on."""
+    methods compared with the control, and which side of the control a method lies on.
+
+    Parameters
+    ----------
+    accuracy_at_k : pandas.DataFrame
+        :func:`reduce`'s ``accuracy_at_k`` table.
+    control : str, default "none"
+        The control method.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per classifier and method: ``average rank``, ``rank of the control``, ``z``,
+        ``p``, ``p (Holm)`` and ``side``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = [90.0, 85, 95, 70, 75, 80, 60, 55, 65]
+    >>> acc = pd.DataFrame({"dataset": list("aaabbbccc"), "method": ["MI", "ReliefF", "none"] * 3,
+    ...                     "acc_linear": scores, "acc_rbf": scores})
+    >>> versus_control(acc)[["method", "average rank", "side"]].round(3).to_dict("records")[0]
+    {'method': 'MI', 'average rank': 2.333, 'side': 'ranks below'}
+    """
     from fsbook.stats import average_ranks, holm_vs_control
 
     rows = []
@@ -273,7 +405,31 @@ def statistics(accuracy_at_k):
     """Per metric: number of data sets and methods, Friedman χ² and p-value, the Nemenyi
     critical difference at α = 0.05 and the pairs Nemenyi separates (p < 0.05), on the stored
     scores (near-equal scores are ties with the tolerance of :mod:`fsbook.decisions`; the printed
-    rounding decides nothing)."""
+    rounding decides nothing).
+
+    Parameters
+    ----------
+    accuracy_at_k : pandas.DataFrame
+        :func:`reduce`'s ``accuracy_at_k`` table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per classifier: ``data sets``, ``methods``, ``Friedman chi2``, ``p-value``,
+        ``CD (alpha=0.05)`` and ``pairs Nemenyi separates``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = [90.0, 85, 95, 70, 75, 80, 60, 55, 65]
+    >>> acc = pd.DataFrame({"dataset": list("aaabbbccc"), "method": ["MI", "ReliefF", "none"] * 3,
+    ...                     "acc_linear": scores, "acc_rbf": scores})
+    >>> row = statistics(acc).iloc[0]
+    >>> int(row["data sets"]), int(row["methods"]), round(float(row["Friedman chi2"]), 3)
+    (3, 3, 4.667)
+    >>> row["pairs Nemenyi separates"]
+    'none'
+    """
     from fsbook.stats import critical_difference, friedman, nemenyi
 
     rows = []

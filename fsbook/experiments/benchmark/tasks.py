@@ -82,7 +82,30 @@ def attribute_groups(names):
 
 @functools.lru_cache(maxsize=8)
 def load(dataset):
-    """``(X, y, feature_names, boolean)`` of a data set of this benchmark (float64 X)."""
+    """``(X, y, feature_names, boolean)`` of a data set of this benchmark (float64 X).
+
+    Parameters
+    ----------
+    dataset : str
+        One of :data:`FULL_DATASETS`.
+
+    Returns
+    -------
+    X : array or scipy.sparse matrix of float64
+        The data (sparse 0/1 word presence for ``20newsgroups``; booleanised for
+        ``breast_cancer``).
+    y : array
+        The labels.
+    feature_names : tuple of str
+    boolean : bool
+        Whether every value is 0 or 1.
+
+    Examples
+    --------
+    >>> X, y, names, boolean = load("wine")
+    >>> X.shape, names[0], boolean
+    ((178, 13), 'Alcohol', False)
+    """
     from fsbook import datasets as D
 
     if dataset == "20newsgroups":
@@ -107,18 +130,74 @@ def load(dataset):
 
 def vocabulary(X_train, size=VOCABULARY):
     """Columns of the ``size`` words in the most training posts (sorted; the pair module's
-    :func:`~fsbook.datasets.most_frequent_words`, the rule of chapter 6's Weka runs)."""
+    :func:`~fsbook.datasets.most_frequent_words`, the rule of chapter 6's Weka runs).
+
+    Parameters
+    ----------
+    X_train : scipy.sparse matrix of shape (n_posts, n_words)
+        The training posts' word presence.
+    size : int, default :data:`VOCABULARY`
+        How many words to keep.
+
+    Returns
+    -------
+    array of int
+        The kept columns, sorted.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> vocabulary(sp.csr_matrix([[1, 0, 1], [1, 0, 0], [0, 1, 1]]), size=2).tolist()
+    [0, 2]
+    """
     return most_frequent_words(X_train, size)
 
 
 def width(dataset):
-    """Number of features every method of a fold sees (:data:`VOCABULARY` on a text set)."""
+    """Number of features every method of a fold sees (:data:`VOCABULARY` on a text set).
+
+    Parameters
+    ----------
+    dataset : str
+        One of :data:`FULL_DATASETS`.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> width("wine"), width("20newsgroups") == VOCABULARY
+    (13, True)
+    """
     return VOCABULARY if dataset in TEXT_DATASETS else load(dataset)[0].shape[1]
 
 
 def fold_data(dataset, train, test):
     """``(X_train, X_test, columns)``: dense training and test matrices of one fold and the data
-    set's column of each of their features (a text set's fold vocabulary, else every column)."""
+    set's column of each of their features (a text set's fold vocabulary, else every column).
+
+    Parameters
+    ----------
+    dataset : str
+        One of :data:`FULL_DATASETS`.
+    train, test : array of int
+        The fold's training and test rows (:func:`folds`).
+
+    Returns
+    -------
+    X_train, X_test : array
+        Dense matrices of the fold's features.
+    columns : array of int
+        The data set's column of each feature (:func:`vocabulary` on a text set).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X_train, X_test, columns = fold_data("wine", np.arange(100), np.arange(100, 178))
+    >>> X_train.shape, X_test.shape, columns.size
+    ((100, 13), (78, 13), 13)
+    """
     X = load(dataset)[0]
     if dataset in TEXT_DATASETS:
         columns = vocabulary(X[train])
@@ -127,7 +206,30 @@ def fold_data(dataset, train, test):
 
 
 def folds(dataset, repeat, n_folds, y):
-    """The stratified folds of ``(dataset, repeat)``: the same for every method."""
+    """The stratified folds of ``(dataset, repeat)``: the same for every method.
+
+    Parameters
+    ----------
+    dataset : str
+        The data set (with ``repeat`` and ``n_folds``, it seeds the shuffle).
+    repeat : int
+        The repeat of the cross-validation.
+    n_folds : int
+        How many folds.
+    y : array
+        The labels (the folds are stratified on them).
+
+    Returns
+    -------
+    list of (array of int, array of int)
+        ``(train, test)`` rows of each fold.
+
+    Examples
+    --------
+    >>> y = load("wine")[1]
+    >>> [(len(tr), len(te)) for tr, te in folds("wine", 0, 2, y)]
+    [(89, 89), (89, 89)]
+    """
     seed = task_seed({"dataset": dataset, "repeat": repeat, "n_folds": n_folds}, "folds")
     return list(StratifiedKFold(n_folds, shuffle=True, random_state=seed).split(np.zeros(len(y)), y))
 
@@ -154,7 +256,35 @@ def make_selector(method, k, seed, boolean=False, groups=None):
     ``GeoRatio``), seeded (:func:`fsbook.experiments._protocol_helpers.make_selector`, LDFS and
     HSFS with :data:`L1LINF_FAST`; ``HKL``: :class:`~fsbook.hkl.HKLRanker`
     with :data:`HKL_SETTINGS` and :data:`HKL_N_BINS`; ``GeoRatio``:
-    :class:`~fsbook.geometry.GeometricFeatureSetSelector` over the feature ``groups``)."""
+    :class:`~fsbook.geometry.GeometricFeatureSetSelector` over the feature ``groups``).
+
+    Parameters
+    ----------
+    method : str
+        A method of :func:`methods` but ``none``.
+    k : int
+        How many features to keep.
+    seed : int
+        The task's seed.
+    boolean : bool, default False
+        Whether the data are 0/1 (HKL then reads them as they are).
+    groups : list of array of int, optional
+        The feature groups (:func:`attribute_groups`), for ``GeoRatio``.
+
+    Returns
+    -------
+    estimator
+        An unfitted selector.
+
+    Examples
+    --------
+    >>> type(make_selector("HKL", 5, seed=0)).__name__
+    'HKLRanker'
+    >>> make_selector("none", 5, seed=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown method 'none'; expected one of [...]
+    """
     if method not in methods() or method == "none":
         raise ValueError(f"unknown method {method!r}; expected one of {methods()[1:]}")
     if method in _OWN_FACTORIES:
@@ -169,6 +299,25 @@ def cannot_run(method, dataset):
     Only GeoRatio has such cells: it chooses among unions of feature groups, so it runs where
     the data define groups (:func:`attribute_groups`: the
     one-hot indicators of each nominal attribute) and there are at most :data:`GEO_MAX_GROUPS`.
+
+    Parameters
+    ----------
+    method : str
+        A method of :func:`methods`.
+    dataset : str
+        One of :data:`FULL_DATASETS`.
+
+    Returns
+    -------
+    str or None
+        The sentence the ``not_run`` table prints, or ``None`` when the method runs there.
+
+    Examples
+    --------
+    >>> cannot_run("GeoRatio", "wine")
+    'not run: numeric attributes, no feature groups'
+    >>> cannot_run("GeoRatio", "breast_cancer") is None, cannot_run("MI", "wine") is None
+    (True, True)
     """
     if method != "GeoRatio":
         return None
@@ -191,6 +340,27 @@ def support_at(selector, method, k):
     ``WeakKernelSelector`` read ``k`` when asked for their support, ReliefF's fit applies
     :func:`~fsbook.decisions.top_k_mask` to its weights).
     ``tests/test_benchmark.py`` checks the equality.
+
+    Parameters
+    ----------
+    selector : estimator
+        A fitted selector of one of the :data:`RANKERS`.
+    method : str
+        Its method.
+    k : int
+        How many features to keep.
+
+    Returns
+    -------
+    array of int
+        The kept features, sorted.
+
+    Examples
+    --------
+    >>> from sklearn.feature_selection import SelectKBest
+    >>> X, y = load("wine")[:2]
+    >>> support_at(SelectKBest(k=13).fit(X, y), "MI", 2).tolist()     # the two largest F scores
+    [6, 12]
     """
     from fsbook.decisions import top_k_mask
 
@@ -205,13 +375,34 @@ def support_at(selector, method, k):
     raise ValueError(f"{method!r} is not a ranking method; expected one of {sorted(RANKERS)}")
 
 
-def projection_accuracy(X_train, y_train, X_test, y_test, seed):
-    """Test accuracy, fit time (s) and chosen ``(C, λ)`` of the projection-penalised linear SVM.
+def projection_search(X_train, y_train, seed):
+    """The unfitted model search of ``Proj-SVM``: its pipeline, grid, inner folds and tie rule.
 
-    ``StandardScaler → ProjectionPenalty(LinearSVC, PCA(RANK_K))`` on all features (eq. 7 of the
-    projection-penalties chapter with a PCA reducer of :data:`RANK_K` components), with C in
-    :data:`C_LINEAR` and λ in :data:`PROJ_PENALTIES` chosen by the inner 3-fold CV of
-    :func:`test_accuracies` (the same inner folds as the linear SVM of ``none``).
+    ``StandardScaler → ProjectionPenalty(LinearSVC, PCA)`` with as many components as
+    :data:`RANK_K` allows on the training fold (at most one fewer than the features and than
+    the inner training folds' size), C over :data:`C_LINEAR` and λ over :data:`PROJ_PENALTIES`
+    by inner 3-fold CV, ties by :data:`SVM_TIES` of the protocol's version.
+
+    Parameters
+    ----------
+    X_train : array of shape (n_samples, n_features)
+        The training fold (its shape sets the number of components).
+    y_train : array of shape (n_samples,)
+        Its labels.
+    seed : int
+        The task's seed (the SVM's, the PCA's and the inner folds').
+
+    Returns
+    -------
+    sklearn.model_selection.GridSearchCV
+        Unfitted; :func:`projection_accuracy` fits it, the chance-level audit refits it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> search = projection_search(np.zeros((30, 4)), np.arange(30) % 2, seed=0)
+    >>> search.estimator[-1].reducer.n_components, sorted(search.param_grid)
+    (3, ['projectionpenalty__estimator__C', 'projectionpenalty__reduced_penalty'])
     """
     from sklearn.decomposition import PCA
 
@@ -222,8 +413,73 @@ def projection_accuracy(X_train, y_train, X_test, y_test, seed):
                                                               PCA(n_components, random_state=seed)))
     grid = {"projectionpenalty__estimator__C": list(C_LINEAR),
             "projectionpenalty__reduced_penalty": list(PROJ_PENALTIES)}
+    return tuned_svm(model, grid, seed, tie=SVM_TIES[VERSION])
+
+
+def classifier_searches(seed):
+    """The unfitted model searches of the two classifiers that score a kept set.
+
+    Parameters
+    ----------
+    seed : int
+        The task's seed (the linear SVM's and the inner folds').
+
+    Returns
+    -------
+    dict of str to sklearn.model_selection.GridSearchCV
+        ``{"acc_linear": ..., "acc_rbf": ...}`` (the result fields they fill): a
+        ``StandardScaler → LinearSVC`` with C over :data:`C_LINEAR` and a
+        ``StandardScaler → SVC(rbf, gamma="scale")`` with C over :data:`C_RBF`, each by inner
+        3-fold CV, ties by :data:`SVM_TIES` of the protocol's version.  :func:`test_accuracies`
+        fits them; the chance-level audit refits them.
+
+    Examples
+    --------
+    >>> searches = classifier_searches(0)
+    >>> list(searches), searches["acc_rbf"].param_grid == {"svc__C": list(C_RBF)}
+    (['acc_linear', 'acc_rbf'], True)
+    """
+    return {"acc_linear": tuned_svm(LinearSVC(random_state=seed, max_iter=5000), {"C": C_LINEAR}, seed,
+                                    scale=True, tie=SVM_TIES[VERSION]),
+            "acc_rbf": tuned_svm(SVC(kernel="rbf", gamma="scale"), {"C": C_RBF}, seed, scale=True,
+                                 tie=SVM_TIES[VERSION])}
+
+
+def projection_accuracy(X_train, y_train, X_test, y_test, seed):
+    """Test accuracy, fit time (s) and chosen ``(C, λ)`` of the projection-penalised linear SVM.
+
+    ``StandardScaler → ProjectionPenalty(LinearSVC, PCA(RANK_K))`` on all features (eq. 7 of the
+    projection-penalties chapter with a PCA reducer of :data:`RANK_K` components), with C in
+    :data:`C_LINEAR` and λ in :data:`PROJ_PENALTIES` chosen by the inner 3-fold CV of
+    :func:`test_accuracies` (the same inner folds as the linear SVM of ``none``).
+
+    Parameters
+    ----------
+    X_train, y_train : array
+        The training fold (every feature).
+    X_test, y_test : array
+        The test fold.
+    seed : int
+        The task's seed.
+
+    Returns
+    -------
+    accuracy : float
+        The test accuracy.
+    seconds : float
+        The search's wall-clock time (volatile).
+    C, reduced_penalty : float
+        The chosen C and λ.
+
+    Examples
+    --------
+    >>> X, y = load("wine")[:2]
+    >>> acc, seconds, C, penalty = projection_accuracy(X[::2], y[::2], X[1::2], y[1::2], seed=0)
+    >>> acc > 0.9, C in C_LINEAR, penalty in PROJ_PENALTIES
+    (True, True, True)
+    """
     start = time.perf_counter()
-    search = tuned_svm(model, grid, seed, tie=SVM_TIES[VERSION]).fit(X_train, y_train)
+    search = projection_search(X_train, y_train, seed).fit(X_train, y_train)
     seconds = time.perf_counter() - start
     best = search.best_params_
     return (float(np.mean(search.predict(X_test) == y_test)), seconds,
@@ -234,14 +490,37 @@ def test_accuracies(X_train, y_train, X_test, y_test, seed):
     """Test accuracies ``(linear, rbf)`` of the two SVMs, each with C by inner 3-fold CV.
 
     With no kept feature (an HKL model that selected no disjunction) both are the accuracy of
-    the training fold's majority class (smallest label on a tie), as in chapter 6."""
+    the training fold's majority class (smallest label on a tie), as in chapter 6.
+
+    Parameters
+    ----------
+    X_train, y_train : array
+        The training fold's kept features and labels.
+    X_test, y_test : array
+        The test fold's.
+    seed : int
+        The task's seed (:func:`classifier_searches`).
+
+    Returns
+    -------
+    tuple of float
+        The linear and the RBF SVM's test accuracies.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> test_accuracies(np.zeros((4, 0)), np.array([0, 1, 1, 2]), np.zeros((3, 0)), np.array([1, 1, 0]), 0)
+    (0.6666666666666666, 0.6666666666666666)
+    >>> X, y = load("wine")[:2]
+    >>> [round(a, 2) for a in test_accuracies(X[::2, :3], y[::2], X[1::2, :3], y[1::2], 0)]
+    [0.81, 0.79]
+    """
     if X_train.shape[1] == 0:
         labels, counts = np.unique(y_train, return_counts=True)
         majority = float(np.mean(y_test == labels[np.argmax(counts)]))
         return majority, majority
     out = []
-    for clf, grid in ((LinearSVC(random_state=seed, max_iter=5000), C_LINEAR), (SVC(kernel="rbf", gamma="scale"), C_RBF)):
-        model = tuned_svm(clf, {"C": grid}, seed, scale=True, tie=SVM_TIES[VERSION])
+    for model in classifier_searches(seed).values():
         model.fit(X_train, y_train)
         out.append(float(np.mean(model.predict(X_test) == y_test)))
     return tuple(out)
@@ -319,7 +598,29 @@ def run_task(params):
     """Accuracies, fit times and kept sets of one method on one fold (module docstring).
 
     The method's runner (:data:`RUNNERS`) sees the fold's training and test matrices; a method
-    that cannot run on the data set (:func:`cannot_run`) returns the reason instead."""
+    that cannot run on the data set (:func:`cannot_run`) returns the reason instead.
+
+    Parameters
+    ----------
+    params : dict
+        A task of :func:`make_tasks`.
+
+    Returns
+    -------
+    dict
+        A selector's task: lists over ``ks`` of ``k``, ``n_selected``, ``acc_linear``,
+        ``acc_rbf``, ``fit_time`` and ``support`` (and HKL's :func:`hkl_certificate`); a
+        classifier-side task: ``acc_linear``, ``fit_time``, ``C`` and ``reduced_penalty``; a task
+        that cannot run: ``not_run``.
+
+    Examples
+    --------
+    >>> r = run_task({"dataset": "wine", "repeat": 0, "fold": 0, "n_folds": 3, "method": "none", "ks": [0]})
+    >>> r["n_selected"], [round(a, 3) for a in r["acc_linear"]]
+    ([13], [0.983])
+    >>> run_task({"dataset": "wine", "repeat": 0, "fold": 0, "n_folds": 3, "method": "GeoRatio", "ks": [0]})
+    {'not_run': 'not run: numeric attributes, no feature groups'}
+    """
     _check_params(params)
     _, y, _, _ = load(params["dataset"])
     train, test = folds(params["dataset"], params["repeat"], params["n_folds"], y)[params["fold"]]
@@ -339,7 +640,26 @@ def run_task(params):
 def hkl_certificate(ranker):
     """``{"hkl_certified", "hkl_gap", "hkl_n_used"}`` of a fitted HKL ranker: whether every model
     (one per class on more than two classes) reached its duality-gap tolerance, the largest
-    relative gap, and the number of features of positive score."""
+    relative gap, and the number of features of positive score.
+
+    Parameters
+    ----------
+    ranker : fsbook.hkl.HKLRanker
+        A fitted ranker.
+
+    Returns
+    -------
+    dict
+        ``hkl_certified`` (bool), ``hkl_gap`` (float) and ``hkl_n_used`` (int).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> fit = NS(models_=[NS(certified_=True, duality_gap_=1e-4), NS(certified_=False, duality_gap_=0.3)],
+    ...          n_used_=4)
+    >>> hkl_certificate(fit)
+    {'hkl_certified': False, 'hkl_gap': 0.3, 'hkl_n_used': 4}
+    """
     return {"hkl_certified": bool(all(m.certified_ for m in ranker.models_)),
             "hkl_gap": float(max(m.duality_gap_ for m in ranker.models_)), "hkl_n_used": int(ranker.n_used_)}
 
@@ -349,7 +669,27 @@ def make_tasks(full):
     method but :data:`FULL_ONLY`.  Full: :data:`FULL_DATASETS`, :data:`FULL_KS`, 5 repeats of 2
     folds (5 × 2 CV), every method.  On each data set only the ``k`` below its number of features
     (:func:`width`) are run.  A method that cannot run on a data set (:func:`cannot_run`) still
-    has its tasks: they return the reason, which :func:`reduce` puts in its ``not_run`` table."""
+    has its tasks: they return the reason, which :func:`reduce` puts in its ``not_run`` table.
+
+    Parameters
+    ----------
+    full : bool
+        The paper-sized protocol rather than the book's subsample.
+
+    Returns
+    -------
+    list of dict
+        ``{"dataset", "repeat", "fold", "n_folds", "method", "ks"}`` per task (``ks = [0]``: the
+        method's own number of features, or all of them).
+
+    Examples
+    --------
+    >>> tasks = make_tasks(False)
+    >>> tasks[0]
+    {'dataset': 'wine', 'repeat': 0, 'fold': 0, 'n_folds': 3, 'method': 'none', 'ks': [0]}
+    >>> sorted({t["dataset"] for t in tasks}) == sorted(BOOK_DATASETS)
+    True
+    """
     datasets, ks, repeats, n_folds = ((FULL_DATASETS, FULL_KS, 5, 2) if full else (BOOK_DATASETS, BOOK_KS, 1, 3))
     tasks = []
     for dataset in datasets:

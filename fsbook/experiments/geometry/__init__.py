@@ -107,14 +107,12 @@ from fsbook.experiments.geometry.tasks import (
     label_suite,
     make_tasks,
     run_task,
-)
-from fsbook.experiments.geometry.tasks import (
-    _problem as _problem,
+    task_problem,
 )
 from fsbook.report import styled_table as render
 
-__all__ = ["PROTOCOL", "PAPER", "SETTINGS", "TRAIN_NAMES", "PROBLEMS", "make_tasks", "run_task", "reduce",
-           "label_suite", "scores", "confusion", "selector_scores", "refit", "classifier_keys",
+__all__ = ["PROTOCOL", "PAPER", "SETTINGS", "TRAIN_NAMES", "PROBLEMS", "task_problem", "make_tasks",
+           "run_task", "reduce", "label_suite", "scores", "confusion", "selector_scores", "refit", "classifier_keys",
            "figure1_performance", "figure1_stats", "figure1_clustered", "random_column_table", "random_summary",
            "model_table", "claims", "headline", "growth_claim", "LABEL_RULES", "paper_base_rates",
            "label_rule_table", "facts", "growth_exponent_table", "settings_table", "over_family", "zcols",

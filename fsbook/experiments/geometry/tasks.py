@@ -87,7 +87,31 @@ PROBLEMS = {"train": _train_problem, "dimension": _site_problem, "growth": _site
             "uci": _uci_problem, "random": _random_problem}
 
 
-def _problem(params):
+def task_problem(params):
+    """The problem a task labels, built by its kind's function (:data:`PROBLEMS`).
+
+    Parameters
+    ----------
+    params : dict
+        A task of :func:`make_tasks` (its ``kind`` picks the builder).
+
+    Returns
+    -------
+    dict
+        The problem: ``X``, ``y``, ``groups`` (the feature types' columns) and what its builder
+        adds.
+
+    Examples
+    --------
+    >>> task = next(t for t in make_tasks(False) if t["kind"] == "uci")
+    >>> p = task_problem(task)
+    >>> p["X"].shape[0] == len(p["y"]), len(p["groups"]) > 0
+    (True, True)
+    >>> task_problem({"kind": "nope"})
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown task kind 'nope'; expected one of ['dimension', 'growth', 'random', 'train', 'uci']
+    """
     kind = params["kind"]
     if kind not in PROBLEMS:
         raise ValueError(f"unknown task kind {kind!r}; expected one of {sorted(PROBLEMS)}")
@@ -119,7 +143,7 @@ def run_task(params):
         :data:`SUITE_COLUMNS`) and, for ``growth`` tasks, ``ratios_cpu_s`` (CPU seconds of the
         selector's ratios for all pairs).
     """
-    p = _problem(params)
+    p = task_problem(params)
     binarize = None if params.get("values") == "real" else 0.0
     suite = label_suite(p, cv=params["cv"], seed=params["seed"], binarize=binarize)
     out = {"R": int(p["X"].shape[0]), "C": int(p["X"].shape[1]), "FT": len(p["groups"]),
@@ -140,6 +164,14 @@ def make_tasks(full):
     Returns
     -------
     list of dict
+        One task per problem: ``kind`` (:data:`PROBLEMS`' key), what its builder reads, ``seed``
+        and ``cv``.
+
+    Examples
+    --------
+    >>> tasks = make_tasks(False)
+    >>> [t["kind"] for t in tasks][:4], tasks[0]["source"]
+    (['train', 'train', 'train', 'dimension'], 'movies')
     """
     cfg = SETTINGS["full" if full else "chapter"]
     cv = cfg["cv"]

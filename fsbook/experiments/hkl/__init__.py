@@ -116,14 +116,10 @@ from fsbook.experiments.hkl.paper import (
 )
 from fsbook.experiments.hkl.tables import reduce
 
-# the private names are re-exported for the chance audit (_chance.py), benchmarks and tests
+# the private name is re-exported for benchmarks and tests
 from fsbook.experiments.hkl.tasks import (  # noqa: F401
     PARTS,
     _bunch,
-    _hkl,
-    _raw_tuned_svms,
-    _tuned_svms,
-    _weighted_svm,
     disjunction_split,
     inner_seed,
     load_numeric,
@@ -131,11 +127,15 @@ from fsbook.experiments.hkl.tasks import (  # noqa: F401
     load_table1,
     majority_accuracy,
     make_tasks,
+    raw_tuned_svms,
     run_task,
     svm_tuned_fold,
     table4_boolean,
     table_folds,
+    tuned_hkl,
     tuned_l1_svm,
+    tuned_svms,
+    tuned_weighted_svm,
 )
 
 __all__ = ["PROTOCOL", "VERSION", "PARTS", "make_tasks", "run_task", "reduce",
@@ -148,6 +148,7 @@ __all__ = ["PROTOCOL", "VERSION", "PARTS", "make_tasks", "run_task", "reduce",
            # data, folds and models (tasks.py)
            "load_table1", "load_raw", "load_numeric", "table_folds", "table4_boolean",
            "disjunction_split", "inner_seed", "majority_accuracy", "svm_tuned_fold", "tuned_l1_svm",
+           "tuned_hkl", "raw_tuned_svms", "tuned_svms", "tuned_weighted_svm",
            # claims (claims.py)
            "claims", "paper_table2_level", "paper_table2_asserts", "table1_fold_accuracy",
            "table3_fold_accuracy", "agreement_table", "AGREEMENT_MARGIN", "TABLE1_OVER",

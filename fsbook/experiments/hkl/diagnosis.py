@@ -34,7 +34,7 @@ from fsbook.booleanize import booleanize
 from fsbook.decisions import SCORE_ATOL, argbest_lexicographic, log_grid
 from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments.hkl.paper import HKL_C_GRID, PAPER_TABLE1, RBF_C_GRID, RBF_GAMMA_GRID, SVM_C_GRID
-from fsbook.experiments.hkl.tasks import _bunch, _hkl, inner_seed, load_raw, load_table1, table_folds
+from fsbook.experiments.hkl.tasks import _bunch, inner_seed, load_raw, load_table1, table_folds, tuned_hkl
 
 __all__ = ["DATASETS", "CLASSIFIERS", "STRONG", "PATIENCE", "MAX_CS", "hkl_path", "hkl_fine_thresholds",
            "classifier_accuracies", "compare", "run_diagnosis", "diagnosis_table"]
@@ -49,8 +49,8 @@ FOREST_LEAF_GRID = (1, 5, 20)
 #: trees of the random forest (50 keep the whole diagnosis within a minute of one core)
 FOREST_TREES = 50
 #: the protocol's HKL path: steps without improvement before it stops, and its cap on C values
-PATIENCE = _hkl(HKL_C_GRID, 0).patience
-MAX_CS = _hkl(HKL_C_GRID, 0).max_Cs
+PATIENCE = tuned_hkl(HKL_C_GRID, 0).patience
+MAX_CS = tuned_hkl(HKL_C_GRID, 0).max_Cs
 #: the tuned classifiers of :func:`classifier_accuracies`: (label, input form)
 CLASSIFIERS = (("linear SVM", "booleanised"), ("linear SVM", "raw"),
                ("RBF SVM", "booleanised"), ("RBF SVM", "raw"),
@@ -107,7 +107,7 @@ def hkl_path(dataset, outer_folds=None):
     and run on to its cap.
 
     One warm-started path per fold with the protocol's settings
-    (:func:`fsbook.experiments.hkl.tasks._hkl`) but ``patience = max_Cs``, so it visits all
+    (:func:`fsbook.experiments.hkl.tasks.tuned_hkl`) but ``patience = max_Cs``, so it visits all
     ``max_Cs`` (12) values of the ladder.  The protocol's path (patience 4) is a prefix of it
     (the same warm starts, the same fits): its chosen ``C`` is read off that prefix by the
     estimator's rule and refitted, which reproduces the stored HKL row.
@@ -153,7 +153,7 @@ def hkl_path(dataset, outer_folds=None):
     X, y, _, split = load_table1(dataset)
     rows, paths = [], []
     for fold, (tr, te) in _outer_folds(y, split, outer_folds):
-        proto = _hkl(HKL_C_GRID, _seed(fold))
+        proto = tuned_hkl(HKL_C_GRID, _seed(fold))
         patience = proto.patience
         full = proto.set_params(patience=proto.max_Cs).fit(X[tr], y[tr])
         cv = full.cv_results_
@@ -218,7 +218,7 @@ def hkl_fine_thresholds(dataset, n_bins=FINE_BINS, outer_folds=None):
     _, y, _, split = load_table1(dataset)
     rows = []
     for fold, (tr, te) in _outer_folds(y, split, outer_folds):
-        model = _hkl(HKL_C_GRID, _seed(fold)).fit(X[tr], y[tr])
+        model = tuned_hkl(HKL_C_GRID, _seed(fold)).fit(X[tr], y[tr])
         pred = model.predict(X[te])
         rows.append({"fold": fold, "n_columns": len(names), "C": model.C_,
                      "n_disjunctions": len(model.disjunctions_),

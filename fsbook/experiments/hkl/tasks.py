@@ -127,7 +127,29 @@ def load_numeric(name):
 
 def table_folds(y, split):
     """The outer folds of a Table 1 data set: its UCI train/test ``split`` when it has one (MONK's
-    problems), else :data:`N_FOLDS`-fold stratified CV with seed 0, shared by every method."""
+    problems), else :data:`N_FOLDS`-fold stratified CV with seed 0, shared by every method.
+
+    Parameters
+    ----------
+    y : array
+        The labels.
+    split : tuple of two arrays of int, or None
+        The data set's own ``(train, test)`` split (:func:`load_table1`).
+
+    Returns
+    -------
+    list of (array of int, array of int)
+        ``(train, test)`` rows of each outer fold.
+
+    Examples
+    --------
+    >>> _, y, _, split = load_table1("vote")
+    >>> [len(test) for _, test in table_folds(y, split)]
+    [109, 109, 109, 108]
+    >>> _, y, _, split = load_table1("monks1")
+    >>> [(len(train), len(test)) for train, test in table_folds(y, split)]
+    [(124, 432)]
+    """
     if split is not None:
         return [split]
     return list(StratifiedKFold(N_FOLDS, shuffle=True, random_state=0).split(np.zeros(y.size), y))
@@ -162,10 +184,33 @@ def _raw_svms(nominal, n_levels):
             "L1": make_pipeline(WekaFilters(nominal, n_levels), _l1_svm())}
 
 
-def _raw_tuned_svms(nominal, n_levels, seed):
-    """The same two classifiers with their parameters chosen by inner 3-fold CV (ties to the
-    first grid point: the smallest C, then the smallest γ): LibSVM over
-    :data:`RBF_C_GRID` × :data:`RBF_GAMMA_GRID`, the L1-SVM over :data:`SVM_C_GRID`."""
+def raw_tuned_svms(nominal, n_levels, seed):
+    """Table 1's two classifiers on raw attributes with their parameters chosen by inner 3-fold
+    CV (ties to the first grid point: the smallest C, then the smallest γ): LibSVM over
+    :data:`RBF_C_GRID` × :data:`RBF_GAMMA_GRID`, the L1-SVM over :data:`SVM_C_GRID`.
+
+    Parameters
+    ----------
+    nominal : array of bool of shape (n_attributes,)
+        Which raw attributes are nominal (:func:`load_raw`).
+    n_levels : array of int of shape (n_attributes,)
+        Each nominal attribute's number of levels.
+    seed : int
+        Seed of the inner folds (:func:`inner_seed`).
+
+    Returns
+    -------
+    dict of str to sklearn.model_selection.GridSearchCV
+        ``{"L2": ..., "L1": ...}``, unfitted (the protocol fits them; the chance-level audit
+        refits them).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> searches = raw_tuned_svms(np.array([True, False]), np.array([3, 0]), seed=7)
+    >>> sorted(searches), sorted(searches["L2"].param_grid)
+    (['L1', 'L2'], ['C', 'gamma'])
+    """
     return {"L2": tuned_svm(WekaLibSVM(nominal=nominal, n_levels=n_levels),
                             {"C": RBF_C_GRID, "gamma": RBF_GAMMA_GRID}, seed, error_score="raise"),
             "L1": tuned_svm(make_pipeline(WekaFilters(nominal, n_levels), _l1_svm()),
@@ -174,13 +219,44 @@ def _raw_tuned_svms(nominal, n_levels, seed):
 
 def tuned_l1_svm():
     """The L1-SVM of Table 3 before tuning: liblinear's L1-regularised L2-loss SVM (primal),
-    10 000 iterations, liblinear's other defaults (tolerance 1e-4, intercept scaling 1)."""
+    10 000 iterations, liblinear's other defaults (tolerance 1e-4, intercept scaling 1).
+
+    Returns
+    -------
+    sklearn.svm.LinearSVC
+        Unfitted.
+
+    Examples
+    --------
+    >>> svm = tuned_l1_svm()
+    >>> svm.penalty, svm.dual, svm.max_iter
+    ('l1', False, 10000)
+    """
     return LinearSVC(penalty="l1", dual=False, max_iter=10000, random_state=0)
 
 
-def _tuned_svms(seed, l1=None):
-    """Table 3's tuned L2- and L1-SVMs (``C`` over :data:`SVM_C_GRID`); ``l1`` replaces the
-    L1-SVM by ``l1(seed)`` (the ablations of :mod:`fsbook.experiments.hkl_ablations`)."""
+def tuned_svms(seed, l1=None):
+    """Table 3's tuned L2- and L1-SVMs (``C`` over :data:`SVM_C_GRID` by inner 3-fold CV).
+
+    Parameters
+    ----------
+    seed : int
+        Seed of the inner folds (:func:`inner_seed`).
+    l1 : callable, optional
+        ``l1(seed)`` replaces the L1-SVM (the ablations of
+        :mod:`fsbook.experiments.hkl_ablations`).
+
+    Returns
+    -------
+    dict of str to estimator
+        ``{"L2": ..., "L1": ...}``, unfitted.
+
+    Examples
+    --------
+    >>> searches = tuned_svms(3)
+    >>> sorted(searches), searches["L1"].param_grid == {"C": list(SVM_C_GRID)}
+    (['L1', 'L2'], True)
+    """
     grid = {"C": SVM_C_GRID}
     return {"L2": tuned_svm(LinearSVC(C=1.0, max_iter=10000, random_state=0), grid, seed),
             "L1": tuned_svm(tuned_l1_svm(), grid, seed) if l1 is None else l1(seed)}
@@ -189,6 +265,17 @@ def _tuned_svms(seed, l1=None):
 def inner_seed(table, fold):
     """Seed of the inner CV of ``table``'s tuned models on outer ``fold``: ``1000 * fold + offset``
     (:data:`INNER_SEED_OFFSET`).
+
+    Parameters
+    ----------
+    table : int
+        The paper's table (1, 3, 4 or 5).
+    fold : int
+        The outer fold.
+
+    Returns
+    -------
+    int
 
     Examples
     --------
@@ -200,7 +287,19 @@ def inner_seed(table, fold):
 
 def disjunction_split():
     """Training and test posts of the disjunctions task: the bydate split of the 20 Newsgroups pair
-    (indices into :func:`load_table1` ``("20newsgroups")``)."""
+    (indices into :func:`load_table1` ``("20newsgroups")``).
+
+    Returns
+    -------
+    train, test : array of int
+        The training and test posts.
+
+    Examples
+    --------
+    >>> train, test = disjunction_split()
+    >>> len(train), len(test)
+    (857, 570)
+    """
     from fsbook.datasets import load_20newsgroups
     subset = load_20newsgroups("all", categories=["alt.atheism", "talk.religion.misc"]).subset
     return np.flatnonzero(subset == "train"), np.flatnonzero(subset == "test")
@@ -208,16 +307,57 @@ def disjunction_split():
 
 def table4_boolean(dataset):
     """Table 4's data: the expression values ``X``, the labels ``y``, and HKL's input, the
-    booleanised values ``Xb`` (float) with their ``names``."""
+    booleanised values ``Xb`` (float) with their ``names``.
+
+    Parameters
+    ----------
+    dataset : {"colon", "lymphoma"}
+        Table 4's data set.
+
+    Returns
+    -------
+    X : array of shape (n_samples, n_genes)
+    y : array of int
+    Xb : array of float, 0/1
+        One indicator per threshold of each gene (:func:`fsbook.booleanize.booleanize`).
+    names : list of str
+        The indicators' names, ``gene>threshold``.
+
+    Examples
+    --------
+    >>> X, y, Xb, names = table4_boolean("colon")
+    >>> X.shape, Xb.shape, names[:2]
+    ((62, 2000), (62, 3967), ['x0>-2', 'x0>0'])
+    """
     X, y = load_numeric(dataset)
     Xb, names = booleanize({"data": X})
     return X, y, Xb.astype(np.float64), names
 
 
-def _hkl(c_grid, seed):
-    """``DisjunctiveHKLCV`` with ``C`` by inner 3-fold CV (``c_grid=None``: its data-driven rule),
-    the conic restricted solver, no node budget and no iteration cap, tolerance :data:`HKL_TOL`,
-    CV ties broken by :data:`HKL_TIE`."""
+def tuned_hkl(c_grid, seed):
+    """The protocol's HKL: ``DisjunctiveHKLCV`` with ``C`` by inner 3-fold CV.
+
+    The conic restricted solver, no node budget and no iteration cap, tolerance
+    :data:`HKL_TOL`, CV ties broken by :data:`HKL_TIE`.
+
+    Parameters
+    ----------
+    c_grid : sequence of float or None
+        The C values; ``None``: the estimator's data-driven path (:data:`HKL_C_GRID`).
+    seed : int
+        Seed of the inner folds (:func:`inner_seed`).
+
+    Returns
+    -------
+    fsbook.hkl.DisjunctiveHKLCV
+        Unfitted (the protocol fits it; the chance-level audit and the diagnosis refit it).
+
+    Examples
+    --------
+    >>> model = tuned_hkl(None, seed=7)
+    >>> model.cv, model.Cs, model.solver, model.random_state
+    (3, None, 'conic', 7)
+    """
     from fsbook import hkl
     return hkl.DisjunctiveHKLCV(Cs=None if c_grid is None else list(c_grid), cv=3,
                                 random_state=seed, tol=HKL_TOL, solver="conic",
@@ -256,7 +396,25 @@ def make_tasks(full):
     small sets (breast_cancer, vote, monks1–3) with every row (:data:`TABLE1_METHODS`) and HKL (its
     data-driven ``C`` path, as in the full protocol); the words-and-products check of Table 3 on the 20 Newsgroups pair;
     Table 4 on colon and B-cell lymphoma (zero-norm SVM at fractions 1, 1/8 and 1/64, and HKL);
-    Table 5 on Wisconsin (``breast_cancer_wisconsin``)."""
+    Table 5 on Wisconsin (``breast_cancer_wisconsin``).
+
+    Parameters
+    ----------
+    full : bool
+        Every table rather than the chapter's subsample.
+
+    Returns
+    -------
+    list of dict
+        One task per table part, data set, outer fold and method: ``table`` (:data:`PARTS`'
+        key) and the part's parameters.
+
+    Examples
+    --------
+    >>> tasks = make_tasks(False)
+    >>> len(tasks), tasks[0]
+    (312, {'table': 1, 'dataset': 'breast_cancer', 'fold': 0, 'method': 'cfs/best_first', 'full': False})
+    """
     tasks = []
     datasets = TABLE1_DATASETS if full else SMALL_DATASETS
     for d in datasets:
@@ -299,7 +457,7 @@ def _run_table1_raw(p):
         majority = np.bincount(y[train]).argmax()
         return {**out, "L2": float(np.mean(y[test] == majority)), "L1": float(np.mean(y[test] == majority))}
     if p["method"] == RAW_TUNED:
-        models = _raw_tuned_svms(nominal[cols], n_levels[cols], inner_seed(1, p["fold"]))
+        models = raw_tuned_svms(nominal[cols], n_levels[cols], inner_seed(1, p["fold"]))
     else:
         models = _raw_svms(nominal[cols], n_levels[cols])
     for name, clf in models.items():
@@ -319,7 +477,7 @@ def _run_table1(p):
     train, test = table_folds(y, split)[p["fold"]]
     seed = inner_seed(1, p["fold"])
     if p["method"] == "hkl":
-        model = _hkl(HKL_C_GRID, seed).fit(X[train], y[train])
+        model = tuned_hkl(HKL_C_GRID, seed).fit(X[train], y[train])
         est = _fitted_hkl(model)
         used = _features_used(est, X.shape[1])
         return {"HKL": _acc(model, X[test], y[test]), "C": _chosen_c(model),
@@ -381,7 +539,7 @@ def svm_tuned_fold(fold, *, X=None, l1=None, models=("L2", "L1")):
     X = X0 if X is None else X
     train, test = table_folds(y, None)[fold]
     out = {}
-    for name, clf in _tuned_svms(inner_seed(3, fold), l1=l1).items():
+    for name, clf in tuned_svms(inner_seed(3, fold), l1=l1).items():
         if name not in models:
             continue
         clf.fit(X[train], y[train])
@@ -397,7 +555,7 @@ def _coverage(X, cols):
 def _run_disjunctions(p):
     X, y, words, _ = load_table1("20newsgroups")
     train, test = disjunction_split()
-    model = _hkl(HKL_C_GRID, 5).fit(X[train], y[train])
+    model = tuned_hkl(HKL_C_GRID, 5).fit(X[train], y[train])
     est = _fitted_hkl(model)
     index = {w: i for i, w in enumerate(words)}
     found = [{"disjunction": " ∨ ".join(words[i] for i in d), "size": len(d),
@@ -422,7 +580,7 @@ def _run_table4(p):
         return {"accuracy": _acc(model, X[test], y[test]), "fraction_used": k / X.shape[1]}
     X, y, Xb, names = table4_boolean(p["dataset"])
     train, test = table_folds(y, None)[p["fold"]]
-    model = _hkl(HKL_C_GRID, seed).fit(Xb[train], y[train])
+    model = tuned_hkl(HKL_C_GRID, seed).fit(Xb[train], y[train])
     used = _features_used(_fitted_hkl(model), Xb.shape[1])
     return {"accuracy": _acc(model, Xb[test], y[test]), "C": _chosen_c(model),
             "fraction_used": len(_originals(names, used)) / X.shape[1],
@@ -434,9 +592,26 @@ def _originals(names, used):
     return {names[u].split(">")[0].split("=")[0] for u in used}
 
 
-def _weighted_svm(seed):
+def tuned_weighted_svm(seed):
     """Table 5's feature-weighting SVM, C by inner 3-fold CV; Wisconsin's 16 missing values are
-    replaced by the median of the training posts of each (inner) fold."""
+    replaced by the median of the training posts of each (inner) fold.
+
+    Parameters
+    ----------
+    seed : int
+        Seed of the inner folds (:func:`inner_seed`).
+
+    Returns
+    -------
+    sklearn.model_selection.GridSearchCV
+        ``SimpleImputer → StandardScaler → FeatureWeightingSVM``, C over 0.01, 0.1, 1 and 10;
+        unfitted.
+
+    Examples
+    --------
+    >>> tuned_weighted_svm(17).param_grid
+    {'featureweightingsvm__C': [0.01, 0.1, 1.0, 10.0]}
+    """
     grid = {"featureweightingsvm__C": [0.01, 0.1, 1.0, 10.0]}
     return tuned_svm(make_pipeline(SimpleImputer(strategy="median"), StandardScaler(),
                                    FeatureWeightingSVM()), grid, seed)
@@ -447,12 +622,12 @@ def _run_table5(p):
     X, y = load_numeric(p["dataset"])
     train, test = table_folds(y, None)[p["fold"]]
     if p["method"] == "weighted_svm":
-        model = _weighted_svm(seed).fit(X[train], y[train])
+        model = tuned_weighted_svm(seed).fit(X[train], y[train])
         k = int(model.best_estimator_[-1].support_.sum())
         return {"accuracy": _acc(model, X[test], y[test]), "fraction_used": k / X.shape[1],
                 "C": float(model.best_params_["featureweightingsvm__C"])}
     Xb, _, names, _ = load_table1(p["dataset"])
-    model = _hkl(HKL_C_GRID, seed).fit(Xb[train], y[train])
+    model = tuned_hkl(HKL_C_GRID, seed).fit(Xb[train], y[train])
     used = _features_used(_fitted_hkl(model), Xb.shape[1])
     return {"accuracy": _acc(model, Xb[test], y[test]),
             "fraction_used": len(_originals(names, used)) / X.shape[1],
@@ -465,7 +640,25 @@ PARTS = {1: _run_table1, 3: _run_table3, "disjunctions": _run_disjunctions, 4: _
 
 
 def run_task(params):
-    """Run one task (see the module docstring); accuracies are fractions in [0, 1]."""
+    """Run one task (see the module docstring); accuracies are fractions in [0, 1].
+
+    Parameters
+    ----------
+    params : dict
+        A task of :func:`make_tasks`; its ``table`` picks the part (:data:`PARTS`).
+
+    Returns
+    -------
+    dict
+        The part's result: test accuracies per classifier, and what the part records besides
+        (chosen parameters, selected features, HKL's certificate).
+
+    Examples
+    --------
+    >>> r = run_task({"table": 1, "dataset": "monks1", "fold": 0, "method": "all", "full": False})
+    >>> {k: round(v, 3) for k, v in r.items()}
+    {'L2': 0.785, 'L1': 0.718}
+    """
     table = params["table"]
     if table not in PARTS:
         raise ValueError(f"unknown table {table!r}; the parts are {list(PARTS)}")
@@ -475,7 +668,24 @@ def run_task(params):
 def majority_accuracy(name, *, per_fold=False):
     """Accuracy (%) of always predicting the training part's majority class, mean over the outer
     folds of Table 1's data set ``name`` (the floor a classifier should clear); one value per
-    outer fold with ``per_fold=True``."""
+    outer fold with ``per_fold=True``.
+
+    Parameters
+    ----------
+    name : str
+        A data set of :data:`TABLE1_DATASETS`.
+    per_fold : bool, default False
+        One value per outer fold rather than their mean.
+
+    Returns
+    -------
+    float or array of float
+
+    Examples
+    --------
+    >>> round(majority_accuracy("vote"), 2)
+    61.38
+    """
     _, y, _, split = load_table1(name)
     acc = 100 * np.array([np.mean(y[te] == np.bincount(y[tr]).argmax()) for tr, te in table_folds(y, split)])
     return acc if per_fold else float(acc.mean())

@@ -109,9 +109,6 @@ from fsbook.experiments.projection.paper import (
     YALE_TIES,
 )
 from fsbook.experiments.projection.search import (
-    _n_inner_folds as _n_inner_folds,
-)
-from fsbook.experiments.projection.search import (
     _proj_ridge_path_cv as _proj_ridge_path_cv,
 )
 from fsbook.experiments.projection.search import (
@@ -124,6 +121,8 @@ from fsbook.experiments.projection.search import (
     _svc_tie_choice as _svc_tie_choice,
 )
 from fsbook.experiments.projection.search import (
+    face_svm_search,
+    n_inner_folds,
     ridge_path_cv,
     svc_cv_fits,
 )
@@ -149,26 +148,20 @@ from fsbook.experiments.projection.tasks import (
     boston_data,
     boston_run,
     make_tasks,
+    pair_split,
     pls_predict,
     run_task,
     yale_data,
     yale_grams,
     yale_kernel_balance,
     yale_reductions,
+    yale_run_grams,
     yale_seed,
     yale_separability,
     yale_setup,
+    yale_split,
     yale_task,
     yale_tie_rules,
-)
-from fsbook.experiments.projection.tasks import (
-    _pair_split as _pair_split,
-)
-from fsbook.experiments.projection.tasks import (
-    _yale_run_grams as _yale_run_grams,
-)
-from fsbook.experiments.projection.tasks import (
-    _yale_split as _yale_split,
 )
 
 PROTOCOL = Protocol(name=NAME, make_tasks=make_tasks, run_task=run_task, reduce=reduce,
@@ -217,10 +210,12 @@ __all__ = [
     "claims",
     "coverage_table",
     "equal_errors",
+    "face_svm_search",
     "lgr_choice",
     "lgr_fast_fit",
     "make_tasks",
     "mean_se",
+    "n_inner_folds",
     "newsgroups_corpus",
     "newsgroups_designs",
     "newsgroups_pair",
@@ -229,6 +224,7 @@ __all__ = [
     "newsgroups_topics",
     "newsgroups_vocabulary",
     "order_claims",
+    "pair_split",
     "paper_agreement",
     "per_run",
     "pls_predict",
@@ -246,9 +242,11 @@ __all__ = [
     "yale_grams",
     "yale_kernel_balance",
     "yale_reductions",
+    "yale_run_grams",
     "yale_seed",
     "yale_separability",
     "yale_setup",
+    "yale_split",
     "yale_task",
     "yale_tie_rules",
 ]

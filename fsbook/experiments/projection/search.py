@@ -3,7 +3,8 @@
 :func:`ridge_path_cv` gives ridge's validation error for a whole α grid from one SVD per fold
 (Table 1's Ridge and, on the augmented features, Proj-PCR and Proj-PLS);
 :func:`svc_cv_fits` runs the face SVMs' C search of Tables 5-7 (its reference
-:func:`_svc_cv_fit` is one ``GridSearchCV`` per Gram matrix; the chance audit rebuilds it).
+:func:`_svc_cv_fit` is one ``GridSearchCV`` per Gram matrix, :func:`face_svm_search`, which the
+chance audit refits).
 """
 
 import numpy as np
@@ -52,9 +53,58 @@ def _proj_ridge_path_cv(X, y, reducer, alphas, lam, seed):
     return errs
 
 
-def _n_inner_folds(y_train):
-    """Inner stratified folds of a face SVM's C search: at most 5, at most the smaller class's count."""
+def n_inner_folds(y_train):
+    """Inner stratified folds of a face SVM's C search: at most 5, at most the smaller class's count.
+
+    Parameters
+    ----------
+    y_train : array of int of shape (n_samples,)
+        The pair's training labels (0 and 1).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> n_inner_folds(np.array([0] * 8 + [1] * 8)), n_inner_folds(np.array([0] * 3 + [1] * 8))
+    (5, 3)
+    """
     return int(min(5, np.bincount(y_train).min()))
+
+
+def face_svm_search(y_train, grid, seed, tie="first"):
+    """The unfitted C search of a face SVM on a precomputed Gram matrix (Tables 5-7).
+
+    ``SVC(kernel="precomputed")`` with C over ``grid`` by stratified CV on
+    :func:`n_inner_folds` folds (:func:`~fsbook.experiments._protocol_helpers.tuned_svm`; CV
+    accuracies within :data:`fsbook.decisions.SCORE_ATOL` are ties, broken by the rule ``tie``).
+    :func:`_svc_cv_fit` fits it; the chance-level audit refits it.
+
+    Parameters
+    ----------
+    y_train : array of int of shape (n_samples,)
+        The pair's training labels (they set the number of folds).
+    grid : sequence of float
+        The C values (the protocol's :data:`~fsbook.experiments.projection.GRID`).
+    seed : int
+        Seed of the inner folds (:func:`~fsbook.experiments.projection.yale_seed`).
+    tie : {"first", "lexicographic"}, default "first"
+        The tie rule (:data:`~fsbook.experiments.projection.YALE_TIES` of the protocol's version).
+
+    Returns
+    -------
+    sklearn.model_selection.GridSearchCV
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> search = face_svm_search(np.array([0] * 3 + [1] * 8), [0.1, 1.0], seed=0)
+    >>> search.cv.n_splits, search.param_grid
+    (3, {'C': [0.1, 1.0]})
+    """
+    return tuned_svm(SVC(kernel="precomputed"), {"C": grid}, seed, n_splits=n_inner_folds(y_train), tie=tie)
 
 
 def _svc_cv_fit(G, y, tr, te, grid, seed, tie="first"):
@@ -67,8 +117,7 @@ def _svc_cv_fit(G, y, tr, te, grid, seed, tie="first"):
     :func:`svc_cv_fits`, which the protocol runs.
     """
     ytr = y[tr]
-    search = tuned_svm(SVC(kernel="precomputed"), {"C": grid}, seed, n_splits=_n_inner_folds(ytr), tie=tie)
-    search.fit(G[np.ix_(tr, tr)], ytr)
+    search = face_svm_search(ytr, grid, seed, tie).fit(G[np.ix_(tr, tr)], ytr)
     score = search.cv_results_["mean_test_accuracy" if tie == "lexicographic" else "mean_test_score"]
     return (float(score[search.best_index_]), float(np.mean(search.predict(G[np.ix_(te, tr)]) != y[te])),
             float(search.best_params_["C"]))
@@ -128,7 +177,7 @@ def svc_cv_fits(grams, y, tr, te, grid, seed, tie="first"):
     from sklearn import config_context
 
     ytr, yte = y[tr], y[te]
-    folds = list(inner_folds(seed, _n_inner_folds(ytr)).split(np.zeros((tr.size, 1)), ytr))
+    folds = list(inner_folds(seed, n_inner_folds(ytr)).split(np.zeros((tr.size, 1)), ytr))
     if tie not in SVM_TIE_RULES:
         raise ValueError(f"unknown tie rule {tie!r}; choose one of {SVM_TIE_RULES}")
     out = {}

@@ -21,7 +21,22 @@ NAME = "projection"
 
 
 def mean_se(values):
-    """Mean and standard error (ddof=1) along axis 0."""
+    """Mean and standard error (ddof=1) along axis 0.
+
+    Parameters
+    ----------
+    values : array-like of shape (n_runs, ...)
+
+    Returns
+    -------
+    mean, se : array
+        The mean over runs and its standard error, ``std(ddof=1) / sqrt(n_runs)``.
+
+    Examples
+    --------
+    >>> mean_se([[1.0, 10.0], [3.0, 10.0]])
+    (array([ 2., 10.]), array([1., 0.]))
+    """
     v = np.asarray(values, dtype=float)
     return v.mean(axis=0), v.std(axis=0, ddof=1) / np.sqrt(v.shape[0])
 
@@ -103,7 +118,31 @@ def balanced_block(rows):
 def run_means(rows, methods, scale):
     """``(per_run, runs, pairs)``: the runs × methods frame of each run's average over the pairs
     of the largest complete block of runs × pairs (:func:`balanced_block`), times ``scale``;
-    ``rows`` is ``[(run, pair, {m: v})]``."""
+    ``rows`` is ``[(run, pair, {m: v})]``.
+
+    Parameters
+    ----------
+    rows : list of (int, sequence, dict)
+        ``(run, pair, {method: value})`` per task.
+    methods : list of str
+        The methods (columns).
+    scale : float
+        A factor (100 for percentages).
+
+    Returns
+    -------
+    per_run : pandas.DataFrame
+        Runs × methods.
+    runs, pairs : list
+        The block (:func:`balanced_block`).
+
+    Examples
+    --------
+    >>> rows = [(0, (0, 1), {"A": 0.1}), (0, (0, 2), {"A": 0.3}), (1, (0, 1), {"A": 0.2})]
+    >>> per_run, runs, pairs = run_means(rows, ["A"], 100)    # 2 runs × 1 pair beat 1 run × 2 pairs
+    >>> per_run["A"].round(6).tolist(), runs, pairs
+    ([10.0, 20.0], [0, 1], [(0, 1)])
+    """
     runs, pairs = balanced_block([(run, tuple(pair)) for run, pair, _ in rows])
     keep = set(runs), set(pairs)
     df = pd.DataFrame([{"run": run, **{m: v[m] for m in methods}} for run, pair, v in rows
@@ -116,7 +155,28 @@ def runs_table(rows, methods, scale):
     v})]``.  Only the tasks of the largest complete block of runs × pairs are averaged
     (:func:`balanced_block`; all of them in a complete store); ``runs`` and ``tasks per run``
     describe that block, ``tasks stored`` counts every task of ``rows``.  With one run the
-    standard error is undefined (NaN)."""
+    standard error is undefined (NaN).
+
+    Parameters
+    ----------
+    rows : list of (int, sequence, dict)
+        ``(run, pair, {method: value})`` per task.
+    methods : list of str
+        The methods (rows of the table).
+    scale : float
+        A factor (100 for percentages).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Per method: ``mean``, ``se``, ``runs``, ``tasks per run`` and ``tasks stored``.
+
+    Examples
+    --------
+    >>> rows = [(0, (0, 1), {"A": 0.1}), (1, (0, 1), {"A": 0.3})]
+    >>> runs_table(rows, ["A"], 100).round(6).to_dict("index")
+    {'A': {'mean': 20.0, 'se': 10.0, 'runs': 2, 'tasks per run': 1, 'tasks stored': 2}}
+    """
     per_run, runs, pairs = run_means(rows, methods, scale)
     m, s = mean_se(per_run.to_numpy()) if len(per_run) > 1 else (per_run.to_numpy()[0], np.full(len(methods), np.nan))
     return pd.DataFrame({"mean": m, "se": s, "runs": len(runs), "tasks per run": len(pairs),
