@@ -175,6 +175,7 @@ def make_selector(method, k, seed, *, l1linf_path=None, boolean=False):
     from fsbook.baselines import FOHSIC, SVMRFE, L1SVMSelector, LaplacianScore, Relief
     from fsbook.baselines.weka_selector import WekaSubsetSelector
     from fsbook.kernel_design import WeakKernelSelector
+    from fsbook.kernel_design.colgen import LEGACY_OPTIONS
     from fsbook.l1linf import HSFS, LDFS
 
     if method not in SELECTOR_LABELS:
@@ -190,5 +191,6 @@ def make_selector(method, k, seed, *, l1linf_path=None, boolean=False):
               "LS": lambda: LaplacianScore(k),
               "LDFS": lambda: LDFS(k, random_state=seed, **l1linf_path),
               "HSFS": lambda: HSFS(k, random_state=seed, pair_kernel=HSFS_PAIR_KERNEL, **l1linf_path),
-              "WK-LP": lambda: WeakKernelSelector(n_features_to_select=k, random_state=seed)}
+              "WK-LP": lambda: WeakKernelSelector(n_features_to_select=k, random_state=seed,
+                                                  solver_options=LEGACY_OPTIONS)}
     return makers[method]()

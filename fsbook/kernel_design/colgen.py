@@ -126,6 +126,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.optimize import minimize
 
 from fsbook.kernel_design.lp import (
@@ -136,7 +137,16 @@ from fsbook.kernel_design.lp import (
     nonnegative_methods,
 )
 
-__all__ = ["kernel_prices", "feature_prices", "squared_hinge_start", "solve_nonnegative_colgen"]
+__all__ = ["kernel_prices", "feature_prices", "squared_hinge_start", "solve_nonnegative_colgen",
+           "lexicographic_stage", "tie_weights", "LEGACY_OPTIONS", "TIES"]
+
+#: the tie rules: ``None`` (the vertex HiGHS returns) or ``"lexicographic"``
+#: (:func:`lexicographic_stage`)
+TIES = (None, "lexicographic")
+
+#: the settings of the stores' fits: the price-at-``y = 1`` start of 600 kernels, 600 added
+#: per round, no price margin, the vertex HiGHS returns (no second stage)
+LEGACY_OPTIONS = {"start_iter": 0, "n_start": 600, "n_add": 600, "margin": None, "tie": None}
 
 
 def kernel_prices(D, y, trace, gamma2):
@@ -173,18 +183,151 @@ def squared_hinge_start(D, cost, n_iter):
     return res.x
 
 
-def _solve_restricted(D, trace, groups, P, gamma1, gamma2, rows=None):
+def _solve_restricted(D, trace, groups, P, gamma1, gamma2, rows=None, tie=None):
     """The LP over the kernels ``P`` (groups renumbered) and the triplet rows ``rows`` (all
-    when ``None``); returns ``(res, features, sizes)``."""
+    when ``None``); returns ``(res, features, sizes)``.  ``tie=(bound, weights)``: the second
+    stage of :func:`lexicographic_stage` instead (objective ``Σ weights_g s_g``, one more row
+    ``c·x ≤ bound``)."""
     features, local = np.unique(groups[P], return_inverse=True)
     DP = D[P] if rows is None else D[np.ix_(P, rows)]
     c, A, b, bounds, sizes = build_nonnegative_lp(DP, trace[P], local, gamma1, gamma2)
+    if tie is not None:
+        c, A, b = _tie_lp(c, A, b, features, *tie)
+        sizes = {**sizes, "n_constraints": A.shape[0], "nnz": int(A.nnz)}
     return _linprog(c, A, b, bounds, nonnegative_methods(A.nnz)), features, sizes
 
 
-def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_add=600,
+def _tie_lp(c, A, b, features, bound, weights):
+    """The second-stage LP from the first stage's ``(c, A, b)`` (kernels first, groups
+    ``features`` last): objective ``Σ_g w_g s_g``, the row ``c·x ≤ bound`` appended."""
+    G = features.size
+    c2 = np.zeros_like(c)
+    c2[c.size - G:] = weights[features]
+    A2 = sp.vstack([A, sp.csr_matrix(c[None, :])], format="csr")
+    return c2, A2, np.append(b, bound)
+
+
+def tie_weights(n_groups):
+    """Weights :math:`w_g = 1 + g / G` of the second stage's objective :math:`\\sum_g w_g s_g`
+    (:func:`lexicographic_stage`): among optimal points, the one of smallest weighted group
+    sum, so a weight that can move between features at no cost goes to the smaller index
+    (the tie rule of :func:`fsbook.decisions.top_k_mask`).
+
+    Examples
+    --------
+    >>> tie_weights(4)
+    array([1.  , 1.25, 1.5 , 1.75])
+    """
+    return 1.0 + np.arange(n_groups) / n_groups
+
+
+def _tie_bound(objective):
+    """Right-hand side of the second stage's objective row: the first stage's optimum."""
+    return float(objective)
+
+
+def lexicographic_stage(D, trace, groups, gamma1, gamma2, first, start=None, tol=1e-9,
+                        n_add=2000, max_iter=500):
+    """The optimal point of the ``α ≥ 0`` LP chosen by a second, lexicographic objective.
+
+    When the LP is degenerate its optimal set is a face with more than one vertex, and which
+    vertex a solve returns depends on the solver's path (another first working set of
+    :func:`solve_nonnegative_colgen`, or the direct solve).  This stage solves
+
+    .. math::
+
+       \\min \\sum_g w_g s_g \\;\\text{s.t. the LP's rows and}\\;
+       \\sum_t ε_t + γ_1 \\sum_g s_g + γ_2 \\sum_p α_p \\operatorname{tr}_S K_p ≤ f^*,
+
+    with :math:`f^*` the first stage's optimum and :func:`tie_weights` ``w``: the LP's
+    optimal face, where a group weight that can move between features at no cost goes to the
+    smaller feature index.  Its optimum does not depend on the vertex ``first`` is (it
+    depends on :math:`f^*` only, which every optimal vertex shares), so the scores
+    :math:`s_g` and the kept sets built from them do not either.  It is solved by column
+    generation like the first stage: its dual prices a kernel by
+    :math:`D_p^\\top y - λ γ_2 \\operatorname{tr}_S K_p` (``λ`` the dual of the objective
+    row) and a feature against :math:`w_g + λ γ_1`; ``start=None`` solves it over every
+    kernel at once (the direct solve's second stage).
+
+    Parameters
+    ----------
+    D, trace, groups, gamma1, gamma2
+        As for :func:`~fsbook.kernel_design.lp.build_nonnegative_lp`.
+    first : LPResult
+        An optimum of the LP (any vertex).
+    start : array of int or None, default=None
+        The kernels of the first working set (the support of ``first.alpha`` is added);
+        ``None``: every kernel, one LP.  Whatever the start, the rounds end only when every
+        feature prices out, so the optimum is the full second-stage LP's.
+    tol, n_add, max_iter
+        As for :func:`solve_nonnegative_colgen`.
+
+    Returns
+    -------
+    LPResult
+        The point of the face, with its objective :math:`f` of the LP (equal to
+        :math:`f^*` within HiGHS's feasibility tolerance) and ``history`` of the rounds
+        (CPU seconds of each in ``cpu_seconds``).
+
+    Examples
+    --------
+    Two features with the same kernel columns: every split of the weight between them is
+    optimal, and the second stage puts it on the smaller index.
+
+    >>> import numpy as np
+    >>> from fsbook.kernel_design import solve_nonnegative_lp
+    >>> rng = np.random.default_rng(0)
+    >>> D = np.repeat(rng.uniform(-0.2, 1, (1, 20)), 2, axis=0)
+    >>> trace, groups = np.full(2, 5.0), np.array([0, 1])
+    >>> first = solve_nonnegative_lp(D, trace, groups, 0.1, 0.01)
+    >>> tied = lexicographic_stage(D, trace, groups, 0.1, 0.01, first)
+    >>> bool(abs(tied.objective - first.objective) <= 1e-9 * first.objective)
+    True
+    >>> bool(tied.s[0] > 0), float(tied.s[1])
+    (True, 0.0)
+    """
+    start_time = time.perf_counter()
+    D, trace, g = _check_nonnegative_inputs(D, trace, groups, gamma1, gamma2)
+    m, T = D.shape
+    G = int(g.max()) + 1
+    w = tie_weights(G)
+    tie = (_tie_bound(first.objective), w)
+    inset = np.ones(m, dtype=bool) if start is None else np.zeros(m, dtype=bool)
+    if start is not None:
+        inset[np.asarray(start, dtype=np.int64)] = True
+        inset[np.asarray(first.alpha) > 0] = True
+    history = []
+    for it in range(1, max_iter + 1):
+        cpu = time.process_time()
+        P = np.flatnonzero(inset)
+        res, features, sizes = _solve_restricted(D, trace, g, P, gamma1, gamma2, tie=tie)
+        y = -res.ineqlin.marginals[:T]
+        lam = -res.ineqlin.marginals[-1]
+        r = kernel_prices(D, y, trace, lam * gamma2)
+        cost = w + lam * gamma1
+        out = feature_prices(r, g, G, cost) > tol * np.maximum(1.0, cost)
+        cand = np.flatnonzero(out[g] & (r > 0) & ~inset)
+        history.append({"iter": it, "kernels": int(P.size), "objective": float(res.fun),
+                        "features_priced_out": int(out.sum()),
+                        "cpu_seconds": time.process_time() - cpu})
+        if cand.size == 0:
+            break
+        inset[cand[np.argsort(-r[cand], kind="stable")[:n_add]]] = True
+    else:
+        raise RuntimeError(f"the second stage did not converge in {max_iter} LPs")
+    alpha = np.zeros(m)
+    alpha[P] = res.x[:P.size]
+    s = np.zeros(G)
+    s[features] = res.x[P.size + T:]
+    eps = res.x[P.size:P.size + T]
+    objective = float(eps.sum() + gamma1 * s.sum() + gamma2 * trace @ alpha)
+    return LPResult(alpha=alpha, eps=eps, s=s, objective=objective, n_iter=it,
+                    solve_time=time.perf_counter() - start_time, history=history, **sizes)
+
+
+def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=1000, n_add=2000,
                              drop=1e-2, tol=1e-9, max_iter=500,
-                             start_iter=0, margin=None, row_slack=None):
+                             start_iter=20, margin=0.5, row_slack=None, tie="lexicographic"):
     """Solve the ``α ≥ 0`` LP (:func:`~fsbook.kernel_design.lp.solve_nonnegative_lp`) by
     column generation over its kernels (see module docstring).
 
@@ -259,11 +402,13 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
         raise ValueError(f"row_slack must be None or at least 0, got {row_slack}")
     if margin is not None and not margin >= 0:
         raise ValueError(f"margin must be None or at least 0, got {margin}")
+    if tie not in TIES:
+        raise ValueError(f"tie must be one of {TIES}, got {tie!r}")
     m, T = D.shape
     G = int(g.max()) + 1
     inset = np.zeros(m, dtype=bool)
     left = np.zeros(m, dtype=bool)                         # kernels dropped once
-    if start_iter:
+    if start_iter and m > n_start:
         score = squared_hinge_start(D, gamma2 * trace, start_iter)
     else:
         score = kernel_prices(D, np.ones(T), trace, gamma2)
@@ -271,6 +416,7 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
     history = []
     rows = np.arange(T)
     for it in range(1, max_iter + 1):
+        cpu = time.process_time()
         P = np.flatnonzero(inset)
         res, features, sizes = _solve_restricted(D, trace, g, P, gamma1, gamma2,
                                                  None if rows.size == T else rows)
@@ -287,7 +433,8 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
             missing = left_out[margin_out < 1.0 - tol]
         history.append({"iter": it, "kernels": int(P.size), "features": int(features.size),
                         "rows": int(R), "objective": float(res.fun),
-                        "features_priced_out": int(out.sum()), "rows_violated": int(missing.size)})
+                        "features_priced_out": int(out.sum()), "rows_violated": int(missing.size),
+                        "cpu_seconds": time.process_time() - cpu})
         if cand.size == 0 and missing.size == 0:
             break
         if missing.size:
@@ -318,5 +465,14 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
     s[features] = res.x[P.size + R:]
     eps = np.zeros(T)
     eps[rows] = res.x[P.size:P.size + R]
-    return LPResult(alpha=alpha, eps=eps, s=s, objective=float(res.fun),
-                    n_iter=it, solve_time=time.perf_counter() - start, history=history, **sizes)
+    first = LPResult(alpha=alpha, eps=eps, s=s, objective=float(res.fun),
+                     n_iter=it, solve_time=time.perf_counter() - start, history=history, **sizes)
+    if tie is None:
+        return first
+    near = np.flatnonzero(r >= -tol * np.maximum(1.0, gamma2 * trace))
+    second = lexicographic_stage(D, trace, g, gamma1, gamma2, first, start=near, tol=tol,
+                                 n_add=n_add, max_iter=max_iter)
+    second.n_iter += it
+    second.history = history + [{"stage": 2, **h} for h in second.history]
+    second.solve_time = time.perf_counter() - start
+    return second
