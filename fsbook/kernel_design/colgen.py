@@ -42,18 +42,28 @@ zero condition) ranks the optimum's kernels poorly: on ARCENE 100 × 3 000 its f
 gave a restricted optimum of 578 (the LP's is 0.92) and 9 rounds; 20 L-BFGS-B iterations
 (0.2 s of CPU) put 437 of the optimum's 474 non-zero kernels in their first 1 500, the first
 restricted optimum is 0.9287 and 4 rounds follow (18 s of CPU against 28 s, same optimum to
-1e-14, α to 2e-11, same support).  The result does not depend on this choice: whatever the first
-set, the method ends only when every feature prices out.  The default (``start_iter=0``,
-``n_start=600``) keeps the old start, with which the stores' wide-data fits were made: a
-degenerate LP can end at another optimal vertex from another first set, so the faster start
-becomes the default together with a rerun of the stores that use it.  With ``margin=θ``
-the set after a round is the restricted optimum's support and the kernels whose price at its
+1e-14, α to 2e-11, same support).  The optimum does not depend on this choice: whatever the
+first set, the method ends only when every feature prices out.  Which optimal *vertex* it ends
+at can: a degenerate LP (two features with the same kernel columns, as on colon) has a face of
+optima, and another first set or the direct solve can return another vertex of it, with the
+same objective and other group weights.  The tie rule (``tie="lexicographic"``, the default,
+:func:`lexicographic_stage`) therefore solves a second LP over the optimal face: the smallest
+:math:`\\sum_g w_g s_g` with weights increasing with the feature index, so a weight that can move
+between features at no cost goes to the smaller index, as :func:`fsbook.decisions.top_k_mask`
+breaks ties.  Its optimum depends on the LP's optimal value only, not on the vertex the first
+stage returned, so the scores and the kept sets do not either.  With it the faster start is the
+default (``start_iter=20, n_start=1000, margin=0.5, n_add=2000``, below);
+:data:`LEGACY_OPTIONS` (``start_iter=0, n_start=600, n_add=600, margin=None, tie=None``) are the
+settings of the stores' fits, which the book's protocols pass explicitly.  With the price margin
+``margin=θ`` the set after a round is the restricted optimum's support and the kernels whose price at its
 duals is within ``θ`` of their trace cost of entering (zero-weight kernels below it leave, at
-most once), so the later rounds are smaller and fewer; ``start_iter=20, n_start=1000,
-margin=0.5, n_add=2000`` is the fastest setting found (opt-in, same reason as above).  That
-reason is real: with it as ``KernelDesign``'s setting, the benchmark's stored WK-LP tasks on colon
+most once), so the later rounds are smaller and fewer.  Adopting that start without the tie rule
+changed results: with it as ``KernelDesign``'s setting, the benchmark's stored WK-LP tasks on colon
 (2 000 features) recomputed with the same accuracies but other kept sets on 2 of the first 10
-(repeat 3 fold 0, repeat 2 fold 1), so adopting it is a new benchmark version.
+(repeat 3 fold 0, repeat 2 fold 1); on repeat 2 fold 1 the weight of one feature moves between
+features 259, 261 and 262 (the vertices differ by 0.36 in group weight), and with the tie rule
+the direct solve and four starts return the same kept sets and top-k cuts (k = 2 to 50), group
+weights equal to 2e-9.
 
 Each restricted LP is solved from scratch by HiGHS as the direct solve does
 (:func:`~fsbook.kernel_design.lp.solve_nonnegative_lp`: its interior-point method with
@@ -260,7 +270,10 @@ def lexicographic_stage(D, trace, groups, gamma1, gamma2, first, start=None, tol
         ``None``: every kernel, one LP.  Whatever the start, the rounds end only when every
         feature prices out, so the optimum is the full second-stage LP's.
     tol, n_add, max_iter
-        As for :func:`solve_nonnegative_colgen`.
+        As for :func:`solve_nonnegative_colgen`; a feature prices out when its price exceeds
+        ``tol`` times its cost :math:`\\max(1, w_g + λγ_1)` times the largest kernel price
+        :math:`\\max(1, \\max_p |D_p^\\top y - λγ_2\\operatorname{tr}_S K_p|)` (the prices
+        scale with ``λ``, and so do their rounding errors).
 
     Returns
     -------
@@ -305,7 +318,8 @@ def lexicographic_stage(D, trace, groups, gamma1, gamma2, first, start=None, tol
         lam = -res.ineqlin.marginals[-1]
         r = kernel_prices(D, y, trace, lam * gamma2)
         cost = w + lam * gamma1
-        out = feature_prices(r, g, G, cost) > tol * np.maximum(1.0, cost)
+        # the prices scale with λ, and so do their rounding errors
+        out = feature_prices(r, g, G, cost) > tol * max(1.0, np.abs(r).max()) * np.maximum(1.0, cost)
         cand = np.flatnonzero(out[g] & (r > 0) & ~inset)
         history.append({"iter": it, "kernels": int(P.size), "objective": float(res.fun),
                         "features_priced_out": int(out.sum()),
@@ -315,11 +329,12 @@ def lexicographic_stage(D, trace, groups, gamma1, gamma2, first, start=None, tol
         inset[cand[np.argsort(-r[cand], kind="stable")[:n_add]]] = True
     else:
         raise RuntimeError(f"the second stage did not converge in {max_iter} LPs")
+    x = np.maximum(res.x, 0.0)            # HiGHS may return -1e-12 for a variable at its bound 0
     alpha = np.zeros(m)
-    alpha[P] = res.x[:P.size]
+    alpha[P] = x[:P.size]
     s = np.zeros(G)
-    s[features] = res.x[P.size + T:]
-    eps = res.x[P.size:P.size + T]
+    s[features] = x[P.size + T:]
+    eps = x[P.size:P.size + T]
     objective = float(eps.sum() + gamma1 * s.sum() + gamma2 * trace @ alpha)
     return LPResult(alpha=alpha, eps=eps, s=s, objective=objective, n_iter=it,
                     solve_time=time.perf_counter() - start_time, history=history, **sizes)
@@ -335,12 +350,12 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=1000, n_a
     ----------
     D, trace, groups, gamma1, gamma2
         As for :func:`~fsbook.kernel_design.lp.build_nonnegative_lp`.
-    n_start : int, default=600
+    n_start : int, default=1000
         The first working set: the ``n_start`` kernels of largest weight in
         :func:`squared_hinge_start` (``start_iter`` iterations), or with ``start_iter=0`` of
         largest price at ``y = 1`` (:math:`\\sum_t D_{pt} - γ_2\\operatorname{tr}_S K_p`); ties
         to the smaller index.
-    n_add : int, default=600
+    n_add : int, default=2000
         At most this many kernels enter per round: those of largest price among the
         candidates (ties to the smaller index).
     drop : float or None, default=1e-2
@@ -351,13 +366,12 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=1000, n_a
         A feature prices out when :math:`π_g > \\text{tol}\\cdot\\max(1, γ_1)`.
     max_iter : int, default=500
         Restricted LPs at most (``RuntimeError`` beyond).
-    start_iter : int, default=0
+    start_iter : int, default=20
         L-BFGS-B iterations of :func:`squared_hinge_start` that rank the kernels for the first
-        working set; ``0``: rank by the price at ``y = 1`` instead.  ``start_iter=20,
-        n_start=1500`` is the faster start of the module docstring; it is not the default yet,
-        because the stores' wide-data fits were made with this one (a degenerate LP may end at
-        another optimal vertex from another first set).
-    margin : float or None, default=None
+        working set; ``0``: rank by the price at ``y = 1`` instead (the old start of
+        :data:`LEGACY_OPTIONS`).  With ``m ≤ n_start`` every kernel is in the first set and no
+        ranking is computed.
+    margin : float or None, default=0.5
         ``None``: after a round, the kernels of positive price of the features that price out
         enter (at most ``n_add``) and ``drop`` decides which leave.  A number ``θ ≥ 0``: every
         kernel outside the set of price :math:`r_p > -θ\\,γ_2\\operatorname{tr}_S K_p` enters
@@ -373,6 +387,11 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=1000, n_a
         violates a row left out (:math:`D_{:,t}^\\top α < 1 - \\text{tol}`) takes it back and
         does not end.  A round ends the method only when no row left out is violated (``ε_t = 0``
         is then feasible for it, with dual 0) and no feature prices out.
+    tie : {"lexicographic", None}, default="lexicographic"
+        ``"lexicographic"``: the optimal point of :func:`lexicographic_stage`, started from the
+        kernels of the last restricted LP's support and of non-negative price (its rounds in
+        ``history`` with ``"stage": 2``); the same point whatever vertex the rounds end at.
+        ``None``: the vertex HiGHS returns for the last restricted LP.
 
     Returns
     -------
@@ -473,6 +492,6 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=1000, n_a
     second = lexicographic_stage(D, trace, g, gamma1, gamma2, first, start=near, tol=tol,
                                  n_add=n_add, max_iter=max_iter)
     second.n_iter += it
-    second.history = history + [{"stage": 2, **h} for h in second.history]
+    second.history = history + [{"stage": 2, **h, "iter": it + h["iter"]} for h in second.history]
     second.solve_time = time.perf_counter() - start
     return second
