@@ -326,3 +326,15 @@ def test_protocols_pin_the_stores_settings():
     pass those settings explicitly, so their results do not change with the defaults."""
     from fsbook.experiments._protocol_helpers import make_selector
     assert make_selector("WK-LP", 5, 0).solver_options == LEGACY_OPTIONS
+
+
+def test_tie_rule_at_the_zero_mixture():
+    """γ1 above every feature's gain: α = 0 is the only optimum and the second stage keeps it."""
+    X, t, specs, D, tr, groups = _problem(0)
+    g1 = float(np.max(feature_prices(kernel_prices(D, np.ones(D.shape[1]), tr, 1e-3), groups,
+                                     groups.max() + 1, 0.0))) * 1.01
+    cg = solve_nonnegative_colgen(D, tr, groups, g1, 1e-3)
+    assert cg.alpha.max() <= 1e-9 and cg.objective == pytest.approx(D.shape[1])
+    kd = KernelDesign(psd="nonnegative", gamma1=g1 * 10, gamma2=1e-3, weak_mu=(0.3, 1.0, 3.0),
+                      preprocessor=X).fit(t)
+    assert kd.selected_features_.size == 0

@@ -284,7 +284,9 @@ def lexicographic_stage(D, trace, groups, gamma1, gamma2, first, start=None, tol
         An optimum of the LP (any vertex).
     start : array of int or None, default=None
         The kernels of the first working set (the support of ``first.alpha`` is added);
-        ``None``: every kernel, one LP.  Whatever the start, the rounds end only when every
+        ``None``: every kernel, one LP.  An empty set (``first`` is ``α = 0`` and the start
+        holds no kernel) returns ``first``: the caller passes the kernels of non-negative
+        price, and without any every optimum has ``α = 0``.  Whatever the start, the rounds end only when every
         feature prices out, so the optimum is the full second-stage LP's.
     tol, n_add, max_iter
         As for :func:`solve_nonnegative_colgen`; a feature prices out when its price exceeds
@@ -326,6 +328,10 @@ def lexicographic_stage(D, trace, groups, gamma1, gamma2, first, start=None, tol
     if start is not None:
         inset[np.asarray(start, dtype=np.int64)] = True
         inset[np.asarray(first.alpha) > 0] = True
+    if not inset.any():
+        # α = 0 and every kernel of negative price at the first stage's duals: each has a
+        # positive reduced cost, so α = 0 in every optimum and the face is this one point
+        return first
     history = []
     for it in range(1, max_iter + 1):
         cpu = time.process_time()
