@@ -16,6 +16,7 @@ from fsbook.kernel_design import (
 )
 from fsbook.kernel_design.colgen import (
     LEGACY_OPTIONS,
+    face_stage,
     feature_prices,
     kernel_prices,
     lexicographic_stage,
@@ -56,7 +57,7 @@ def test_same_optimum_as_direct_solve(seed, g1, g2, n_start, n_add):
     obj = cg.eps.sum() + g1 * cg.s.sum() + g2 * tr @ cg.alpha
     assert obj == pytest.approx(cg.objective, rel=1e-8, abs=1e-10)
     assert [h["iter"] for h in cg.history] == list(range(1, cg.n_iter + 1))
-    assert cg.history[-1]["features_priced_out"] == 0
+    assert [h for h in cg.history if "stage" not in h][-1]["features_priced_out"] == 0
 
 
 def test_rounds_grow_the_working_set_and_certificate_holds():
@@ -157,7 +158,7 @@ def test_first_working_set_does_not_change_the_optimum(start_iter, n_start):
                                   start_iter=start_iter)
     assert cg.objective == pytest.approx(ref.objective, rel=1e-9)
     np.testing.assert_allclose(cg.alpha, ref.alpha, atol=1e-7)
-    assert cg.history[-1]["features_priced_out"] == 0
+    assert [h for h in cg.history if "stage" not in h][-1]["features_priced_out"] == 0
 
 
 def test_squared_hinge_start_ranks_the_optimum_first():
@@ -189,7 +190,7 @@ def test_price_margin_keeps_the_optimum(seed, margin, n_start, start_iter):
     assert cg.objective == pytest.approx(ref.objective, rel=1e-9)
     np.testing.assert_allclose(cg.alpha, ref.alpha, atol=1e-7)
     np.testing.assert_array_equal(cg.s > 1e-6, ref.s > 1e-6)
-    assert cg.history[-1]["features_priced_out"] == 0
+    assert [h for h in cg.history if "stage" not in h][-1]["features_priced_out"] == 0
 
 
 def test_price_margin_brings_near_kernels_in():
@@ -338,3 +339,57 @@ def test_tie_rule_at_the_zero_mixture():
     kd = KernelDesign(psd="nonnegative", gamma1=g1 * 10, gamma2=1e-3, weak_mu=(0.3, 1.0, 3.0),
                       preprocessor=X).fit(t)
     assert kd.selected_features_.size == 0
+
+
+@pytest.mark.parametrize("seed, g1, g2", [(0, 1e-2, 1e-3), (1, 1e-2, 1e-3), (2, 1e-3, 1e-3),
+                                          (3, 0.1, 1e-2), (4, 1e-4, 1e-4)])
+@pytest.mark.parametrize("make", ["copies", "random"])
+def test_face_stage_is_the_direct_second_stage(seed, g1, g2, make):
+    """The second stage on the face by complementary slackness (no objective row, row
+    generation) gives the point of the second stage over every kernel at once with its
+    objective row at the optimum exactly (by hand), from the direct solve's and from column
+    generation's vertex, without falling back."""
+    if make == "copies":
+        X, y, t, D, tr, groups = _duplicated(seed)
+    else:
+        X, t, specs, D, tr, groups = _problem(seed, d=20, T=80)
+    direct = solve_nonnegative_lp(D, tr, groups, g1, g2)
+    exact = _second_stage_by_hand(D, tr, groups, g1, g2, direct.objective)
+    ref = lexicographic_stage(D, tr, groups, g1, g2, direct)          # every kernel, one LP
+    np.testing.assert_allclose(ref.s, exact, atol=1e-6)              # its objective row's slack
+    firsts = [direct, solve_nonnegative_colgen(D, tr, groups, g1, g2, n_start=3, n_add=2,
+                                               start_iter=0, margin=None, tie=None)]
+    for first in firsts:
+        face = face_stage(D, tr, groups, g1, g2, first)
+        assert all(h["method"] == "face" for h in face.history)
+        assert face.objective == pytest.approx(direct.objective, rel=1e-9)
+        np.testing.assert_allclose(face.s, exact, atol=1e-8)
+        np.testing.assert_array_equal(face.s > 1e-6, ref.s > 1e-6)
+        assert np.all(D.T @ face.alpha + face.eps >= 1 - 1e-7) and np.all(face.alpha >= 0)
+        smax = np.zeros(face.s.size)
+        np.maximum.at(smax, groups, face.alpha)
+        assert np.all(face.s >= smax - 1e-9)
+
+
+def test_face_stage_generates_rows():
+    """Started from the rows of positive dual only, the rows the point violates come in."""
+    X, y, t, D, tr, groups = _duplicated(0)
+    direct = solve_nonnegative_lp(D, tr, groups, 1e-2, 1e-3)
+    face = face_stage(D, tr, groups, 1e-2, 1e-3, direct)
+    assert face.history[0]["rows"] < D.shape[1]
+    assert face.history[-1]["rows_violated"] == 0
+
+
+def test_face_stage_falls_back_on_wrong_duals():
+    """Duals that are not the LP's optimal ones describe another set; the check on the
+    objective catches it and the objective-row stage gives the face's point."""
+    X, y, t, D, tr, groups = _duplicated(1)
+    direct = solve_nonnegative_lp(D, tr, groups, 1e-2, 1e-3)
+    ref = lexicographic_stage(D, tr, groups, 1e-2, 1e-3, direct)
+    direct.duals = np.zeros(D.shape[1])
+    face = face_stage(D, tr, groups, 1e-2, 1e-3, direct)
+    assert face.history[-1]["method"] == "objective row"
+    np.testing.assert_allclose(face.s, ref.s, atol=1e-8)
+    direct.duals = None
+    with pytest.raises(ValueError, match="duals"):
+        face_stage(D, tr, groups, 1e-2, 1e-3, direct)

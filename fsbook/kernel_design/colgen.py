@@ -142,6 +142,7 @@ about 14×, not remeasured side by side).
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import numpy as np
@@ -157,7 +158,7 @@ from fsbook.kernel_design.lp import (
 )
 
 __all__ = ["kernel_prices", "feature_prices", "squared_hinge_start", "solve_nonnegative_colgen",
-           "lexicographic_stage", "tie_weights", "LEGACY_OPTIONS", "TIES"]
+           "lexicographic_stage", "face_stage", "tie_weights", "LEGACY_OPTIONS", "TIES"]
 
 #: the tie rules: ``None`` (the vertex HiGHS returns) or ``"lexicographic"``
 #: (:func:`lexicographic_stage`)
@@ -239,6 +240,10 @@ def tie_weights(n_groups):
     """
     return 1.0 + np.arange(n_groups) / n_groups
 
+
+#: relative tolerance of :func:`face_stage`'s check: its point's objective must equal the first
+#: stage's optimum to this, or the stage falls back to :func:`lexicographic_stage`
+FACE_RTOL = 1e-9
 
 #: relative slack of the second stage's objective row: with the row at the optimum exactly
 #: HiGHS failed on the second LP of colon (benchmark repeat 0 fold 0: status unknown with every
@@ -331,7 +336,7 @@ def lexicographic_stage(D, trace, groups, gamma1, gamma2, first, start=None, tol
     if not inset.any():
         # α = 0 and every kernel of negative price at the first stage's duals: each has a
         # positive reduced cost, so α = 0 in every optimum and the face is this one point
-        return first
+        return dataclasses.replace(first, n_iter=0, history=[])
     history = []
     for it in range(1, max_iter + 1):
         cpu = time.process_time()
@@ -361,6 +366,169 @@ def lexicographic_stage(D, trace, groups, gamma1, gamma2, first, start=None, tol
     objective = float(eps.sum() + gamma1 * s.sum() + gamma2 * trace @ alpha)
     return LPResult(alpha=alpha, eps=eps, s=s, objective=objective, n_iter=it,
                     solve_time=time.perf_counter() - start_time, history=history, **sizes)
+
+
+def _face_sets(D, trace, g, gamma1, gamma2, first, tol):
+    """The sets that describe the optimal face by complementary slackness with the optimal
+    dual ``(y, (r)_+)`` of ``first`` (see :func:`face_stage`): the kernels free on the face,
+    the triplet rows held tight, the rows whose slack ``ε_t`` may be positive, the kernels held
+    at their group's bound.  Each is widened to keep ``first``'s point in the face (a
+    classification that rounding errors flip)."""
+    y = np.asarray(first.duals, dtype=np.float64)
+    G = int(g.max()) + 1
+    r = kernel_prices(D, y, trace, gamma2)
+    kernel_tol = tol * np.maximum(1.0, gamma2 * trace)
+    group_free = feature_prices(r, g, G, gamma1) >= -tol * max(1.0, gamma1)
+    alpha, eps = np.asarray(first.alpha), np.asarray(first.eps)
+    free = np.flatnonzero(((r >= -kernel_tol) & group_free[g]) | (alpha > 0))
+    slack = D.T @ alpha + eps - 1.0
+    tight = (y > tol) & (slack <= tol)
+    with_eps = (y >= 1.0 - tol) | (eps > 0)
+    s_first = np.asarray(first.s)
+    at_bound = (r[free] > kernel_tol[free]) & (s_first[g[free]] - alpha[free] <= tol)
+    return free, tight, with_eps, at_bound
+
+
+def _face_lp(D, g, free, rows, tight, with_eps, at_bound, weights):
+    """The second stage's LP over the face on the kernels ``free`` and the triplet ``rows``
+    (equalities where ``tight``): variables ``α_free``, the ``ε_t`` of ``with_eps`` among the
+    rows, the free kernels' group bounds; returns ``(c, A_ub, b_ub, A_eq, b_eq, features,
+    eps_rows)``."""
+    features, local = np.unique(g[free], return_inverse=True)
+    n, F = free.size, features.size
+    eps_rows = rows[with_eps[rows]]
+    E = eps_rows.size
+    # triplet rows: D_t·α + ε_t ≥ 1 (or = 1)
+    Dt = sp.csr_matrix(D[np.ix_(free, rows)].T)
+    Et = sp.csr_matrix((np.ones(E), (np.searchsorted(rows, eps_rows), np.arange(E))),
+                       shape=(rows.size, E))
+    trip = sp.hstack([Dt, Et, sp.csr_matrix((rows.size, F))], format="csr")
+    # group rows: α_p - s_g ≤ 0 (or = 0)
+    grp = sp.hstack([sp.identity(n, format="csr"), sp.csr_matrix((n, E)),
+                     sp.csr_matrix((-np.ones(n), (np.arange(n), local)), shape=(n, F))],
+                    format="csr")
+    is_tight = tight[rows]
+    A_ub = sp.vstack([-trip[~is_tight], grp[~at_bound]], format="csr")
+    b_ub = np.concatenate([-np.ones(int((~is_tight).sum())), np.zeros(int((~at_bound).sum()))])
+    A_eq = sp.vstack([trip[is_tight], grp[at_bound]], format="csr")
+    b_eq = np.concatenate([np.ones(int(is_tight.sum())), np.zeros(int(at_bound.sum()))])
+    c = np.concatenate([np.zeros(n + E), weights[features]])
+    return c, A_ub, b_ub, A_eq, b_eq, features, eps_rows
+
+
+def face_stage(D, trace, groups, gamma1, gamma2, first, tol=1e-9, n_add=2000, max_iter=500):
+    """The point of :func:`lexicographic_stage`, computed on the optimal face described by
+    complementary slackness instead of through an objective row.
+
+    ``first`` must carry the triplet rows' duals ``y`` (``first.duals``) of an optimum, dual
+    feasible for the whole LP (every feature prices out: the end of
+    :func:`solve_nonnegative_colgen`, or the direct solve).  With the kernel prices
+    :math:`r = D y - γ_2 \\operatorname{tr}_S K` and :math:`ζ = (r)_+` (the duals of the rows
+    :math:`α_p ≤ s_g`), ``(y, ζ)`` is dual feasible (:math:`\\sum_{p∈I_g} ζ_p ≤ γ_1`) with dual
+    objective :math:`\\sum_t y_t = f^*`, so optimal, and for every feasible point
+
+    .. math::
+
+       f(x) - f^* = \\sum_p (r_p)_- α_p - \\sum_g π_g s_g + \\sum_t (1 - y_t) ε_t
+       + \\sum_t y_t (D_{:,t}^\\top α + ε_t - 1) + \\sum_p ζ_p (s_{g(p)} - α_p),
+
+    every term non-negative.  A feasible point is optimal exactly when each term is zero: the
+    optimal face is the feasible set with :math:`α_p = 0` where :math:`r_p < 0` or
+    :math:`π_{g(p)} < 0`, :math:`ε_t = 0` where :math:`y_t < 1`, the row of triplet ``t`` an
+    equality where :math:`y_t > 0`, and :math:`α_p = s_{g(p)}` where :math:`r_p > 0`.  The
+    second stage's LP, :math:`\\min \\sum_g w_g s_g` over that set, is therefore the face's LP
+    of :func:`lexicographic_stage` without its dense objective row (whose slack,
+    :data:`TIE_SLACK`, that stage needs to stay solvable), on the free kernels only: no
+    kernel outside them can enter, so no column generation.  Its rows with :math:`y_t = 0`
+    (inequalities, mostly slack) are generated: the LP on a subset of them is a relaxation,
+    and when its optimum satisfies the others (with :math:`ε_t = 0`) it is the optimum on all
+    of them.  "Zero" is read with the tolerance ``tol`` (scaled as in
+    :func:`solve_nonnegative_colgen`), widened so that ``first`` stays in the set; the point
+    found is checked against the LP: its objective must equal :math:`f^*` to
+    :data:`FACE_RTOL` relative, and otherwise :func:`lexicographic_stage` is solved instead
+    (``history`` says which).
+
+    Parameters
+    ----------
+    D, trace, groups, gamma1, gamma2
+        As for :func:`~fsbook.kernel_design.lp.build_nonnegative_lp`.
+    first : LPResult
+        An optimum of the LP with its triplet duals (``duals``).
+    tol, n_add, max_iter
+        ``tol``: the tolerance of "zero"; at most ``n_add`` violated rows enter per round, at
+        most ``max_iter`` LPs.
+
+    Returns
+    -------
+    LPResult
+        As :func:`lexicographic_stage`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fsbook.kernel_design import solve_nonnegative_lp
+    >>> rng = np.random.default_rng(0)
+    >>> D = np.repeat(rng.uniform(-0.2, 1, (1, 20)), 2, axis=0)
+    >>> trace, groups = np.full(2, 5.0), np.array([0, 1])
+    >>> first = solve_nonnegative_lp(D, trace, groups, 0.1, 0.01)
+    >>> tied = face_stage(D, trace, groups, 0.1, 0.01, first)
+    >>> bool(abs(tied.objective - first.objective) <= 1e-9 * first.objective)
+    True
+    >>> bool(tied.s[0] > 0), float(tied.s[1])
+    (True, 0.0)
+    """
+    start_time = time.perf_counter()
+    D, trace, g = _check_nonnegative_inputs(D, trace, groups, gamma1, gamma2)
+    if first.duals is None:
+        raise ValueError("face_stage needs the first stage's duals (first.duals)")
+    m, T = D.shape
+    G = int(g.max()) + 1
+    w = tie_weights(G)
+    free, tight, with_eps, at_bound = _face_sets(D, trace, g, gamma1, gamma2, first, tol)
+    if free.size == 0:
+        return dataclasses.replace(first, n_iter=0, history=[])   # α = 0 on the whole face
+    rows = np.flatnonzero(tight | (D[free].T @ first.alpha[free] + first.eps - 1.0 <= tol))
+    history = []
+    for it in range(1, max_iter + 1):
+        cpu = time.process_time()
+        c, A_ub, b_ub, A_eq, b_eq, features, eps_rows = _face_lp(D, g, free, rows, tight,
+                                                                 with_eps, at_bound, w)
+        res = _linprog(c, A_ub, b_ub, None, nonnegative_methods(A_ub.nnz + A_eq.nnz),
+                       A_eq=A_eq, b_eq=b_eq)
+        x = np.maximum(res.x, 0.0)
+        alpha = np.zeros(m)
+        alpha[free] = x[:free.size]
+        out = np.setdiff1d(np.arange(T), rows)
+        margin = alpha[free] @ D[np.ix_(free, out)]
+        violated = out[margin < 1.0 - tol]
+        history.append({"iter": it, "kernels": int(free.size), "rows": int(rows.size),
+                        "rows_violated": int(violated.size), "objective": float(res.fun),
+                        "method": "face", "cpu_seconds": time.process_time() - cpu})
+        if violated.size == 0:
+            break
+        worst = np.argsort(margin[np.searchsorted(out, violated)], kind="stable")[:n_add]
+        rows = np.union1d(rows, violated[worst])
+    else:
+        raise RuntimeError(f"the second stage did not converge in {max_iter} LPs")
+    eps = np.zeros(T)
+    eps[eps_rows] = x[free.size:free.size + eps_rows.size]
+    s = np.zeros(G)
+    s[features] = x[free.size + eps_rows.size:]
+    objective = float(eps.sum() + gamma1 * s.sum() + gamma2 * trace @ alpha)
+    nnz = int(A_ub.nnz + A_eq.nnz)
+    result = LPResult(alpha=alpha, eps=eps, s=s, objective=objective, n_iter=it,
+                      solve_time=time.perf_counter() - start_time, history=history,
+                      n_variables=c.size, n_constraints=A_ub.shape[0] + A_eq.shape[0], nnz=nnz,
+                      duals=first.duals)
+    if abs(objective - first.objective) <= FACE_RTOL * max(1.0, abs(first.objective)):
+        return result
+    near = np.flatnonzero(kernel_prices(D, first.duals, trace, gamma2)
+                          >= -tol * np.maximum(1.0, gamma2 * trace))
+    fallback = lexicographic_stage(D, trace, g, gamma1, gamma2, first, start=near, tol=tol,
+                                   n_add=n_add, max_iter=max_iter)
+    fallback.history = history + [{**h, "method": "objective row"} for h in fallback.history]
+    fallback.n_iter += it
+    return fallback
 
 
 def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=1000, n_add=2000,
@@ -507,13 +675,12 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=1000, n_a
     s[features] = res.x[P.size + R:]
     eps = np.zeros(T)
     eps[rows] = res.x[P.size:P.size + R]
-    first = LPResult(alpha=alpha, eps=eps, s=s, objective=float(res.fun),
-                     n_iter=it, solve_time=time.perf_counter() - start, history=history, **sizes)
+    first = LPResult(alpha=alpha, eps=eps, s=s, objective=float(res.fun), n_iter=it,
+                     solve_time=time.perf_counter() - start, history=history, duals=y, **sizes)
     if tie is None:
         return first
-    near = np.flatnonzero(r >= -tol * np.maximum(1.0, gamma2 * trace))
-    second = lexicographic_stage(D, trace, g, gamma1, gamma2, first, start=near, tol=tol,
-                                 n_add=n_add, max_iter=max_iter)
+    second = face_stage(D, trace, g, gamma1, gamma2, first, tol=tol, n_add=n_add,
+                        max_iter=max_iter)
     second.n_iter += it
     second.history = history + [{"stage": 2, **h, "iter": it + h["iter"]} for h in second.history]
     second.solve_time = time.perf_counter() - start

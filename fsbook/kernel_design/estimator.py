@@ -28,7 +28,7 @@ from fsbook.kernel_design.base_kernels import (
 )
 from fsbook.kernel_design.colgen import (
     LEGACY_OPTIONS,
-    lexicographic_stage,
+    face_stage,
     solve_nonnegative_colgen,
 )
 from fsbook.kernel_design.lp import (
@@ -106,7 +106,7 @@ def _distinct_points(triplets, preprocessor):
 def _solve_nonnegative(solver, options, D, trace, groups, gamma1, gamma2):
     """The ``α ≥ 0`` LP by ``solver`` with ``options`` (see ``KernelDesign.solver_options``);
     for ``"full_lp"`` the direct solve, then (unless ``tie=None``) the tie rule's second stage
-    by column generation from the direct solve's support."""
+    on the optimal face its duals describe (:func:`~fsbook.kernel_design.colgen.face_stage`)."""
     options = dict(options or {})
     if solver == "column_generation":
         return solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, **options)
@@ -117,8 +117,7 @@ def _solve_nonnegative(solver, options, D, trace, groups, gamma1, gamma2):
     first = solve_nonnegative_lp(D, trace, groups, gamma1, gamma2)
     if tie is None:
         return first
-    second = lexicographic_stage(D, trace, groups, gamma1, gamma2, first,
-                                 start=np.flatnonzero(first.alpha > 0))
+    second = face_stage(D, trace, groups, gamma1, gamma2, first)
     second.n_iter += first.n_iter
     second.history = [{"stage": 2, **h} for h in second.history]
     return second
