@@ -136,6 +136,14 @@ stage's objective to 7.5e-15 relative (the objective-row stage's 1.1e-12 above, 
 1.8e-7 of the objective-row stage's (the room that slack leaves).  The duals classify cleanly
 there: no kernel price of absolute value between 1e-10 and 1e-6, no dual in (0, 1e-6].
 
+Side by side with the face stage (``benchmarks/kernel_design.py --arcene 3000``, record in
+``benchmarks/results/kernel_design.json``): the direct solve 69.5 s of CPU (its second stage
+0.56 s more), the default 12.6 s (5.5×, 4 LPs, the second stage 0.47 s), the old start without
+the tie rule 25.3 s (2.8×), with it 24.5 s, 300 kernels after 5 iterations with it 19.5 s.  Every
+run with the tie rule: the direct solve's objective to ≤ 4.8e-15 relative, its 397 features and
+top-k cuts (k = 2 to 50), scores equal to ≤ 1.5e-12.  The second stage is no longer the cost:
+the first stage's restricted LPs are.
+
 Why 10× is not reached at 3 000 features: a restricted LP on all 1 000 triplet rows costs
 HiGHS 2.5 s at the optimum's own 474 kernels, 3.6–4.4 s at 850–960 and 6 s at 1 500, so three
 rounds cost about 10 s; on the optimum's 474 kernels and its 468 rows of positive dual the
