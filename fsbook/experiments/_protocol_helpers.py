@@ -162,9 +162,11 @@ def make_selector(method, k, seed, *, l1linf_path=None, boolean=False, earlier_d
     boolean : bool, default False
         Whether the features are 0/1 (CFS then discretises nothing).
     earlier_defaults : bool, default False
-        The settings of stores computed before three defaults changed: SVM-RFE with liblinear's
+        The settings of stores computed before four defaults changed: SVM-RFE with liblinear's
         dual solve (``solver="dual"``), LDFS without the shrinkage of its within-class scatter
-        (``shrinkage=None``) and HSFS with libm's ``exp`` (:data:`HSFS_PAIR_KERNEL`).
+        (``shrinkage=None``), HSFS with libm's ``exp`` (:data:`HSFS_PAIR_KERNEL`) and WK-LP's
+        column generation without the tie rule and the faster start
+        (:data:`fsbook.kernel_design.colgen.LEGACY_OPTIONS`).
 
     Examples
     --------
@@ -180,6 +182,7 @@ def make_selector(method, k, seed, *, l1linf_path=None, boolean=False, earlier_d
     from fsbook.baselines import FOHSIC, SVMRFE, L1SVMSelector, LaplacianScore, Relief
     from fsbook.baselines.weka_selector import WekaSubsetSelector
     from fsbook.kernel_design import WeakKernelSelector
+    from fsbook.kernel_design.colgen import LEGACY_OPTIONS
     from fsbook.l1linf import HSFS, LDFS
 
     if method not in SELECTOR_LABELS:
@@ -197,5 +200,7 @@ def make_selector(method, k, seed, *, l1linf_path=None, boolean=False, earlier_d
                                    **({"shrinkage": None} if earlier_defaults else {})),
               "HSFS": lambda: HSFS(k, random_state=seed, **l1linf_path,
                                    **({"pair_kernel": HSFS_PAIR_KERNEL} if earlier_defaults else {})),
-              "WK-LP": lambda: WeakKernelSelector(n_features_to_select=k, random_state=seed)}
+              "WK-LP": lambda: WeakKernelSelector(n_features_to_select=k, random_state=seed,
+                                                  **({"solver_options": LEGACY_OPTIONS} if earlier_defaults
+                                                     else {}))}
     return makers[method]()

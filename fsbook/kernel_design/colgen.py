@@ -42,18 +42,28 @@ zero condition) ranks the optimum's kernels poorly: on ARCENE 100 × 3 000 its f
 gave a restricted optimum of 578 (the LP's is 0.92) and 9 rounds; 20 L-BFGS-B iterations
 (0.2 s of CPU) put 437 of the optimum's 474 non-zero kernels in their first 1 500, the first
 restricted optimum is 0.9287 and 4 rounds follow (18 s of CPU against 28 s, same optimum to
-1e-14, α to 2e-11, same support).  The result does not depend on this choice: whatever the first
-set, the method ends only when every feature prices out.  The default (``start_iter=0``,
-``n_start=600``) keeps the old start, with which the stores' wide-data fits were made: a
-degenerate LP can end at another optimal vertex from another first set, so the faster start
-becomes the default together with a rerun of the stores that use it.  With ``margin=θ``
-the set after a round is the restricted optimum's support and the kernels whose price at its
+1e-14, α to 2e-11, same support).  The optimum does not depend on this choice: whatever the
+first set, the method ends only when every feature prices out.  Which optimal *vertex* it ends
+at can: a degenerate LP (two features with the same kernel columns, as on colon) has a face of
+optima, and another first set or the direct solve can return another vertex of it, with the
+same objective and other group weights.  The tie rule (``tie="lexicographic"``, the default,
+:func:`lexicographic_stage`) therefore solves a second LP over the optimal face: the smallest
+:math:`\\sum_g w_g s_g` with weights increasing with the feature index, so a weight that can move
+between features at no cost goes to the smaller index, as :func:`fsbook.decisions.top_k_mask`
+breaks ties.  Its optimum depends on the LP's optimal value only, not on the vertex the first
+stage returned, so the scores and the kept sets do not either.  With it the faster start is the
+default (``start_iter=20, n_start=1000, margin=0.5, n_add=2000``, below);
+:data:`LEGACY_OPTIONS` (``start_iter=0, n_start=600, n_add=600, margin=None, tie=None``) are the
+settings of the stores' fits, which the book's protocols pass explicitly.  With the price margin
+``margin=θ`` the set after a round is the restricted optimum's support and the kernels whose price at its
 duals is within ``θ`` of their trace cost of entering (zero-weight kernels below it leave, at
-most once), so the later rounds are smaller and fewer; ``start_iter=20, n_start=1000,
-margin=0.5, n_add=2000`` is the fastest setting found (opt-in, same reason as above).  That
-reason is real: with it as ``KernelDesign``'s setting, the benchmark's stored WK-LP tasks on colon
+most once), so the later rounds are smaller and fewer.  Adopting that start without the tie rule
+changed results: with it as ``KernelDesign``'s setting, the benchmark's stored WK-LP tasks on colon
 (2 000 features) recomputed with the same accuracies but other kept sets on 2 of the first 10
-(repeat 3 fold 0, repeat 2 fold 1), so adopting it is a new benchmark version.
+(repeat 3 fold 0, repeat 2 fold 1); on repeat 2 fold 1 the weight of one feature moves between
+features 259, 261 and 262 (the vertices differ by 0.36 in group weight), and with the tie rule
+the direct solve and four starts return the same kept sets and top-k cuts (k = 2 to 50), group
+weights equal to 2e-9.
 
 Each restricted LP is solved from scratch by HiGHS as the direct solve does
 (:func:`~fsbook.kernel_design.lp.solve_nonnegative_lp`: its interior-point method with
@@ -107,6 +117,33 @@ margin=0.5, n_add=2000`` 10.0 s (7.8×, 3 rounds of 1 000, 960 and 849 kernels; 
 10.05 s), the fastest found; ``n_start`` 700 / 1 200 and θ = 0.3 / 1.0 gave 5.3–6.7×.  Every
 run: objectives equal to ≤ 3.1e-14 relative, α to ≤ 6.1e-11, the same 397 features.
 
+With the tie rule solved through an objective row (:func:`lexicographic_stage`;
+``benchmarks/kernel_design.py --arcene 3000``, side by side, objective row at the optimum
+exactly, a record since replaced): the direct solve 74.2 s of CPU, the default 28.9 s (2.6×), of
+which the second stage 16.4 s on a working set of about 900 kernels (the direct solve's second
+stage, from its support, 14.6 s); the old start without it 30.8 s.  Every start (default, old
+start with and without the tie rule, 300 kernels after 5 iterations) gave objectives equal to
+≤ 2.4e-14 relative, the same 397 features and the same top-k cuts (k = 2 to 50), group weights
+equal to ≤ 2e-9.
+
+The second stage on the face described by complementary slackness (:func:`face_stage`, the
+default since) needs no objective row and no column generation: on the same problem and the same
+first-stage vertex (the default start, ``tie=None``), one LP on the 474 free kernels and 471
+triplet rows (the 468 of positive dual tight, no row violated after) took 0.53 s of CPU against
+13.7 s for the objective-row stage from the 478 kernels of zero price.  Its point has the first
+stage's objective to 7.5e-15 relative (the objective-row stage's 1.1e-12 above, its
+:data:`TIE_SLACK`), the same 397 features and top-k cuts (k = 2 to 50), group weights within
+1.8e-7 of the objective-row stage's (the room that slack leaves).  The duals classify cleanly
+there: no kernel price of absolute value between 1e-10 and 1e-6, no dual in (0, 1e-6].
+
+Side by side with the face stage (``benchmarks/kernel_design.py --arcene 3000``, record in
+``benchmarks/results/kernel_design.json``): the direct solve 69.5 s of CPU (its second stage
+0.56 s more), the default 12.6 s (5.5×, 4 LPs, the second stage 0.47 s), the old start without
+the tie rule 25.3 s (2.8×), with it 24.5 s, 300 kernels after 5 iterations with it 19.5 s.  Every
+run with the tie rule: the direct solve's objective to ≤ 4.8e-15 relative, its 397 features and
+top-k cuts (k = 2 to 50), scores equal to ≤ 1.5e-12.  The second stage is no longer the cost:
+the first stage's restricted LPs are.
+
 Why 10× is not reached at 3 000 features: a restricted LP on all 1 000 triplet rows costs
 HiGHS 2.5 s at the optimum's own 474 kernels, 3.6–4.4 s at 850–960 and 6 s at 1 500, so three
 rounds cost about 10 s; on the optimum's 474 kernels and its 468 rows of positive dual the
@@ -123,9 +160,11 @@ about 14×, not remeasured side by side).
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.optimize import minimize
 
 from fsbook.kernel_design.lp import (
@@ -136,7 +175,16 @@ from fsbook.kernel_design.lp import (
     nonnegative_methods,
 )
 
-__all__ = ["kernel_prices", "feature_prices", "squared_hinge_start", "solve_nonnegative_colgen"]
+__all__ = ["kernel_prices", "feature_prices", "squared_hinge_start", "solve_nonnegative_colgen",
+           "lexicographic_stage", "face_stage", "tie_weights", "LEGACY_OPTIONS", "TIES"]
+
+#: the tie rules: ``None`` (the vertex HiGHS returns) or ``"lexicographic"``
+#: (:func:`lexicographic_stage`)
+TIES = (None, "lexicographic")
+
+#: the settings of the stores' fits: the price-at-``y = 1`` start of 600 kernels, 600 added
+#: per round, no price margin, the vertex HiGHS returns (no second stage)
+LEGACY_OPTIONS = {"start_iter": 0, "n_start": 600, "n_add": 600, "margin": None, "tie": None}
 
 
 def kernel_prices(D, y, trace, gamma2):
@@ -173,18 +221,337 @@ def squared_hinge_start(D, cost, n_iter):
     return res.x
 
 
-def _solve_restricted(D, trace, groups, P, gamma1, gamma2, rows=None):
+def _solve_restricted(D, trace, groups, P, gamma1, gamma2, rows=None, tie=None):
     """The LP over the kernels ``P`` (groups renumbered) and the triplet rows ``rows`` (all
-    when ``None``); returns ``(res, features, sizes)``."""
+    when ``None``); returns ``(res, features, sizes)``.  ``tie=(bound, weights)``: the second
+    stage of :func:`lexicographic_stage` instead (objective ``Σ weights_g s_g``, one more row
+    ``c·x ≤ bound``)."""
     features, local = np.unique(groups[P], return_inverse=True)
     DP = D[P] if rows is None else D[np.ix_(P, rows)]
     c, A, b, bounds, sizes = build_nonnegative_lp(DP, trace[P], local, gamma1, gamma2)
+    if tie is not None:
+        c, A, b = _tie_lp(c, A, b, features, *tie)
+        sizes = {**sizes, "n_constraints": A.shape[0], "nnz": int(A.nnz)}
     return _linprog(c, A, b, bounds, nonnegative_methods(A.nnz)), features, sizes
 
 
-def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_add=600,
+def _tie_lp(c, A, b, features, bound, weights):
+    """The second-stage LP from the first stage's ``(c, A, b)`` (kernels first, groups
+    ``features`` last): objective ``Σ_g w_g s_g``, the row ``c·x ≤ bound`` appended."""
+    G = features.size
+    c2 = np.zeros_like(c)
+    c2[c.size - G:] = weights[features]
+    A2 = sp.vstack([A, sp.csr_matrix(c[None, :])], format="csr")
+    return c2, A2, np.append(b, bound)
+
+
+def tie_weights(n_groups):
+    """Weights :math:`w_g = 1 + g / G` of the second stage's objective :math:`\\sum_g w_g s_g`
+    (:func:`lexicographic_stage`): among optimal points, the one of smallest weighted group
+    sum, so a weight that can move between features at no cost goes to the smaller index
+    (the tie rule of :func:`fsbook.decisions.top_k_mask`).
+
+    Examples
+    --------
+    >>> tie_weights(4)
+    array([1.  , 1.25, 1.5 , 1.75])
+    """
+    return 1.0 + np.arange(n_groups) / n_groups
+
+
+#: relative tolerance of :func:`face_stage`'s check: its point's objective must equal the first
+#: stage's optimum to this, or the stage falls back to :func:`lexicographic_stage`
+FACE_RTOL = 1e-9
+
+#: relative slack of the second stage's objective row: with the row at the optimum exactly
+#: HiGHS failed on the second LP of colon (benchmark repeat 0 fold 0: status unknown with every
+#: method); 1e-9 let the point move by 1e-6 (α, in the unit tests) at 2e-8 relative in the
+#: objective on colon; 1e-12 solves it at 2e-12
+TIE_SLACK = 1e-12
+
+
+def _tie_bound(objective):
+    """Right-hand side of the second stage's objective row: the first stage's optimum plus
+    :data:`TIE_SLACK` relative."""
+    return float(objective) + TIE_SLACK * max(1.0, abs(float(objective)))
+
+
+def lexicographic_stage(D, trace, groups, gamma1, gamma2, first, start=None, tol=1e-9,
+                        n_add=2000, max_iter=500):
+    """The optimal point of the ``α ≥ 0`` LP chosen by a second, lexicographic objective.
+
+    When the LP is degenerate its optimal set is a face with more than one vertex, and which
+    vertex a solve returns depends on the solver's path (another first working set of
+    :func:`solve_nonnegative_colgen`, or the direct solve).  This stage solves
+
+    .. math::
+
+       \\min \\sum_g w_g s_g \\;\\text{s.t. the LP's rows and}\\;
+       \\sum_t ε_t + γ_1 \\sum_g s_g + γ_2 \\sum_p α_p \\operatorname{tr}_S K_p ≤ f^*,
+
+    with :math:`f^*` the first stage's optimum (plus :data:`TIE_SLACK` relative, so the LP
+    has an interior) and :func:`tie_weights` ``w``: the LP's optimal face, where a group weight that can move between features at no cost goes to the
+    smaller feature index.  Its optimum does not depend on the vertex ``first`` is (it
+    depends on :math:`f^*` only, which every optimal vertex shares), so the scores
+    :math:`s_g` and the kept sets built from them do not either.  It is solved by column
+    generation like the first stage: its dual prices a kernel by
+    :math:`D_p^\\top y - λ γ_2 \\operatorname{tr}_S K_p` (``λ`` the dual of the objective
+    row) and a feature against :math:`w_g + λ γ_1`; ``start=None`` solves it over every
+    kernel at once (the direct solve's second stage).
+
+    Parameters
+    ----------
+    D, trace, groups, gamma1, gamma2
+        As for :func:`~fsbook.kernel_design.lp.build_nonnegative_lp`.
+    first : LPResult
+        An optimum of the LP (any vertex).
+    start : array of int or None, default=None
+        The kernels of the first working set (the support of ``first.alpha`` is added);
+        ``None``: every kernel, one LP.  An empty set (``first`` is ``α = 0`` and the start
+        holds no kernel) returns ``first``: the caller passes the kernels of non-negative
+        price, and without any every optimum has ``α = 0``.  Whatever the start, the rounds end only when every
+        feature prices out, so the optimum is the full second-stage LP's.
+    tol, n_add, max_iter
+        As for :func:`solve_nonnegative_colgen`; a feature prices out when its price exceeds
+        ``tol`` times its cost :math:`\\max(1, w_g + λγ_1)` times the largest kernel price
+        :math:`\\max(1, \\max_p |D_p^\\top y - λγ_2\\operatorname{tr}_S K_p|)` (the prices
+        scale with ``λ``, and so do their rounding errors).
+
+    Returns
+    -------
+    LPResult
+        The point of the face, with its objective :math:`f` of the LP (equal to
+        :math:`f^*` within HiGHS's feasibility tolerance) and ``history`` of the rounds
+        (CPU seconds of each in ``cpu_seconds``).
+
+    Examples
+    --------
+    Two features with the same kernel columns: every split of the weight between them is
+    optimal, and the second stage puts it on the smaller index.
+
+    >>> import numpy as np
+    >>> from fsbook.kernel_design import solve_nonnegative_lp
+    >>> rng = np.random.default_rng(0)
+    >>> D = np.repeat(rng.uniform(-0.2, 1, (1, 20)), 2, axis=0)
+    >>> trace, groups = np.full(2, 5.0), np.array([0, 1])
+    >>> first = solve_nonnegative_lp(D, trace, groups, 0.1, 0.01)
+    >>> tied = lexicographic_stage(D, trace, groups, 0.1, 0.01, first)
+    >>> bool(abs(tied.objective - first.objective) <= 1e-9 * first.objective)
+    True
+    >>> bool(tied.s[0] > 0), float(tied.s[1])
+    (True, 0.0)
+    """
+    start_time = time.perf_counter()
+    D, trace, g = _check_nonnegative_inputs(D, trace, groups, gamma1, gamma2)
+    m, T = D.shape
+    G = int(g.max()) + 1
+    w = tie_weights(G)
+    tie = (_tie_bound(first.objective), w)
+    inset = np.ones(m, dtype=bool) if start is None else np.zeros(m, dtype=bool)
+    if start is not None:
+        inset[np.asarray(start, dtype=np.int64)] = True
+        inset[np.asarray(first.alpha) > 0] = True
+    if not inset.any():
+        # α = 0 and every kernel of negative price at the first stage's duals: each has a
+        # positive reduced cost, so α = 0 in every optimum and the face is this one point
+        return dataclasses.replace(first, n_iter=0, history=[])
+    history = []
+    for it in range(1, max_iter + 1):
+        cpu = time.process_time()
+        P = np.flatnonzero(inset)
+        res, features, sizes = _solve_restricted(D, trace, g, P, gamma1, gamma2, tie=tie)
+        y = -res.ineqlin.marginals[:T]
+        lam = -res.ineqlin.marginals[-1]
+        r = kernel_prices(D, y, trace, lam * gamma2)
+        cost = w + lam * gamma1
+        # the prices scale with λ, and so do their rounding errors
+        out = feature_prices(r, g, G, cost) > tol * max(1.0, np.abs(r).max()) * np.maximum(1.0, cost)
+        cand = np.flatnonzero(out[g] & (r > 0) & ~inset)
+        history.append({"iter": it, "kernels": int(P.size), "objective": float(res.fun),
+                        "features_priced_out": int(out.sum()),
+                        "cpu_seconds": time.process_time() - cpu})
+        if cand.size == 0:
+            break
+        inset[cand[np.argsort(-r[cand], kind="stable")[:n_add]]] = True
+    else:
+        raise RuntimeError(f"the second stage did not converge in {max_iter} LPs")
+    x = np.maximum(res.x, 0.0)            # HiGHS may return -1e-12 for a variable at its bound 0
+    alpha = np.zeros(m)
+    alpha[P] = x[:P.size]
+    s = np.zeros(G)
+    s[features] = x[P.size + T:]
+    eps = x[P.size:P.size + T]
+    objective = float(eps.sum() + gamma1 * s.sum() + gamma2 * trace @ alpha)
+    return LPResult(alpha=alpha, eps=eps, s=s, objective=objective, n_iter=it,
+                    solve_time=time.perf_counter() - start_time, history=history, **sizes)
+
+
+def _face_sets(D, trace, g, gamma1, gamma2, first, tol):
+    """The sets that describe the optimal face by complementary slackness with the optimal
+    dual ``(y, (r)_+)`` of ``first`` (see :func:`face_stage`): the kernels free on the face,
+    the triplet rows held tight, the rows whose slack ``ε_t`` may be positive, the kernels held
+    at their group's bound.  Each is widened to keep ``first``'s point in the face (a
+    classification that rounding errors flip)."""
+    y = np.asarray(first.duals, dtype=np.float64)
+    G = int(g.max()) + 1
+    r = kernel_prices(D, y, trace, gamma2)
+    kernel_tol = tol * np.maximum(1.0, gamma2 * trace)
+    group_free = feature_prices(r, g, G, gamma1) >= -tol * max(1.0, gamma1)
+    alpha, eps = np.asarray(first.alpha), np.asarray(first.eps)
+    free = np.flatnonzero(((r >= -kernel_tol) & group_free[g]) | (alpha > 0))
+    slack = D.T @ alpha + eps - 1.0
+    tight = (y > tol) & (slack <= tol)
+    with_eps = (y >= 1.0 - tol) | (eps > 0)
+    s_first = np.asarray(first.s)
+    at_bound = (r[free] > kernel_tol[free]) & (s_first[g[free]] - alpha[free] <= tol)
+    return free, tight, with_eps, at_bound
+
+
+def _face_lp(D, g, free, rows, tight, with_eps, at_bound, weights):
+    """The second stage's LP over the face on the kernels ``free`` and the triplet ``rows``
+    (equalities where ``tight``): variables ``α_free``, the ``ε_t`` of ``with_eps`` among the
+    rows, the free kernels' group bounds; returns ``(c, A_ub, b_ub, A_eq, b_eq, features,
+    eps_rows)``."""
+    features, local = np.unique(g[free], return_inverse=True)
+    n, F = free.size, features.size
+    eps_rows = rows[with_eps[rows]]
+    E = eps_rows.size
+    # triplet rows: D_t·α + ε_t ≥ 1 (or = 1)
+    Dt = sp.csr_matrix(D[np.ix_(free, rows)].T)
+    Et = sp.csr_matrix((np.ones(E), (np.searchsorted(rows, eps_rows), np.arange(E))),
+                       shape=(rows.size, E))
+    trip = sp.hstack([Dt, Et, sp.csr_matrix((rows.size, F))], format="csr")
+    # group rows: α_p - s_g ≤ 0 (or = 0)
+    grp = sp.hstack([sp.identity(n, format="csr"), sp.csr_matrix((n, E)),
+                     sp.csr_matrix((-np.ones(n), (np.arange(n), local)), shape=(n, F))],
+                    format="csr")
+    is_tight = tight[rows]
+    A_ub = sp.vstack([-trip[~is_tight], grp[~at_bound]], format="csr")
+    b_ub = np.concatenate([-np.ones(int((~is_tight).sum())), np.zeros(int((~at_bound).sum()))])
+    A_eq = sp.vstack([trip[is_tight], grp[at_bound]], format="csr")
+    b_eq = np.concatenate([np.ones(int(is_tight.sum())), np.zeros(int(at_bound.sum()))])
+    c = np.concatenate([np.zeros(n + E), weights[features]])
+    return c, A_ub, b_ub, A_eq, b_eq, features, eps_rows
+
+
+def face_stage(D, trace, groups, gamma1, gamma2, first, tol=1e-9, n_add=2000, max_iter=500):
+    """The point of :func:`lexicographic_stage`, computed on the optimal face described by
+    complementary slackness instead of through an objective row.
+
+    ``first`` must carry the triplet rows' duals ``y`` (``first.duals``) of an optimum, dual
+    feasible for the whole LP (every feature prices out: the end of
+    :func:`solve_nonnegative_colgen`, or the direct solve).  With the kernel prices
+    :math:`r = D y - γ_2 \\operatorname{tr}_S K` and :math:`ζ = (r)_+` (the duals of the rows
+    :math:`α_p ≤ s_g`), ``(y, ζ)`` is dual feasible (:math:`\\sum_{p∈I_g} ζ_p ≤ γ_1`) with dual
+    objective :math:`\\sum_t y_t = f^*`, so optimal, and for every feasible point
+
+    .. math::
+
+       f(x) - f^* = \\sum_p (r_p)_- α_p - \\sum_g π_g s_g + \\sum_t (1 - y_t) ε_t
+       + \\sum_t y_t (D_{:,t}^\\top α + ε_t - 1) + \\sum_p ζ_p (s_{g(p)} - α_p),
+
+    every term non-negative.  A feasible point is optimal exactly when each term is zero: the
+    optimal face is the feasible set with :math:`α_p = 0` where :math:`r_p < 0` or
+    :math:`π_{g(p)} < 0`, :math:`ε_t = 0` where :math:`y_t < 1`, the row of triplet ``t`` an
+    equality where :math:`y_t > 0`, and :math:`α_p = s_{g(p)}` where :math:`r_p > 0`.  The
+    second stage's LP, :math:`\\min \\sum_g w_g s_g` over that set, is therefore the face's LP
+    of :func:`lexicographic_stage` without its dense objective row (whose slack,
+    :data:`TIE_SLACK`, that stage needs to stay solvable), on the free kernels only: no
+    kernel outside them can enter, so no column generation.  Its rows with :math:`y_t = 0`
+    (inequalities, mostly slack) are generated: the LP on a subset of them is a relaxation,
+    and when its optimum satisfies the others (with :math:`ε_t = 0`) it is the optimum on all
+    of them.  "Zero" is read with the tolerance ``tol`` (scaled as in
+    :func:`solve_nonnegative_colgen`), widened so that ``first`` stays in the set; the point
+    found is checked against the LP: its objective must equal :math:`f^*` to
+    :data:`FACE_RTOL` relative, and otherwise :func:`lexicographic_stage` is solved instead
+    (``history`` says which).
+
+    Parameters
+    ----------
+    D, trace, groups, gamma1, gamma2
+        As for :func:`~fsbook.kernel_design.lp.build_nonnegative_lp`.
+    first : LPResult
+        An optimum of the LP with its triplet duals (``duals``).
+    tol, n_add, max_iter
+        ``tol``: the tolerance of "zero"; at most ``n_add`` violated rows enter per round, at
+        most ``max_iter`` LPs.
+
+    Returns
+    -------
+    LPResult
+        As :func:`lexicographic_stage`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fsbook.kernel_design import solve_nonnegative_lp
+    >>> rng = np.random.default_rng(0)
+    >>> D = np.repeat(rng.uniform(-0.2, 1, (1, 20)), 2, axis=0)
+    >>> trace, groups = np.full(2, 5.0), np.array([0, 1])
+    >>> first = solve_nonnegative_lp(D, trace, groups, 0.1, 0.01)
+    >>> tied = face_stage(D, trace, groups, 0.1, 0.01, first)
+    >>> bool(abs(tied.objective - first.objective) <= 1e-9 * first.objective)
+    True
+    >>> bool(tied.s[0] > 0), float(tied.s[1])
+    (True, 0.0)
+    """
+    start_time = time.perf_counter()
+    D, trace, g = _check_nonnegative_inputs(D, trace, groups, gamma1, gamma2)
+    if first.duals is None:
+        raise ValueError("face_stage needs the first stage's duals (first.duals)")
+    m, T = D.shape
+    G = int(g.max()) + 1
+    w = tie_weights(G)
+    free, tight, with_eps, at_bound = _face_sets(D, trace, g, gamma1, gamma2, first, tol)
+    if free.size == 0:
+        return dataclasses.replace(first, n_iter=0, history=[])   # α = 0 on the whole face
+    rows = np.flatnonzero(tight | (D[free].T @ first.alpha[free] + first.eps - 1.0 <= tol))
+    history = []
+    for it in range(1, max_iter + 1):
+        cpu = time.process_time()
+        c, A_ub, b_ub, A_eq, b_eq, features, eps_rows = _face_lp(D, g, free, rows, tight,
+                                                                 with_eps, at_bound, w)
+        res = _linprog(c, A_ub, b_ub, None, nonnegative_methods(A_ub.nnz + A_eq.nnz),
+                       A_eq=A_eq, b_eq=b_eq)
+        x = np.maximum(res.x, 0.0)
+        alpha = np.zeros(m)
+        alpha[free] = x[:free.size]
+        out = np.setdiff1d(np.arange(T), rows)
+        margin = alpha[free] @ D[np.ix_(free, out)]
+        violated = out[margin < 1.0 - tol]
+        history.append({"iter": it, "kernels": int(free.size), "rows": int(rows.size),
+                        "rows_violated": int(violated.size), "objective": float(res.fun),
+                        "method": "face", "cpu_seconds": time.process_time() - cpu})
+        if violated.size == 0:
+            break
+        worst = np.argsort(margin[np.searchsorted(out, violated)], kind="stable")[:n_add]
+        rows = np.union1d(rows, violated[worst])
+    else:
+        raise RuntimeError(f"the second stage did not converge in {max_iter} LPs")
+    eps = np.zeros(T)
+    eps[eps_rows] = x[free.size:free.size + eps_rows.size]
+    s = np.zeros(G)
+    s[features] = x[free.size + eps_rows.size:]
+    objective = float(eps.sum() + gamma1 * s.sum() + gamma2 * trace @ alpha)
+    nnz = int(A_ub.nnz + A_eq.nnz)
+    result = LPResult(alpha=alpha, eps=eps, s=s, objective=objective, n_iter=it,
+                      solve_time=time.perf_counter() - start_time, history=history,
+                      n_variables=c.size, n_constraints=A_ub.shape[0] + A_eq.shape[0], nnz=nnz,
+                      duals=first.duals)
+    if abs(objective - first.objective) <= FACE_RTOL * max(1.0, abs(first.objective)):
+        return result
+    near = np.flatnonzero(kernel_prices(D, first.duals, trace, gamma2)
+                          >= -tol * np.maximum(1.0, gamma2 * trace))
+    fallback = lexicographic_stage(D, trace, g, gamma1, gamma2, first, start=near, tol=tol,
+                                   n_add=n_add, max_iter=max_iter)
+    fallback.history = history + [{**h, "method": "objective row"} for h in fallback.history]
+    fallback.n_iter += it
+    return fallback
+
+
+def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=1000, n_add=2000,
                              drop=1e-2, tol=1e-9, max_iter=500,
-                             start_iter=0, margin=None, row_slack=None):
+                             start_iter=20, margin=0.5, row_slack=None, tie="lexicographic"):
     """Solve the ``α ≥ 0`` LP (:func:`~fsbook.kernel_design.lp.solve_nonnegative_lp`) by
     column generation over its kernels (see module docstring).
 
@@ -192,12 +559,12 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
     ----------
     D, trace, groups, gamma1, gamma2
         As for :func:`~fsbook.kernel_design.lp.build_nonnegative_lp`.
-    n_start : int, default=600
+    n_start : int, default=1000
         The first working set: the ``n_start`` kernels of largest weight in
         :func:`squared_hinge_start` (``start_iter`` iterations), or with ``start_iter=0`` of
         largest price at ``y = 1`` (:math:`\\sum_t D_{pt} - γ_2\\operatorname{tr}_S K_p`); ties
         to the smaller index.
-    n_add : int, default=600
+    n_add : int, default=2000
         At most this many kernels enter per round: those of largest price among the
         candidates (ties to the smaller index).
     drop : float or None, default=1e-2
@@ -208,13 +575,12 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
         A feature prices out when :math:`π_g > \\text{tol}\\cdot\\max(1, γ_1)`.
     max_iter : int, default=500
         Restricted LPs at most (``RuntimeError`` beyond).
-    start_iter : int, default=0
+    start_iter : int, default=20
         L-BFGS-B iterations of :func:`squared_hinge_start` that rank the kernels for the first
-        working set; ``0``: rank by the price at ``y = 1`` instead.  ``start_iter=20,
-        n_start=1500`` is the faster start of the module docstring; it is not the default yet,
-        because the stores' wide-data fits were made with this one (a degenerate LP may end at
-        another optimal vertex from another first set).
-    margin : float or None, default=None
+        working set; ``0``: rank by the price at ``y = 1`` instead (the old start of
+        :data:`LEGACY_OPTIONS`).  With ``m ≤ n_start`` every kernel is in the first set and no
+        ranking is computed.
+    margin : float or None, default=0.5
         ``None``: after a round, the kernels of positive price of the features that price out
         enter (at most ``n_add``) and ``drop`` decides which leave.  A number ``θ ≥ 0``: every
         kernel outside the set of price :math:`r_p > -θ\\,γ_2\\operatorname{tr}_S K_p` enters
@@ -230,6 +596,11 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
         violates a row left out (:math:`D_{:,t}^\\top α < 1 - \\text{tol}`) takes it back and
         does not end.  A round ends the method only when no row left out is violated (``ε_t = 0``
         is then feasible for it, with dual 0) and no feature prices out.
+    tie : {"lexicographic", None}, default="lexicographic"
+        ``"lexicographic"``: the optimal point of :func:`lexicographic_stage`, started from the
+        kernels of the last restricted LP's support and of non-negative price (its rounds in
+        ``history`` with ``"stage": 2``); the same point whatever vertex the rounds end at.
+        ``None``: the vertex HiGHS returns for the last restricted LP.
 
     Returns
     -------
@@ -259,11 +630,13 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
         raise ValueError(f"row_slack must be None or at least 0, got {row_slack}")
     if margin is not None and not margin >= 0:
         raise ValueError(f"margin must be None or at least 0, got {margin}")
+    if tie not in TIES:
+        raise ValueError(f"tie must be one of {TIES}, got {tie!r}")
     m, T = D.shape
     G = int(g.max()) + 1
     inset = np.zeros(m, dtype=bool)
     left = np.zeros(m, dtype=bool)                         # kernels dropped once
-    if start_iter:
+    if start_iter and m > n_start:
         score = squared_hinge_start(D, gamma2 * trace, start_iter)
     else:
         score = kernel_prices(D, np.ones(T), trace, gamma2)
@@ -271,6 +644,7 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
     history = []
     rows = np.arange(T)
     for it in range(1, max_iter + 1):
+        cpu = time.process_time()
         P = np.flatnonzero(inset)
         res, features, sizes = _solve_restricted(D, trace, g, P, gamma1, gamma2,
                                                  None if rows.size == T else rows)
@@ -287,7 +661,8 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
             missing = left_out[margin_out < 1.0 - tol]
         history.append({"iter": it, "kernels": int(P.size), "features": int(features.size),
                         "rows": int(R), "objective": float(res.fun),
-                        "features_priced_out": int(out.sum()), "rows_violated": int(missing.size)})
+                        "features_priced_out": int(out.sum()), "rows_violated": int(missing.size),
+                        "cpu_seconds": time.process_time() - cpu})
         if cand.size == 0 and missing.size == 0:
             break
         if missing.size:
@@ -318,5 +693,13 @@ def solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, n_start=600, n_ad
     s[features] = res.x[P.size + R:]
     eps = np.zeros(T)
     eps[rows] = res.x[P.size:P.size + R]
-    return LPResult(alpha=alpha, eps=eps, s=s, objective=float(res.fun),
-                    n_iter=it, solve_time=time.perf_counter() - start, history=history, **sizes)
+    first = LPResult(alpha=alpha, eps=eps, s=s, objective=float(res.fun), n_iter=it,
+                     solve_time=time.perf_counter() - start, history=history, duals=y, **sizes)
+    if tie is None:
+        return first
+    second = face_stage(D, trace, g, gamma1, gamma2, first, tol=tol, n_add=n_add,
+                        max_iter=max_iter)
+    second.n_iter += it
+    second.history = history + [{"stage": 2, **h, "iter": it + h["iter"]} for h in second.history]
+    second.solve_time = time.perf_counter() - start
+    return second

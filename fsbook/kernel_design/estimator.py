@@ -26,7 +26,11 @@ from fsbook.kernel_design.base_kernels import (
     kernel_stack,
     weak_kernel_specs,
 )
-from fsbook.kernel_design.colgen import solve_nonnegative_colgen
+from fsbook.kernel_design.colgen import (
+    LEGACY_OPTIONS,
+    face_stage,
+    solve_nonnegative_colgen,
+)
 from fsbook.kernel_design.lp import (
     PSD_OPTIONS,
     dominance_violation,
@@ -99,6 +103,26 @@ def _distinct_points(triplets, preprocessor):
     return S, inv.reshape(-1)[np.searchsorted(used, idx)]
 
 
+def _solve_nonnegative(solver, options, D, trace, groups, gamma1, gamma2):
+    """The ``α ≥ 0`` LP by ``solver`` with ``options`` (see ``KernelDesign.solver_options``);
+    for ``"full_lp"`` the direct solve, then (unless ``tie=None``) the tie rule's second stage
+    on the optimal face its duals describe (:func:`~fsbook.kernel_design.colgen.face_stage`)."""
+    options = dict(options or {})
+    if solver == "column_generation":
+        return solve_nonnegative_colgen(D, trace, groups, gamma1, gamma2, **options)
+    tie = options.pop("tie", "lexicographic")
+    unknown = set(options) - set(LEGACY_OPTIONS)
+    if unknown:
+        raise ValueError(f"solver='full_lp' takes no option {sorted(unknown)}")
+    first = solve_nonnegative_lp(D, trace, groups, gamma1, gamma2)
+    if tie is None:
+        return first
+    second = face_stage(D, trace, groups, gamma1, gamma2, first)
+    second.n_iter += first.n_iter
+    second.history = [{"stage": 2, **h} for h in second.history]
+    return second
+
+
 class KernelDesign(TransformerMixin, BaseEstimator):
     """Kernel :math:`K^α = \\sum_p α_p K_p` learnt from relative comparisons by an LP.
 
@@ -137,6 +161,15 @@ class KernelDesign(TransformerMixin, BaseEstimator):
         "α > 0.01" of Figure 2).
     preprocessor : array of shape (n_points, n_features) or None
         When given, triplets are index triplets into it.
+    solver_options : dict or None, default=None
+        Options of the ``psd="nonnegative"`` solver: every keyword of
+        :func:`~fsbook.kernel_design.colgen.solve_nonnegative_colgen` for column generation,
+        ``tie`` only for ``solver="full_lp"``.  ``None``: that function's defaults, and for
+        ``"full_lp"`` the same tie rule (``tie="lexicographic"``,
+        :func:`~fsbook.kernel_design.colgen.lexicographic_stage`), so both solvers report the
+        same optimal point of a degenerate LP.
+        :data:`~fsbook.kernel_design.colgen.LEGACY_OPTIONS` are the settings of the stores'
+        fits.
 
     Attributes
     ----------
@@ -204,11 +237,12 @@ class KernelDesign(TransformerMixin, BaseEstimator):
         "threshold": [Interval(Real, 0, None, closed="left")],
         "preprocessor": ["array-like", None],
         "psd": [StrOptions(set(PSD_OPTIONS))],
+        "solver_options": [dict, None],
     }
 
     def __init__(self, variant="weak", gamma1=1e-2, gamma2=1e-2, full_mu=(0.1, 1.0, 10.0, 100.0),
                  weak_mu=(1.0, 10.0, 100.0), degree=2, solver="auto", threshold=0.01,
-                 preprocessor=None, psd="dominance"):
+                 preprocessor=None, psd="dominance", solver_options=None):
         self.variant = variant
         self.gamma1 = gamma1
         self.gamma2 = gamma2
@@ -219,6 +253,7 @@ class KernelDesign(TransformerMixin, BaseEstimator):
         self.threshold = threshold
         self.preprocessor = preprocessor
         self.psd = psd
+        self.solver_options = solver_options
 
     def _specs(self, n_features):
         if self.variant == "full":
@@ -255,9 +290,9 @@ class KernelDesign(TransformerMixin, BaseEstimator):
         solver = _check_solver(self.solver, self.psd)
         if self.psd == "nonnegative":
             D = kernel_pair_differences(specs, S, loc)
-            solve = solve_nonnegative_colgen if solver == "column_generation" else solve_nonnegative_lp
-            self.lp_ = solve(D, kernel_diagonal(specs, S).sum(axis=1), groups, self.gamma1,
-                             self.gamma2)
+            self.lp_ = _solve_nonnegative(solver, self.solver_options, D,
+                                          kernel_diagonal(specs, S).sum(axis=1), groups,
+                                          self.gamma1, self.gamma2)
             del D
             self.dominance_violation_ = float("nan")
         else:

@@ -87,6 +87,9 @@ class LPResult:
         Dominance cuts in the final LP (cutting plane only).
     solve_time : float
         Wall-clock seconds, building included.
+    duals : ndarray or None
+        Duals ``y ≥ 0`` of the triplet rows at the optimum (``α ≥ 0`` LP only), ``None`` when
+        the solver does not report them.
     """
 
     alpha: np.ndarray
@@ -100,6 +103,7 @@ class LPResult:
     n_cuts: int = 0
     solve_time: float = 0.0
     history: list = field(default_factory=list)
+    duals: np.ndarray | None = None
 
 
 def _check_inputs(K, triplets, groups, gamma1, gamma2):
@@ -211,7 +215,7 @@ def solve_nonnegative_lp(D, trace, groups, gamma1, gamma2):
     m, T = np.shape(D)
     x = res.x
     return LPResult(alpha=x[:m], eps=x[m:m + T], s=x[m + T:], objective=float(res.fun),
-                    solve_time=time.perf_counter() - start, **sizes)
+                    solve_time=time.perf_counter() - start, duals=-res.ineqlin.marginals[:T], **sizes)
 
 
 def _nonnegative_from_stack(K, triplets, groups, gamma1, gamma2):
@@ -297,7 +301,7 @@ class LPScalingWarning(RuntimeWarning):
     """HiGHS solved an LP only without scaling it (:data:`UNSCALED_OPTIONS`)."""
 
 
-def _linprog(c, A, b, bounds, methods=("highs", "highs-ipm", "highs-ds")):
+def _linprog(c, A, b, bounds, methods=("highs", "highs-ipm", "highs-ds"), A_eq=None, b_eq=None):
     """Solve with HiGHS, trying ``methods`` in turn at the tolerances of :data:`HIGHS_OPTIONS`.
 
     HiGHS's default choice first; if it stops without a status (seen on LPs with all-ones kernel
@@ -312,7 +316,8 @@ def _linprog(c, A, b, bounds, methods=("highs", "highs-ipm", "highs-ds")):
         for method in methods:
             with warnings.catch_warnings():     # SciPy passes HiGHS's own option names on, with a warning
                 warnings.filterwarnings("ignore", "Unrecognized options detected", OptimizeWarning)
-                res = linprog(c, A_ub=A, b_ub=b, bounds=bounds, method=method, options=options)
+                res = linprog(c, A_ub=A, b_ub=b, A_eq=A_eq, b_eq=b_eq, bounds=bounds, method=method,
+                              options=options)
             if res.status == 0:
                 if options is UNSCALED_OPTIONS:
                     warnings.warn(f"HiGHS solved this LP ({A.shape[0]} rows, {A.shape[1]} columns) only without "

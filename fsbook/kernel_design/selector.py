@@ -88,6 +88,11 @@ class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
         planes for ``psd="dominance"``; ``"full_lp"`` the one LP (the reference).
     random_state : int, RandomState instance or None, default=0
         Seeds the draw of the triplets.
+    solver_options : dict or None, default=None
+        Passed to :class:`~fsbook.kernel_design.KernelDesign` (``solver_options``): ``None``
+        is column generation's default start and the tie rule that makes the scores those
+        of one optimal point of the LP whatever vertex HiGHS returns;
+        :data:`~fsbook.kernel_design.colgen.LEGACY_OPTIONS` reproduce the stores' fits.
 
     Attributes
     ----------
@@ -150,11 +155,12 @@ class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
         "tol": [Interval(Real, 0, None, closed="left")],
         "solver": [StrOptions({"auto", "column_generation", "cutting_plane", "full_lp"})],
         "random_state": ["random_state"],
+        "solver_options": [dict, None],
     }
 
     def __init__(self, n_features_to_select=None, *, n_triplets=1000, psd="nonnegative",
                  gamma1=1e-4, gamma2=1e-4, weak_mu=(1.0, 10.0, 100.0), tol=1e-6,
-                 solver="auto", random_state=0):
+                 solver="auto", random_state=0, solver_options=None):
         self.n_features_to_select = n_features_to_select
         self.n_triplets = n_triplets
         self.psd = psd
@@ -164,6 +170,7 @@ class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
         self.tol = tol
         self.solver = solver
         self.random_state = random_state
+        self.solver_options = solver_options
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
@@ -210,7 +217,8 @@ class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
                              "rows of X); no triplet to learn from")
         self.kernel_design_ = KernelDesign(
             variant="weak", gamma1=self.gamma1, gamma2=self.gamma2, weak_mu=tuple(self.weak_mu),
-            threshold=self.tol, preprocessor=points, psd=self.psd, solver=self.solver).fit(fit_on)
+            threshold=self.tol, preprocessor=points, psd=self.psd, solver=self.solver,
+            solver_options=self.solver_options).fit(fit_on)
         groups = self.kernel_design_.groups_
         scores = np.zeros(d)
         np.maximum.at(scores, groups, np.abs(self.kernel_design_.alpha_))

@@ -25,6 +25,7 @@ from fsbook.kernel_design import (
     triplets_from_labels,
     weak_kernel_specs,
 )
+from fsbook.kernel_design.colgen import LEGACY_OPTIONS
 from fsbook.kernel_design.lp import solve_block_dominance
 
 #: the regimes of :func:`weak_kernel_regimes`: features ``"standardised"`` or ``"raw"``, the weak
@@ -53,7 +54,7 @@ def _regime_fit(regime, Xtr, t, g1, g2):
     if where != "triple":
         est = KernelDesign(variant="weak", gamma1=g1, gamma2=g2, weak_mu=mu, threshold=THRESHOLD,
                            psd="nonnegative" if where == "nonnegative" else "dominance",
-                           preprocessor=Xtr).fit(t)
+                           preprocessor=Xtr, solver_options=LEGACY_OPTIONS).fit(t)
         return est.alpha_, est.kernels_, est.groups_
     used = np.unique(t)                       # S and the triples in it, as KernelDesign builds them
     S, inv = np.unique(Xtr[used], axis=0, return_inverse=True)

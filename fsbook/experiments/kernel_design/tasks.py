@@ -46,6 +46,7 @@ from fsbook.kernel_design import (
     paper_test_triples,
     triplets_from_labels,
 )
+from fsbook.kernel_design.colgen import LEGACY_OPTIONS
 
 
 @functools.cache
@@ -114,7 +115,8 @@ def split(params):
 def _fit_mixture(method, Xtr, t_tr, g1, g2):
     variant, psd = MIXTURES[method]
     return KernelDesign(variant=variant, gamma1=g1, gamma2=g2, full_mu=FULL_MU, weak_mu=WEAK_MU,
-                        threshold=THRESHOLD, preprocessor=Xtr, psd=psd).fit(t_tr)
+                        threshold=THRESHOLD, preprocessor=Xtr, psd=psd,
+                        solver_options=LEGACY_OPTIONS).fit(t_tr)
 
 
 def zero_implied(g1, g2, zero_at):
@@ -295,7 +297,8 @@ def _run_selection(params):
     X, y = load(params["dataset"])
     kf = StratifiedKFold(5, shuffle=True, random_state=task_seed({"dataset": params["dataset"]}, "sel"))
     tr, te = list(kf.split(X, y))[params["split"]]
-    sel = make_pipeline(StandardScaler(), WeakKernelSelector(random_state=task_seed(params)))
+    sel = make_pipeline(StandardScaler(), WeakKernelSelector(random_state=task_seed(params),
+                                                             solver_options=LEGACY_OPTIONS))
     keep = sel.fit(X[tr], y[tr])[-1].get_support(indices=True)
     out = {"n_features": int(X.shape[1]), "n_kept": int(keep.size), "kept": keep.tolist()}
     out["acc_all"] = float(_svm().fit(X[tr], y[tr]).score(X[te], y[te]))
