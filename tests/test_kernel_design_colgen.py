@@ -326,7 +326,10 @@ def test_protocols_pin_the_stores_settings():
     """The stores' fits were made without the tie rule, from the old start: the protocols
     pass those settings explicitly, so their results do not change with the defaults."""
     from fsbook.experiments._protocol_helpers import make_selector
-    assert make_selector("WK-LP", 5, 0).solver_options == LEGACY_OPTIONS
+    from fsbook.experiments.benchmark import make_selector as benchmark_selector
+    assert make_selector("WK-LP", 5, 0, earlier_defaults=True).solver_options == LEGACY_OPTIONS
+    assert benchmark_selector("WK-LP", 5, 0).solver_options == LEGACY_OPTIONS
+    assert make_selector("WK-LP", 5, 0).solver_options is None          # a new protocol: the defaults
 
 
 def test_tie_rule_at_the_zero_mixture():
