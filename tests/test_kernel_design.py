@@ -355,11 +355,12 @@ def test_linprog_retries_without_scaling_with_a_warning(monkeypatch):
 
     real, calls = lp.linprog, []
 
-    def tight_fails(c, A_ub, b_ub, bounds, method, options):
+    def tight_fails(c, A_ub, b_ub, bounds, method, options, A_eq=None, b_eq=None):
         calls.append((method, dict(options)))
         if "simplex_scale_strategy" not in options:   # scaled: stop without a status, as on soybean
             return SimpleNamespace(status=4, message="(HiGHS Status 0: Not Set)")
-        return real(c, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method=method, options=options)
+        return real(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds, method=method,
+                    options=options)
 
     monkeypatch.setattr(lp, "linprog", tight_fails)
     with pytest.warns(lp.LPScalingWarning, match="without scaling"):
