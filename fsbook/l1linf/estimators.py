@@ -19,7 +19,7 @@ from sklearn.utils import check_random_state
 from fsbook._compat import Interval, StrOptions, fit_context
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.l1linf.hsic import PAIR_KERNELS, HSICCriterion
-from fsbook.l1linf.lda import LDACriterion, ledoit_wolf_within
+from fsbook.l1linf.lda import LDACriterion
 from fsbook.l1linf.path import select_k_path
 
 __all__ = ["LDFS", "HSFS", "feature_scales", "initial_transformation"]
@@ -236,9 +236,9 @@ class LDFS(_L1LinfSelector):
                 "LDFS needs within-class variation: every class of y is a single point of X (e.g. one "
                 "sample per class), so the within-class scatter S_W is zero and the LDA criterion of "
                 "eq. (6) is unbounded below. Give several distinct samples per class, or use HSFS.")
-        gamma = ledoit_wolf_within(X, y) if self.shrinkage == "ledoit-wolf" else float(self.shrinkage or 0.0)
+        gamma = crit.ledoit_wolf() if self.shrinkage == "ledoit-wolf" else float(self.shrinkage or 0.0)
         self.shrinkage_ = gamma
-        return LDACriterion(X, y, ridge=self.ridge, shrinkage=gamma) if gamma else crit
+        return crit.shrunk(gamma) if gamma else crit
 
     def _default_components(self, d, n_classes):
         return max(1, min(d, n_classes - 1))

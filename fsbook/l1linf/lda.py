@@ -80,16 +80,7 @@ def ledoit_wolf_within(X, y):
     >>> 0 < gamma <= 1
     True
     """
-    crit = LDACriterion(X, y, shrinkage=0.0)
-    n, d = crit.X.shape
-    G = _within_gram(crit.X, crit.Z, crit.M)
-    t = float(np.trace(G)) / n
-    mu = t / d
-    frob = float(np.einsum("ij,ij->", G, G)) / n ** 2
-    beta = (float(np.sum(np.diag(G) ** 2)) / n - frob) / (d * n)
-    delta = (frob - 2.0 * mu * t + d * mu ** 2) / d
-    beta = min(beta, delta)
-    return 0.0 if beta <= 0 or delta <= 0 else float(beta / delta)
+    return LDACriterion(X, y).ledoit_wolf()
 
 
 class LDACriterion:
@@ -118,11 +109,35 @@ class LDACriterion:
         self.Xb = np.sqrt(counts / n)[:, None] * (M - xbar)         # S_B = Xbᵀ Xb
         self.n = n
         self.ridge = float(ridge)
+        self._set_shrinkage(shrinkage)
+
+    def _set_shrinkage(self, shrinkage):
         if not 0.0 <= shrinkage <= 1.0:
             raise ValueError(f"shrinkage must be in [0, 1], got {shrinkage!r}")
         self.shrinkage = float(shrinkage)
         # γ m of S = (1 − γ) S_W + γ m I, fixed on the full data (a restriction keeps it)
         self.shrink_level = self.shrinkage * self.scatter_traces()[0] / self.X.shape[1] if shrinkage else 0.0
+
+    def shrunk(self, shrinkage):
+        """The same criterion with the shrinkage γ = ``shrinkage`` (the data are shared, not
+        copied)."""
+        out = object.__new__(LDACriterion)
+        out.__dict__.update(self.__dict__)
+        out._set_shrinkage(shrinkage)
+        return out
+
+    def ledoit_wolf(self):
+        """The Ledoit–Wolf γ of this criterion's within-class scatter
+        (:func:`ledoit_wolf_within`)."""
+        n, d = self.X.shape
+        G = _within_gram(self.X, self.Z, self.M)
+        t = float(np.trace(G)) / n
+        mu = t / d
+        frob = float(np.einsum("ij,ij->", G, G)) / n ** 2
+        beta = (float(np.sum(np.diag(G) ** 2)) / n - frob) / (d * n)
+        delta = (frob - 2.0 * mu * t + d * mu ** 2) / d
+        beta = min(beta, delta)
+        return 0.0 if beta <= 0 or delta <= 0 else float(beta / delta)
 
     def scatter_traces(self):
         """``(tr S_W, tr S_B)`` (scaled by ``1/n``), without forming either matrix.
