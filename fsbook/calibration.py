@@ -40,7 +40,8 @@ import pandas as pd
 
 from fsbook.claims import ALPHA, paired_test
 
-__all__ = ["rejection_rates", "cv_partition_pool", "cv_sample_pool", "plant_by_thinning", "mc_interval"]
+__all__ = ["rejection_rates", "cv_partition_pool", "cv_sample_pool", "plant_by_thinning", "mc_interval",
+           "disagreement_dispersion", "dispersion_table"]
 
 
 def mc_interval(rate, n_rep):
@@ -228,6 +229,54 @@ def cv_sample_pool(X, y, model_a, model_b, *, n_partitions, n_folds, seed=0):
     return out
 
 
+def disagreement_dispersion(pool) -> dict:
+    """How much the pooled difference of a pooled-sample design varies across partitions, against
+    what McNemar's test assumes.
+
+    Given the number ``D`` of samples where two learners disagree, McNemar's test takes the pooled
+    difference ``S`` (in samples: the sum of the ±1 outcomes) to vary as a sum of ``D`` fair coin
+    tosses, with variance ``D``.  Across the partitions of one data set ``S`` varies less when the
+    same few samples disagree in every partition: the ratio ``var(S) / mean(D)`` below 1 makes the
+    test conservative for the mean over partitions (its z shrinks by the ratio's square root).
+
+    Parameters
+    ----------
+    pool : ndarray, shape (n_partitions, n_samples)
+        Per-sample outcome differences (``−s, 0, s``), one row per partition
+        (:func:`cv_sample_pool`).
+
+    Returns
+    -------
+    dict
+        ``var_S``, ``mean_D``, ``ratio``, ``samples_disagreeing`` (samples that disagree in some
+        partition) and ``disagreement_rate`` (how often such a sample disagrees, mean over them).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pool = np.tile([100.0, -100.0, 100.0, 0.0], (50, 1))     # the same disagreements every time
+    >>> disagreement_dispersion(pool)["ratio"]
+    0.0
+    """
+    pool = np.asarray(pool, dtype=float)
+    signs = np.sign(pool)
+    S, D = signs.sum(axis=1), (signs != 0).sum(axis=1)
+    rate = (signs != 0).mean(axis=0)
+    var_S = float(S.var(ddof=1))
+    return {"var_S": var_S, "mean_D": float(D.mean()), "ratio": var_S / float(D.mean()),
+            "samples_disagreeing": int((rate > 0).sum()),
+            "disagreement_rate": float(rate[rate > 0].mean()) if (rate > 0).any() else float("nan")}
+
+
+def dispersion_table(designs=None, *, n_partitions=400, seed=0) -> pd.DataFrame:
+    """:func:`disagreement_dispersion` for every pooled-sample design of :data:`DESIGNS`, on the
+    pools :func:`calibration_table` draws from (the same partitions for the same ``seed``)."""
+    designs = DESIGNS if designs is None else {k: DESIGNS[k] for k in designs}
+    rows = [{"design": name, **disagreement_dispersion(_cv_pool(source, n_partitions, seed))}
+            for name, (source, *_rest) in designs.items() if source.endswith("_samples")]
+    return pd.DataFrame(rows)
+
+
 #: the designs of the book whose verdicts the rule decides, with the effects the chapters report
 #: (metric points): name -> (source, pair, units per experiment, tests, planted effects)
 DESIGNS = {
@@ -241,6 +290,7 @@ DESIGNS = {
     "4-fold CV, one partition (ch. 6)": ("cv4", None, 4, ("paired_t", "corrected_t"), (0.0, 1.0, 2.0, 5.0)),
     "5-fold CV, one partition (ch. 2)": ("cv5", None, 5, ("paired_t", "corrected_t"), (0.0, 1.0, 2.0, 5.0)),
     "5-fold CV, pooled samples (ch. 2)": ("cv5_samples", None, 5, ("sign",), (0.0, 1.0, 2.0, 5.0)),
+    "4-fold CV, pooled samples (ch. 6)": ("cv4_samples", None, 4, ("sign",), (0.0, 1.0, 2.0, 5.0)),
     "10-fold CV, one partition (ch. 3)": ("cv10", None, 10, ("paired_t", "corrected_t"), (0.0, 1.0, 2.0, 5.0)),
     "5 × 2 CV (ch. 7)": ("cv2x5", None, 5, ("repeated_cv_t",), (0.0, 1.0, 2.0, 5.0)),
 }
@@ -273,8 +323,8 @@ def _cv_pool(source, n_partitions, seed):
     X, y = data.data, data.target
     a = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
     b = make_pipeline(StandardScaler(), KNeighborsClassifier())
-    folds = {"cv4": 4, "cv5": 5, "cv10": 10, "cv2x5": 2, "cv5_samples": 5}[source]
-    if source == "cv5_samples":
+    folds = {"cv4": 4, "cv5": 5, "cv10": 10, "cv2x5": 2, "cv5_samples": 5, "cv4_samples": 4}[source]
+    if source.endswith("_samples"):
         return cv_sample_pool(X, y, a, b, n_partitions=n_partitions, n_folds=folds, seed=seed)
     pool = cv_partition_pool(X, y, a, b, n_partitions=n_partitions, n_folds=folds, seed=seed)
     return pool[:, None, :] if source == "cv2x5" else pool
@@ -282,7 +332,7 @@ def _cv_pool(source, n_partitions, seed):
 
 def _test_train_ratio(source):
     """``n_test / n_train`` of a design, for the corrected t shown beside the rule."""
-    if source == "cv5_samples":
+    if source.endswith("_samples"):
         return None
     if source in ("cv4", "cv5", "cv10"):
         return 1.0 / ({"cv4": 4, "cv5": 5, "cv10": 10}[source] - 1)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from fsbook.claims import FAILS, HOLDS, NOT_SEPARABLE
+from fsbook.claims import FAILS, HOLDS, NO_GAIN, NOT_SEPARABLE
 from fsbook.experiments.l1linf import (
     CLAIM_FOHSIC,
     CLAIM_HSFS,
@@ -122,9 +122,17 @@ def test_one_sample_cannot_decide():
     errs["HSFS"] = list(base - np.array([1 / 40, 0, 0, 0, 0]))
     t = claims(fake_result({"wine": errs}))
     assert row(t, CLAIM_HSFS, "wine")["verdict"] == NOT_SEPARABLE
-    # the same outcomes: effect exactly zero
+    # the same outcomes: effect exactly zero, inside the margin of one test sample: no gain
     r = row(claims(fake_result({"wine": equal_methods(base)})), CLAIM_HSFS, "wine")
-    assert r["effect"] == 0.0 and r["verdict"] == NOT_SEPARABLE
+    assert r["effect"] == 0.0 and r["verdict"] == NO_GAIN
+    assert r["margin"] == pytest.approx(100 / (5 * FOLD_SIZE))
+
+
+def test_every_comparison_has_the_margin_of_one_test_sample():
+    base = np.array([0.10, 0.125, 0.075, 0.10, 0.10])
+    t = claims(fake_result({"wine": equal_methods(base)}))
+    pairs = t[t["level"] == "pair"] if "level" in t else t
+    assert len(pairs) and (pairs["margin"] == pytest.approx(100 / (5 * FOLD_SIZE))).all()
 
 
 def test_lowest_of_seven_fails_when_one_method_is_significantly_lower():

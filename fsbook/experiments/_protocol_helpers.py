@@ -38,6 +38,18 @@ SELECTOR_LABELS = ("MI", "SVM-RFE", "l1-SVM", "ReliefF", "CFS", "FOHSIC", "LS", 
 HSFS_PAIR_KERNEL = "libm"
 
 
+def outcome_string(predicted, y_test):
+    """The test samples' outcomes in test-fold order, ``"1"`` correct and ``"0"`` wrong (the
+    per-sample units of the exact sign test on a single partition).
+
+    Examples
+    --------
+    >>> outcome_string(np.array([0, 1, 1]), np.array([0, 0, 1]))
+    '101'
+    """
+    return "".join("1" if ok else "0" for ok in np.asarray(predicted) == np.asarray(y_test))
+
+
 def inner_folds(seed, n_splits=3):
     """The inner stratified folds of a tuning search: shuffled with ``seed``, or in the data's
     order when ``seed`` is ``None``.

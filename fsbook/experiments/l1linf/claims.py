@@ -10,6 +10,7 @@ from fsbook.claims import (
     COLUMNS,
     FAILS,
     HOLDS,
+    NO_GAIN,
     NOT_SEPARABLE,
     Claim,
     agreement,
@@ -20,6 +21,7 @@ from fsbook.claims import (
 from fsbook.experiments.l1linf.paper import (
     AGREEMENT_MARGIN,
     FIGURES,
+    MARGIN_SAMPLES,
     METHODS,
     N_FOLDS,
     NAMES,
@@ -49,7 +51,7 @@ CLAIM_LDFS = "LDFS lower than LS"
 CLAIM_ARCENE_4 = "FOHSIC lower than HSFS at k = 4"
 CLAIM_ARCENE_LATER = "HSFS lower than FOHSIC at k = 6, 8 and 10"
 #: the columns a claims table of this chapter adds to :data:`fsbook.claims.COLUMNS`
-EXTRA_COLUMNS = ["dataset", "k", "level"]
+EXTRA_COLUMNS = ["dataset", "k", "level", "margin"]
 
 
 def _paired(errors, dataset, k, a, b):
@@ -66,8 +68,10 @@ def _paired(errors, dataset, k, a, b):
 
 
 def _pair(errors, claim, dataset, k, a, b, table):
-    c = Claim(claim, a=a, b=b, better="lower", unit="samples", test=TEST, table=table, dataset=dataset)
-    return {**evaluate(c, *_paired(errors, dataset, k, a, b)), "dataset": dataset, "k": k, "level": "pair"}
+    va, vb = _paired(errors, dataset, k, a, b)
+    c = Claim(claim, a=a, b=b, better="lower", unit="samples", test=TEST, table=table, dataset=dataset,
+              margin=100.0 * MARGIN_SAMPLES / va.size)
+    return {**evaluate(c, va, vb), "dataset": dataset, "k": k, "level": "pair"}
 
 
 def better_than_each(pairs, claim):
@@ -75,10 +79,11 @@ def better_than_each(pairs, claim):
     Holm-adjusted), by the chapter's rule for "lowest of several".
 
     The claim *holds* when it holds against every other method, *fails* when some method is
-    significantly better than ``a``, and is *not separable* otherwise.  The row carries the
-    decisive comparison: the failing one with the smallest adjusted p-value, the holding one
-    with the largest (the intersection-union test), or else the strongest rival (the smallest
-    effect).
+    significantly better than ``a``, is *no gain* when it neither fails nor holds and ``a`` is
+    equivalent to some method (within the margin), and is *not separable* otherwise.  The row
+    carries the decisive comparison: the failing one with the smallest adjusted p-value, the
+    holding one with the largest (the intersection-union test), the equivalent one, or else the
+    strongest rival (the smallest effect).
 
     Examples
     --------
@@ -103,6 +108,9 @@ def better_than_each(pairs, claim):
     elif (v == HOLDS).all():
         verdict, decisive = HOLDS, pairs["p_adj"].idxmax()
         word = "weakest"
+    elif (v == NO_GAIN).any():
+        verdict, decisive = NO_GAIN, pairs[v == NO_GAIN]["effect"].abs().idxmin()
+        word = "no gain over"
     else:
         verdict, decisive = NOT_SEPARABLE, pairs["effect"].idxmin()
         word = "strongest rival"
