@@ -31,6 +31,7 @@ PAGES = (
     ("fsbook.capabilities", "Capabilities"),
     ("fsbook.claims", "Claims and verdicts"),
     ("fsbook.decisions", "Decisions: grids, ties and top-k"),
+    ("fsbook.model_selection", "Model selection: the tuned SVM and its tie rules"),
     ("fsbook.calibration", "Calibration of the tests"),
     ("fsbook.stats", "Rank statistics"),
     ("fsbook.scoreboard", "Scoreboard"),

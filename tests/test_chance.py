@@ -87,7 +87,7 @@ def test_no_stored_choice_at_chance_with_a_tied_alternative(protocol):
 
 
 def test_tuned_svm_lexicographic_rule_prefers_a_two_class_model_among_ties():
-    from fsbook.experiments._protocol_helpers import lexicographic_svm_refit, tuned_svm
+    from fsbook.model_selection import lexicographic_svm_refit, tuned_svm
 
     # fake CV table: the first C is tied and predicts one class on every fold
     table = {"mean_test_accuracy": [0.7, 0.7 + 1e-16, 0.7, 0.6], "mean_test_classes": [1.0, 2.0, 1.5, 2.0],
@@ -109,7 +109,7 @@ def test_svm_choice_recomputes_the_lexicographic_rule_of_the_search():
     """:func:`svm_choice` on a ``tie="lexicographic"`` search chooses what the fitted search chose
     (its accuracy, class-count and hinge tables recomputed fold by fold)."""
     from fsbook.experiments._chance import svm_choice
-    from fsbook.experiments._protocol_helpers import tuned_svm
+    from fsbook.model_selection import tuned_svm
 
     rng = np.random.default_rng(3)
     X = np.r_[rng.normal(0, 1, (30, 2)), rng.normal(0.4, 1, (12, 2))]

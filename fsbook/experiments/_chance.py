@@ -92,7 +92,7 @@ def tie_check(cv_accuracy, degenerate, chosen, *, atol=SCORE_ATOL):
 
 def svm_choice(search, X_train, y_train):
     """The candidate table of an unfitted :class:`~sklearn.model_selection.GridSearchCV` whose
-    ``refit`` is a tie rule (:func:`fsbook.experiments._protocol_helpers.tuned_svm`).
+    ``refit`` is a tie rule (:func:`fsbook.model_selection.tuned_svm`).
 
     Recomputes the search's cross-validation: each candidate on each of its folds, its mean
     validation accuracy and whether it predicts one class on all the validation points pooled.
@@ -109,7 +109,7 @@ def svm_choice(search, X_train, y_train):
     Examples
     --------
     >>> from sklearn.svm import SVC
-    >>> from fsbook.experiments._protocol_helpers import tuned_svm
+    >>> from fsbook.model_selection import tuned_svm
     >>> X = np.r_[np.zeros((8, 1)), np.ones((4, 1))]; y = np.r_[np.zeros(8), np.ones(4)]
     >>> out = svm_choice(tuned_svm(SVC(), {"C": [1e-4, 10.0]}, seed=0), X, y)
     >>> out["cv_accuracy"].tolist(), out["one_class"].tolist(), out["chosen"]
@@ -119,7 +119,7 @@ def svm_choice(search, X_train, y_train):
 
     candidates = list(ParameterGrid(search.param_grid))
     folds = list(search.cv.split(X_train, y_train))
-    from fsbook.experiments._protocol_helpers import lexicographic_svm_refit
+    from fsbook.model_selection import lexicographic_svm_refit
 
     lexicographic = search.refit is lexicographic_svm_refit      # tuned_svm(..., tie="lexicographic")
     precomputed = getattr(search.estimator, "kernel", None) == "precomputed"   # X_train is a Gram matrix
@@ -188,8 +188,8 @@ def _l1linf_rows(recompute):
 
     from fsbook.experiments import l1linf as L
     from fsbook.experiments import read_store
-    from fsbook.experiments._protocol_helpers import tuned_svm
     from fsbook.experiments._runner import task_seed
+    from fsbook.model_selection import tuned_svm
 
     res, rows = read_store(L.PROTOCOL), []
     for p, r in zip(res.params, res.results):

@@ -1,28 +1,26 @@
-"""Helpers shared by the protocols: the tuned SVM and the one selector registry.
+"""Helpers shared by the protocols: the one selector registry and the per-sample outcomes.
 
-:func:`tuned_svm` is the classifier every protocol tunes by inner cross-validation (its kernel,
-its grid and whether it standardises the features are the caller's: the chapters differ there on
-purpose); :func:`make_selector` builds every feature selector a protocol compares, under the one
-set of labels :data:`SELECTOR_LABELS` the book prints.
+:func:`make_selector` builds every feature selector a protocol compares, under the one set of
+labels :data:`SELECTOR_LABELS` the book prints; :func:`outcome_string` stores a test fold's
+per-sample outcomes.  The tuned SVM every protocol uses lives in :mod:`fsbook.model_selection`
+(re-exported here for the protocols that import it from this module).
 """
 from __future__ import annotations
 
 import functools
 
 import numpy as np
-from sklearn.metrics import hinge_loss
-from sklearn.model_selection import GridSearchCV, StratifiedKFold
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
 
-from fsbook.decisions import RTOL, SCORE_ATOL, argbest_lexicographic, tie_refit
+from fsbook.model_selection import (  # noqa: F401  (re-exported for the protocols)
+    LEXICOGRAPHIC_SCORING,
+    SVM_TIE_RULES,
+    inner_folds,
+    lexicographic_svm_refit,
+    tuned_svm,
+)
 
 __all__ = ["SELECTOR_LABELS", "SVM_TIE_RULES", "inner_folds", "lexicographic_svm_refit", "make_selector",
-           "tuned_svm"]
-
-#: tie rules of :func:`tuned_svm`: ``"first"`` (every stored protocol) and ``"lexicographic"``
-#: (never a one-class model when a tied model predicts both classes)
-SVM_TIE_RULES = ("first", "lexicographic")
+           "outcome_string", "tuned_svm"]
 
 #: the selectors' labels, one per method, in the book's order (the papers' wording: ``SVM-RFE``
 #: for Guyon et al.'s recursive elimination, ``ReliefF`` for Relief with k = 10 neighbours)
@@ -48,114 +46,6 @@ def outcome_string(predicted, y_test):
     '101'
     """
     return "".join("1" if ok else "0" for ok in np.asarray(predicted) == np.asarray(y_test))
-
-
-def inner_folds(seed, n_splits=3):
-    """The inner stratified folds of a tuning search: shuffled with ``seed``, or in the data's
-    order when ``seed`` is ``None``.
-
-    Examples
-    --------
-    >>> inner_folds(0)
-    StratifiedKFold(n_splits=3, random_state=0, shuffle=True)
-    >>> inner_folds(None, 5)
-    StratifiedKFold(n_splits=5, random_state=None, shuffle=False)
-    """
-    if seed is None:
-        return StratifiedKFold(n_splits)
-    return StratifiedKFold(n_splits, shuffle=True, random_state=seed)
-
-
-def _n_predicted_classes(estimator, X, y):
-    """Scorer: the number of classes ``estimator`` predicts on ``X``."""
-    return float(np.unique(estimator.predict(X)).size)
-
-
-def _negative_hinge(estimator, X, y):
-    """Scorer: minus the mean hinge loss of ``estimator``'s decision function on ``X``."""
-    return -float(hinge_loss(y, estimator.decision_function(X), labels=estimator.classes_))
-
-
-#: the scorers of ``tie="lexicographic"``: the accuracy decides, the others break its ties
-LEXICOGRAPHIC_SCORING = {"accuracy": "accuracy", "classes": _n_predicted_classes, "hinge": _negative_hinge}
-
-
-def lexicographic_svm_refit(cv_results):
-    """``refit`` of ``tuned_svm(..., tie="lexicographic")``: the best mean validation accuracy
-    (ties within :data:`~fsbook.decisions.SCORE_ATOL`); among its ties the models that predict
-    more than one class on some validation fold over those that predict one class on every fold
-    (the majority-rate models, at chance); then the smallest mean validation hinge loss
-    (:data:`~fsbook.decisions.RTOL`); then the first in grid order
-    (:func:`fsbook.decisions.argbest_lexicographic`).
-
-    Examples
-    --------
-    >>> lexicographic_svm_refit({"mean_test_accuracy": [0.7, 0.7, 0.6],
-    ...                          "mean_test_classes": [1.0, 2.0, 2.0],
-    ...                          "mean_test_hinge": [-0.9, -0.8, -0.5]})
-    1
-    """
-    both = (np.asarray(cv_results["mean_test_classes"], dtype=float) > 1).astype(float)
-    return argbest_lexicographic(cv_results["mean_test_accuracy"], both, cv_results["mean_test_hinge"],
-                                 maximize=(True, True, True), atol=(SCORE_ATOL, 0.0, 0.0),
-                                 rtol=(0.0, 0.0, RTOL))
-
-
-def tuned_svm(svm, grid, seed, *, scale=False, n_splits=3, error_score=float("nan"), tie="first"):
-    """``svm`` with its parameters in ``grid`` chosen by inner stratified cross-validation.
-
-    A :class:`~sklearn.model_selection.GridSearchCV` on :func:`inner_folds` ``(seed, n_splits)``,
-    one process, refitted at the best grid point with ties (scores within
-    :data:`fsbook.decisions.SCORE_ATOL`) going to the first point of the grid
-    (:func:`fsbook.decisions.tie_refit`), or broken by :func:`lexicographic_svm_refit`.
-
-    Parameters
-    ----------
-    svm : estimator
-        The classifier (its kernel and fixed settings are the caller's).
-    grid : dict
-        Parameter name of ``svm`` → candidate values, in the order ties are broken.
-    seed : int or None
-        Seed of the inner folds (``None``: unshuffled folds).
-    scale : bool, default False
-        Standardise the features first (``StandardScaler → svm``, learnt on each training part);
-        the grid's names are then prefixed with the SVM's step name.
-    n_splits : int, default 3
-        Number of inner folds.
-    error_score : float or "raise", default NaN
-        Passed to ``GridSearchCV``.
-    tie : {"first", "lexicographic"}, default "first"
-        ``"first"``: ties go to the first grid point (the rule of every stored protocol).
-        ``"lexicographic"``: :func:`lexicographic_svm_refit` (it changes choices, so a
-        protocol that switches to it bumps its version); the search then scores
-        :data:`LEXICOGRAPHIC_SCORING`, and its ``score`` is not defined (use ``predict``).
-
-    Returns
-    -------
-    sklearn.model_selection.GridSearchCV
-        Unfitted.
-
-    Examples
-    --------
-    >>> from sklearn.datasets import load_iris
-    >>> from sklearn.svm import LinearSVC
-    >>> X, y = load_iris(return_X_y=True)
-    >>> model = tuned_svm(LinearSVC(random_state=0), {"C": [0.01, 1.0]}, seed=0, scale=True)
-    >>> sorted(model.fit(X, y).best_params_)
-    ['linearsvc__C']
-    """
-    if scale:
-        svm = make_pipeline(StandardScaler(), svm)
-        step = svm.steps[-1][0]
-        grid = {f"{step}__{name}": values for name, values in grid.items()}
-    if tie not in SVM_TIE_RULES:
-        raise ValueError(f"unknown tie rule {tie!r}; choose one of {SVM_TIE_RULES}")
-    lexicographic = tie == "lexicographic"
-    return GridSearchCV(svm, {name: list(values) for name, values in grid.items()},
-                        scoring=LEXICOGRAPHIC_SCORING if lexicographic else None,
-                        cv=inner_folds(seed, n_splits), n_jobs=1,
-                        refit=lexicographic_svm_refit if lexicographic else tie_refit(),
-                        error_score=error_score)
 
 
 def make_selector(method, k, seed, *, l1linf_path=None, boolean=False, earlier_defaults=False):

@@ -31,8 +31,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from fsbook.experiments import hkl
-from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments._runner import Protocol
+from fsbook.model_selection import tuned_svm
 
 __all__ = ["PROTOCOL", "VARIANTS", "WIDE_C_GRID", "CONVERGED_MAX_ITER", "L1HingeSVM", "make_tasks", "run_task", "reduce",
            "explanation_table", "explanation_verdict", "EXPLAINS", "EXPLAINS_PART", "DOES_NOT_EXPLAIN",

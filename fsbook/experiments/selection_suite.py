@@ -226,7 +226,7 @@ def accuracies(X_train, y_train, X_test, y_test, seed, classifiers=tuple(CLASSIF
     training fold's majority class)."""
     from sklearn.svm import SVC, LinearSVC
 
-    from fsbook.experiments._protocol_helpers import tuned_svm
+    from fsbook.model_selection import tuned_svm
 
     if X_train.shape[1] == 0:
         labels, counts = np.unique(y_train, return_counts=True)

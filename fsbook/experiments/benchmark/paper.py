@@ -99,7 +99,7 @@ FULL_ONLY = set(_named(full_only=True))
 HKL_SETTINGS = {"8": {"solver": "mirror", "max_active": 200, "tol": 1e-3, "tie": "simplest"},
                 "9": {"solver": "conic", "max_active": None, "tol": 1e-4, "max_add": 100, "tie": "simplest"},
                 "10": {"solver": "conic", "max_active": None, "tol": 1e-4, "max_add": 100, "tie": "simplest"}}
-#: the SVMs' tie rule by protocol version (:func:`~fsbook.experiments._protocol_helpers.tuned_svm`).
+#: the SVMs' tie rule by protocol version (:func:`~fsbook.model_selection.tuned_svm`).
 #: Up to version 9 a CV tie went to the first C of the grid, which chose 8 RBF SVMs at C = 0.1
 #: that predict one class while a tied larger C predicts both (found by
 #: :mod:`fsbook.experiments._chance`).  Version 10 breaks ties lexicographically: a model that

@@ -18,7 +18,6 @@ from sklearn.svm import SVC, LinearSVC
 
 from fsbook.datasets import load_atheism_religion, most_frequent_words
 from fsbook.experiments._protocol_helpers import make_selector as registry_selector
-from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments._runner import task_seed
 from fsbook.experiments.benchmark.paper import (
     BOOK_DATASETS,
@@ -47,6 +46,7 @@ from fsbook.experiments.benchmark.paper import (
     methods,
 )
 from fsbook.hkl import HKLRanker
+from fsbook.model_selection import tuned_svm
 
 
 def attribute_groups(names):

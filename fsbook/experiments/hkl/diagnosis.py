@@ -32,9 +32,9 @@ from sklearn.svm import SVC, LinearSVC
 
 from fsbook.booleanize import booleanize
 from fsbook.decisions import SCORE_ATOL, argbest_lexicographic, log_grid
-from fsbook.experiments._protocol_helpers import tuned_svm
 from fsbook.experiments.hkl.paper import HKL_C_GRID, PAPER_TABLE1, RBF_C_GRID, RBF_GAMMA_GRID, SVM_C_GRID
 from fsbook.experiments.hkl.tasks import _bunch, inner_seed, load_raw, load_table1, table_folds, tuned_hkl
+from fsbook.model_selection import tuned_svm
 
 __all__ = ["DATASETS", "CLASSIFIERS", "STRONG", "PATIENCE", "MAX_CS", "hkl_path", "hkl_fine_thresholds",
            "classifier_accuracies", "compare", "run_diagnosis", "diagnosis_table"]

@@ -19,7 +19,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import SVC
 
 from fsbook.experiments._protocol_helpers import make_selector as registry_selector
-from fsbook.experiments._protocol_helpers import outcome_string, tuned_svm
+from fsbook.experiments._protocol_helpers import outcome_string
 from fsbook.experiments._runner import task_seed
 from fsbook.experiments.l1linf.paper import (
     BOOK_DATASETS,
@@ -31,6 +31,7 @@ from fsbook.experiments.l1linf.paper import (
     PAPER_ROW_THRESHOLD,
     TABLE1_K,
 )
+from fsbook.model_selection import tuned_svm
 
 
 @functools.lru_cache(maxsize=8)

@@ -44,7 +44,7 @@ NEWS_REDUCED_PENALTY = 1e-3
 #: gave ties to the smallest C; with 3 training images per subject the whole grid is often tied
 #: and C = 1e-8 then predicted one class on every test image of 85 stored (task, kernel) fits, 60
 #: of them beside a tied C that did not.  Version 5 breaks ties by
-#: :func:`~fsbook.experiments._protocol_helpers.lexicographic_svm_refit` (two-class models,
+#: :func:`~fsbook.model_selection.lexicographic_svm_refit` (two-class models,
 #: then the validation hinge loss, then the grid order), as the benchmark does.
 YALE_TIES = {"4": "first", "5": "lexicographic"}
 #: the protocol version whose store the chapter reads (a key of :data:`YALE_TIES`)

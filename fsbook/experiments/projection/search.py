@@ -13,7 +13,7 @@ from sklearn.model_selection import KFold
 from sklearn.svm import SVC
 
 from fsbook.decisions import SCORE_ATOL, argbest
-from fsbook.experiments._protocol_helpers import (
+from fsbook.model_selection import (
     SVM_TIE_RULES,
     inner_folds,
     lexicographic_svm_refit,
@@ -78,7 +78,7 @@ def face_svm_search(y_train, grid, seed, tie="first"):
     """The unfitted C search of a face SVM on a precomputed Gram matrix (Tables 5-7).
 
     ``SVC(kernel="precomputed")`` with C over ``grid`` by stratified CV on
-    :func:`n_inner_folds` folds (:func:`~fsbook.experiments._protocol_helpers.tuned_svm`; CV
+    :func:`n_inner_folds` folds (:func:`~fsbook.model_selection.tuned_svm`; CV
     accuracies within :data:`fsbook.decisions.SCORE_ATOL` are ties, broken by the rule ``tie``).
     :func:`_svc_cv_fit` fits it; the chance-level audit refits it.
 
@@ -109,7 +109,7 @@ def face_svm_search(y_train, grid, seed, tie="first"):
 
 def _svc_cv_fit(G, y, tr, te, grid, seed, tie="first"):
     """SVM on a precomputed Gram matrix ``G`` (all points), C by stratified CV (≤ 5 folds,
-    :func:`~fsbook.experiments._protocol_helpers.tuned_svm`; CV accuracies within
+    :func:`~fsbook.model_selection.tuned_svm`; CV accuracies within
     :data:`fsbook.decisions.SCORE_ATOL` are ties, broken by the rule ``tie``: ``"first"``, the
     smallest C, or ``"lexicographic"``).
 
@@ -128,10 +128,10 @@ def svc_cv_fits(grams, y, tr, te, grid, seed, tie="first"):
     points, labels and split): ``{key: (mean cv accuracy of the chosen C, test error, chosen C)}``.
 
     The same fits as the reference's :class:`~sklearn.model_selection.GridSearchCV` (the folds
-    of :func:`~fsbook.experiments._protocol_helpers.inner_folds`, an ``SVC(kernel="precomputed",
+    of :func:`~fsbook.model_selection.inner_folds`, an ``SVC(kernel="precomputed",
     C=C)`` per fold and ``C``, accuracies averaged over the folds with ``np.average``, the tie
     rule of :func:`~fsbook.decisions.tie_refit` or, with ``tie="lexicographic"``, of
-    :func:`~fsbook.experiments._protocol_helpers.lexicographic_svm_refit` on the folds' numbers
+    :func:`~fsbook.model_selection.lexicographic_svm_refit` on the folds' numbers
     of predicted classes and hinge losses, the refit on all training points), without its
     per-fit bookkeeping (cloning, parameter validation, scorers, result arrays), with the folds
     drawn once for all the Gram matrices, and scikit-learn's parameter and finiteness checks
@@ -212,7 +212,7 @@ def _svc_tie_choice(mean, tie):
 def _fold_scores(svm, G_val, y_val):
     """A fitted fold's accuracy, number of predicted classes and minus its hinge loss on the
     validation points (0/1 labels): the three scorers of ``tie="lexicographic"``
-    (:data:`~fsbook.experiments._protocol_helpers.LEXICOGRAPHIC_SCORING`), the hinge loss with
+    (:data:`~fsbook.model_selection.LEXICOGRAPHIC_SCORING`), the hinge loss with
     the operations of :func:`sklearn.metrics.hinge_loss` (labels ±1 times the decision values,
     clipped at 0, averaged) without its input checks, which took most of a task's time, and the
     predictions from the same decision values.

@@ -27,7 +27,6 @@ from sklearn.preprocessing import StandardScaler, normalize
 from sklearn.svm import SVC
 
 from fsbook.decisions import RTOL, SCORE_ATOL, argbest
-from fsbook.experiments._protocol_helpers import inner_folds
 from fsbook.experiments.projection.paper import (
     BOSTON_REDUCED_PENALTY,
     FINE_GRID,
@@ -50,6 +49,7 @@ from fsbook.experiments.projection.search import (
     ridge_path_cv,
     svc_cv_fits,
 )
+from fsbook.model_selection import inner_folds
 from fsbook.projection import (
     ExhaustedSafePLS,
     GeneralizedDiscriminantAnalysis,
