@@ -123,17 +123,22 @@ def _fold_matrix(g, metric):
     return m.to_numpy(dtype=float)
 
 
-def claims_vs_none(accuracy, folds):
+def claims_vs_none(accuracy, folds, margins=None):
     """Per data set, classifier and selector: "``method`` above all features", decided on the
     paired test folds at the ranking size by the book's rule for repeated CV (the paired t-test
     over the repetition means, :func:`fsbook.claims.evaluate`), Holm within the family
     ``"<method> vs none (<classifier>)"`` (the data sets of one method and classifier).
+
+    ``margins`` (``{data set: margin}`` in accuracy points,
+    :func:`fsbook.experiments.selection_suite.order_margins`) gives each claim its declared
+    margin; without it the claims carry none.
 
     Returns a claims table (:data:`fsbook.claims.COLUMNS`) with ``dataset``, ``domain``,
     ``method`` and ``classifier`` columns.
     """
     from fsbook.claims import Claim, claims_table, evaluate
 
+    margins = margins or {}
     at = accuracy[accuracy["rank_k"]][["dataset", "method", "k"]]
     f = folds.merge(at, on=["dataset", "method", "k"])
     rows = []
@@ -145,7 +150,8 @@ def claims_vs_none(accuracy, folds):
             b = _fold_matrix(base, metric)
             for m in [c for c in METHODS if c != "none" and c in set(g["method"])]:
                 claim = Claim(f"{m} above all features ({label}): {d}", a=m, b="none", better="higher",
-                              unit="repetitions", test="repeated_cv_t", table=f"{m} vs none ({label})", dataset=d)
+                              unit="repetitions", test="repeated_cv_t", table=f"{m} vs none ({label})", dataset=d,
+                              margin=margins.get(d))
                 row = evaluate(claim, _fold_matrix(g[g["method"] == m], metric), b)
                 rows.append({**row, "dataset": d, "domain": g["domain"].iloc[0], "method": m, "classifier": label})
     return claims_table(rows)
@@ -240,13 +246,18 @@ def effects_vs_none(accuracy, metric="acc_rbf"):
     return m[[c for c in METHODS if c in m.columns and c != "none"]].sub(m["none"], axis=0)
 
 
-def over_datasets_vs_none(accuracy, design, metric="acc_rbf"):
+def over_datasets_vs_none(accuracy, design, metric="acc_rbf", margins=None):
     """Per scope (:func:`scopes`) and selector: "the selector above all features", decided over
     the scope's data sets where it ran by the Wilcoxon signed-rank test on the per-data-set
     differences (:func:`effects_vs_none`), with the Hodges–Lehmann effect and its exact 95 %
     interval (:func:`fsbook.claims.evaluate`); Holm over the selectors of a scope (one family per
     scope).  A scope of too few data sets for the test to reach p < 0.05 is untestable, never
     "no effect".
+
+    ``margins`` (``{data set: margin}``, :func:`fsbook.experiments.selection_suite.order_margins`)
+    gives each row the margin :func:`fsbook.experiments.benchmark.over_datasets_margin` of the
+    margins of the data sets it is decided over: a row that holds by less is "below margin"
+    (the engine has no equivalence test over data sets, so none is "no gain").
 
     Returns
     -------
@@ -255,17 +266,20 @@ def over_datasets_vs_none(accuracy, design, metric="acc_rbf"):
         ``a`` is the method, ``b`` is ``none``, ``n`` its data sets.
     """
     from fsbook.claims import Claim, claims_table, evaluate
+    from fsbook.experiments.benchmark.paper import over_datasets_margin
 
     eff = effects_vs_none(accuracy, metric)
     rows = []
     for scope, sets in scopes(design).items():
         e = eff.reindex([s for s in sets if s in eff.index])
         for m in e.columns:
-            d = e[m].dropna().to_numpy(dtype=float)
+            ran = e[m].dropna()
+            d = ran.to_numpy(dtype=float)
             if d.size == 0:
                 continue
+            margin = over_datasets_margin([margins[s] for s in ran.index]) if margins else None
             claim = Claim(f"{m} above all features ({scope})", a=m, b="none", better="higher", unit="data sets",
-                          test="wilcoxon", table=f"selectors vs all features: {scope}")
+                          test="wilcoxon", table=f"selectors vs all features: {scope}", margin=margin)
             rows.append({**evaluate(claim, d, np.zeros_like(d), rtol=0.0), "scope": scope, "method": m})
     return claims_table(rows)
 
