@@ -395,6 +395,45 @@ def _list(rows, empty="none"):
     return join_words([_row_words(r) for _, r in rows.iterrows()], empty=empty)
 
 
+def _margin_facts(claims_table):
+    """The declared margins of the page's claims (:func:`fsbook.experiments.selection_suite.
+    order_margins`) and the verdicts they give, in words.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"scope": ["", "", "all"], "dataset": ["a", "b", ""], "margin": [0.1, 2.0, 0.6],
+    ...                   "verdict": ["no gain", "holds", "fails"], "size": ["", "below margin", ""]})
+    >>> f = _margin_facts(t)
+    >>> f["ws_margins"], f["ws_margin_over"]
+    ('0.10 points on a (one of 1 000 test samples) to 2.00 points on b (one of 50)', '0.60')
+    >>> f["ws_margin_verdicts"]
+    'On one data set, 1 comparison shows no gain within its margin and 1 holds by less than its margin.'
+    """
+    per = claims_table[claims_table["scope"] == ""]
+    margin = per.drop_duplicates("dataset").set_index("dataset")["margin"].astype(float)
+    over = claims_table.loc[claims_table["scope"] == "all", "margin"].astype(float)
+    lo, hi = margin.idxmin(), margin.idxmax()
+    no_gain = int((per["verdict"] == "no gain").sum())
+    below = int((per["size"] == "below margin").sum())
+    over_words = (f"{over.iloc[0]:.2f}" if np.allclose(over, over.iloc[0]) else
+                  f"{over.min():.2f} to {over.max():.2f}")
+    return {
+        "ws_margins": (f"{margin[lo]:.2f} points on {lo} (one of {100 / margin[lo]:,.0f} test samples) to "
+                       f"{margin[hi]:.2f} points on {hi} (one of {100 / margin[hi]:,.0f})").replace(",", " "),
+        "ws_margin_over": over_words,
+        "ws_margin_verdicts": (f"On one data set, {_count(no_gain, 'comparison shows', 'comparisons show')} "
+                               f"no gain within {'its' if no_gain == 1 else 'their'} margin and "
+                               f"{_count(below, 'holds', 'hold')} by less than {'its' if below == 1 else 'their'} "
+                               "margin."),
+    }
+
+
+def _count(n, one, many):
+    """'1 comparison shows', '0 comparisons show'."""
+    return f"{n} {one if n == 1 else many}"
+
+
 def facts(results, design, claims_table):
     """Every number and verdict the page's prose quotes, as glue keys to text.
 
@@ -427,6 +466,7 @@ def facts(results, design, claims_table):
         "ws_rank_fraction": f"{S.RANK_FRACTION:.0%}", "ws_width_cap": str(S.WIDTH_CAP),
         "ws_fractions": join_words([f"{f:.0%}" for f in S.FRACTIONS]),
     }
+    out.update(_margin_facts(claims_table))
     out["ws_all_sentence"] = " ".join([
         f"Over every data set, decided above all features: {_list(above)}." if len(above) else
         "Over every data set, no selector is decided above all features.",
