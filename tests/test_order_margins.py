@@ -81,8 +81,9 @@ def test_suite_declares_a_margin_for_every_claim(suite):
 
 @pytest.mark.parametrize("dataset", ["wine", "ionosphere", "wdbc", "20newsgroups"])
 def test_benchmark_margin_is_the_smallest_step_of_a_repetition_mean(dataset):
-    """One changed prediction moves a repetition's mean accuracy by 100 / (2 · fold size) / ...:
-    least in the largest fold the protocol draws, which is what order_margin declares."""
+    """One changed prediction of test fold j moves its repetition's mean accuracy by
+    100 / (2 · |fold j|) points: least in the largest fold the protocol draws, which is what
+    order_margin declares."""
     y = benchmark.load(dataset)[1]
     steps = [np.mean([100 / len(te) if i == j else 0.0 for i, (_, te) in enumerate(benchmark.folds(dataset, r, 2, y))])
              for r in range(5) for j in range(2)]
