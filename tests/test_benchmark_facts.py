@@ -39,7 +39,12 @@ def test_every_key_the_prose_quotes_is_a_fact(facts):
 def test_counts_and_ranks_agree_with_the_tables(page, facts):
     per = page.claims[page.claims.dataset != ""]
     assert int(facts["overview_n"]) == len(per)
-    assert sum(int(facts[f"overview_{v}"]) for v in ("holds", "fails", "ns")) == len(per)
+    assert sum(int(facts[f"overview_{v}"]) for v in ("holds", "fails", "no_gain", "ns")) == len(per)
+    assert facts["overview_verdicts"].startswith(f"{facts['overview_holds']} hold")
+    # every claim carries its declared margin; the no-gain rows are named
+    assert per["margin"].notna().all()
+    named = facts["margin_no_gain"]
+    assert all(f"on {d}" in named for d in per.loc[per.verdict == "no gain", "dataset"])
     assert facts["n_datasets"] == str(len(B.FULL_DATASETS)) and facts["cv"] == "5 × 2 CV"
     ranks = page.ranks["linear SVM"]
     assert facts["best_rank_linear"] == f"{ranks.min():.3f}"

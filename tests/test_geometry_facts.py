@@ -103,6 +103,8 @@ def test_facts_count_and_quote_the_claims_table(store):
     assert sum(int(out[f"geo_n_{k}"]) for k in ("holds", "fails", "ns")) == (
         top["verdict"] != "no gain").sum()
     assert out["geo_cpu_verdict"] == claim_row(C, geometry.CPU_CLAIM)["verdict"]
+    # the gain claim's margin: one test prediction of a classifier's CV accuracy over 1 200 rows
+    assert out["geo_rc_margin"] == f"{100 / 1200:.3f}" and out["geo_rc_rows"] == "1 200"
     assert not any(k.startswith("geo_e_") for k in out)                 # no benchmark record given
     strongest = res.tables["figure1"].set_index("ratio")["r"].abs().idxmax()
     assert out["geo_fig1_best"].split()[0] == strongest

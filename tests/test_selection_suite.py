@@ -219,10 +219,16 @@ def test_facts_quote_the_tables(synthetic):
     from types import SimpleNamespace
 
     design = _design(synthetic["accuracy"])
-    over = A.over_datasets_vs_none(synthetic["accuracy"], design).assign(dataset="")
+    margins = S.order_margins(design)                  # one test prediction: 0.1 (n = 1 000), 2 (n = 50)
+    per = A.claims_vs_none(synthetic["accuracy"], synthetic["folds"], margins).assign(scope="")
+    over = A.over_datasets_vs_none(synthetic["accuracy"], design, margins=margins).assign(dataset="")
     n = 14 * 5 * 2 * 4
     res = SimpleNamespace(tables=synthetic, params=[{}] * n, cpu_seconds=[1.0] * n)
-    f = A.facts(res, design, over)
+    f = A.facts(res, design, pd.concat([per, over], ignore_index=True))
+    assert f["ws_margins"].startswith("0.10 points on t0") and f["ws_margins"].endswith("2.00 points on i0 (one of 50)")
+    # over every data set: the Hodges-Lehmann estimate of eight 0.1 and six 2.0 margins
+    from fsbook.claims import hodges_lehmann
+    assert f["ws_margin_over"] == f"{hodges_lehmann(np.array([0.1] * 8 + [2.0] * 6))[0]:.2f}"
     assert f["ws_n_datasets"] == "14" and "MI (+5." in f["ws_all_sentence"]
     assert "ReliefF (−5." in f["ws_all_sentence"] and "1 of 3 selectors are decided above" in f["ws_overview"]
     assert "0.16 CPU-hours" in f["ws_conclusion_cost"]

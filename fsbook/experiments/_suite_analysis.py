@@ -123,17 +123,22 @@ def _fold_matrix(g, metric):
     return m.to_numpy(dtype=float)
 
 
-def claims_vs_none(accuracy, folds):
+def claims_vs_none(accuracy, folds, margins=None):
     """Per data set, classifier and selector: "``method`` above all features", decided on the
     paired test folds at the ranking size by the book's rule for repeated CV (the paired t-test
     over the repetition means, :func:`fsbook.claims.evaluate`), Holm within the family
     ``"<method> vs none (<classifier>)"`` (the data sets of one method and classifier).
+
+    ``margins`` (``{data set: margin}`` in accuracy points,
+    :func:`fsbook.experiments.selection_suite.order_margins`) gives each claim its declared
+    margin; without it the claims carry none.
 
     Returns a claims table (:data:`fsbook.claims.COLUMNS`) with ``dataset``, ``domain``,
     ``method`` and ``classifier`` columns.
     """
     from fsbook.claims import Claim, claims_table, evaluate
 
+    margins = margins or {}
     at = accuracy[accuracy["rank_k"]][["dataset", "method", "k"]]
     f = folds.merge(at, on=["dataset", "method", "k"])
     rows = []
@@ -145,7 +150,8 @@ def claims_vs_none(accuracy, folds):
             b = _fold_matrix(base, metric)
             for m in [c for c in METHODS if c != "none" and c in set(g["method"])]:
                 claim = Claim(f"{m} above all features ({label}): {d}", a=m, b="none", better="higher",
-                              unit="repetitions", test="repeated_cv_t", table=f"{m} vs none ({label})", dataset=d)
+                              unit="repetitions", test="repeated_cv_t", table=f"{m} vs none ({label})", dataset=d,
+                              margin=margins.get(d))
                 row = evaluate(claim, _fold_matrix(g[g["method"] == m], metric), b)
                 rows.append({**row, "dataset": d, "domain": g["domain"].iloc[0], "method": m, "classifier": label})
     return claims_table(rows)
@@ -240,13 +246,18 @@ def effects_vs_none(accuracy, metric="acc_rbf"):
     return m[[c for c in METHODS if c in m.columns and c != "none"]].sub(m["none"], axis=0)
 
 
-def over_datasets_vs_none(accuracy, design, metric="acc_rbf"):
+def over_datasets_vs_none(accuracy, design, metric="acc_rbf", margins=None):
     """Per scope (:func:`scopes`) and selector: "the selector above all features", decided over
     the scope's data sets where it ran by the Wilcoxon signed-rank test on the per-data-set
     differences (:func:`effects_vs_none`), with the Hodges–Lehmann effect and its exact 95 %
     interval (:func:`fsbook.claims.evaluate`); Holm over the selectors of a scope (one family per
     scope).  A scope of too few data sets for the test to reach p < 0.05 is untestable, never
     "no effect".
+
+    ``margins`` (``{data set: margin}``, :func:`fsbook.experiments.selection_suite.order_margins`)
+    gives each row the margin :func:`fsbook.experiments.benchmark.over_datasets_margin` of the
+    margins of the data sets it is decided over: a row that holds by less is "below margin"
+    (the engine has no equivalence test over data sets, so none is "no gain").
 
     Returns
     -------
@@ -255,17 +266,20 @@ def over_datasets_vs_none(accuracy, design, metric="acc_rbf"):
         ``a`` is the method, ``b`` is ``none``, ``n`` its data sets.
     """
     from fsbook.claims import Claim, claims_table, evaluate
+    from fsbook.experiments.benchmark.paper import over_datasets_margin
 
     eff = effects_vs_none(accuracy, metric)
     rows = []
     for scope, sets in scopes(design).items():
         e = eff.reindex([s for s in sets if s in eff.index])
         for m in e.columns:
-            d = e[m].dropna().to_numpy(dtype=float)
+            ran = e[m].dropna()
+            d = ran.to_numpy(dtype=float)
             if d.size == 0:
                 continue
+            margin = over_datasets_margin([margins[s] for s in ran.index]) if margins else None
             claim = Claim(f"{m} above all features ({scope})", a=m, b="none", better="higher", unit="data sets",
-                          test="wilcoxon", table=f"selectors vs all features: {scope}")
+                          test="wilcoxon", table=f"selectors vs all features: {scope}", margin=margin)
             rows.append({**evaluate(claim, d, np.zeros_like(d), rtol=0.0), "scope": scope, "method": m})
     return claims_table(rows)
 
@@ -381,6 +395,45 @@ def _list(rows, empty="none"):
     return join_words([_row_words(r) for _, r in rows.iterrows()], empty=empty)
 
 
+def _margin_facts(claims_table):
+    """The declared margins of the page's claims (:func:`fsbook.experiments.selection_suite.
+    order_margins`) and the verdicts they give, in words.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"scope": ["", "", "all"], "dataset": ["a", "b", ""], "margin": [0.1, 2.0, 0.6],
+    ...                   "verdict": ["no gain", "holds", "fails"], "size": ["", "below margin", ""]})
+    >>> f = _margin_facts(t)
+    >>> f["ws_margins"], f["ws_margin_over"]
+    ('0.10 points on a (one of 1 000 test samples) to 2.00 points on b (one of 50)', '0.60')
+    >>> f["ws_margin_verdicts"]
+    'On one data set, 1 comparison shows no gain within its margin and 1 holds by less than its margin.'
+    """
+    per = claims_table[claims_table["scope"] == ""]
+    margin = per.drop_duplicates("dataset").set_index("dataset")["margin"].astype(float)
+    over = claims_table.loc[claims_table["scope"] == "all", "margin"].astype(float)
+    lo, hi = margin.idxmin(), margin.idxmax()
+    no_gain = int((per["verdict"] == "no gain").sum())
+    below = int((per["size"] == "below margin").sum())
+    over_words = (f"{over.iloc[0]:.2f}" if np.allclose(over, over.iloc[0]) else
+                  f"{over.min():.2f} to {over.max():.2f}")
+    return {
+        "ws_margins": (f"{margin[lo]:.2f} points on {lo} (one of {100 / margin[lo]:,.0f} test samples) to "
+                       f"{margin[hi]:.2f} points on {hi} (one of {100 / margin[hi]:,.0f})").replace(",", " "),
+        "ws_margin_over": over_words,
+        "ws_margin_verdicts": (f"On one data set, {_count(no_gain, 'comparison shows', 'comparisons show')} "
+                               f"no gain within {'its' if no_gain == 1 else 'their'} margin and "
+                               f"{_count(below, 'holds', 'hold')} by less than {'its' if below == 1 else 'their'} "
+                               "margin."),
+    }
+
+
+def _count(n, one, many):
+    """'1 comparison shows', '0 comparisons show'."""
+    return f"{n} {one if n == 1 else many}"
+
+
 def facts(results, design, claims_table):
     """Every number and verdict the page's prose quotes, as glue keys to text.
 
@@ -413,6 +466,7 @@ def facts(results, design, claims_table):
         "ws_rank_fraction": f"{S.RANK_FRACTION:.0%}", "ws_width_cap": str(S.WIDTH_CAP),
         "ws_fractions": join_words([f"{f:.0%}" for f in S.FRACTIONS]),
     }
+    out.update(_margin_facts(claims_table))
     out["ws_all_sentence"] = " ".join([
         f"Over every data set, decided above all features: {_list(above)}." if len(above) else
         "Over every data set, no selector is decided above all features.",

@@ -381,13 +381,42 @@ PROTOCOL = Protocol(name="selection_suite", make_tasks=make_tasks, run_task=run_
                                 "peak_mib": None})
 
 
+def order_margins(design):
+    """The declared margin of every order claim on a data set, in accuracy points: one test
+    prediction of a repetition, ``100 / n`` for the ``n`` samples the protocol uses
+    (:func:`fsbook.experiments.benchmark.order_margin`; each of :data:`REPEATS` repetitions of
+    :data:`N_FOLDS`-fold CV tests every sample once, and the claims pair the repetition means).
+    Declared from the design, before any verdict: 0.1 points on a data set subsampled to
+    :data:`MAX_SAMPLES`, more on a smaller one.
+
+    Parameters
+    ----------
+    design : DataFrame
+        :func:`design`'s table (columns ``dataset`` and ``n``).
+
+    Returns
+    -------
+    dict
+        ``{data set: margin}``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> order_margins(pd.DataFrame({"dataset": ["a", "b"], "n": [1000, 50]}))
+    {'a': 0.1, 'b': 2.0}
+    """
+    return {d: B.order_margin(int(n), "repetitions", N_FOLDS) for d, n in zip(design["dataset"], design["n"])}
+
+
 def claims(results, design=None):
     """Every comparison the page decides, on the stored folds: per data set, each selector above
     all features by the paired t over the repetition means (Holm within each selector's family of
     data sets, :func:`~fsbook.experiments._suite_analysis.claims_vs_none`), then per scope (all data
     sets, each domain, each shape) each selector above all features over the scope's data sets by
     the Wilcoxon signed-rank test (Holm within the scope,
-    :func:`~fsbook.experiments._suite_analysis.over_datasets_vs_none`).
+    :func:`~fsbook.experiments._suite_analysis.over_datasets_vs_none`).  Every claim carries its
+    declared margin (:func:`order_margins`; over data sets their Hodges–Lehmann estimate,
+    :func:`fsbook.experiments.benchmark.over_datasets_margin`).
 
     Parameters
     ----------
@@ -406,8 +435,10 @@ def claims(results, design=None):
     from fsbook.experiments import _suite_analysis as A
 
     t = results.tables
-    per = A.claims_vs_none(t["accuracy"], t["folds"]).assign(scope="")
-    over = A.over_datasets_vs_none(t["accuracy"], _given_or_built(design)).assign(dataset="", domain="")
+    design = _given_or_built(design)
+    margins = order_margins(design)
+    per = A.claims_vs_none(t["accuracy"], t["folds"], margins).assign(scope="")
+    over = A.over_datasets_vs_none(t["accuracy"], design, margins=margins).assign(dataset="", domain="")
     return pd.concat([per, over], ignore_index=True)
 
 
@@ -429,7 +460,8 @@ def advice(results, scopes=None, design=None):
     """
     from fsbook.experiments import _suite_analysis as A
 
-    over = A.over_datasets_vs_none(results.tables["accuracy"], _given_or_built(design))
+    design = _given_or_built(design)
+    over = A.over_datasets_vs_none(results.tables["accuracy"], design, margins=order_margins(design))
     when = A.which_selector(over, results.tables["cost"]).set_index("scope")
     if scopes is not None:
         when = when.loc[list(scopes)]

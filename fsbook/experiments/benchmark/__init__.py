@@ -128,6 +128,8 @@ from fsbook.experiments.benchmark.paper import (
                                                 Method,
                                                 all_methods,
                                                 methods,
+                                                order_margin,
+                                                over_datasets_margin,
 )
 from fsbook.experiments.benchmark.tables import (
                                                 fold_accuracies,
@@ -168,7 +170,7 @@ __all__ = ["PROTOCOL", "Method", "METHOD_TABLE", "BASELINES", "BOOK_METHODS", "C
            "fold_data", "folds", "attribute_groups", "make_selector", "cannot_run", "support_at",
            "projection_accuracy", "projection_search", "classifier_searches", "test_accuracies", "run_task", "hkl_certificate", "make_tasks",
            "stored_datasets", "reduce", "kuncheva_by_repeat", "not_run_table", "hkl_fits_by_dataset",
-           "fold_accuracies", "family_label", "claims", "claims_view",
+           "fold_accuracies", "family_label", "claims", "claims_view", "order_margin", "over_datasets_margin",
            "score_matrix", "versus_control", "statistics", "task_seed"]
 
 PROTOCOL = Protocol(name="benchmark", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version=VERSION,

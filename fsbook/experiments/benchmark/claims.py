@@ -1,12 +1,24 @@
-"""The benchmark's claims: every comparison the chapter decides, in families of Holm's correction."""
+"""The benchmark's claims: every comparison the chapter decides, in families of Holm's correction,
+each with its declared margin (:func:`~fsbook.experiments.benchmark.paper.order_margin`: one test
+prediction of a paired unit; over data sets :func:`~fsbook.experiments.benchmark.paper.
+over_datasets_margin`)."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from fsbook.claims import ClaimFamily
-from fsbook.experiments.benchmark.paper import CLASSIFIERS, FULL_DATASETS, OWN_SIZE, RANK_K, methods
+from fsbook.claims import ClaimFamily, claims_table
+from fsbook.experiments.benchmark.paper import (
+    CLASSIFIERS,
+    FULL_DATASETS,
+    OWN_SIZE,
+    RANK_K,
+    methods,
+    order_margin,
+    over_datasets_margin,
+)
 from fsbook.experiments.benchmark.tables import fold_accuracies
+from fsbook.experiments.benchmark.tasks import load
 
 
 def _best(candidates, values):
@@ -85,6 +97,12 @@ def claims(results, datasets=None):
     ``ldfs_wine``
         Every other selector keeping ``k`` features above LDFS on wine (linear SVM, ``k`` =
         :data:`RANK_K`).
+
+    Every claim carries its declared margin (:func:`with_margins`): per data set one test
+    prediction of a unit, :func:`~fsbook.experiments.benchmark.paper.order_margin`; over the
+    data sets :func:`~fsbook.experiments.benchmark.paper.over_datasets_margin` of those margins
+    (the Wilcoxon rows can be "below margin", never "no gain": the engine has no equivalence test
+    over data sets).
 
     Parameters
     ----------
@@ -167,7 +185,55 @@ def claims(results, datasets=None):
                 fam.per_dataset(f"{m} above LDFS on wine (linear SVM, k = {RANK_K})", "wine", m, "LDFS",
                                 acc("wine", m, "acc_linear"), base, classifier="linear SVM")
         tables.append(fam.table_rows())
-    return pd.concat([_ordered(t) for t in tables], ignore_index=True)
+    n_folds = {p["dataset"]: p["n_folds"] for p in params_list}
+    samples = {d: load(d)[0].shape[0] for d in datasets}
+    return pd.concat([_ordered(with_margins(t, samples, n_folds)) for t in tables], ignore_index=True)
+
+
+def with_margins(table, samples, n_folds):
+    """A claims table of :func:`claims` with each row's declared margin and its verdict decided
+    again (:func:`fsbook.claims.claims_table`: the same Holm families and p-values).
+
+    A per-data-set row's margin is :func:`~fsbook.experiments.benchmark.paper.order_margin` of
+    its data set's ``samples`` and its unit; a row over the data sets (``dataset`` empty, family
+    ``table + OVER``) takes :func:`~fsbook.experiments.benchmark.paper.over_datasets_margin` of
+    the margins of the per-data-set rows it is decided over (same ``general`` claim, a defined
+    effect).
+
+    Parameters
+    ----------
+    table : DataFrame
+        One family's rows (:meth:`fsbook.claims.ClaimFamily.table_rows`), with ``general`` and
+        ``dataset``.
+    samples, n_folds : dict
+        ``{data set: samples}`` and ``{data set: folds of one repetition}``.
+
+    Returns
+    -------
+    DataFrame
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fsbook.claims import ClaimFamily
+    >>> fam = ClaimFamily("demo", OVER)
+    >>> base = np.array([[80.0, 82.0], [81.0, 79.0], [80.0, 80.0]])   # 3 repetitions of 2 folds
+    >>> for d, gain in (("a", [0.29, 0.31, 0.3]), ("b", [0.1, -0.1, 0.05]), ("c", [0.4, 0.41, 0.39])):
+    ...     fam.per_dataset("A above B", d, "A", "B", base + np.array(gain)[:, None], base)
+    >>> t = with_margins(fam.table_rows(), {"a": 100, "b": 100, "c": 400}, {"a": 2, "b": 2, "c": 2})
+    >>> t["margin"].tolist(), t["verdict"].tolist(), t["size"].tolist()
+    ([1.0, 1.0, 0.25], ['holds', 'no gain', 'holds'], ['below margin', '', ''])
+    """
+    per = (table["dataset"] != "").to_numpy()
+    margin = np.full(len(table), np.nan)
+    for i in np.flatnonzero(per):
+        d = table["dataset"].iloc[i]
+        margin[i] = order_margin(samples[d], table["unit"].iloc[i], n_folds[d])
+    effect = table["effect"].to_numpy(dtype=float)
+    for i in np.flatnonzero(~per):
+        over = per & (table["general"] == table["general"].iloc[i]).to_numpy() & np.isfinite(effect)
+        margin[i] = over_datasets_margin(margin[over])
+    return claims_table(table.assign(margin=margin).to_dict("records"))
 
 
 def claims_view(claims_df, table):

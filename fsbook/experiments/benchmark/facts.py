@@ -102,7 +102,8 @@ def claims_table(claims_df, table, caption, repeats):
     return claims_display(t, f"{caption}. Effect per data set: mean paired difference of test accuracy "
                              f"(points), positive in the claim's direction, with its 95 % interval over the "
                              f"{repeats} repetition means (p adjusted by Holm over the {n_per} per-data-set "
-                             f"tests){over}", decimals=1)
+                             f"tests){over}. Margin: one test prediction per repetition (below margin: holds "
+                             "by less; no gain: the 90 % interval inside ± the margin)", decimals=1)
 
 
 def by_datasets(table, datasets, caption, decimals, per=4):
@@ -155,9 +156,23 @@ def firsts(s, lowest=True):
 
 
 def tally(rows):
-    """How a claim fares over its per-data-set rows, in words."""
+    """How a claim fares over its per-data-set rows, in words: the verdicts "no gain" and "below
+    margin" (holds by less than the declared margin) are named where they occur.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from fsbook.experiments.benchmark.facts import tally
+    >>> tally(pd.DataFrame({"verdict": ["holds", "not separable"], "size": ["", ""]}))
+    'holds on 1, fails on 0 and is not separable on 1 of 2 data sets'
+    >>> tally(pd.DataFrame({"verdict": ["holds", "no gain", "not separable"], "size": ["below margin", "", ""]}))
+    'holds on 1 (by less than its margin on 1), fails on 0, shows no gain on 1 and is not separable on 1 of 3 data sets'
+    """
     c = verdict_counts(rows["verdict"])
-    return (f"holds on {c['holds']}, fails on {c['fails']} and is not separable on "
+    below = int((rows["size"] == "below margin").sum()) if "size" in rows else 0
+    held = f"holds on {c['holds']}" + (f" (by less than its margin on {below})" if below else "")
+    no_gain = f", shows no gain on {c['no gain']}" if c["no gain"] else ""
+    return (f"{held}, fails on {c['fails']}{no_gain} and is not separable on "
             f"{c['not separable']} of {len(rows)} data sets")
 
 
@@ -166,6 +181,49 @@ def cases(rows, verdict, with_method=False):
     sel = rows[rows.verdict == verdict]
     return join_words([f"{r.dataset} ({r.a + ', ' if with_method else ''}{r.effect:+.1f} points, "
                        f"{format_p(r.p_adj)})" for r in sel.itertuples()], empty="no data set")
+
+
+def verdict_words(rows):
+    """The verdicts of claims ``rows`` counted in words, "below margin" and "no gain" named.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from fsbook.experiments.benchmark.facts import verdict_words
+    >>> verdict_words(pd.DataFrame({"verdict": ["holds", "holds", "no gain", "fails"],
+    ...                             "size": ["below margin", "", "", ""]}))
+    '2 hold (1 by less than its margin), 1 fails, 1 shows no gain within its margin and 0 are not separable'
+    """
+    c = verdict_counts(rows["verdict"])
+    below = int((rows["size"] == "below margin").sum()) if "size" in rows else 0
+
+    def n(v, one, many):
+        return f"{c[v]} {one if c[v] == 1 else many}"
+
+    held = n("holds", "holds", "hold") + (f" ({below} by less than its margin)" if below else "")
+    return (f"{held}, {n('fails', 'fails', 'fail')}, {n('no gain', 'shows', 'show')} no gain within "
+            f"{'its' if c['no gain'] == 1 else 'their'} margin and {n('not separable', 'is', 'are')} not separable")
+
+
+def _margin_facts(pg):
+    """The declared margins of the claims and what they decide."""
+    cl = pg.claims
+    per = cl[cl.dataset != ""].drop_duplicates("dataset").set_index("dataset")["margin"].astype(float)
+    over = cl.loc[cl.dataset == "", "margin"].astype(float)
+    no_gain = cl[cl.verdict == "no gain"]
+    below = cl[cl["size"] == "below margin"]
+    return {
+        "margin_range": (f"{format_value(per.min(), 2)} points on {per.idxmin()} to "
+                         f"{format_value(per.max(), 2)} points on {per.idxmax()}"),
+        "margin_over": (format_value(over.iloc[0], 2) if np.allclose(over, over.iloc[0]) else
+                        f"{format_value(over.min(), 2)} to {format_value(over.max(), 2)}"),
+        "margin_no_gain": join_words([f"{r.a} against {names([r.b])} on {r.dataset} ({r.classifier}, "
+                                      f"95 % CI [{r.ci_low:+.2f}, {r.ci_high:+.2f}] points, margin "
+                                      f"{format_value(r.margin, 2)})" for r in no_gain.itertuples()],
+                                     empty="no claim"),
+        "margin_below": ("No claim holds by less than its margin." if len(below) == 0 else
+                         "One claim holds by less than its margin." if len(below) == 1 else
+                         f"{len(below)} claims hold by less than their margin.")}
 
 
 def claim_words(row):
@@ -224,7 +282,7 @@ def facts(stored, datasets=None, claims_df=None):
     pg = stored if isinstance(stored, SimpleNamespace) else page(stored, datasets, claims_df)
     out = {}
     for part in (_store_facts, _rank_facts, _control_facts, _claim_facts, _data_facts, _stability_facts,
-                 _wine_facts, _hkl_facts, _proj_facts, _geo_facts, _baseline_facts):
+                 _wine_facts, _hkl_facts, _proj_facts, _geo_facts, _baseline_facts, _margin_facts):
         out.update(part(pg))
     return {k: v if isinstance(v, str) else str(v) for k, v in out.items()}
 
@@ -339,7 +397,8 @@ def _claim_facts(pg):
     per_all = cl[cl.dataset != ""]
     c_all = verdict_counts(per_all["verdict"])
     out = {"overview_n": len(per_all), "overview_holds": c_all["holds"], "overview_fails": c_all["fails"],
-           "overview_ns": c_all["not separable"]}
+           "overview_no_gain": c_all["no gain"], "overview_ns": c_all["not separable"],
+           "overview_verdicts": verdict_words(per_all)}
     for label, tag in TAGS:
         for table in ("best_k", "best_any", "hsfs"):
             rows = _per_dataset(cl, table, label)

@@ -17,10 +17,15 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
+from fsbook.claims import hodges_lehmann
+
 __all__ = ["Method", "METHOD_TABLE", "BASELINES", "BOOK_METHODS", "CLASSIFIER_SIDE", "OWN_SIZE", "RANKERS",
            "UNSCALED", "FULL_ONLY", "HKL_SETTINGS", "SVM_TIES", "VERSION", "HKL_N_BINS", "GEO_MAX_GROUPS",
            "BOOK_DATASETS", "FULL_DATASETS", "TEXT_DATASETS", "VOCABULARY", "BOOK_KS", "FULL_KS", "L1LINF_FAST",
-           "C_LINEAR", "C_RBF", "PROJ_PENALTIES", "RANK_K", "CLASSIFIERS", "methods", "all_methods"]
+           "C_LINEAR", "C_RBF", "PROJ_PENALTIES", "RANK_K", "CLASSIFIERS", "methods", "all_methods",
+           "order_margin", "over_datasets_margin"]
 
 
 class Method(NamedTuple):
@@ -140,3 +145,67 @@ def methods():
 def all_methods():
     """Every method with a task: :func:`methods` and the classifier-side :data:`CLASSIFIER_SIDE`."""
     return methods() + CLASSIFIER_SIDE
+
+
+def order_margin(samples, unit="repetitions", n_folds=2):
+    """The declared margin of an order claim on one data set, in accuracy points: one test
+    prediction of a paired unit.
+
+    Every claim of the benchmark pairs test accuracies (%) over the units of its cross-validation
+    (:func:`fsbook.claims.fold_test`).  A fold's accuracy moves by 100 / (its test samples) points
+    when one of its predictions changes, least in the largest fold, of ``⌈samples / n_folds⌉``
+    samples (stratified folds differ in size by one at most).  A unit that is one fold (one
+    partition, unit ``"folds"``) moves by at least ``100 / ⌈samples / n_folds⌉``; a repetition
+    mean (unit ``"repetitions"``, the mean of its ``n_folds`` fold accuracies) by at least
+    ``100 / (n_folds · ⌈samples / n_folds⌉)``, about ``100 / samples``.  An effect below it is less
+    than one test prediction per unit: a claim that holds by less is labelled "below margin", one
+    whose 90 % interval lies inside ±margin shows "no gain" (:class:`fsbook.claims.Claim`).
+    Declared from the design (the data set's size and the CV), before any verdict: on the full
+    protocol 0.05 points (madelon, 2 000 samples) to 1.6 points (colon, 62).  The chapter
+    reproduces no paper's table, so no printed precision applies.
+
+    Parameters
+    ----------
+    samples : int
+        The data set's samples (every one tested once per repetition).
+    unit : {"repetitions", "folds"}
+        The claim's paired unit.
+    n_folds : int
+        Folds of one repetition.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from fsbook.experiments.benchmark.paper import order_margin
+    >>> order_margin(178), order_margin(351)          # folds of 89 and 89; of 176 and 175
+    (0.5617977528089888, 0.2840909090909091)
+    >>> round(order_margin(178, "folds", 3), 3)         # one fold of at most 60
+    1.667
+    """
+    if unit not in ("repetitions", "folds"):
+        raise ValueError(f"unit must be 'repetitions' or 'folds', got {unit!r}")
+    largest_fold = -(-int(samples) // int(n_folds))
+    return 100.0 / (largest_fold * (n_folds if unit == "repetitions" else 1))
+
+
+def over_datasets_margin(margins):
+    """The declared margin of a claim over data sets: the Hodges–Lehmann estimate of its data
+    sets' margins (:func:`order_margin`), the effect over the data sets (the same estimate of
+    the per-data-set effects, :func:`fsbook.claims.evaluate_over_datasets`) that one test
+    prediction per unit on every data set would make.  It labels a claim that holds by less
+    "below margin"; the Wilcoxon test over data sets has no equivalence test in
+    :mod:`fsbook.claims`, so such a row is never "no gain".
+
+    Examples
+    --------
+    >>> from fsbook.experiments.benchmark.paper import over_datasets_margin
+    >>> over_datasets_margin([0.5, 1.0, 2.0])        # the median of 0.5, 0.75, 1, 1.25, 1.5, 2
+    1.125
+    """
+    m = np.asarray(margins, dtype=float)
+    if m.size == 0 or not np.isfinite(m).all() or (m <= 0).any():
+        raise ValueError(f"margins must be positive numbers, got {margins!r}")
+    return float(hodges_lehmann(m)[0])

@@ -69,7 +69,9 @@ from fsbook.experiments.geometry.paper import (
     SETTINGS,
     TRAIN_NAMES,
     UCI_SETS,
+    UNMARGINED,
     VERSION,
+    gain_margin,
     paper_base_rates,
     settings_table,
 )
@@ -116,7 +118,7 @@ __all__ = ["PROTOCOL", "PAPER", "SETTINGS", "TRAIN_NAMES", "PROBLEMS", "task_pro
            "figure1_performance", "figure1_stats", "figure1_clustered", "random_column_table", "random_summary",
            "model_table", "claims", "headline", "growth_claim", "LABEL_RULES", "paper_base_rates",
            "label_rule_table", "facts", "growth_exponent_table", "settings_table", "over_family", "zcols",
-           "SUITE_COLUMNS", "EXTRAS", "METRIC_COUNTS", "UCI_SETS", "SEED", "VERSION",
+           "SUITE_COLUMNS", "EXTRAS", "METRIC_COUNTS", "UCI_SETS", "SEED", "VERSION", "gain_margin", "UNMARGINED",
            # the chapter's names from the problems, figures and report modules
            "FUNCTION_WORDS", "NEWS_GROUPS", "WEBTEXT_SITES", "WEBTEXT_TRAIN_SITES", "add_random_columns",
            "allocate", "text_problem", "uci_problem", "growth_exponent", "growth_fit", "plot_figure1",

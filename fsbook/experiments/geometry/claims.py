@@ -3,7 +3,9 @@
 Regression t-tests for Figures 1 and 3, exact binomial tests of the selector's counts against
 the paper's values for Tables 4-6, a paired t-test over the binary classifiers for the random
 columns; Holm within each table; over data sets the Wilcoxon signed-rank test of the
-per-data-set effects, in families of their own (:func:`over_family`).
+per-data-set effects, in families of their own (:func:`over_family`).  The one order claim, the
+random columns' gain, carries the declared margin :func:`~fsbook.experiments.geometry.paper.
+gain_margin`; the others carry none (:data:`~fsbook.experiments.geometry.paper.UNMARGINED`).
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from fsbook.claims import (
     evaluate_over_datasets,
     slope_t_test,
 )
-from fsbook.experiments.geometry.paper import PAPER
+from fsbook.experiments.geometry.paper import PAPER, gain_margin
 from fsbook.experiments.geometry.tables import _table5_row, figure1_clustered
 
 __all__ = ["METRIC_COUNTS", "CPU_CLAIM", "claims", "over_family", "headline", "growth_claim", "table4_claim",
@@ -160,12 +162,16 @@ def _random_claims(T):
         return []
     rnd, rows = T["random"], []
     floor = PAPER["random_columns"]["min"]
+    if not {"samples", "folds"} <= set(rnd.columns):
+        raise ValueError("the random-column table has no 'samples' and 'folds' columns: reduce() puts them "
+                         "there, from the random task's rows and CV folds, for the claim's margin")
+    margin = gain_margin(int(rnd["samples"].iloc[0]), int(rnd["folds"].iloc[0]))
     for m in ("published", "refitted"):
         gain = rnd[f"gain_pp ({m})"].to_numpy(dtype=float)
         gain = gain[np.isfinite(gain)]
         claim = Claim(f"{m} model: the selected set gains at least {floor:g} pp", a="selected set",
                       b=f"full set + {floor:g} pp", better="higher", unit="splits",
-                      test="paired_t", table="Random columns")
+                      test="paired_t", table="Random columns", margin=margin)
         rows.append({**evaluate(claim, gain, np.full(gain.shape, floor)),
                      "data set": "webtext + random", "model": m, "general claim": ""})
         selected = rnd[f"selected ({m})"]
@@ -235,12 +241,18 @@ def claims(results):
         * ``Table 6`` -- recall below 0.5 (the paper's "the method fails"), Wilcoxon over the
           four data sets (untestable);
         * ``Random columns`` -- the selected set gains at least 10 pp over the full set (paired
-          t over the binary classifiers) and excludes the random columns on most of them;
+          t over the binary classifiers, with the declared margin
+          :func:`~fsbook.experiments.geometry.paper.gain_margin`, one test prediction of a
+          classifier's CV accuracy) and excludes the random columns on most of them;
         * ``Figure 3`` -- accuracy, precision and recall grow with log2 of the number of
           columns (regression t over the thirteen dimensions of one set);
         * ``Figure 3, CPU time`` -- the whole selector's CPU time grows quadratically with the
           number of columns: the slope of log t on log n of the stored CPU seconds (all pairs of
           each Figure 3 set) against 2 (:func:`growth_claim`; effect = slope − 2).
+
+        Only the gain of Section 5.1 is an order claim and carries a margin; the other rows
+        carry none, for the reasons :data:`~fsbook.experiments.geometry.paper.UNMARGINED`
+        gives by test.
     """
     T = _tables(results)
     per_unit = claims_table(_figure1_claims(T) + _table4_claims(T) + _table5_claims(T)

@@ -347,7 +347,9 @@ def _random(T, C):
     out.update({"geo_rc_change": f"{abs(change):.1f}",
                 "geo_rc_direction": "loses" if change < 0 else "gains",
                 "geo_rc_real": f"{rs.loc['SVM accuracy, real columns (mean, %)', 'published']:.1f}",
-                "geo_rc_with": f"{rs.loc['SVM accuracy, with random columns (mean, %)', 'published']:.1f}"})
+                "geo_rc_with": f"{rs.loc['SVM accuracy, with random columns (mean, %)', 'published']:.1f}",
+                "geo_rc_margin": f"{float(gain['margin']):.3f}",
+                "geo_rc_rows": spaced(int(T["random"]["samples"].iloc[0]))})
     return out
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 __all__ = ["PAPER", "TRAIN_NAMES", "UCI_SETS", "SETTINGS", "SEED", "VERSION", "paper_base_rates",
-           "settings_table"]
+           "settings_table", "gain_margin", "UNMARGINED"]
 
 PAPER = {
     "table3": pd.DataFrame(
@@ -66,6 +66,60 @@ SEED = 0
 #: version 4: the wrapper's linear SVM runs to tol 1e-8 (fsbook.geometry.wrapper.SVM_TOL); at
 #: 1e-4 a stored CV accuracy depended on the BLAS kernel of the machine that ran it
 VERSION = "4"
+
+
+def gain_margin(samples, cv=5):
+    """The declared margin of the chapter's one order claim, Section 5.1's "the selected set
+    gains at least 10 pp" (paired over the binary classifiers), in accuracy points: one test
+    prediction of a classifier's wrapper accuracy.
+
+    Each binary classifier of the random-column problem is scored by ``cv``-fold CV over all
+    ``samples`` rows of the problem (:func:`fsbook.geometry.all_subsets_wrapper`), its accuracy
+    the mean of the folds' accuracies.  One changed prediction moves that mean by at least
+    ``100 / (cv · ⌈samples / cv⌉)`` points (one prediction of the largest fold), 0.083 points for
+    the full protocol's 1 200 rows.  A gain within that of 10 pp is less than one test prediction
+    from it: the claim is "below margin" when it holds by less, "no gain" when the 90 % interval
+    of gain − 10 pp lies inside ±margin.  Declared from the design, before any verdict; not the
+    paper's printed precision (whole percentage points, "between 10% and 26%"), which is coarser
+    than what one run resolves.
+
+    Parameters
+    ----------
+    samples : int
+        Rows of the problem every binary classifier is scored on.
+    cv : int
+        Folds of the wrapper's CV.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from fsbook.experiments.geometry.paper import gain_margin
+    >>> round(gain_margin(1200), 4), round(gain_margin(600), 4)
+    (0.0833, 0.1667)
+    """
+    largest_fold = -(-int(samples) // int(cv))
+    return 100.0 / (cv * largest_fold)
+
+
+#: the chapter's claims that carry no margin, and why (every other claim, the order claim of
+#: Section 5.1, carries :func:`gain_margin`)
+UNMARGINED = {
+    "regression t": "a slope (Figure 3's metrics on log2 of the columns, or log CPU time on log n "
+                    "against the exponent 2): no test prediction or printed precision sets the "
+                    "smallest slope that matters",
+    "clustered regression t": "Figure 1's slope of standardised performance on a standardised "
+                              "ratio: unitless, so no test prediction sets a smallest slope; the "
+                              "engine's equivalence test would also take n − 1 degrees of freedom "
+                              "where the clustered test has one per classifier less one",
+    "exact binomial": "a count of sets against the paper's proportion: the effect already moves "
+                      "by whole sets (1 / n), and the engine's equivalence test is a t interval, "
+                      "not the Clopper–Pearson interval these rows carry",
+    "wilcoxon": "the rows over data sets of the binomial claims, whose per-data-set rows carry "
+                "none; the engine has no equivalence test over data sets",
+}
 
 
 def paper_base_rates():

@@ -374,11 +374,12 @@ def _random_tables(random, models):
     """Section 5.1: per-classifier table and summary (empty dict without a random task)."""
     if not random:
         return {}
-    rp, _rr, rs = random[0]
+    rp, rr, rs = random[0]
     names = _train_problem(rp["base"])["group_names"] + ["random"]
     rnd = {m: random_column_table(rs, model, names) for m, model in models.items()}
     per_split = rnd["published"].merge(rnd["refitted"][["split", "selected", "gain_pp"]],
                                        on="split", suffixes=(" (published)", " (refitted)"))
+    per_split = per_split.assign(samples=int(rr["R"]), folds=int(rp["cv"]))   # each classifier's CV
     sums = {m: random_summary(t) for m, t in rnd.items()}
     paper_rc = {"selected set contains the random columns": 0,
                 "min gain of the selected set (pp)": PAPER["random_columns"]["min"],
@@ -440,8 +441,8 @@ def reduce(params_list, results_list):
     -------
     dict of str to pandas.DataFrame
         ``table2``, ``table2_predictors``, ``table3``, ``table4``, ``table5``, ``table6``,
-        ``table6_ratios``, ``figure1``, ``f3_reading``, ``random``, ``random_summary``,
-        ``figure3``, ``training_suite``, ``confusion`` (the counts the claims test) and
+        ``table6_ratios``, ``figure1``, ``f3_reading``, ``random`` (with the ``samples`` and CV
+        ``folds`` each classifier is scored on), ``random_summary``, ``figure3``, ``training_suite``, ``confusion`` (the counts the claims test) and
         ``label_rules`` (Table 4 under other rules for the "optimal" label).
     """
     by_kind = {}
