@@ -541,12 +541,14 @@ def min_achievable_p(test, n, one_sided=False):
     >>> from fsbook.claims import min_achievable_p
     >>> min_achievable_p("wilcoxon", 10), min_achievable_p("paired_t", 3)
     (0.001953125, 0.0)
+    >>> min_achievable_p("sign", 1427)                # the test samples of one pooled partition
+    0.0
     """
     n = int(n)
     if n < 2:
         return 1.0
     if test in ("sign", "wilcoxon", "exact binomial"):
-        return min(1.0, (1.0 if one_sided else 2.0) / 2.0 ** n)
+        return min(1.0, math.ldexp(1.0 if one_sided else 2.0, -n))   # no overflow at many samples
     if test == "count rule":
         return 1.0
     return 0.0

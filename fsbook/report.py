@@ -20,7 +20,7 @@ from pandas.io.formats.style import Styler
 
 __all__ = ["paper_vs_ours", "format_value", "format_significant", "rank_order", "compare_rankings", "captioned",
            "styled_table", "Table", "join_words", "spaced", "percent", "format_p", "describe_claim",
-           "claims_display", "claims_pivot", "with_unit"]
+           "claims_display", "claims_pivot", "with_unit", "tally"]
 
 #: shown where the paper reports no value
 MISSING = "–"
@@ -459,6 +459,30 @@ def with_unit(n, unit: str) -> str:
     """
     n = int(n)
     return f"{n} {_SINGULAR.get(unit, unit) if n == 1 else unit}"
+
+
+def tally(verdicts):
+    """How many verdicts hold, fail, show no gain (only when some do) and are not separable, in words.
+
+    Examples
+    --------
+    >>> from fsbook.report import tally
+    >>> tally(["fails"] + ["not separable"] * 20)
+    'none holds, 1 fails and 20 are not separable'
+    >>> tally(["fails", "no gain"] + ["not separable"] * 20)
+    'none holds, 1 fails, 1 shows no gain and 20 are not separable'
+    """
+    from fsbook.claims import verdict_counts
+
+    c = verdict_counts(verdicts)
+
+    def word(n, one, many):
+        return f"{'none' if n == 0 else n} {one if n <= 1 else many}"
+
+    parts = [word(c["holds"], "holds", "hold"), word(c["fails"], "fails", "fail")]
+    if c["no gain"]:
+        parts.append(word(c["no gain"], "shows no gain", "show no gain"))
+    return f"{', '.join(parts)} and {word(c['not separable'], 'is not separable', 'are not separable')}"
 
 
 def describe_claim(row, *, decimals: int = 2, units: str = "") -> str:

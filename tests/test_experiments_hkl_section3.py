@@ -30,9 +30,11 @@ def test_monk_uses_the_uci_split_and_a_wrapper_task_runs():
     X, y, names, split = proto.load_table1("monks1")
     assert split[0].size == 124 and split[1].size == 432 and X.shape[1] == 17
     r = proto.run_task({"table": 1, "dataset": "monks1", "fold": 0, "method": "cfs/best_first"})
-    assert set(r) == {"n_selected", "L2", "L1"} and 0 <= r["L2"] <= 1 and r["n_selected"] >= 1
+    assert set(r) == {"n_selected", "L2", "L1", "outcomes_L2", "outcomes_L1"}
+    assert 0 <= r["L2"] <= 1 and r["n_selected"] >= 1
+    assert len(r["outcomes_L2"]) == 432 and r["outcomes_L2"].count("1") == round(432 * r["L2"])
     r_all = proto.run_task({"table": 1, "dataset": "monks1", "fold": 0, "method": "all"})
-    assert set(r_all) == {"L2", "L1"}
+    assert set(r_all) == {"L2", "L1", "outcomes_L2", "outcomes_L1"}
     assert r == proto.run_task({"table": 1, "dataset": "monks1", "fold": 0, "method": "cfs/best_first"})
 
 
@@ -223,30 +225,40 @@ def test_every_uncertified_hkl_fit_is_marked_with_its_gap():
     assert t4.loc["zero_norm", "HKL fit"] == "—"
 
 
-def test_claims_pair_hkl_with_each_baseline_over_the_stored_folds():
-    """Table 1's claims are decided on the per-fold accuracies (plain paired t over the four folds
-    of the one partition), MONK's single split is untestable, the over-data-set rows are Wilcoxon
-    tests in a family of their own, and Table 2 pairs over the ten data sets one-sided (the
-    paper's test), the paper's claims in one family that can pass."""
+def test_claims_pair_hkl_with_each_baseline_on_the_pooled_test_samples():
+    """Table 1's claims are decided on the test samples of the one partition, pooled over its four
+    folds (McNemar's exact test on the samples where the two disagree), MONK's single split
+    counts its test samples, every accuracy claim has the margin of one test sample, the
+    over-data-set rows are Wilcoxon tests in a family of their own, and Table 2 pairs over the
+    ten data sets one-sided (the paper's test), the paper's claims in one family that can pass."""
     import numpy as np
     from scipy import stats
 
     from fsbook.experiments import read_store
     res = read_store(proto.PROTOCOL)
     claims = proto.claims(res)
-    assert set(claims["verdict"]) <= {"holds", "fails", "not separable"}
+    assert set(claims["verdict"]) <= {"holds", "fails", "no gain", "not separable"}
     row = claims[(claims["table"] == "Table 1") & (claims["dataset"] == "vote")
                  & (claims["claim"] == "HKL beats a CV-tuned LibSVM (raw attributes)")].iloc[0]
     by = {(p["method"], p["fold"]): r for p, r in zip(res.params, res.results)
           if p["table"] == 1 and p["dataset"] == "vote"}
-    d = np.array([100 * (by[("hkl", f)]["HKL"] - by[(proto.RAW_TUNED, f)]["L2"]) for f in range(4)])
-    assert row["effect"] == pytest.approx(d.mean())
-    t = d.mean() / np.sqrt(d.var(ddof=1) / 4) if d.var(ddof=1) > 0 else 0.0
-    if d.var(ddof=1) > 0:
-        assert row["p"] == pytest.approx(2 * stats.t.sf(abs(t), 3))
+    hkl = "".join(by[("hkl", f)]["outcomes_HKL"] for f in range(4))
+    svm = "".join(by[(proto.RAW_TUNED, f)]["outcomes_L2"] for f in range(4))
+    assert len(hkl) == len(svm) == 435                                  # vote's 435 representatives
+    wins = sum(a == "1" and b == "0" for a, b in zip(hkl, svm))
+    losses = sum(a == "0" and b == "1" for a, b in zip(hkl, svm))
+    assert row["effect"] == pytest.approx(100 * (wins - losses) / 435)
+    assert row["n_direction"] == wins and row["test"] == "sign" and row["unit"] == "samples"
+    p = stats.binomtest(wins, wins + losses).pvalue if wins + losses else 1.0
+    assert row["p"] == pytest.approx(p)
+    # the pooled accuracy is the stored per-fold accuracies weighted by the folds' sizes
+    acc = sum(by[("hkl", f)]["HKL"] * len(by[("hkl", f)]["outcomes_HKL"]) for f in range(4)) / 435
+    assert acc == pytest.approx(hkl.count("1") / 435)
     monk = claims[(claims["table"] == "Table 1") & (claims["dataset"] == "monks1")]
-    assert (monk["verdict"] == "not separable").all() and monk["p"].isna().all()
-    assert row["test"] == "paired_t"
+    assert (monk["n"] == 432).all() and monk["p"].notna().all()
+    per = claims[claims["dataset"] != "all"]
+    accuracy = per[per["test"] == "sign"]
+    assert len(accuracy) and np.allclose(accuracy["margin"].astype(float), 100 / accuracy["n"].astype(float))
     over = claims[claims["dataset"] == "all"]
     t1_over = over[over["table"] == proto.TABLE1_OVER]
     assert len(t1_over) == 3 and (t1_over["test"] == "wilcoxon").all() and (t1_over["n"] == 10).all()

@@ -11,6 +11,7 @@ from fsbook.benchmark_records import read_benchmark
 from fsbook.experiments import l1linf, l1linf_ablations, read_store
 from fsbook.experiments.l1linf import facts as F
 from fsbook.experiments.l1linf import words
+from fsbook.report import tally
 
 CHAPTER = Path(__file__).resolve().parents[1] / "book" / "02_l1linf_feature_selection.ipynb"
 
@@ -108,7 +109,7 @@ def test_speed_facts_quote_the_record_as_recorded():
 def test_phrases_of_known_cases():
     rows = pd.DataFrame({"dataset": ["wine", "glass", "arcene"], "verdict": ["holds", "fails", "not separable"]})
     assert words.where(rows) == "holds on wine; fails on glass; is not separable on ARCENE"
-    assert words.tally(["holds", "holds", "fails"]) == "2 hold, 1 fails and none is not separable"
+    assert tally(["holds", "holds", "fails"]) == "2 hold, 1 fails and none is not separable"
     means = pd.DataFrame({"wine": [5.0, 5.0 * (1 + 1e-12), 6.0]}, index=["A", "B", "C"])
     assert words.lowest(means, "wine") == ["A", "B"]           # equal within the decisions' tolerance
 

@@ -38,7 +38,7 @@ from fsbook.experiments.hkl.paper import (
     WORDS_FOR_WEKA,
 )
 from fsbook.experiments.hkl.tasks import majority_accuracy
-from fsbook.report import describe_claim, format_significant, format_value, join_words
+from fsbook.report import describe_claim, format_significant, format_value, join_words, tally
 
 __all__ = ["facts", "SHORT", "SHORT_CLAIMS", "TIE", "store_facts", "baseline_facts", "claim_facts",
            "value_facts", "diagnosis_facts", "gap_explanations", "gap_facts", "agreement_facts",
@@ -191,12 +191,13 @@ def table1_summary(results):
 
 
 def store_facts(results):
-    """The stored tasks, their hours on the machine that ran them, and two settings."""
-    kinds = pd.Series([f"Table {p['table']}" if p["table"] != "disjunctions" else "disjunctions"
-                       for p in results.params])
-    cpu = pd.Series(results.seconds).groupby(kinds.values).sum() / 60
+    """The stored tasks, their CPU hours on the machine that ran them (version 8 on; ``nan`` when
+    some task has no CPU time), and two settings."""
+    cpu = list(getattr(results, "cpu_seconds", []) or [])
+    timed = len(cpu) == len(results.params) and all(c is not None for c in cpu)
+    hours = float(np.sum(cpu)) / 3600 if timed else float("nan")
     return {"hkl_tasks_stored": results.n_cached, "hkl_tasks_total": results.n_total,
-            "hkl_hours": round(float(cpu.sum() / 60), 1), "weka_words": WORDS_FOR_WEKA,
+            "hkl_hours": round(hours, 1), "weka_words": WORDS_FOR_WEKA,
             "hkl_tol": format_significant(HKL_TOL, 1)}
 
 
@@ -246,14 +247,16 @@ def claim_facts(results, claims_table):
         "t2_m": len(asserted), "t2_holds": verdict_counts(asserted["verdict"])["holds"],
         "t2_other_m": len(other), "t2_other_holds": verdict_counts(other["verdict"])["holds"],
         "t1_n_holds": int((per_set["verdict"] == "holds").sum()),
+        "t1_tally": tally(per_set["verdict"]),
         "t1_over_verdict": one_word(over_sets[over_sets["table"] == TABLE1_OVER]["verdict"]),
         "t2_verdict": one_word(asserted["verdict"]),
     }
     for text, key in zip(SHORT_CLAIMS, ("t1_libsvm", "t1_wrapper", "t1_tuned")):
         out[f"v_{key}"] = describe_claim(over_sets[over_sets["claim"] == text].iloc[0], units="points")
-        held = per_set[(per_set["claim"] == text) & (per_set["verdict"] == "holds")]
-        where = [f"{SHORT[d]} ({e:+.2f} points)" for d, e in zip(held["dataset"], held["effect"])]
-        out[f"v_{key}_where"] = join_words(where) if where else "no data set"
+        for verdict, suffix in (("holds", "where"), ("fails", "fails_where"), ("no gain", "no_gain_where")):
+            rows = per_set[(per_set["claim"] == text) & (per_set["verdict"] == verdict)]
+            where = [f"{SHORT[d]} ({e:+.2f} points)" for d, e in zip(rows["dataset"], rows["effect"])]
+            out[f"v_{key}_{suffix}"] = join_words(where) if where else "no data set"
     for _, row in c[c["table"].isin(["Table 3", "Table 4", "Table 5"])].iterrows():
         out[f"v_{_CLAIM_KEYS[row['claim']]}_{row['dataset']}"] = describe_claim(row, units="points")
     t3_rows = c[c["table"] == "Table 3"].set_index("b")["verdict"]

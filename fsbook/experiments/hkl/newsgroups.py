@@ -13,7 +13,8 @@ import numpy as np
 
 from fsbook.datasets import load_atheism_religion, most_frequent_words, outer_folds
 from fsbook.decisions import SCORE_ATOL, argbest
-from fsbook.experiments._protocol_helpers import tuned_svm
+from fsbook.experiments._protocol_helpers import outcome_string
+from fsbook.model_selection import tuned_svm
 
 __all__ = ["SVM_CS", "run_fold", "interaction_kernel", "interaction_svm_fold", "INTERACTION_GAMMAS"]
 
@@ -122,7 +123,7 @@ def interaction_kernel(G, gamma, degree=2):
 
 
 def interaction_svm_fold(fold, gammas=INTERACTION_GAMMAS, Cs=SVM_CS, seed=0, min_df=2, degree=2,
-                         inner_seed=None):
+                         inner_seed=None, outcomes=False):
     """Can disjunctions of a few words add anything to a linear SVM on the pair?  One outer fold.
 
     An SVM (libsvm, precomputed kernel) with :func:`interaction_kernel` of the given ``degree``
@@ -136,7 +137,8 @@ def interaction_svm_fold(fold, gammas=INTERACTION_GAMMAS, Cs=SVM_CS, seed=0, min
     -------
     dict
         ``linear`` and ``interactions``: test accuracy (fraction), chosen ``C`` (and ``gamma``),
-        inner-CV accuracy of the chosen setting (``inner``).
+        inner-CV accuracy of the chosen setting (``inner``); with ``outcomes=True`` also the test
+        posts' outcomes (``outcomes``, a string of ``"1"`` correct and ``"0"`` wrong in test order).
     """
     from sklearn.svm import SVC
 
@@ -149,9 +151,12 @@ def interaction_svm_fold(fold, gammas=INTERACTION_GAMMAS, Cs=SVM_CS, seed=0, min
         K = interaction_kernel(G, g, degree)
         gs = tuned_svm(SVC(kernel="precomputed"), {"C": Cs}, inner)
         gs.fit(K[np.ix_(tr, tr)], y[tr])
+        predicted = gs.predict(K[np.ix_(te, tr)])
         fits.append(dict(gamma=float(g), C=float(gs.best_params_["C"]),
                          inner=float(gs.cv_results_["mean_test_score"][gs.best_index_]),
-                         accuracy=float(np.mean(gs.predict(K[np.ix_(te, tr)]) == y[te]))))
+                         accuracy=float(np.mean(predicted == y[te]))))
+        if outcomes:
+            fits[-1]["outcomes"] = outcome_string(predicted, y[te])
     linear = next((f for f in fits if f["gamma"] == 0.0), None)
     best = fits[argbest([f["inner"] for f in fits], atol=SCORE_ATOL)]   # ties: the smallest γ
     out = dict(fold=int(fold), degree=int(degree), interactions=best)

@@ -17,8 +17,10 @@ from fsbook.baselines import EVALUATORS, SEARCHES
 #: 6, the conic restricted solver (:mod:`fsbook.hkl.primal`) with no node budget and no
 #: iteration cap, to the relative duality gap :data:`HKL_TOL`: no budget decides a stored result;
 #: 7, HKL's CV ties broken toward a fit that predicts both classes on the validation points
-#: (:data:`HKL_TIE`) before the smallest C
-VERSION = "7"
+#: (:data:`HKL_TIE`) before the smallest C;
+#: 8, each task also stores its test samples' outcomes (``outcomes_<column>``) for the tests on
+#: pooled samples; every other result unchanged
+VERSION = "8"
 
 CONFIGS = [f"{e}/{s}" for e in EVALUATORS for s in SEARCHES]
 #: fsbook.datasets' keys (file stems; ``monksK`` = both UCI splits of MONK's problem K;

@@ -21,7 +21,7 @@ from fsbook.baselines import FeatureWeightingSVM, WekaSubsetSelector, ZeroNormSV
 from fsbook.baselines.weka_svm import WekaFilters, WekaLibSVM
 from fsbook.booleanize import booleanize
 from fsbook.datasets import load_atheism_religion, most_frequent_words
-from fsbook.experiments._protocol_helpers import tuned_svm
+from fsbook.experiments._protocol_helpers import outcome_string
 from fsbook.experiments.hkl.newsgroups import interaction_svm_fold
 from fsbook.experiments.hkl.paper import (
     FRACTIONS,
@@ -43,6 +43,7 @@ from fsbook.experiments.hkl.paper import (
     TABLE1_METHODS,
     WORDS_FOR_WEKA,
 )
+from fsbook.model_selection import tuned_svm
 
 # ---- data ----------------------------------------------------------------------------------------
 
@@ -385,8 +386,20 @@ def _features_used(hkl_model, n):
     return used
 
 
-def _acc(model, X, y):
-    return float(np.mean(model.predict(X) == y))
+def _scored(name, model, X, y):
+    """``{name: test accuracy, "outcomes_<name>": outcome string}`` of a fitted ``model``: the
+    accuracy and the test samples' outcomes (:func:`outcome_string`) for the tests on pooled samples."""
+    predicted = model.predict(X)
+    return {name: float(np.mean(predicted == y)), f"outcomes_{name}": outcome_string(predicted, y)}
+
+
+def _majority(train_y, test_y, names=("L2", "L1")):
+    """Every classifier of ``names`` replaced by the training majority class (no feature selected)."""
+    predicted = np.full(test_y.shape, np.bincount(train_y).argmax())
+    out = {}
+    for name in names:
+        out.update({name: float(np.mean(predicted == test_y)), f"outcomes_{name}": outcome_string(predicted, test_y)})
+    return out
 
 
 # ---- tasks -----------------------------------------------------------------------------------------
@@ -454,8 +467,7 @@ def _run_table1_raw(p):
         cols = cols[sel.selected_]
         out["n_selected"] = int(cols.size)
     if cols.size == 0:
-        majority = np.bincount(y[train]).argmax()
-        return {**out, "L2": float(np.mean(y[test] == majority)), "L1": float(np.mean(y[test] == majority))}
+        return {**out, **_majority(y[train], y[test])}
     if p["method"] == RAW_TUNED:
         models = raw_tuned_svms(nominal[cols], n_levels[cols], inner_seed(1, p["fold"]))
     else:
@@ -464,7 +476,7 @@ def _run_table1_raw(p):
         with warnings.catch_warnings():
             warnings.simplefilter("error", ConvergenceWarning)      # no unconverged fit is used
             clf.fit(X[train][:, cols], y[train])
-        out[name] = _acc(clf, X[test][:, cols], y[test])
+        out.update(_scored(name, clf, X[test][:, cols], y[test]))
         if p["method"] == RAW_TUNED:
             out.update({f"{name}_{k.split('__')[-1]}": float(v) for k, v in clf.best_params_.items()})
     return out
@@ -480,7 +492,7 @@ def _run_table1(p):
         model = tuned_hkl(HKL_C_GRID, seed).fit(X[train], y[train])
         est = _fitted_hkl(model)
         used = _features_used(est, X.shape[1])
-        return {"HKL": _acc(model, X[test], y[test]), "C": _chosen_c(model),
+        return {**_scored("HKL", model, X[test], y[test]), "C": _chosen_c(model),
                 "n_disjunctions": len(est.disjunctions_), "n_features_used": len(used),
                 **_certificate(model)}
     out = {}
@@ -496,26 +508,26 @@ def _run_table1(p):
         cols = cols[sel.selected_]
         out["n_selected"] = int(cols.size)
     if cols.size == 0:
-        majority = np.bincount(y[train]).argmax()
-        return {**out, "L2": float(np.mean(y[test] == majority)), "L1": float(np.mean(y[test] == majority))}
+        return {**out, **_majority(y[train], y[test])}
     for name, clf in _svms().items():
         clf.fit(X[train][:, cols], y[train])
-        out[name] = _acc(clf, X[test][:, cols], y[test])
+        out.update(_scored(name, clf, X[test][:, cols], y[test]))
     return out
 
 
 def _run_table3(p):
     if p["method"] == "interactions":
         r = interaction_svm_fold(p["fold"], seed=0, inner_seed=inner_seed(3, p["fold"]),
-                                 degree=p["degree"])
+                                 degree=p["degree"], outcomes=True)
         lin, inter = r["linear"], r["interactions"]
         return {"linear": lin["accuracy"], "C_linear": lin["C"], "inner_linear": lin["inner"],
+                "outcomes_linear": lin["outcomes"], "outcomes_interactions": inter["outcomes"],
                 "interactions": inter["accuracy"], "gamma": inter["gamma"],
                 "C_interactions": inter["C"], "inner_interactions": inter["inner"]}
-    return svm_tuned_fold(p["fold"])
+    return svm_tuned_fold(p["fold"], outcomes=True)
 
 
-def svm_tuned_fold(fold, *, X=None, l1=None, models=("L2", "L1")):
+def svm_tuned_fold(fold, *, X=None, l1=None, models=("L2", "L1"), outcomes=False):
     """Table 3's tuned SVMs on outer ``fold`` of the 20 Newsgroups pair: test accuracy and the
     chosen ``C`` of each of ``models``.
 
@@ -529,6 +541,8 @@ def svm_tuned_fold(fold, *, X=None, l1=None, models=("L2", "L1")):
         ``l1(seed)`` builds another tuned L1-SVM (None: the stored one).
     models : tuple of str
         Which of ``"L2"``, ``"L1"`` to fit.
+    outcomes : bool, default False
+        Also return each model's test outcomes, ``"outcomes_<name>"`` (:func:`outcome_string`).
 
     Returns
     -------
@@ -543,7 +557,8 @@ def svm_tuned_fold(fold, *, X=None, l1=None, models=("L2", "L1")):
         if name not in models:
             continue
         clf.fit(X[train], y[train])
-        out[name] = _acc(clf, X[test], y[test])
+        scored = _scored(name, clf, X[test], y[test])
+        out.update(scored if outcomes else {name: scored[name]})
         out[f"C_{name}"] = float(next(v for k, v in clf.best_params_.items() if k.endswith("C")))
     return out
 
@@ -565,7 +580,7 @@ def _run_disjunctions(p):
               "missing": [w for w in d if w not in index],
               "coverage": _coverage(X[test], [index[w] for w in d if w in index])}
              for d in PAPER_DISJUNCTIONS]
-    return {"accuracy": _acc(model, X[test], y[test]), "C": _chosen_c(model), "found": found,
+    return {**_scored("accuracy", model, X[test], y[test]), "C": _chosen_c(model), "found": found,
             "paper": paper, **_certificate(model)}
 
 
@@ -577,12 +592,12 @@ def _run_table4(p):
         model = make_pipeline(StandardScaler(), ZeroNormSVM(n_features_to_select=p["fraction"]))
         model.fit(X[train], y[train])
         k = int(model[-1].support_.sum())
-        return {"accuracy": _acc(model, X[test], y[test]), "fraction_used": k / X.shape[1]}
+        return {**_scored("accuracy", model, X[test], y[test]), "fraction_used": k / X.shape[1]}
     X, y, Xb, names = table4_boolean(p["dataset"])
     train, test = table_folds(y, None)[p["fold"]]
     model = tuned_hkl(HKL_C_GRID, seed).fit(Xb[train], y[train])
     used = _features_used(_fitted_hkl(model), Xb.shape[1])
-    return {"accuracy": _acc(model, Xb[test], y[test]), "C": _chosen_c(model),
+    return {**_scored("accuracy", model, Xb[test], y[test]), "C": _chosen_c(model),
             "fraction_used": len(_originals(names, used)) / X.shape[1],
             "fraction_boolean": len(used) / Xb.shape[1], **_certificate(model)}
 
@@ -624,12 +639,12 @@ def _run_table5(p):
     if p["method"] == "weighted_svm":
         model = tuned_weighted_svm(seed).fit(X[train], y[train])
         k = int(model.best_estimator_[-1].support_.sum())
-        return {"accuracy": _acc(model, X[test], y[test]), "fraction_used": k / X.shape[1],
+        return {**_scored("accuracy", model, X[test], y[test]), "fraction_used": k / X.shape[1],
                 "C": float(model.best_params_["featureweightingsvm__C"])}
     Xb, _, names, _ = load_table1(p["dataset"])
     model = tuned_hkl(HKL_C_GRID, seed).fit(Xb[train], y[train])
     used = _features_used(_fitted_hkl(model), Xb.shape[1])
-    return {"accuracy": _acc(model, Xb[test], y[test]),
+    return {**_scored("accuracy", model, Xb[test], y[test]),
             "fraction_used": len(_originals(names, used)) / X.shape[1],
             "fraction_boolean": len(used) / Xb.shape[1], "C": _chosen_c(model),
             **_certificate(model)}
@@ -656,8 +671,10 @@ def run_task(params):
     Examples
     --------
     >>> r = run_task({"table": 1, "dataset": "monks1", "fold": 0, "method": "all", "full": False})
-    >>> {k: round(v, 3) for k, v in r.items()}
+    >>> {k: round(v, 3) for k, v in r.items() if not k.startswith("outcomes_")}
     {'L2': 0.785, 'L1': 0.718}
+    >>> len(r["outcomes_L2"])                     # MONK's test split: 432 outcomes, "1" correct
+    432
     """
     table = params["table"]
     if table not in PARTS:

@@ -49,11 +49,10 @@ from fsbook.experiments.l1linf.words import (
     outcome,
     pct,
     stored_mean,
-    tally,
     versus,
     where,
 )
-from fsbook.report import describe_claim, format_p, format_value, join_words, spaced
+from fsbook.report import describe_claim, format_p, format_value, join_words, spaced, tally
 
 #: the glue keys of the three claims of Table 1
 TABLE1_CLAIM_KEYS = {"hsfs": CLAIM_HSFS, "fohsic": CLAIM_FOHSIC, "ldfs": CLAIM_LDFS}

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from fsbook.claims import verdict_counts
 from fsbook.decisions import RTOL
 from fsbook.experiments.l1linf.paper import NAMES, TABLE1_K
 from fsbook.report import format_value, join_words
@@ -75,27 +74,6 @@ def where(rows, unit="data sets"):
         if names:
             parts.append(f"{VERBS[v]} on {join_words(names)}")
     return " and ".join(parts) if len(parts) == 2 else "; ".join(parts)
-
-
-def tally(verdicts):
-    """How many verdicts hold, fail, show no gain (only when some do) and are not separable, in words.
-
-    Examples
-    --------
-    >>> tally(["fails"] + ["not separable"] * 20)
-    'none holds, 1 fails and 20 are not separable'
-    >>> tally(["fails", "no gain"] + ["not separable"] * 20)
-    'none holds, 1 fails, 1 shows no gain and 20 are not separable'
-    """
-    c = verdict_counts(verdicts)
-
-    def word(n, one, many):
-        return f"{'none' if n == 0 else n} {one if n <= 1 else many}"
-
-    parts = [word(c["holds"], "holds", "hold"), word(c["fails"], "fails", "fail")]
-    if c["no gain"]:
-        parts.append(word(c["no gain"], "shows no gain", "show no gain"))
-    return f"{', '.join(parts)} and {word(c['not separable'], 'is not separable', 'are not separable')}"
 
 
 def agree_words(rows):
