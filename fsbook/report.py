@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import math
+import textwrap
 from collections.abc import Mapping
 
 import numpy as np
@@ -20,7 +22,7 @@ from pandas.io.formats.style import Styler
 
 __all__ = ["paper_vs_ours", "format_value", "format_significant", "rank_order", "compare_rankings", "captioned",
            "styled_table", "Table", "join_words", "spaced", "percent", "format_p", "describe_claim",
-           "claims_display", "claims_pivot", "with_unit", "tally"]
+           "claims_display", "claims_pivot", "with_unit", "tally", "refill"]
 
 #: shown where the paper reports no value
 MISSING = "–"
@@ -396,6 +398,50 @@ def join_words(items, *, empty: str = "none") -> str:
     if not items:
         return empty
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _indent(line: str) -> str | None:
+    """The leading spaces of an indented line; ``None`` for an unindented or blank one."""
+    return line[:len(line) - len(line.lstrip())] if line.strip() and line[0].isspace() else None
+
+
+def refill(text: str, width: int = 76) -> str:
+    """``text`` refilled to ``width`` characters, so that printed output fits the page.
+
+    An unindented line is wrapped on its own, its continuation lines indented by two spaces; a
+    run of lines with the same indent is one paragraph, joined and wrapped at that indent. Blank
+    lines stay; words longer than ``width`` (paths, hashes) and hyphenated words stay whole.
+
+    Parameters
+    ----------
+    text : str
+    width : int, default=76
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from fsbook.report import refill
+    >>> print(refill("Shape: 155 samples x 19 features\\n\\nNotes:\\n  one\\n  two three", width=14))
+    Shape: 155
+      samples x 19
+      features
+    <BLANKLINE>
+    Notes:
+      one two
+      three
+    """
+    out = []
+    for indent, lines in itertools.groupby(text.split("\n"), key=_indent):
+        if indent is None:
+            out += [textwrap.fill(line, width, subsequent_indent="  ", break_long_words=False,
+                                  break_on_hyphens=False) for line in lines]
+        else:
+            out.append(textwrap.fill(" ".join(line.strip() for line in lines), width, initial_indent=indent,
+                                     subsequent_indent=indent, break_long_words=False, break_on_hyphens=False))
+    return "\n".join(out)
 
 
 def spaced(n) -> str:

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fsbook.report import format_value, paper_vs_ours
+from fsbook.report import format_value, paper_vs_ours, refill
 
 
 def test_format_value_fixed_decimals_and_missing():
@@ -58,3 +58,22 @@ def test_bad_types_are_rejected():
         paper_vs_ours([0.1], {"a": 0.1})
     with pytest.raises(TypeError):
         paper_vs_ours({"a": 0.1}, pd.DataFrame({"c": [1.0]}))
+
+
+def test_refill_keeps_every_word_and_fits_the_width():
+    text = ("Title\n=====\n\nSource: " + "x" * 80 + " (a/b/c.arff)\nUsed by: " + "word " * 30 + "\n\n"
+            "Differences:\n  " + "one two three " * 12 + "\n  continued here\n    deeper indent\n")
+    out = refill(text, width=40)
+    assert out.split() == text.split()
+    assert out.endswith("\n") and "\n\n" in out
+    long_word = "x" * 80
+    assert all(len(line) <= 40 for line in out.splitlines() if long_word not in line)
+    lines = out.splitlines()
+    assert lines[:3] == ["Title", "=====", ""] and lines[3] == "Source:" and lines[4] == "  " + long_word
+    paragraph = [line for line in lines[lines.index("Differences:") + 1:] if line.startswith("  ")]
+    assert all(not line.startswith("   ") for line in paragraph[:-1]) and paragraph[-1] == "    deeper indent"
+
+
+def test_refill_leaves_short_text_alone():
+    text = "a: 1\nb: 2\n\n  note\n"
+    assert refill(text) == text
