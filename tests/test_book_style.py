@@ -75,7 +75,6 @@ RICH = {"text/html", "text/markdown", "image/png", "image/svg+xml", "image/jpeg"
 #: pages whose printed output still has lines wider than the column (edited elsewhere): the mark
 #: is strict, so the check fails once a page fits and its entry is left here
 WIDE_OUTPUT = {
-    "02_l1linf_feature_selection": "the starts' common pair of features is printed on one line",
     "03_lp_kernel_design": "the zero condition's agreement with the LP is printed on one line",
 }
 
