@@ -558,20 +558,25 @@ def family_check(table: pd.DataFrame, alpha=ALPHA) -> pd.DataFrame:
     """For every family (``table``) of a claims table: its size ``m`` (testable rows), and the rows
     that could never pass even as the family's smallest p-value (``min_achievable_p >= alpha/m``).
 
-    ``cannot pass`` is a check of the design (test and number of units ``n``).  Where the rows
+    A family *can pass* when its smallest achievable p-value is below Holm's first threshold
+    ``alpha/m``: otherwise no row of it can ever be decided.  ``cannot pass`` counts the rows
+    that could not pass even as the family's smallest p-value: a check of the design (test and
+    number of units ``n``).  Where the rows
     carry ``n_nonzero`` (every row :func:`evaluate` makes does), ``cannot pass with ties`` checks
     the data too: the sign and signed-rank tests drop the zero differences, so a row with ``n``
     units of which only ``n_nonzero`` differ has the smallest p of ``n_nonzero`` units, and a
     t-test row whose differences are all zero cannot pass at all.  (Tied non-zero magnitudes
     change the signed-rank test's smallest p only through its normal approximation; the check
-    keeps the exact floor.)
+    keeps the exact floor.)  An exact binomial row that carries its reference proportion ``p0``
+    gets that test's own floor (:func:`binomial_min_p`), not the sign test's ``2 / 2**n``.
 
     Returns
     -------
     DataFrame
         One row per family: ``table``, ``m``, ``threshold`` (``alpha/m``), ``cannot pass`` (how
-        many testable rows could never pass by design), ``can pass`` (whether every testable row
-        can) and, where the rows carry ``n_nonzero``, ``cannot pass with ties``.
+        many testable rows could not pass Holm's first threshold by design), ``can pass`` (whether
+        the family's smallest achievable p is below it) and, where the rows carry ``n_nonzero``,
+        ``cannot pass with ties``.
 
     Examples
     --------
@@ -592,16 +597,32 @@ def family_check(table: pd.DataFrame, alpha=ALPHA) -> pd.DataFrame:
         testable = g[np.isfinite(g["p"].to_numpy(dtype=float))]
         m = len(testable)
         thr = alpha / m if m else float("nan")
-        sided = testable["one_sided"] if "one_sided" in testable else [False] * m
-        bad = int(sum(min_achievable_p(t, n, bool(o)) >= thr
-                      for t, n, o in zip(testable["test"], testable["n"], sided))) if m else 0
-        row = {"table": fam, "m": m, "threshold": thr, "cannot pass": bad, "can pass": bad == 0}
+        sided = ([o is True or (isinstance(o, (bool, np.bool_)) and bool(o)) for o in testable["one_sided"]]
+                 if "one_sided" in testable else [False] * m)      # NaN (not stated) is two-sided
+        p0s = testable["p0"] if "p0" in testable else [float("nan")] * m
+        floors = [_floor(t, n, o, p0) for t, n, o, p0 in zip(testable["test"], testable["n"], sided, p0s)]
+        bad = int(sum(f >= thr for f in floors)) if m else 0
+        row = {"table": fam, "m": m, "threshold": thr, "cannot pass": bad,
+               "can pass": bool(m == 0 or min(floors) < thr)}
         if with_ties:
             row["cannot pass with ties"] = int(sum(
-                _min_p_with_ties(t, n, k, bool(o)) >= thr
-                for t, n, k, o in zip(testable["test"], testable["n"], testable["n_nonzero"], sided)))
+                (f if _has_p0(p0) else _min_p_with_ties(t, n, k, bool(o))) >= thr
+                for f, t, n, k, o, p0 in zip(floors, testable["test"], testable["n"], testable["n_nonzero"],
+                                             sided, p0s)))
         out.append(row)
     return pd.DataFrame(out, columns=columns)
+
+
+def _has_p0(p0):
+    return p0 is not None and not (isinstance(p0, float) and math.isnan(p0))
+
+
+def _floor(test, n, one_sided, p0):
+    """The smallest p a row's test can give by design: the binomial test's own floor when the row
+    carries its reference proportion ``p0``, else :func:`min_achievable_p`."""
+    if test == "exact binomial" and _has_p0(p0) and int(n) >= 1:
+        return binomial_min_p(int(n), float(p0))
+    return min_achievable_p(test, n, one_sided)
 
 
 def _min_p_with_ties(test, n, n_nonzero, one_sided):

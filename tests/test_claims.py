@@ -396,3 +396,15 @@ def test_equivalence_verdicts_restate_only_the_named_claims():
     assert out["verdict"].tolist() == [HOLDS, FAILS, FAILS, NOT_SEPARABLE, NO_GAIN]
     assert out["difference"].tolist() == [NO_GAIN, HOLDS, FAILS, NOT_SEPARABLE, ""]
     assert out["size"].tolist() == [""] * 5 and t["verdict"].tolist()[0] == NO_GAIN    # a copy
+
+
+def test_family_check_uses_the_binomial_tests_own_floor():
+    """An exact binomial test of p0 = 0.754 over 7 sets can give p = 0.245**7 (every set below),
+    far below 0.05/13; the sign test's floor 2/2**7 = 0.0156 would call the row hopeless."""
+    import pandas as pd
+
+    from fsbook.claims import binomial_min_p, family_check
+    rows = pd.DataFrame({"table": "T", "test": "exact binomial", "n": [7] * 13, "p": 0.5, "p0": 0.754})
+    assert binomial_min_p(7, 0.754) < 0.05 / 13 < 2 / 2 ** 7
+    assert family_check(rows)["can pass"].iloc[0]
+    assert not family_check(rows.drop(columns="p0"))["can pass"].iloc[0]

@@ -48,7 +48,7 @@ def _binomial_row(table, claim, k, n, p0, better, *, a, b, unit="sets", note="",
     r = binomial_test(k, n, p0, better, unit=unit)
     return _claim_row(table, claim, a=a, b=b, unit=unit, n=r["n"], effect=r["effect"], se=r["se"],
                       ci=(r["ci_low"], r["ci_high"]), test="exact binomial", p=r["p"],
-                      note=note or r["note"], **extra)
+                      note=note or r["note"], p0=float(p0), **extra)
 
 
 def _regression_row(table, claim, x, y, better, *, a, b, unit, null=0.0, note="", **extra):
