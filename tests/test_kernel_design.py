@@ -563,14 +563,14 @@ def test_choose_gammas_skipping_implied_zero_fits_agrees_with_the_reference(monk
     from fsbook.kernel_design.lp import HIGHS_OPTIONS
 
     fits = {}
-    fit = KD._fit_mixture
+    fit = KD.fit_mixture
 
     def recorded(meth, X, t, g1, g2):
         est = fit(meth, X, t, g1, g2)
         fits[(t[0].tobytes(), g1, g2)] = float(np.abs(est.alpha_).max())
         return est
 
-    monkeypatch.setattr(tasks, "_fit_mixture", recorded)   # the name choose_gammas calls
+    monkeypatch.setattr(tasks, "fit_mixture", recorded)   # the name choose_gammas calls
     Xtr, ytr, *_ = KD.split({"dataset": "iris", "split": 0, "n_train": 3, "n_test": 3})
     grid = [1e-4, 1e-1, 10.0, 100.0]
     ref = KD.choose_gammas(method, Xtr, ytr, grid, 200, 200, 5, skip_implied_zero=False)

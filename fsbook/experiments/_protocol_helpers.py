@@ -18,7 +18,7 @@ from sklearn.preprocessing import StandardScaler
 from fsbook.decisions import RTOL, SCORE_ATOL, argbest_lexicographic, tie_refit
 
 __all__ = ["SELECTOR_LABELS", "SVM_TIE_RULES", "inner_folds", "lexicographic_svm_refit", "make_selector",
-           "tuned_svm"]
+           "outcome_string", "tuned_svm"]
 
 #: tie rules of :func:`tuned_svm`: ``"first"`` (every stored protocol) and ``"lexicographic"``
 #: (never a one-class model when a tied model predicts both classes)
@@ -52,6 +52,19 @@ def inner_folds(seed, n_splits=3):
     if seed is None:
         return StratifiedKFold(n_splits)
     return StratifiedKFold(n_splits, shuffle=True, random_state=seed)
+
+
+def outcome_string(predicted, y_test):
+    """The test samples' outcomes in test-fold order, ``"1"`` correct and ``"0"`` wrong (the
+    per-sample units of the exact sign test on a single partition; the l1/linf protocol and the
+    kernel-design selection check store them).
+
+    Examples
+    --------
+    >>> outcome_string(np.array([0, 1, 1]), np.array([0, 0, 1]))
+    '101'
+    """
+    return "".join("1" if ok else "0" for ok in np.asarray(predicted) == np.asarray(y_test))
 
 
 def _n_predicted_classes(estimator, X, y):

@@ -105,9 +105,6 @@ from fsbook.experiments.kernel_design.paper import (
     VERSION,
     WEAK_MU,
 )
-
-# F401: the private names are re-exported for the modules and tests that import them from the
-# package (the chance audit rebuilds the model search from _fit_mixture and _svm)
 from fsbook.experiments.kernel_design.records import (
     accuracy_gap,
     arcene_facts,
@@ -125,17 +122,18 @@ from fsbook.experiments.kernel_design.tables import (  # noqa: F401
     format_violation,
     reduce,
 )
-from fsbook.experiments.kernel_design.tasks import (  # noqa: F401
+from fsbook.experiments.kernel_design.tasks import (
     PARTS,
     SKIP_IMPLIED_ZERO,
-    _fit_mixture,
-    _svm,
     choose_gammas,
+    fit_mixture,
     load,
     make_tasks,
     respected,
     respected_after_map,
     run_task,
+    selection_fold,
+    selection_svm,
     split,
     stored_datasets,
     zero_implied,
@@ -156,7 +154,8 @@ __all__ = [
     "PROTOCOL", "REGIMES", "REGIME_GAMMA1", "REGIME_GAMMA2", "REGIME_HYPOTHESES",
     "SDP_COST_SOLVERS", "SELECTION_DATASETS", "SINGLES", "SKIP_IMPLIED_ZERO", "SVM_C", "TEST",
     "THRESHOLD", "TIE_RULE", "VERSION", "VIOLATION_FLOOR", "WEAK_MU", "best_single_kernel",
-    "choose_gammas", "claim_rows", "claims", "format_violation", "load", "make_tasks", "reduce",
-    "regime_claims", "respected", "respected_after_map", "run_task", "sdp_cost_claims", "split",
+    "choose_gammas", "claim_rows", "claims", "fit_mixture", "format_violation", "load", "make_tasks", "reduce",
+    "regime_claims", "respected", "respected_after_map", "run_task", "sdp_cost_claims",
+    "selection_fold", "selection_svm", "split",
     "stored_datasets", "weak_kernel_regimes", "zero_implied",
 ]

@@ -19,7 +19,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import SVC
 
 from fsbook.experiments._protocol_helpers import make_selector as registry_selector
-from fsbook.experiments._protocol_helpers import tuned_svm
+from fsbook.experiments._protocol_helpers import outcome_string, tuned_svm
 from fsbook.experiments._runner import task_seed
 from fsbook.experiments.l1linf.paper import (
     BOOK_DATASETS,
@@ -82,18 +82,6 @@ def svm_error(X_train, y_train, X_test, y_test, seed, *, standardise=True):
     """Test error and ``C`` of the RBF SVM of :func:`svm_fit_predict`."""
     predicted, C = svm_fit_predict(X_train, y_train, X_test, seed, standardise=standardise)
     return float(np.mean(predicted != y_test)), C
-
-
-def outcome_string(predicted, y_test):
-    """The test samples' outcomes in test-fold order, ``"1"`` correct and ``"0"`` wrong (the
-    per-sample units of the exact sign test on a single partition).
-
-    Examples
-    --------
-    >>> outcome_string(np.array([0, 1, 1]), np.array([0, 0, 1]))
-    '101'
-    """
-    return "".join("1" if ok else "0" for ok in np.asarray(predicted) == np.asarray(y_test))
 
 
 def _rows_all(train, n):
