@@ -308,7 +308,8 @@ def test_reduce_on_a_subset_of_the_data_sets():
         if t["method"] == "singles":
             return {"n_features": 3, **{k: 0.5 for k in KD.SINGLES}}
         if t["method"] == "selection":
-            return {"n_features": 3, "n_kept": 2, "kept": [0, 1], "acc_all": 0.9, "acc_kept": 0.9}
+            return {"n_features": 3, "n_kept": 2, "kept": [0, 1], "acc_all": 0.9, "acc_kept": 0.9,
+                    "outcomes_all": "1" * 9 + "0", "outcomes_kept": "1" * 9 + "0"}
         if t["method"] == "weak_cv10":
             return {"n_features": 3, "n_selected": 1, "gamma1": 1e-4, "gamma2": 1e-4}
         if t["method"] in ("mmc", "nca"):
@@ -391,7 +392,8 @@ def _fake_store(datasets, score, n_selected=None, alpha_zero=True):
         if m == "singles":
             out.append({"n_features": 3, **{k: score(d, k, s) for k in KD.SINGLES}})
         elif m == "selection":
-            out.append({"n_features": 3, "n_kept": 2, "kept": [0, 1], "acc_all": 0.9, "acc_kept": 0.9})
+            out.append({"n_features": 3, "n_kept": 2, "kept": [0, 1], "acc_all": 0.9, "acc_kept": 0.9,
+                        "outcomes_all": "1" * 9 + "0", "outcomes_kept": "1" * 9 + "0"})
         elif m == "weak_cv10":
             out.append({"n_features": 3, "n_selected": 0, "gamma1": 1e-4, "gamma2": 1e-4})
         elif m in ("mmc", "nca"):
