@@ -308,7 +308,8 @@ def test_reduce_on_a_subset_of_the_data_sets():
         if t["method"] == "singles":
             return {"n_features": 3, **{k: 0.5 for k in KD.SINGLES}}
         if t["method"] == "selection":
-            return {"n_features": 3, "n_kept": 2, "kept": [0, 1], "acc_all": 0.9, "acc_kept": 0.9}
+            return {"n_features": 3, "n_kept": 2, "kept": [0, 1], "acc_all": 0.9, "acc_kept": 0.9,
+                    "outcomes_all": "1" * 9 + "0", "outcomes_kept": "1" * 9 + "0"}
         if t["method"] == "weak_cv10":
             return {"n_features": 3, "n_selected": 1, "gamma1": 1e-4, "gamma2": 1e-4}
         if t["method"] in ("mmc", "nca"):
@@ -391,7 +392,8 @@ def _fake_store(datasets, score, n_selected=None, alpha_zero=True):
         if m == "singles":
             out.append({"n_features": 3, **{k: score(d, k, s) for k in KD.SINGLES}})
         elif m == "selection":
-            out.append({"n_features": 3, "n_kept": 2, "kept": [0, 1], "acc_all": 0.9, "acc_kept": 0.9})
+            out.append({"n_features": 3, "n_kept": 2, "kept": [0, 1], "acc_all": 0.9, "acc_kept": 0.9,
+                        "outcomes_all": "1" * 9 + "0", "outcomes_kept": "1" * 9 + "0"})
         elif m == "weak_cv10":
             out.append({"n_features": 3, "n_selected": 0, "gamma1": 1e-4, "gamma2": 1e-4})
         elif m in ("mmc", "nca"):
@@ -563,14 +565,14 @@ def test_choose_gammas_skipping_implied_zero_fits_agrees_with_the_reference(monk
     from fsbook.kernel_design.lp import HIGHS_OPTIONS
 
     fits = {}
-    fit = KD._fit_mixture
+    fit = KD.fit_mixture
 
     def recorded(meth, X, t, g1, g2):
         est = fit(meth, X, t, g1, g2)
         fits[(t[0].tobytes(), g1, g2)] = float(np.abs(est.alpha_).max())
         return est
 
-    monkeypatch.setattr(tasks, "_fit_mixture", recorded)   # the name choose_gammas calls
+    monkeypatch.setattr(tasks, "fit_mixture", recorded)   # the name choose_gammas calls
     Xtr, ytr, *_ = KD.split({"dataset": "iris", "split": 0, "n_train": 3, "n_test": 3})
     grid = [1e-4, 1e-1, 10.0, 100.0]
     ref = KD.choose_gammas(method, Xtr, ytr, grid, 200, 200, 5, skip_implied_zero=False)

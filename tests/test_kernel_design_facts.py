@@ -152,3 +152,112 @@ def test_arcene_facts_on_a_small_record():
     assert f["kd_large_direct"] == "the direct solve at this size is not in the record"
     slow = {**run, "cpu_ratio": 0.5, "colgen": {**run["colgen"], "cpu_seconds": 4.0}}
     assert arcene_facts({"1": slow})["kd_small_speed"] == "2.0 times slower"
+
+
+# ---- the selection check on pooled test samples ------------------------------------------------
+
+def test_the_selection_outcomes_pool_the_partition_and_give_the_stored_accuracies(store):
+    """Every sample of each data set is one row of the pooled outcomes (the five test folds make a
+    partition), and each fold's outcomes give back its stored accuracies."""
+    from fsbook.experiments.kernel_design import SELECTION_DATASETS, load, selection_outcomes
+
+    frame = pd.DataFrame([{**p, **r} for p, r in zip(store.params, store.results)])
+    for d in SELECTION_DATASETS:
+        s = selection_outcomes(frame, d)
+        assert len(s) == load(d)[1].size and s["unit"].is_unique
+        sel = frame[(frame.method == "selection") & (frame.dataset == d)]
+        for fold, acc_all, acc_kept in zip(sel["split"], sel["acc_all"], sel["acc_kept"]):
+            g = s[s.fold == fold]
+            assert g["all"].mean() == pytest.approx(acc_all, abs=1e-15)
+            assert g["kept"].mean() == pytest.approx(acc_kept, abs=1e-15)
+
+
+def test_the_selection_accuracy_is_decided_by_the_sign_test_on_the_samples(store):
+    """The accuracy claim of the selection check pairs the data set's samples (n = its size), its
+    p is the exact sign test on the samples one SVM gets right and the other wrong, and its effect
+    is the difference of the pooled accuracies; the count of kept features stays on the folds."""
+    from scipy import stats
+
+    from fsbook.experiments.kernel_design import SELECTION_DATASETS, claims, load
+    from fsbook.experiments.kernel_design.facts import SEL_A, SEL_K, pooled_accuracy
+
+    table = claims(store)
+    frame = pd.DataFrame([{**p, **r} for p, r in zip(store.params, store.results)])
+    for d in SELECTION_DATASETS:
+        row = table[(table.claim == SEL_A) & (table.dataset == d)].iloc[0]
+        a = pooled_accuracy(frame, d)
+        assert (row["unit"], row["test"], int(row["n"])) == ("samples", "sign", load(d)[1].size)
+        assert row["effect"] == pytest.approx(a["kept"] - a["all"], abs=1e-12)
+        assert row["p"] == pytest.approx(stats.binomtest(a["gained"], a["gained"] + a["lost"]).pvalue)
+        count = table[(table.claim == SEL_K) & (table.dataset == d)].iloc[0]
+        assert (count["unit"], count["test"], int(count["n"])) == ("folds", "paired_t", 5)
+
+
+def test_the_equivalence_interval_of_the_samples_is_close_to_the_exact_one(store):
+    """The 90 % t interval the engine puts on 0/±1 differences (the Wald interval of a difference
+    of paired proportions) against the exact one given the discordant samples (Clopper–Pearson on
+    the gains among them, rescaled to the data set): on the store both lie inside the margin, or
+    both reach out of it, for every data set, and their bounds differ by less than a point (by 0.8
+    point on wine, whose 178 samples hold only four discordant ones)."""
+    from scipy import stats
+
+    from fsbook.experiments.kernel_design import EQUIVALENCE_MARGIN, SELECTION_DATASETS, claims, load
+    from fsbook.experiments.kernel_design.facts import SEL_A, pooled_accuracy
+
+    table = claims(store)
+    frame = pd.DataFrame([{**p, **r} for p, r in zip(store.params, store.results)])
+    for d in SELECTION_DATASETS:
+        row = table[(table.claim == SEL_A) & (table.dataset == d)].iloc[0]
+        n, a = load(d)[1].size, pooled_accuracy(frame, d)
+        half = stats.t.ppf(0.95, n - 1) * row["se"]
+        wald = (row["effect"] - half, row["effect"] + half)
+        m = a["gained"] + a["lost"]
+        ci = stats.binomtest(a["gained"], m).proportion_ci(0.90, method="exact")
+        exact = ((2 * ci.low - 1) * m / n, (2 * ci.high - 1) * m / n)
+        assert np.allclose(wald, exact, atol=0.01), (d, wald, exact)
+        inside = [-EQUIVALENCE_MARGIN < lo and hi < EQUIVALENCE_MARGIN for lo, hi in (wald, exact)]
+        assert inside[0] == inside[1], d
+        assert (row["difference"] == "no gain") == inside[0], d
+
+
+def test_the_selection_claims_on_a_small_case():
+    """Pooled samples whose answer is known: 400 samples on which the kept features agree with all
+    features but on 2 (one gained, one lost) are equivalent within the margin; 40 gained against
+    none lost is a significant difference, which refutes "about the same"."""
+    from fsbook.experiments.kernel_design import claims
+    from fsbook.experiments.kernel_design.facts import SEL_A
+
+    tasks, results = _small_selection_store({"wdbc": ("1" * 79 + "0", "1" * 78 + "01")})
+    t = claims((tasks, results))
+    row = t[(t.claim == SEL_A) & (t.dataset == "wdbc")].iloc[0]
+    assert (int(row["n"]), row["verdict"], row["difference"]) == (400, "holds", "no gain")
+    tasks, results = _small_selection_store({"wdbc": ("1" * 72 + "0" * 8, "1" * 80)})
+    t = claims((tasks, results))
+    row = t[(t.claim == SEL_A) & (t.dataset == "wdbc")].iloc[0]
+    assert row["verdict"] == "fails" and row["effect"] == pytest.approx(40 / 400)
+
+
+def _small_selection_store(outcomes):
+    """A store of the full protocol's tasks on the data sets of ``outcomes`` (data set → the
+    outcome strings of all and kept features, the same on each of the five folds), the other
+    results of run_task's shapes."""
+    from fsbook.experiments import kernel_design as KD
+
+    tasks = [t for t in KD.make_tasks(True) if t["dataset"] in outcomes]
+    out = []
+    for t in tasks:
+        m = t["method"]
+        if m == "singles":
+            out.append({"n_features": 3, **{k: 0.5 + 0.01 * t["split"] for k in KD.SINGLES}})
+        elif m == "selection":
+            all_, kept = outcomes[t["dataset"]]
+            out.append({"n_features": 30, "n_kept": 2, "kept": [0, 1], "acc_all": all_.count("1") / len(all_),
+                        "acc_kept": kept.count("1") / len(kept), "outcomes_all": all_, "outcomes_kept": kept})
+        elif m == "weak_cv10":
+            out.append({"n_features": 3, "n_selected": 0, "gamma1": 1e-4, "gamma2": 1e-4})
+        elif m in ("mmc", "nca"):
+            out.append({"n_features": 3, "score": 0.5})
+        else:
+            out.append({"n_features": 3, "score": 0.5, "gamma1": 1e-4, "gamma2": 1e-4, "n_selected": 2,
+                        "n_kernels": 1, "alpha": [0.5]})
+    return tasks, out

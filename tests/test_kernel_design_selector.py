@@ -111,12 +111,18 @@ def test_all_triplets_on_duplicated_points_raise():
 
 
 def test_protocol_selection_task_and_table():
-    from fsbook.experiments.kernel_design import reduce, run_task
+    from fsbook.experiments.kernel_design import reduce, run_task, selection_fold
     p = {"dataset": "wine", "split": 0, "method": "selection"}
     r = run_task(p)
     assert r == run_task(dict(p))                        # deterministic
     assert 0 < r["n_kept"] <= r["n_features"] == 13 and len(r["kept"]) == r["n_kept"]
     assert 0.5 < r["acc_all"] <= 1 and 0.5 < r["acc_kept"] <= 1
+    # the test samples' outcomes, in the test fold's order: their mean is the stored accuracy
+    _, test = selection_fold("wine", 0)
+    for key in ("all", "kept"):
+        outcomes = r[f"outcomes_{key}"]
+        assert len(outcomes) == test.size and set(outcomes) <= {"0", "1"}
+        assert outcomes.count("1") / test.size == pytest.approx(r[f"acc_{key}"], abs=1e-15)
     table = reduce([p], [r])["selection"]
     assert table.loc[0, "folds"] == 1 and table.loc[0, "D"] == 13
 

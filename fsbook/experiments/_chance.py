@@ -283,7 +283,7 @@ def _kernel_lp_row(p, r, recompute):
     tied = np.flatnonzero(acc >= acc.max() - SCORE_ATOL)
     zero = np.zeros(len(pairs), dtype=bool)
     for i in tied:
-        zero[i] = not np.abs(K._fit_mixture(p["method"], Xtr, t_tr, *pairs[i]).alpha_).max(initial=0.0) > 0
+        zero[i] = not np.abs(K.fit_mixture(p["method"], Xtr, t_tr, *pairs[i]).alpha_).max(initial=0.0) > 0
     out = tie_check(acc, zero, chosen)
     note = (f"tied pairs {[pairs[i] for i in out['tied']]}; CV score {acc[chosen]:.3f}, "
             f"zero kernel at {[pairs[i] for i in out['tied'] if zero[i]]}")
@@ -291,11 +291,8 @@ def _kernel_lp_row(p, r, recompute):
 
 
 def _kernel_design_rows(recompute):
-    from sklearn.model_selection import StratifiedKFold
-
     from fsbook.experiments import kernel_design as K
     from fsbook.experiments import read_store
-    from fsbook.experiments._runner import task_seed
 
     res, rows = read_store(K.PROTOCOL), []
     for p, r in zip(res.params, res.results):
@@ -305,12 +302,11 @@ def _kernel_design_rows(recompute):
                 rows.append(row)
         elif p["method"] == "selection":
             X, y = K.load(p["dataset"])
-            kf = StratifiedKFold(5, shuffle=True, random_state=task_seed({"dataset": p["dataset"]}, "sel"))
-            tr, te = list(kf.split(X, y))[p["split"]]
+            tr, te = K.selection_fold(p["dataset"], p["split"])
             for key, cols in (("acc_all", np.arange(X.shape[1])), ("acc_kept", np.asarray(r["kept"], dtype=int))):
                 if not r[key] <= _majority_rate(y[te]) + 1e-12:      # NaN (nothing kept): no SVM
                     continue
-                search = K._svm()
+                search = K.selection_svm()
                 rows.append(_svm_row("kernel_design", f"{p['dataset']} selection fold {p['split']} {key}",
                                      "linear SVM C", None, search, X[tr][:, cols], y[tr], None, recompute))
     return rows

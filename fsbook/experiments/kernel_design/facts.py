@@ -24,7 +24,12 @@ from fsbook.experiments.kernel_design.paper import (
     SINGLES,
     VERSION,
 )
-from fsbook.experiments.kernel_design.tables import VIOLATION_FLOOR, format_violation, reduce
+from fsbook.experiments.kernel_design.tables import (
+    VIOLATION_FLOOR,
+    format_violation,
+    reduce,
+    selection_outcomes,
+)
 from fsbook.experiments.kernel_design.tasks import stored_datasets
 from fsbook.report import describe_claim, format_p, format_value, join_words, spaced
 
@@ -356,8 +361,29 @@ def _figure2_3_facts(p, weak_zero):
     }
 
 
-def _selection_facts(p, selection):
-    """The feature-selection check: features kept, accuracy on them against all (table ``selection``)."""
+def pooled_accuracy(frame, dataset):
+    """The selection check's pooled test samples on ``dataset``: the accuracy of the SVM on the
+    kept features and on all features, and the samples the kept features gain and lose
+    (right with them and wrong with all features, or the reverse).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame([{"method": "selection", "dataset": "wine", "split": f,
+    ...                        "outcomes_all": "1101", "outcomes_kept": k}
+    ...                       for f, k in ((0, "1111"), (1, "0101"))])
+    >>> pooled_accuracy(frame, "wine")
+    {'kept': 0.75, 'all': 0.75, 'gained': 1, 'lost': 1}
+    """
+    s = selection_outcomes(frame, dataset).dropna()
+    return {"kept": float(s["kept"].mean()), "all": float(s["all"].mean()),
+            "gained": int(((s["kept"] == 1) & (s["all"] == 0)).sum()),
+            "lost": int(((s["kept"] == 0) & (s["all"] == 1)).sum())}
+
+
+def _selection_facts(p, selection, frame):
+    """The feature-selection check: features kept (table ``selection``, over the folds), accuracy
+    on them against all (on the partition's pooled test samples)."""
     keys = ("kd_sel_k_verdict", "kd_sel_k_detail", "kd_sel_a_verdict", "kd_sel_a_detail")
     if p.rows_of(SEL_K).empty:
         return dict.fromkeys(keys, "not decided: none of its datasets is held whole by the store yet")
@@ -365,16 +391,20 @@ def _selection_facts(p, selection):
     shown = join_words([f"{phrase} {p.where(SEL_A, v)}" for v, phrase in
                         (("holds", f"equivalence within ±{EQUIVALENCE_MARGIN:g} is shown on"),
                          ("fails", "a significant difference refutes it on")) if p.n_verdict(SEL_A, v)])
-    cannot = "; ".join(f"{PAPER_NAMES[d]}: accuracy {tab.loc[PAPER_NAMES[d], 'accuracy, kept features']} on the "
-                       f"kept features against {tab.loc[PAPER_NAMES[d], 'accuracy, all features']} on all"
-                       for d in p.rows_of(SEL_A, "not separable")["dataset"])
+
+    def pooled(d):
+        a = pooled_accuracy(frame, d)
+        return (f"{PAPER_NAMES[d]}: accuracy {format_value(a['kept'], 3)} on the kept features against "
+                f"{format_value(a['all'], 3)} on all, {a['gained']} samples gained and {a['lost']} lost")
+
+    cannot = "; ".join(pooled(d) for d in p.rows_of(SEL_A, "not separable")["dataset"])
     return dict(zip(keys, (
         p.over(SEL_K),
         "; ".join(f"{PAPER_NAMES[d]}: {tab.loc[PAPER_NAMES[d], 'features kept']} of "
                   f"{int(tab.loc[PAPER_NAMES[d], 'D'])} kept, {p.said(SEL_K, d, 1, 'features')}"
                   for d in p.rows_of(SEL_K)["dataset"]),
         p.over(SEL_A),
-        f"{shown}; on {p.where(SEL_A, 'not separable')} the folds cannot tell ({cannot})")))
+        f"{shown}; on {p.where(SEL_A, 'not separable')} the pooled test samples cannot tell ({cannot})")))
 
 
 def _summary(p):
@@ -467,6 +497,6 @@ def facts(res, *, cp_agree=True, tasks=None) -> dict:
     return {**settings, "kd_sel_datasets": join_words(PAPER_NAMES[d] for d in SELECTION_DATASETS),
             **_store_facts(res, VERSION, h), **_fits_facts(fits, cp_agree),
             **_figure1_facts(p, fits, frame[frame.method == "singles"], n), **_figure2_3_facts(p, weak_zero),
-            **_selection_facts(p, h.tables["selection"]), "kd_summary": _summary(p),
+            **_selection_facts(p, h.tables["selection"], frame), "kd_summary": _summary(p),
             "kd_margin": format_value(EQUIVALENCE_MARGIN, 2), "kd_basis": basis,
             **_ours_facts(p, frame, h.tables["figure2"], weak_zero, n)}

@@ -15,8 +15,11 @@ The paper's own exceptions (data sets on which Section 3.2 says a claim does not
 #:   (γ1, γ2) pair is chosen by :func:`fsbook.decisions.argbest` (:data:`TIE_RULE`), and the weak
 #:   mixture's γ search skips the grid points where α = 0 is implied;
 #: * ``"4"``: the full mixture's γ search skips them too
-#:   (:data:`~fsbook.experiments.kernel_design.tasks.SKIP_IMPLIED_ZERO`).
-VERSION = "4"
+#:   (:data:`~fsbook.experiments.kernel_design.tasks.SKIP_IMPLIED_ZERO`);
+#: * ``"5"``: each selection-check task also stores its test samples' outcomes under both SVMs
+#:   (``outcomes_all``, ``outcomes_kept``), for the sign test on the partition's pooled samples;
+#:   every other result is the version 4 one.
+VERSION = "5"
 #: how the model searches break ties: cross-validated scores within
 #: :data:`fsbook.decisions.SCORE_ATOL` are tied, and a tie goes to the first candidate in grid
 #: order: the (γ1, γ2) pairs of the mixtures (γ1 outer, γ2 inner, each ascending; by

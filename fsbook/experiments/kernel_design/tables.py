@@ -71,6 +71,55 @@ def _selection_table(df):
                                        "accuracy, kept features", "folds kept ≥ all"])
 
 
+def _correct(outcome, n):
+    """A stored outcome string as 1.0 (right) / 0.0 (wrong) per test sample; ``n`` NaNs for a
+    fold whose SVM did not run (``None``: no feature kept)."""
+    if not isinstance(outcome, str):          # None (or NaN in a frame)
+        return np.full(n, np.nan)
+    return np.array([c == "1" for c in outcome], dtype=float)
+
+
+def selection_outcomes(df, dataset):
+    """The selection check's test samples on ``dataset``, pooled over the partition's folds: one
+    row per sample, with whether the SVM on all features (``all``) and on the kept features
+    (``kept``) predicts it right (1.0 / 0.0; NaN where nothing was kept).
+
+    Every sample of the data set is in exactly one test fold, so the rows are the data set's
+    samples, each tested once by the models of its fold: the units of the sign test.
+
+    Parameters
+    ----------
+    df : DataFrame
+        The store's tasks, parameters and results in one row each (``method``, ``dataset``,
+        ``split``, ``outcomes_all``, ``outcomes_kept``; version 5 on).
+    dataset : str
+        A data set of :data:`SELECTION_DATASETS`.
+
+    Returns
+    -------
+    DataFrame with columns ``fold``, ``unit`` (``"fold:i"``, the ``i``-th test sample of the
+    fold), ``all`` and ``kept``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame([{"method": "selection", "dataset": "wine", "split": 0,
+    ...                     "outcomes_all": "110", "outcomes_kept": "111"}])
+    >>> selection_outcomes(df, "wine")[["unit", "all", "kept"]].values.tolist()
+    [['0:0', 1.0, 1.0], ['0:1', 1.0, 1.0], ['0:2', 0.0, 1.0]]
+    """
+    sel = df[(df.method == "selection") & (df.dataset == dataset)].sort_values("split")
+    if "outcomes_all" not in sel.columns or not sel["outcomes_all"].map(lambda o: isinstance(o, str)).all():
+        raise ValueError("the store holds no per-sample outcomes of the selection check: rerun the "
+                         "protocol (version 5 on)")
+    frames = []
+    for fold, all_, kept in zip(sel["split"], sel["outcomes_all"], sel["outcomes_kept"]):
+        n = len(all_)
+        frames.append(pd.DataFrame({"fold": int(fold), "unit": [f"{int(fold)}:{i}" for i in range(n)],
+                                    "all": _correct(all_, n), "kept": _correct(kept, n)}))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["fold", "unit", "all", "kept"])
+
+
 def _column(rows, name):
     """A result column of some tasks; empty when no stored task has it (a run with ``--only``)."""
     return rows[name] if name in rows else pd.Series(dtype=float)

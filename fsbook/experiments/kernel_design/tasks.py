@@ -13,6 +13,7 @@ import itertools
 
 import numpy as np
 from scipy.spatial.distance import cdist
+from sklearn.metrics import accuracy_score
 from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.neighbors import NeighborhoodComponentsAnalysis
 from sklearn.pipeline import make_pipeline
@@ -22,7 +23,8 @@ from sklearn.svm import LinearSVC
 from fsbook import datasets
 from fsbook.baselines.mmc import MMC, UnboundedMetricError
 from fsbook.decisions import RTOL, SCORE_ATOL, argbest
-from fsbook.experiments._protocol_helpers import tuned_svm
+from fsbook.experiments._protocol_helpers import outcome_string
+from fsbook.model_selection import tuned_svm
 from fsbook.experiments._runner import stored_flags, task_seed
 from fsbook.experiments.kernel_design.paper import (
     BOOK_GRID,
@@ -112,7 +114,45 @@ def split(params):
     return Xtr, y[tr], Xte, y[te], t_tr, t_te
 
 
-def _fit_mixture(method, Xtr, t_tr, g1, g2):
+def fit_mixture(method, Xtr, t_tr, g1, g2):
+    """The mixture ``method`` of :data:`MIXTURES` fitted as every task fits it: the paper's
+    widths (:data:`FULL_MU`, :data:`WEAK_MU`), the selection threshold :data:`THRESHOLD`, the
+    points of ``Xtr`` as the preprocessor and the column generation's legacy options.
+
+    The model searches (:func:`choose_gammas`) and the chance audit
+    (:mod:`fsbook.experiments._chance`) refit the mixtures through this one function, so both see
+    the model the stored tasks ran.
+
+    Parameters
+    ----------
+    method : {"full", "weak", "weak_nonneg"}
+        A key of :data:`MIXTURES`: the kernel family and how ``K^α`` is kept PSD.
+    Xtr : ndarray of shape (n, d)
+        The (standardised) training points.
+    t_tr : ndarray of shape (T, 3)
+        Training triples ``(a, b, c)``, indices into ``Xtr``, ``a`` and ``b`` of one class.
+    g1, g2 : float
+        The weights γ1 and γ2 of the LP.
+
+    Returns
+    -------
+    KernelDesign
+        The fitted estimator (``alpha_``, ``selected_features_``, ``kernel_matrix``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fsbook.experiments.kernel_design import fit_mixture
+    >>> from fsbook.kernel_design import triplets_from_labels
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 15)
+    >>> X = np.c_[y + 0.3 * rng.standard_normal(30), rng.standard_normal((30, 2))]
+    >>> est = fit_mixture("weak_nonneg", X, triplets_from_labels(y, 60, 0), 1e-4, 1e-4)
+    >>> est.alpha_.shape[0] >= X.shape[1], bool(np.all(est.alpha_ >= 0))
+    (True, True)
+    """
+    if method not in MIXTURES:
+        raise ValueError(f"unknown mixture {method!r}; expected one of {sorted(MIXTURES)}")
     variant, psd = MIXTURES[method]
     return KernelDesign(variant=variant, gamma1=g1, gamma2=g2, full_mu=FULL_MU, weak_mu=WEAK_MU,
                         threshold=THRESHOLD, preprocessor=Xtr, psd=psd,
@@ -183,7 +223,7 @@ def choose_gammas(method, Xtr, ytr, grid, n_train, n_val, seed, skip_implied_zer
             if skip and zero_implied(g1, g2, zero_at):
                 s = respected(np.zeros((ib.size, ib.size)), tb)
             else:
-                est = _fit_mixture(method, Xtr[ia], ta, g1, g2)
+                est = fit_mixture(method, Xtr[ia], ta, g1, g2)
                 s = respected(est.kernel_matrix(Xtr[ib]), tb)
                 if not np.any(est.alpha_):
                     zero_at.append((g1, g2))
@@ -252,7 +292,7 @@ def _run_mixture(params):
     method = params["method"]
     g1, g2, _ = choose_gammas(method, Xtr, ytr, params["grid"], params["n_train"],
                               params["n_test"] // 2, task_seed(params, "cv"))
-    est = _fit_mixture(method, Xtr, t_tr, g1, g2)
+    est = fit_mixture(method, Xtr, t_tr, g1, g2)
     out.update({"gamma1": g1, "gamma2": g2, **_mixture_result(est, Xte, t_te)})
     return out
 
@@ -280,30 +320,71 @@ def _run_cv10(params):
     t_tr = _distinct(Xtr, triplets_from_labels(y[tr], params["n_train"], seed))
     g1, g2, _ = choose_gammas("weak", Xtr, y[tr], params["grid"], params["n_train"],
                               params["n_test"] // 2, seed + 1)
-    est = _fit_mixture("weak", Xtr, t_tr, g1, g2)
+    est = fit_mixture("weak", Xtr, t_tr, g1, g2)
     return {"n_features": int(X.shape[1]), "n_selected": int(est.selected_features_.size),
             "gamma1": g1, "gamma2": g2}
 
 
-def _svm():
-    """Linear SVM with C chosen by 3-fold CV on the training data (features standardised)."""
+def selection_svm():
+    """The selection check's classifier: a linear SVM with ``C`` from :data:`SVM_C` chosen by
+    3-fold CV on the training data (features standardised inside the search), ties to the first
+    ``C`` (:data:`TIE_RULE`).  The selection tasks and the chance audit both build it here.
+
+    Returns
+    -------
+    GridSearchCV
+        Unfitted; ``fit(X, y)`` runs the search and refits on all of ``X``.
+
+    Examples
+    --------
+    >>> from fsbook.experiments.kernel_design import load, selection_svm
+    >>> X, y = load("wine")
+    >>> svm = selection_svm().fit(X[::2], y[::2])
+    >>> svm.best_params_["linearsvc__C"] in (0.01, 0.1, 1.0, 10.0)
+    True
+    """
     return tuned_svm(LinearSVC(max_iter=20_000, random_state=0), {"C": SVM_C}, None, scale=True,
                      tie=TIE_RULE)
 
 
+def selection_fold(dataset, fold):
+    """``(train, test)`` indices of fold ``fold`` of the selection check's seeded stratified
+    5-fold partition of ``dataset`` (the same partition for every fold's task).
+
+    Examples
+    --------
+    >>> from fsbook.experiments.kernel_design import load, selection_fold
+    >>> tests = [selection_fold("wine", f)[1] for f in range(5)]
+    >>> sorted(int(i) for t in tests for i in t) == list(range(load("wine")[1].size))
+    True
+    """
+    X, y = load(dataset)
+    kf = StratifiedKFold(5, shuffle=True, random_state=task_seed({"dataset": dataset}, "sel"))
+    return list(kf.split(X, y))[fold]
+
+
+def _svm_on(columns, X, y, tr, te):
+    """Test accuracy and per-sample outcomes (:func:`outcome_string`) of :func:`selection_svm`
+    trained on ``columns`` (indices, or ``slice(None)`` for all) of the training fold."""
+    predicted = selection_svm().fit(X[tr][:, columns], y[tr]).predict(X[te][:, columns])
+    return float(accuracy_score(y[te], predicted)), outcome_string(predicted, y[te])
+
+
 def _run_selection(params):
     """Linear SVM on all features vs on the features :class:`WeakKernelSelector` keeps (fold
-    ``split`` of a stratified 5-fold CV; the selector sees standardised training features)."""
+    ``split`` of a stratified 5-fold CV, :func:`selection_fold`; the selector sees standardised
+    training features).  Besides the accuracies, the test samples' outcomes of both SVMs in the
+    test fold's order (``outcomes_all``, ``outcomes_kept``: ``"1"`` right, ``"0"`` wrong; version
+    5 on), the units of the sign test on the partition's pooled samples."""
     X, y = load(params["dataset"])
-    kf = StratifiedKFold(5, shuffle=True, random_state=task_seed({"dataset": params["dataset"]}, "sel"))
-    tr, te = list(kf.split(X, y))[params["split"]]
+    tr, te = selection_fold(params["dataset"], params["split"])
     sel = make_pipeline(StandardScaler(), WeakKernelSelector(random_state=task_seed(params),
                                                              solver_options=LEGACY_OPTIONS))
     keep = sel.fit(X[tr], y[tr])[-1].get_support(indices=True)
     out = {"n_features": int(X.shape[1]), "n_kept": int(keep.size), "kept": keep.tolist()}
-    out["acc_all"] = float(_svm().fit(X[tr], y[tr]).score(X[te], y[te]))
-    out["acc_kept"] = (float(_svm().fit(X[tr][:, keep], y[tr]).score(X[te][:, keep], y[te]))
-                       if keep.size else float("nan"))
+    out["acc_all"], out["outcomes_all"] = _svm_on(slice(None), X, y, tr, te)
+    out["acc_kept"], out["outcomes_kept"] = (_svm_on(keep, X, y, tr, te) if keep.size
+                                             else (float("nan"), None))
     return out
 
 
