@@ -24,7 +24,6 @@ from fsbook import datasets
 from fsbook.baselines.mmc import MMC, UnboundedMetricError
 from fsbook.decisions import RTOL, SCORE_ATOL, argbest
 from fsbook.experiments._protocol_helpers import outcome_string
-from fsbook.model_selection import tuned_svm
 from fsbook.experiments._runner import stored_flags, task_seed
 from fsbook.experiments.kernel_design.paper import (
     BOOK_GRID,
@@ -49,6 +48,7 @@ from fsbook.kernel_design import (
     triplets_from_labels,
 )
 from fsbook.kernel_design.colgen import LEGACY_OPTIONS
+from fsbook.model_selection import tuned_svm
 
 
 @functools.cache
