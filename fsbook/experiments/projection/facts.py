@@ -154,7 +154,7 @@ def _store_facts(res, res_text, agree):
     parts, cost = store_parts(res, res_text), cost_table(res, res_text).loc["20newsgroups"]
     hours = cost["tasks in the protocol"] * cost["seconds a task (mean)"] / 3600
     unit = ("CPU-hours" if cost["clock"] == "CPU" else
-            "hours of recorded wall-clock time, an upper bound on its CPU time")
+            "hours of recorded wall-clock time (an upper bound on its CPU time)")
     rate = (f"about {format_significant(hours, 2)} {unit} on one core ({cost['seconds a task (mean)']:.1f} s a "
             f"task, the mean of its stored tasks on the machine that ran them)")
     news_cost = ("None of the text experiment's tasks is stored yet, so its cost is not measured here"
