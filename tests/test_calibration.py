@@ -54,11 +54,12 @@ def test_the_record_recomputes_on_boston():
         assert abs(row["power"] - stored) < 0.08                      # 400 against 2 000 replicates
 
 
-def test_the_pooled_sample_design_holds_its_level_and_sees_five_points():
-    """Chapter 2's sign test on the pooled test samples of one 5-fold partition: the samples that
-    share a fold's model are not independent, so the level is measured, not assumed."""
+@pytest.mark.parametrize("design", ["5-fold CV, pooled samples (ch. 2)", "4-fold CV, pooled samples (ch. 6)"])
+def test_the_pooled_sample_design_holds_its_level_and_sees_five_points(design):
+    """The sign test on the pooled test samples of one k-fold partition (chapters 2 and 6): the
+    samples that share a fold's model are not independent, so the level is measured, not assumed."""
     rec = pd.DataFrame(read_benchmark("claims", "calibration")["values"]["rows"])
-    rows = rec[rec["design"] == "5-fold CV, pooled samples (ch. 2)"].set_index("delta")
+    rows = rec[rec["design"] == design].set_index("delta")
     assert rows.loc[0.0, "type I"] <= 0.07
     assert rows.loc[5.0, "power"] > 0.9 and rows.loc[5.0, "wrong sign"] == 0
 
@@ -75,15 +76,10 @@ def test_thinning_plants_the_effect_without_a_shift():
 def test_the_pooled_sample_designs_are_conservative_for_a_measured_reason():
     """McNemar's test takes the pooled difference to vary like as many coin tosses as there are
     disagreements; across WDBC's partitions it varies less (the same few samples disagree), which
-    is why the level is below alpha.  Chapter 6's four folds are measured as chapter 2's five."""
-    values = read_benchmark("claims", "calibration")["values"]
-    disp = pd.DataFrame(values["dispersion"]).set_index("design")
+    is why the level is below alpha."""
+    disp = pd.DataFrame(read_benchmark("claims", "calibration")["values"]["dispersion"]).set_index("design")
     assert set(disp.index) == {d for d in DESIGNS if "pooled samples" in d}
     assert (disp["ratio"] < 1).all() and (disp["samples_disagreeing"] > 0).all()
-    rec = pd.DataFrame(values["rows"])
-    rows = rec[rec["design"] == "4-fold CV, pooled samples (ch. 6)"].set_index("delta")
-    assert rows.loc[0.0, "type I"] <= 0.07
-    assert rows.loc[5.0, "power"] > 0.9 and rows.loc[5.0, "wrong sign"] == 0
 
 
 def test_dispersion_of_independent_coin_tosses_is_one():
