@@ -150,6 +150,10 @@ def test_arcene_facts_on_a_small_record():
     assert f["kd_small_speed"] == "2.0 times faster" and f["kd_small_support"] == "the same 7 selected features"
     assert f["kd_small_features"] == "10 000" and f["kd_large_features"] == "100 000"
     assert f["kd_large_direct"] == "the direct solve at this size is not in the record"
+    assert f["kd_large_speed"] == "Its speed against the direct solve at this size is not in the record."
+    both = arcene_facts({"10000": run})
+    assert both["kd_large_speed"] == ("It reaches the direct solve's optimum 2.0 times faster in CPU time "
+                                      "(relative difference 3e-9, the same 7 selected features).")
     slow = {**run, "cpu_ratio": 0.5, "colgen": {**run["colgen"], "cpu_seconds": 4.0}}
     assert arcene_facts({"1": slow})["kd_small_speed"] == "2.0 times slower"
 

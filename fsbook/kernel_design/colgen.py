@@ -136,8 +136,8 @@ stage's objective to 7.5e-15 relative (the objective-row stage's 1.1e-12 above, 
 1.8e-7 of the objective-row stage's (the room that slack leaves).  The duals classify cleanly
 there: no kernel price of absolute value between 1e-10 and 1e-6, no dual in (0, 1e-6].
 
-Side by side with the face stage (``benchmarks/kernel_design.py --arcene 3000``, record in
-``benchmarks/results/kernel_design.json``): the direct solve 69.5 s of CPU (its second stage
+Side by side with the face stage (``benchmarks/kernel_design.py --arcene 3000``, a record since
+replaced): the direct solve 69.5 s of CPU (its second stage
 0.56 s more), the default 12.6 s (5.5×, 4 LPs, the second stage 0.47 s), the old start without
 the tie rule 25.3 s (2.8×), with it 24.5 s, 300 kernels after 5 iterations with it 19.5 s.  Every
 run with the tie rule: the direct solve's objective to ≤ 4.8e-15 relative, its 397 features and
@@ -151,12 +151,13 @@ LP costs 1.8 s (interior point) or 0.85 s (simplex, 967 pivots), so the remainin
 the rows, but generating them (above) needed more rounds than it saved.  Written by hand
 because no library does column generation for an LP given as a dense matrix.
 
-Measured before the price margin (``benchmarks/kernel_design.py --only arcene``, side by side, run
-stopped before the 10 000-feature direct solve on a loaded machine, so not recorded): at 3 000
-features 16.7 s of CPU against 71.9 s for the direct solve (4.3×; 4 restricted LPs, objectives
-equal to 1.2e-14, α to 1.4e-11, the same 397 features); at 10 000 features 38.9 s of CPU, 5
-restricted LPs, 0.75 GB peak (the direct solve took about 530 s and 3.1 GB in an earlier run:
-about 14×, not remeasured side by side).
+On all of ARCENE's 10 000 features (``benchmarks/kernel_design.py --only arcene``, both sizes side
+by side in one run, record in ``benchmarks/results/kernel_design.json``): the direct solve
+410.6 s of CPU and 3.12 GB at its peak, the default 27.1 s and 0.79 GB (15.2×), the old start
+without the tie rule 48.5 s (8.5×); objectives equal to 3.4e-15 relative, the same kept set and
+top-k cuts, scores equal to ≤ 4.4e-13.  In the same run at 3 000 features: 68.2 s against 11.0 s
+(6.2×).  The ratio grows with the width because the direct LP grows with every kernel while
+column generation's restricted LPs stay near the optimum's few hundred.
 """
 from __future__ import annotations
 
