@@ -1,5 +1,6 @@
 """Baselines of chapter 6: hand-computed cases for the Weka evaluators and searches, AROM and the
 feature-weighting SVM against independent solutions, scikit-learn conventions."""
+import naive
 import numpy as np
 import pytest
 from scipy.optimize import linprog, minimize_scalar
@@ -93,30 +94,6 @@ def test_discretize_keeps_missing_values_and_cuts_on_the_observed_rows():
 
 # --- missing values: Weka's spread of the counts -------------------------------------------------
 
-def _spread_by_loops(t):
-    """Weka's missing-count spread (CfsSubsetEval, missingSeparate = false), cell by cell."""
-    t = np.array(t, dtype=float)
-    a, b = t.shape
-    m = t.sum()
-    ri, cj = t.sum(axis=1), t.sum(axis=0)
-    if not (ri[-1] < m and cj[-1] < m):
-        return t
-    out = t.copy()
-    miss = ri[-1] + cj[-1] - t[-1, -1]
-    for j in range(b - 1):
-        for i in range(a - 1):
-            out[i, j] += ri[i] / (m - ri[-1]) * t[-1, j]
-        out[-1, j] = 0.0
-    for i in range(a - 1):
-        for j in range(b - 1):
-            out[i, j] += cj[j] / (m - cj[-1]) * t[i, -1]
-        out[i, -1] = 0.0
-    if t[-1, -1] > 0 and miss != m:
-        for i in range(a - 1):
-            for j in range(b - 1):
-                out[i, j] += t[i, j] / (m - miss) * t[-1, -1]
-        out[-1, -1] = 0.0
-    return out
 
 
 def test_distribute_missing_matches_the_cell_by_cell_definition():
@@ -126,11 +103,11 @@ def test_distribute_missing_matches_the_cell_by_cell_definition():
                np.array([[0, 0, 0], [0, 0, 0], [3, 1, 2.0]]),   # row attribute always missing
                np.array([[2, 1, 0], [0, 3, 0], [0, 0, 0.0]])]   # nothing missing
     for t in tables:
-        np.testing.assert_allclose(distribute_missing(t), _spread_by_loops(t), rtol=1e-15)
+        np.testing.assert_allclose(distribute_missing(t), naive.weka_missing_spread(t), rtol=1e-15)
         assert distribute_missing(t).sum() == pytest.approx(t.sum())
     stacked = np.stack(tables[:30])
     np.testing.assert_allclose(distribute_missing(stacked),
-                               np.stack([_spread_by_loops(t) for t in tables[:30]]), rtol=1e-15)
+                               np.stack([naive.weka_missing_spread(t) for t in tables[:30]]), rtol=1e-15)
 
 
 def test_cfs_with_missing_values_uses_the_spread_tables():
@@ -149,10 +126,10 @@ def test_cfs_with_missing_values_uses_the_spread_tables():
         return t
 
     for a in range(4):
-        want = symmetric_uncertainty(_spread_by_loops(table(a, -1, 2)))
+        want = symmetric_uncertainty(naive.weka_missing_spread(table(a, -1, 2)))
         assert ev.r_class[a] == np.float32(want)
         for b in range(a):                                 # Weka: larger index as the row
-            r = symmetric_uncertainty(_spread_by_loops(table(a, b, levels[b])))
+            r = symmetric_uncertainty(naive.weka_missing_spread(table(a, b, levels[b])))
             assert ev.corr(a)[b] == ev.corr(b)[a] == pytest.approx(r, rel=1e-6)
     # the lazy (sparse, column by column) path gives the same correlations as the dense one
     import fsbook.baselines.subset_evaluators as se

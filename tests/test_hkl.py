@@ -1,5 +1,5 @@
 """Correctness tests for disjunctive HKL (closed forms vs enumeration, brute force)."""
-import naive_hkl as nv
+import naive as nv
 import numpy as np
 import pytest
 

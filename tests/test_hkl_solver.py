@@ -1,5 +1,5 @@
 """Disjunctive HKL: active-set solver vs brute force, duality gap, sufficiency condition."""
-import naive_hkl as nv
+import naive as nv
 import numpy as np
 import pytest
 import scipy.sparse as sp
