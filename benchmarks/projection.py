@@ -14,7 +14,7 @@ spread over runs and pairs by a seeded draw):
 
 The CPU time of each (``time.process_time``: the machine is shared) and their ratio, and beside
 them the equality check: the fast path's three test errors against the reference's field by
-field under the store's tolerances (:func:`fsbook.experiments._verify.compare_results`) and the
+field under the store's tolerances (:func:`fsbook.experiments._comparison.compare_results`) and the
 chosen C of every grid against the reference's (both with the reference's tie rule, the first
 tie).  Where the chosen C differs the record names the α of each.  The topic model
 (LDA, d = 30) is fitted once before the timing, as in a protocol process; its CPU time is
@@ -33,7 +33,7 @@ import numpy as np
 from fsbook.benchmark_records import record_benchmark
 from fsbook.experiments import projection as P
 from fsbook.experiments import projection_text as T
-from fsbook.experiments._verify import compare_results
+from fsbook.experiments._comparison import compare_results
 
 
 def task_data(params):

@@ -2,7 +2,7 @@
 
 ``python benchmarks/selection_suite.py measure [--datasets A,B] [--methods M,N] [--log FILE]`` runs,
 one at a time in this process, the task ``(repeat 0, fold 0)`` of each chosen data set × method
-and appends its CPU seconds (the runner's measure, :func:`~fsbook.experiments._runner.process_cpu_seconds`
+and appends its CPU seconds (the runner's measure, :func:`~fsbook.experiments._workers.process_cpu_seconds`
 around ``run_task``) to ``FILE`` (JSON lines; tasks already in it are skipped).
 ``python benchmarks/selection_suite.py project [--log FILE]`` multiplies each measured cell by its
 number of tasks in the full protocol (``REPEATS × N_FOLDS``), fills the cells not measured with the
@@ -22,7 +22,7 @@ import numpy as np
 
 def measure(datasets, methods, log):
     from fsbook.experiments import selection_suite as S
-    from fsbook.experiments._runner import process_cpu_seconds
+    from fsbook.experiments._workers import process_cpu_seconds
 
     log = Path(log)
     done = set()

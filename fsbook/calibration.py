@@ -299,7 +299,7 @@ DESIGNS = {
 def _store_pool(source, pair):
     """Per-run differences ``a − b`` of a stored chapter-1 table (the runs of this data set)."""
     from fsbook.experiments import projection, projection_text
-    from fsbook.experiments._runner import read_store
+    from fsbook.experiments._reading import read_store
 
     if source == "news":
         v = projection_text.per_run(read_store("projection_text"), "table2")

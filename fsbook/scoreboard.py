@@ -68,10 +68,10 @@ def chapter_claims(chapter: Chapter, read=None) -> pd.DataFrame:
     chapter : Chapter
     read : callable, optional
         ``read(protocol_name)`` returning the stored results; default
-        :func:`fsbook.experiments._runner.read_store`.
+        :func:`fsbook.experiments._reading.read_store`.
     """
     if read is None:
-        from fsbook.experiments._runner import read_store as read
+        from fsbook.experiments._reading import read_store as read
     frames = []
     for name in chapter.protocols:
         module = importlib.import_module(f"fsbook.experiments.{name}")
@@ -96,7 +96,7 @@ def agreement_board(chapters=CHAPTERS, read=None) -> pd.DataFrame:
     ``agreement_table(results)`` (:func:`fsbook.claims.agreement` per number), for the protocols
     that define one, with ``chapter`` and ``paper``."""
     if read is None:
-        from fsbook.experiments._runner import read_store as read
+        from fsbook.experiments._reading import read_store as read
     frames = []
     for chapter in chapters:
         for name in chapter.protocols:

@@ -136,9 +136,9 @@ def _limits_task(params):
 
 
 def test_the_runner_runs_a_task_without_limits_and_restores_them():
-    from fsbook.experiments._runner import _call
+    from fsbook.experiments._workers import call_task
     with cost_limits(**DEFAULT):
-        index, result, *_ = _call(_limits_task, 0, {})
+        index, result, *_ = call_task(_limits_task, 0, {})
         assert fsbook.LIMITS == DEFAULT
     assert index == 0 and result == {"seconds": None, "bytes": None}
 

@@ -10,7 +10,7 @@ import pytest
 from fsbook.benchmark_records import read_benchmark
 from fsbook.experiments import l1linf
 from fsbook.experiments import l1linf_ablations as A
-from fsbook.experiments._runner import read_store
+from fsbook.experiments._reading import read_store
 
 
 def test_tasks_cover_every_variant_and_fold_of_the_shared_data_sets():

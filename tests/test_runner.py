@@ -15,8 +15,15 @@ import fsbook
 from fsbook.experiments import StoreError, read_results, run_protocol, stored_flags, task_seed
 from fsbook.experiments import __main__ as cli
 from fsbook.experiments._example import PROTOCOL as EXAMPLE
-from fsbook.experiments._runner import canonical_json, task_key, to_jsonable
-from fsbook.experiments._store import Store, key_of_canonical, make_record, record_checksum
+from fsbook.experiments._store import (
+    Store,
+    canonical_json,
+    key_of_canonical,
+    make_record,
+    record_checksum,
+    task_key,
+    to_jsonable,
+)
 
 
 # ----------------------------------------------------------------------------- hashing
@@ -165,13 +172,13 @@ def test_records_carry_the_tasks_cpu_time_beside_their_wall_time(tmp_path, n_job
 
 def test_no_cpu_time_is_recorded_where_the_process_runs_tasks_side_by_side(monkeypatch):
     """On a Dask worker of several threads the process time would count the other tasks."""
-    from fsbook.experiments._runner import _call
+    from fsbook.experiments._workers import call_task
 
     worker = types.SimpleNamespace(state=types.SimpleNamespace(nthreads=2))
     monkeypatch.setitem(sys.modules, "distributed", types.SimpleNamespace(get_worker=lambda: worker))
-    assert _call(_timed_task, 0, {"kind": "burn", "s": 0.01})[3] is None
+    assert call_task(_timed_task, 0, {"kind": "burn", "s": 0.01})[3] is None
     worker.state.nthreads = 1
-    assert _call(_timed_task, 0, {"kind": "burn", "s": 0.01})[3] >= 0.01
+    assert call_task(_timed_task, 0, {"kind": "burn", "s": 0.01})[3] >= 0.01
 
 
 def test_the_pack_is_deterministic_and_sorted(tmp_path):
@@ -396,11 +403,12 @@ def test_prior_seconds_read_the_same_tasks_of_the_newest_older_version(tmp_path)
     """The progress estimate's priors: each task's recorded cost in the newest older store,
     matched by parameters (keys differ between versions); none without an older store (packing
     v2 removed v1, so v2 is the newest older version)."""
-    from fsbook.experiments._runner import _task_list, prior_seconds
+    from fsbook.experiments._progress import prior_seconds
+    from fsbook.experiments._runner import task_list
     v1, v2, v3 = (dataclasses.replace(EXAMPLE, version=v) for v in ("1", "2", "3"))
     run_protocol(v1, out=tmp_path, progress=False)
     run_protocol(v2, out=tmp_path, progress=False)
-    params, _ = _task_list(v3, False, None)
+    params, _ = task_list(v3, False, None)
     recorded = {canonical_json(r["params"]): r["cpu_seconds"] if r.get("cpu_seconds") is not None else r["seconds"]
                 for r in Store(tmp_path, v2).load().values()}
     prior = prior_seconds(Store(tmp_path, v3), params)
@@ -409,7 +417,7 @@ def test_prior_seconds_read_the_same_tasks_of_the_newest_older_version(tmp_path)
 
 
 def _cost_note(stored, run, run_prior, left_prior, n_jobs):
-    from fsbook.experiments._runner import RunningCost
+    from fsbook.experiments._progress import RunningCost
 
     cost = RunningCost(stored, list(left_prior) + list(run_prior), n_jobs)
     for secs, prior in zip(run, run_prior):
@@ -427,7 +435,7 @@ def test_running_cost_scales_the_priors_by_this_runs_costs():
 
 def _naive_cost_note(stored, run, run_prior, left_prior, workers):
     """The progress note recomputed from the whole lists (the definition, O(n) per call)."""
-    from fsbook.experiments._runner import _hours
+    from fsbook.experiments._progress import _hours
 
     done = sum(stored) + sum(run)
     basis = run or stored
@@ -448,7 +456,7 @@ def _naive_cost_note(stored, run, run_prior, left_prior, workers):
 @pytest.mark.parametrize("seed", range(5))
 def test_running_cost_equals_the_note_recomputed_from_the_lists(seed):
     """The runner's O(1)-per-task totals give the note of the whole lists after every task."""
-    from fsbook.experiments._runner import RunningCost
+    from fsbook.experiments._progress import RunningCost
 
     rng = np.random.default_rng(seed)
     n = 40

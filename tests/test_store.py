@@ -12,8 +12,10 @@ from test_runner import _edit_pack
 import fsbook
 from fsbook.experiments import StoreError, read_store, run_protocol
 from fsbook.experiments import __main__ as cli
+from fsbook.experiments._comparison import compare_results
 from fsbook.experiments._example import PROTOCOL as EXAMPLE
-from fsbook.experiments._runner import load_protocol, store_root
+from fsbook.experiments._reading import store_root
+from fsbook.experiments._runner import load_protocol
 from fsbook.experiments._store import (
     Store,
     canonical_json,
@@ -22,7 +24,7 @@ from fsbook.experiments._store import (
     record_checksum,
     task_key,
 )
-from fsbook.experiments._verify import compare_results, verify
+from fsbook.experiments._verify import verify
 
 N_FULL = len(EXAMPLE.make_tasks(True))
 

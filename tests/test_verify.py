@@ -13,7 +13,9 @@ import pytest
 
 from fsbook.experiments import Protocol
 from fsbook.experiments import _verify as V
+from fsbook.experiments._comparison import compare_results
 from fsbook.experiments._store import Store, make_record, record_checksum, task_key
+from fsbook.experiments._turns import Item, commit_counter, plan_turns
 
 
 # ----------------------------------------------------------------------------- the plan
@@ -21,9 +23,9 @@ from fsbook.experiments._store import Store, make_record, record_checksum, task_
 def test_the_turns_partition_the_tasks_within_the_budget(seed):
     rng = np.random.default_rng(seed)
     costs = np.concatenate([rng.exponential(2.0, 300), rng.uniform(10, 40, 5)])
-    items = [V.Item("ab"[i % 2], f"{i:04d}", float(c)) for i, c in enumerate(costs)]
+    items = [Item("ab"[i % 2], f"{i:04d}", float(c)) for i, c in enumerate(costs)]
     budget = 10.0
-    turns = V.plan_turns(items, budget)
+    turns = plan_turns(items, budget)
     flat = [it for turn in turns for it in turn]
     assert sorted(flat, key=lambda it: it.key) == sorted(items, key=lambda it: it.key)      # each once
     for turn in turns:
@@ -34,7 +36,7 @@ def test_the_turns_partition_the_tasks_within_the_budget(seed):
     fit_total = costs[costs <= budget].sum()
     assert len(turns) - len(long) <= math.ceil(fit_total / budget) * 1.05 + 1       # nearly full turns
     # a function of the items and the budget only: the order of the items does not matter
-    again = V.plan_turns(items[::-1], budget)
+    again = plan_turns(items[::-1], budget)
     assert [[it.key for it in t] for t in again] == [[it.key for it in t] for t in turns]
     # long turns are spread out, not bunched at one end
     where = [i for i, turn in enumerate(turns) if turn in long]
@@ -43,8 +45,8 @@ def test_the_turns_partition_the_tasks_within_the_budget(seed):
 
 def test_the_plan_refuses_a_non_positive_budget():
     with pytest.raises(ValueError, match="budget"):
-        V.plan_turns([V.Item("a", "k", 1.0)], 0.0)
-    assert V.plan_turns([], 5.0) == []
+        plan_turns([Item("a", "k", 1.0)], 0.0)
+    assert plan_turns([], 5.0) == []
 
 
 # ----------------------------------------------------------------------------- fake stores
@@ -157,7 +159,7 @@ def test_the_default_turn_follows_the_commit_counter(two_stores, monkeypatch):
 
 
 def test_the_real_commit_counter_counts_commits_or_days():
-    counter, source = V.commit_counter()
+    counter, source = commit_counter()
     assert counter > 0 and ("commit count" in source or "day" in source)
 
 
@@ -190,11 +192,11 @@ def test_a_task_whose_raw_data_is_missing_is_skipped_not_a_mismatch(two_stores):
 def test_a_field_named_for_a_matrix_s_is_compared_not_taken_for_a_timing():
     stored = {"lp_full": {"size_S": 12, "min_eig_S": -0.25, "fit_time": 1.0}, "cpu_seconds": 3.0}
     fresh = {"lp_full": {"size_S": 13, "min_eig_S": 0.5, "fit_time": 7.0}, "cpu_seconds": 9.0}
-    lines = V.compare_results(stored, fresh)
+    lines = compare_results(stored, fresh)
     assert [line.split(":")[0] for line in lines] == ["lp_full.min_eig_S", "lp_full.size_S"]
 
 
 @pytest.mark.parametrize("name", ["fit_time", "times", "seconds", "cpu_seconds", "ratios_cpu_s", "elapsed",
                                   "wall_duration", "runtime"])
 def test_the_stores_timing_fields_are_still_skipped(name):
-    assert V.compare_results({name: 1.0}, {name: 2.0}) == []
+    assert compare_results({name: 1.0}, {name: 2.0}) == []

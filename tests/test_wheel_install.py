@@ -45,7 +45,7 @@ SCRIPT = textwrap.dedent("""
     import fsbook.datasets as D
     from fsbook.datasets._registry import SPECS
     from fsbook.experiments import StoreError, read_store
-    from fsbook.experiments._runner import store_root
+    from fsbook.experiments._reading import store_root
 
     partial, stores = set(json.loads(sys.argv[1])), json.loads(sys.argv[2])
     out = {"fsbook": fsbook.__file__, "data_dir": str(D.data_dir()), "store_root": str(store_root())}

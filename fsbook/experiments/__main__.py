@@ -86,10 +86,10 @@ def _resume_command(name, argv, out):
 
 def _saved(protocol, full, tasks, out):
     """``(saved, total)``: tasks of this run's list present in the store at ``out``."""
-    from fsbook.experiments._runner import _task_list
+    from fsbook.experiments._runner import task_list
     from fsbook.experiments._store import Store
 
-    _, keys = _task_list(protocol, full, tasks)
+    _, keys = task_list(protocol, full, tasks)
     try:
         stored = Store(out, protocol).keys()
     except (OSError, ValueError):
@@ -102,7 +102,7 @@ def run(protocol, argv):
     import pandas as pd
 
     from fsbook.experiments import StoreError, run_protocol
-    from fsbook.experiments._runner import default_out
+    from fsbook.experiments._reading import default_out
 
     parser = _parser(protocol.name, protocol.description or None)
     args = parser.parse_args(argv)

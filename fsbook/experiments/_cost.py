@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from fsbook.experiments._runner import load_protocol, store_root
+from fsbook.experiments._reading import store_root
+from fsbook.experiments._runner import load_protocol
 from fsbook.experiments._store import Store
 
 __all__ = ["cost_table", "main"]

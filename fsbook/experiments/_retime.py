@@ -3,7 +3,7 @@
 The stores written before the runner measured CPU time record each task's wall-clock time only,
 which overstates its cost whenever runs shared the cores.  Re-timing recomputes each such task
 alone in this process, checks the fresh result against the stored one by the rule of ``verify``
-(:func:`fsbook.experiments._verify.compare_results`), and, when they agree, rewrites the record
+(:func:`fsbook.experiments._comparison.compare_results`), and, when they agree, rewrites the record
 with the **stored** result and the fresh wall and CPU times.  No result changes: a task whose
 recomputation disagrees keeps its record and is reported, and the run exits with 1.  A store
 whose results hold timings of their own (fields named like ``cpu_seconds``) is refused: its
@@ -18,9 +18,11 @@ from __future__ import annotations
 import argparse
 import time
 
-from fsbook.experiments._runner import _call, load_protocol, store_root
+from fsbook.experiments._comparison import TIMING_FIELD, compare_results
+from fsbook.experiments._reading import store_root
+from fsbook.experiments._runner import load_protocol
 from fsbook.experiments._store import Store, make_record
-from fsbook.experiments._verify import TIMING_FIELD, compare_results
+from fsbook.experiments._workers import call_task
 
 __all__ = ["retime", "main", "timing_fields"]
 
@@ -56,7 +58,7 @@ def retime(protocol, root=None, cpu_budget_seconds=None, progress=True, echo=pri
     ----------
     protocol : Protocol or str
     root : path, optional
-        The stores' folder (default :func:`~fsbook.experiments._runner.store_root`).
+        The stores' folder (default :func:`~fsbook.experiments._reading.store_root`).
     cpu_budget_seconds : float, optional
         Stop once the re-timed tasks have used this much CPU time (default: no limit).
     progress : bool
@@ -89,7 +91,7 @@ def retime(protocol, root=None, cpu_budget_seconds=None, progress=True, echo=pri
                 if cpu_budget_seconds is not None and out["cpu_seconds"] >= cpu_budget_seconds:
                     break
                 rec = records[key]
-                _, fresh, seconds, cpu, machine = _call(protocol.run_task, i, rec["params"])
+                _, fresh, seconds, cpu, machine = call_task(protocol.run_task, i, rec["params"])
                 diffs = compare_results(rec["result"], fresh, protocol)
                 if diffs:
                     out["mismatched"].append(key)

@@ -3,24 +3,14 @@
 A checksum only shows that a record is the one written; recomputing shows that it is what the
 code computes.  For every protocol with a store under ``results/``, :func:`verify` recomputes a
 sample of its stored tasks with the protocol's ``run_task`` within a time budget and compares
-each result with the stored one field by field (:func:`compare_results`):
+each result with the stored one field by field
+(:func:`~fsbook.experiments._comparison.compare_results`, which states the rule and how a
+protocol overrides it).
 
-* integers, booleans, strings, ``None`` (a non-finite float) and the structure (dict keys, list
-  lengths, types) exactly: chosen parameters, selected features and counts are discrete;
-* floats within ``|a - b| <= atol + rtol * max(|a|, |b|)``, by default ``rtol = 1e-6`` and
-  ``atol = 1e-9`` (:data:`DEFAULT_RTOL`, :data:`DEFAULT_ATOL`): the solvers' stopping
-  tolerances are 1e-6 or tighter, and a task recomputed on the machine that ran it gives the
-  same bits;
-* fields whose name marks a timing (``seconds``, ``time``, ``fit_time``, ``elapsed``,
-  ``*_s``, ...: :data:`TIMING_FIELD`, matched case-sensitively) not at all.
-
-A protocol overrides the rule per field with ``Protocol(tolerances={pattern: rule})`` (``rule``
-is ``(rtol, atol)``, ``"exact"`` or ``None``; ``pattern`` is matched against the dotted path,
-e.g. ``"curves.*"``, or the field's name), or replaces it with ``Protocol(compare=...)``.
-
-Which tasks (:func:`plan_turns`, :func:`verify`): every stored task of every protocol is placed
-in one *turn*, packed by the tasks' recorded costs so that a turn costs at most the budget
-(``--budget-seconds``, 300 s in CI); a task costing more than the budget is a turn of its own.
+Which tasks (:func:`~fsbook.experiments._turns.plan_turns`, :func:`verify`): every stored task
+of every protocol is placed in one *turn*, packed by the tasks' recorded costs so that a turn
+costs at most the budget (``--budget-seconds``, 300 s in CI); a task costing more than the
+budget is a turn of its own.
 A run recomputes one turn: by default turn ``c mod N``, where ``c`` is the number of commits of
 ``HEAD`` and ``N`` the number of turns, so ``N`` consecutive commits recompute every stored task
 once, the costliest included (a turn holding one task dearer than the budget takes as long as
@@ -30,232 +20,25 @@ turn, and the coverage (tasks recomputed / stored, cycle length); a protocol wit
 the turn is reported as "not checked", never "OK".  Tasks that share a setup their records do
 not cost (``Protocol(shared_setup=..., setup_seconds=...)``: the text tasks' topic model, fitted
 once per topic count and process) are scheduled in chunks of one setup each
-(:func:`setup_chunks`), so a turn pays a setup once per chunk, as its plan counts it.
+(:func:`~fsbook.experiments._turns.setup_chunks`), so a turn pays a setup once per chunk, as
+its plan counts it.
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime
-import heapq
 import math
-import re
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
 from pathlib import Path
 
-from fsbook.experiments._runner import (
-    _call,
-    build_command,
-    ignore_sigint,
-    load_protocol,
-    store_root,
-    task_key,
-)
-from fsbook.experiments._store import Store, canonical_json, normalise
-
-#: default relative tolerance for floats
-DEFAULT_RTOL = 1e-6
-#: default absolute tolerance for floats
-DEFAULT_ATOL = 1e-9
-#: a field whose name matches is a timing and is not compared; case-sensitive, as the stores name
-#: their timings in lower case (``fit_time``, ``cpu_seconds``, ``ratios_cpu_s``), while
-#: ``size_S`` and ``min_eig_S`` name a matrix S and are results
-TIMING_FIELD = re.compile(r"(^|_)(time|times|seconds|secs|elapsed|duration|timing|runtime)$|_s$")
-#: the smallest cost assumed for a task (seconds), so weights stay finite
-MIN_COST = 1e-3
-
-
-# ----------------------------------------------------------------------------- comparison
-def _rule_for(protocol, path: str, name: str, inherited):
-    for pattern, rule in (getattr(protocol, "tolerances", None) or {}).items():
-        if fnmatchcase(path, pattern) or fnmatchcase(name, pattern):
-            return rule
-    if TIMING_FIELD.search(name):
-        return None
-    return inherited
-
-
-def _close(a: float, b: float, rule) -> bool:
-    if rule == "exact":
-        return a == b
-    rtol, atol = rule
-    return abs(a - b) <= atol + rtol * max(abs(a), abs(b))
-
-
-def _describe(rule) -> str:
-    return "exactly" if rule == "exact" else f"within rtol {rule[0]:g}, atol {rule[1]:g}"
-
-
-def compare_results(stored, fresh, protocol=None, path: str = "", rule=(DEFAULT_RTOL, DEFAULT_ATOL)):
-    """Mismatches between a stored and a recomputed result, as readable lines.
-
-    Parameters
-    ----------
-    stored, fresh : JSON values
-        A stored result and the normalised recomputed one.
-    protocol : Protocol, optional
-        Its ``tolerances`` override the default rule per field; its ``compare``, if set,
-        replaces this function.
-
-    Returns
-    -------
-    list of str
-        One line per differing field: its dotted path, both values and the rule; empty when
-        the results agree.
-
-    Examples
-    --------
-    >>> compare_results({"C": 1, "acc": 0.5, "fit_time": 3.0}, {"C": 1, "acc": 0.5000001, "fit_time": 9.0})
-    []
-    >>> compare_results({"C": 1, "acc": 0.5}, {"C": 10, "acc": 0.6})
-    ['C: stored 1, recomputed 10 (compared exactly)', 'acc: stored 0.5, recomputed 0.6 (compared within rtol 1e-06, atol 1e-09)']
-    """
-    if protocol is not None and getattr(protocol, "compare", None) is not None and path == "":
-        return list(protocol.compare(stored, fresh))
-    where = path or "result"
-    if rule is None:
-        return []
-    if isinstance(stored, dict) and isinstance(fresh, dict):
-        out = []
-        if set(stored) != set(fresh):
-            out.append(f"{where}: stored fields {sorted(stored)}, recomputed fields {sorted(fresh)}")
-        for k in sorted(set(stored) & set(fresh)):
-            sub = f"{path}.{k}" if path else k
-            out += compare_results(stored[k], fresh[k], protocol, sub, _rule_for(protocol, sub, k, rule))
-        return out
-    if isinstance(stored, list) and isinstance(fresh, list):
-        if len(stored) != len(fresh):
-            return [f"{where}: stored {len(stored)} items, recomputed {len(fresh)}"]
-        out = []
-        for i, (a, b) in enumerate(zip(stored, fresh)):
-            out += compare_results(a, b, protocol, f"{path}[{i}]", rule)
-        return out
-    if type(stored) is float and type(fresh) is float:
-        ok = _close(stored, fresh, rule)
-        return [] if ok else [f"{where}: stored {stored!r}, recomputed {fresh!r} (compared {_describe(rule)})"]
-    if type(stored) is not type(fresh) or stored != fresh:
-        return [f"{where}: stored {stored!r}, recomputed {fresh!r} (compared exactly)"]
-    return []
-
-
-# ----------------------------------------------------------------------------- schedule
-@dataclass(frozen=True)
-class Item:
-    """One unit of the schedule: a stored task (its protocol, key and recorded cost in seconds),
-    or a chunk of tasks sharing a setup (``keys``, the cost including the setup's)."""
-
-    protocol: str
-    key: str
-    cost: float
-    keys: tuple = ()
-
-    @property
-    def task_keys(self) -> tuple:
-        """The stored tasks this unit recomputes."""
-        return self.keys or (self.key,)
-
-
-def setup_chunks(protocol: str, costs: dict, setup_of: dict, setup_seconds: float, budget_seconds: float) -> list:
-    """Items for the tasks of one protocol whose records share setups: the tasks of each setup,
-    in key order, cut into chunks whose setup plus recorded costs stay within half the budget
-    (at least one task each), so a turn pays a setup once per chunk it holds instead of once per
-    task it happens to draw.
-
-    Parameters
-    ----------
-    costs : dict of str to float
-        Recorded cost of each stored task, by key.
-    setup_of : dict of str to hashable
-        The setup each task shares (:attr:`Protocol.shared_setup` of its parameters).
-
-    Examples
-    --------
-    >>> from fsbook.experiments._verify import setup_chunks
-    >>> costs = {k: 1.0 for k in "abcdef"}
-    >>> setup = {"a": 10, "b": 10, "c": 10, "d": 20, "e": 20, "f": 20}
-    >>> [(it.keys, it.cost) for it in setup_chunks("p", costs, setup, 3.0, 10.0)]
-    [(('a', 'b'), 5.0), (('c',), 4.0), (('d', 'e'), 5.0), (('f',), 4.0)]
-    """
-    groups = {}
-    for key in sorted(costs):
-        groups.setdefault(setup_of[key], []).append(key)
-    out = []
-    for keys in groups.values():
-        chunk, load = [], setup_seconds
-        for key in keys:
-            if chunk and load + costs[key] > budget_seconds / 2:
-                out.append(Item(protocol, chunk[0], load, tuple(chunk)))
-                chunk, load = [], setup_seconds
-            chunk.append(key)
-            load += costs[key]
-        out.append(Item(protocol, chunk[0], load, tuple(chunk)))
-    return out
-
-
-def plan_turns(items, budget_seconds: float) -> list:
-    """Partition ``items`` into *turns*, each recomputed by one run of ``verify``.
-
-    Tasks whose recorded cost is at most ``budget_seconds`` are packed into as few turns of at
-    most ``budget_seconds`` (recorded cost) as the longest-processing-time rule finds: the
-    tasks, dearest first, each go to the least loaded turn, and the number of turns grows until
-    every task fits, so every turn mixes the protocols' tasks.  A task dearer than the budget is
-    a turn of its own.  Those turns are spread evenly among the others.  The plan is a function
-    of the items and the budget only (ties broken by protocol and key), so every machine and
-    every run derives the same turns from the same stores.
-
-    Returns
-    -------
-    list of list of Item
-        The turns; together they hold every item exactly once.
-
-    Examples
-    --------
-    >>> from fsbook.experiments._verify import Item, plan_turns
-    >>> items = [Item("a", str(i), 1.0) for i in range(5)] + [Item("b", "x", 7.0)]
-    >>> [[it.key for it in turn] for turn in plan_turns(items, 2.0)]
-    [['0', '3'], ['1', '4'], ['x'], ['2']]
-    """
-    if not budget_seconds > 0:
-        raise ValueError(f"budget_seconds must be positive, got {budget_seconds!r}")
-    items = sorted(items, key=lambda it: (-it.cost, it.protocol, it.key))
-    long = [[it] for it in items if it.cost > budget_seconds]
-    fit = [it for it in items if it.cost <= budget_seconds]
-    turns = []
-    if fit:
-        n = max(1, math.ceil(sum(it.cost for it in fit) / budget_seconds))
-        while True:
-            heap = [(0.0, i) for i in range(n)]
-            turns = [[] for _ in range(n)]
-            for it in fit:
-                load, i = heapq.heappop(heap)
-                if load + it.cost > budget_seconds:
-                    break
-                turns[i].append(it)
-                heapq.heappush(heap, (load + it.cost, i))
-            else:
-                break
-            n += max(1, n // 100)
-    # spread the long turns among the others: turn i of F at i / F, long turn j of L at (j + 1/2) / L
-    slots = [(i / len(turns), 0, i) for i in range(len(turns))] + \
-        [((j + 0.5) / len(long), 1, j) for j in range(len(long))]
-    return [sorted((turns if kind == 0 else long)[i], key=lambda it: (it.protocol, it.key))
-            for _, kind, i in sorted(slots)]
-
-
-def commit_counter():
-    """``(counter, source)``: the number of commits of the checkout's ``HEAD`` (consecutive
-    commits give consecutive turns), else the days since 1970-01-01 (UTC; one turn a day)."""
-    try:
-        count = subprocess.run(["git", "rev-list", "--count", "HEAD"], cwd=Path(__file__).parent,
-                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
-        return int(count), f"commit count {int(count)} of HEAD"
-    except (OSError, subprocess.SubprocessError, ValueError):
-        days = (datetime.datetime.now(datetime.UTC).date() - datetime.date(1970, 1, 1)).days
-        return days, f"day {days} since 1970-01-01 (no git checkout)"
+from fsbook.experiments._comparison import compare_results
+from fsbook.experiments._reading import build_command, store_root
+from fsbook.experiments._runner import load_protocol
+from fsbook.experiments._store import Store, canonical_json, normalise, task_key
+from fsbook.experiments._turns import MIN_COST, Item, commit_counter, plan_turns, setup_chunks
+from fsbook.experiments._workers import call_task, ignore_sigint
 
 
 # ----------------------------------------------------------------------------- verification
@@ -313,14 +96,14 @@ def load_records(protocol, folder, report: Report):
 
 
 def _checked_call(run_task, index, params):
-    """:func:`_call` that returns a failure as ``(index, None, message, None, None)`` instead of raising
-    (a task that no longer runs is a reported mismatch, not the end of the run), and a task that
+    """:func:`~fsbook.experiments._workers.call_task` that returns a failure as ``(index, None,
+    message, None, None)`` instead of raising (a task that no longer runs is a reported mismatch, not the end of the run), and a task that
     needs raw data this machine does not have
     (:class:`~fsbook.experiments._runner.RawDataUnavailable`) as ``(index, None, message,
     "skipped", None)``."""
     from fsbook.experiments._runner import RawDataUnavailable
     try:
-        return _call(run_task, index, params)
+        return call_task(run_task, index, params)
     except Exception as e:
         cause = e.__cause__ or e
         if isinstance(cause, RawDataUnavailable):

@@ -21,7 +21,7 @@ fold, HKL booleanising it inside the fold as in ``benchmark``) keeps ``k`` featu
 classifier (:data:`CLASSIFIERS`: the RBF SVM, C tuned by inner 3-fold CV on the training fold,
 ``benchmark``'s grid and tie rule) is trained on the kept columns and scored on the test fold.  The rankers
 (:data:`RANKERS`) are fitted once at the largest ``k`` and cut at every ``k``.  Each fit records
-its CPU time (:func:`~fsbook.experiments._runner.process_cpu_seconds`, this process and its
+its CPU time (:func:`~fsbook.experiments._workers.process_cpu_seconds`, this process and its
 waited children) and its peak memory: the largest growth of the process's resident set over
 the fit, in MiB, sampled every 5 ms (:class:`~fsbook.experiments._memory.PeakRSS`: every allocation counts, compiled
 solvers' included, at no cost to the fit; a spike shorter than 5 ms can be missed).
@@ -48,7 +48,7 @@ from sklearn.preprocessing import StandardScaler
 
 from fsbook.experiments import benchmark as B
 from fsbook.experiments._memory import PeakRSS
-from fsbook.experiments._runner import Protocol, process_cpu_seconds, task_seed
+from fsbook.experiments._runner import Protocol, task_seed
 from fsbook.experiments._suite_design import (  # noqa: F401  (the protocol's declarations, re-exported)
     CLASSIFIERS,
     DATASETS,
@@ -69,6 +69,7 @@ from fsbook.experiments._suite_design import (  # noqa: F401  (the protocol's de
     REPEATS,
     WIDTH_CAP,
 )
+from fsbook.experiments._workers import process_cpu_seconds
 from fsbook.experiments.benchmark import attribute_groups
 
 VERSION = "1"
