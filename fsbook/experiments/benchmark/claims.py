@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from fsbook.claims import ClaimFamily, claims_table
+from fsbook.experiments.benchmark.data import load
 from fsbook.experiments.benchmark.paper import (
     CLASSIFIERS,
     FULL_DATASETS,
@@ -18,7 +19,6 @@ from fsbook.experiments.benchmark.paper import (
     over_datasets_margin,
 )
 from fsbook.experiments.benchmark.tables import fold_accuracies
-from fsbook.experiments.benchmark.tasks import load
 
 
 def _best(candidates, values):

@@ -513,7 +513,7 @@ def _proj_facts(pg):
 
 
 def _geo_facts(pg):
-    from fsbook.experiments.benchmark.tasks import width
+    from fsbook.experiments.benchmark.data import width
 
     own = pg.own
     geo = own[own.method == "GeoRatio"].set_index("data set")

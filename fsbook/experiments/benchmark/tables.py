@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from fsbook.experiments.benchmark.data import load, width
 from fsbook.experiments.benchmark.paper import (
     BOOK_DATASETS,
     BOOK_KS,
@@ -28,7 +29,7 @@ from fsbook.experiments.benchmark.paper import (
     VOCABULARY,
     methods,
 )
-from fsbook.experiments.benchmark.tasks import load, make_tasks, width
+from fsbook.experiments.benchmark.tasks import make_tasks
 
 
 def stored_datasets(params_list, full=True):
