@@ -90,9 +90,10 @@ sets, a fold's columns and the folds), :mod:`~fsbook.experiments.benchmark.selec
 selector per method, where it cannot run, a ranking cut at ``k``),
 :mod:`~fsbook.experiments.benchmark.models` (the classifiers' model searches),
 :mod:`~fsbook.experiments.benchmark.tasks` (``make_tasks`` and ``run_task``),
-:mod:`~fsbook.experiments.benchmark.tables`
-(``reduce`` and the rank statistics), :mod:`~fsbook.experiments.benchmark.claims` (the claims
-families), :mod:`~fsbook.experiments.benchmark.facts` (the numbers the chapter's prose quotes) and
+:mod:`~fsbook.experiments.benchmark.tables` (``reduce`` and the chapter's tables),
+:mod:`~fsbook.experiments.benchmark.ranks` (the rank statistics over data sets),
+:mod:`~fsbook.experiments.benchmark.claims` (the per-fold accuracies and the claims families),
+:mod:`~fsbook.experiments.benchmark.facts` (the numbers the chapter's prose quotes) and
 :mod:`~fsbook.experiments.benchmark.figures` (the chapter's figures).
 """
 from __future__ import annotations
@@ -102,7 +103,14 @@ from fsbook.experiments._runner import Protocol, task_seed
 # the chapter's facts and figures, read as benchmark.facts and benchmark.figures
 from fsbook.experiments.benchmark import facts as facts
 from fsbook.experiments.benchmark import figures as figures
-from fsbook.experiments.benchmark.claims import CLAIM_TABLES, OVER, claims, claims_view, family_label
+from fsbook.experiments.benchmark.claims import (
+                                                CLAIM_TABLES,
+                                                OVER,
+                                                claims,
+                                                claims_view,
+                                                family_label,
+                                                fold_accuracies,
+)
 from fsbook.experiments.benchmark.data import attribute_groups, fold_data, folds, load, vocabulary, width
 from fsbook.experiments.benchmark.models import (
                                                 classifier_searches,
@@ -142,17 +150,14 @@ from fsbook.experiments.benchmark.paper import (
                                                 order_margin,
                                                 over_datasets_margin,
 )
+from fsbook.experiments.benchmark.ranks import score_matrix, statistics, versus_control
 from fsbook.experiments.benchmark.selectors import cannot_run, hkl_certificate, make_selector, support_at
 from fsbook.experiments.benchmark.tables import (
-                                                fold_accuracies,
                                                 hkl_fits_by_dataset,
                                                 kuncheva_by_repeat,
                                                 not_run_table,
                                                 reduce,
-                                                score_matrix,
-                                                statistics,
                                                 stored_datasets,
-                                                versus_control,
 )
 from fsbook.experiments.benchmark.tasks import RUNNERS, make_tasks, run_task
 

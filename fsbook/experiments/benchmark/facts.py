@@ -25,6 +25,7 @@ from fsbook.experiments.benchmark.paper import (
     VOCABULARY,
     methods,
 )
+from fsbook.experiments.benchmark.ranks import score_matrix, statistics, versus_control
 from fsbook.experiments.benchmark.tables import (
     datasets_table,
     hkl_cost,
@@ -32,11 +33,8 @@ from fsbook.experiments.benchmark.tables import (
     own_size_table,
     protocol_shape,
     reduce,
-    score_matrix,
     stability_at_k,
-    statistics,
     stored_datasets,
-    versus_control,
     wine_frequencies,
 )
 from fsbook.report import describe_claim, format_p, format_value, join_words, spaced
