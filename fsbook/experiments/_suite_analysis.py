@@ -116,6 +116,7 @@ def versus_none(accuracy):
                              "z": r["z"], "p": r["p"], "p_holm": r["p_holm"], "side": side})
     return pd.DataFrame(rows, columns=["scope", "classifier", "method", "rank", "z", "p", "p_holm", "side"])
 
+
 def pareto_front(acc, cost):
     """Whether each point is on the Pareto front of higher accuracy and lower cost: no other
     point is at least as accurate and at most as costly, and better in one.
@@ -145,6 +146,7 @@ def pareto(accuracy, cost, metric="acc_rbf"):
         rows.append(t.rename_axis("method").reset_index().assign(domain=scope, data_sets=s.shape[0]))
     return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
 
+
 def effects_vs_none(accuracy, metric="acc_rbf"):
     """Per data set and selector: its mean accuracy at the ranking size minus that of all
     features (``none``), on the same folds, in accuracy points.
@@ -160,6 +162,7 @@ def effects_vs_none(accuracy, metric="acc_rbf"):
     if "none" not in m.columns:
         raise ValueError("the accuracy table has no row of the all-features control 'none'")
     return m[[c for c in METHODS if c in m.columns and c != "none"]].sub(m["none"], axis=0)
+
 
 def which_selector(decided, cost=None):
     """The answer to "which selector, when": per scope, the selectors decided above all features,

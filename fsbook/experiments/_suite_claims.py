@@ -22,6 +22,7 @@ from fsbook.experiments._suite_design import CLASSIFIERS, DOMAINS, METHODS
 
 __all__ = ["SHAPES", "claims_vs_none", "over_datasets_vs_none", "scopes"]
 
+
 def _fold_matrix(g, metric):
     """Accuracies of one method's folds as (repeats, folds)."""
     m = g.pivot_table(index="repeat", columns="fold", values=metric, aggfunc="first")
@@ -103,6 +104,7 @@ def scopes(design):
     for shape, (_, rule) in SHAPES.items():
         out[shape] = [r["dataset"] for _, r in design.iterrows() if rule(r)]
     return {k: v for k, v in out.items() if v}
+
 
 def over_datasets_vs_none(accuracy, design, metric="acc_rbf", margins=None):
     """Per scope (:func:`scopes`) and selector: "the selector above all features", decided over

@@ -96,6 +96,7 @@ def data_facts(pg):
                 "wine_test_n": format_value(data.loc["wine", "samples"] / pg.n_folds, 0)})
     return out
 
+
 def proj_facts(pg):
     """Proj-SVM against the linear SVM on all features, and the λ the inner CV chose.
 
@@ -148,6 +149,7 @@ def geo_facts(pg):
     not_run = pg.tables["not_run"]
     return {"geo_sentence": " ".join(text) or "It runs on none of the data sets read here.",
             "geo_not_run": int((not_run.method == "GeoRatio").sum())}
+
 
 def margin_facts(pg):
     """The declared margins of the claims and what they decide.

@@ -110,6 +110,7 @@ def by_datasets(table, datasets, caption, decimals, per=4):
                       decimals=decimals).hide(axis="index")
             for j, chunk in enumerate(chunks, 1)]
 
+
 def page(stored, datasets=None, claims_df=None):
     """What the chapter reads from the store, once: the data sets read, their tasks, the tables,
     the claims, the rank statistics and the per-data-set tables the prose quotes.
@@ -190,6 +191,7 @@ def _store_facts(pg):
 def machines(stored):
     """The machines that ran the stored tasks, in words."""
     return "; ".join(sorted({f"{m['cpu']}, {m['cores']} logical CPUs" for m in stored.machines if m}))
+
 
 def _wine_facts(pg):
     """LDFS on wine; the folds of Figure 6."""

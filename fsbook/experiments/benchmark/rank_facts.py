@@ -100,6 +100,7 @@ def control_facts(pg):
         + words["linear SVM"] + "; with the RBF SVM, " + words["RBF SVM"] + ".")
     return out
 
+
 def stability_facts(pg):
     """Stability at k = RANK_K: median over the data sets (stored values).
 
@@ -129,6 +130,7 @@ def stability_facts(pg):
         out[f"stab_{key(m)}"] = format_value(med[m], 2)
         out[f"stab_higher_{key(m)}"] = sum(med[o] > med[m] and not same(med[o], med[m]) for o in st5.index)
     return out
+
 
 def baseline_facts(pg):
     """The best-ranked baseline and book method per classifier, and CFS's numbers of kept features.

@@ -16,6 +16,7 @@ TAGS = (("linear SVM", "linear"), ("RBF SVM", "rbf"))
 #: the method ``none`` in prose
 ALL_FEATURES = "none (all features)"
 
+
 def names(items, empty="no method"):
     """Methods in prose (``none`` as all features).
 
@@ -100,6 +101,7 @@ def verdict_words(rows):
     held = n("holds", "holds", "hold") + (f" ({below} by less than its margin)" if below else "")
     return (f"{held}, {n('fails', 'fails', 'fail')}, {n('no gain', 'shows', 'show')} no gain within "
             f"{'its' if c['no gain'] == 1 else 'their'} margin and {n('not separable', 'is', 'are')} not separable")
+
 
 def claim_words(row):
     """A claims row in prose; this page's claims are the book's own, so their direction is the claim's."""
