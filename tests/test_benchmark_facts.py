@@ -12,6 +12,7 @@ from fsbook.experiments import benchmark as B
 from fsbook.experiments import read_store
 from fsbook.experiments.benchmark import facts as F
 from fsbook.experiments.benchmark import tables as T
+from fsbook.experiments.benchmark import words as W
 
 CHAPTER = Path(__file__).resolve().parents[1] / "book" / "07_benchmark.ipynb"
 #: the glue keys the chapter computes on the page itself (the rerun of one stored task)
@@ -69,9 +70,9 @@ def test_prose_helpers_on_known_cases():
     rows = pd.DataFrame({"dataset": ["a", "b", "c"], "a": ["MI", "MI", "MI"],
                          "verdict": ["holds", "fails", "not separable"], "effect": [1.25, -2.0, 0.1],
                          "p_adj": [0.01, 0.02, 0.5]})
-    assert F.tally(rows) == "holds on 1, fails on 1 and is not separable on 1 of 3 data sets"
-    assert F.cases(rows, "holds") == "a (+1.2 points, p = 0.01)"
-    assert F.cases(rows, "fails", with_method=True) == "b (MI, -2.0 points, p = 0.02)"
-    assert F.cases(rows.iloc[:0], "holds") == "no data set"
-    assert F.key("l1-SVM") == "l1_SVM" and F.same(0.1 + 0.2, 0.3)
-    assert F.names(["none"]) == F.ALL_FEATURES
+    assert W.tally(rows) == "holds on 1, fails on 1 and is not separable on 1 of 3 data sets"
+    assert W.cases(rows, "holds") == "a (+1.2 points, p = 0.01)"
+    assert W.cases(rows, "fails", with_method=True) == "b (MI, -2.0 points, p = 0.02)"
+    assert W.cases(rows.iloc[:0], "holds") == "no data set"
+    assert W.key("l1-SVM") == "l1_SVM" and W.same(0.1 + 0.2, 0.3)
+    assert W.names(["none"]) == W.ALL_FEATURES

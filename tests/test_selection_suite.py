@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 from fsbook.experiments import _suite_analysis as A
+from fsbook.experiments import _suite_claims as C
 from fsbook.experiments import run_protocol
 from fsbook.experiments import selection_suite as S
 
@@ -128,7 +129,7 @@ def test_statistics_find_the_planted_effects(synthetic):
     assert vs.loc["MI", "side"] == "better" and vs.loc["MI", "p_holm"] < 0.05
     assert vs.loc["ReliefF", "side"] == "worse" and vs.loc["ReliefF", "p_holm"] < 0.05
     assert vs.loc["MRMR", "p_holm"] > 0.05
-    c = A.claims_vs_none(synthetic["accuracy"], synthetic["folds"])
+    c = C.claims_vs_none(synthetic["accuracy"], synthetic["folds"])
     assert set(c["test"]) == {"repeated_cv_t"} and set(c["unit"]) == {"repetitions"} and (c["n"] == 5).all()
     lin = c[c["classifier"] == "RBF SVM"]
     assert (lin[lin["method"] == "MI"]["verdict"] == "holds").all()
@@ -177,8 +178,8 @@ def _design(accuracy):
 
 def test_over_datasets_decides_each_scope_with_its_own_family(synthetic):
     design = _design(synthetic["accuracy"])
-    assert list(A.scopes(design)) == ["all", "image", "tabular", "n ≪ d", "n ≫ d", "two classes", "multiclass"]
-    over = A.over_datasets_vs_none(synthetic["accuracy"], design)
+    assert list(C.scopes(design)) == ["all", "image", "tabular", "n ≪ d", "n ≫ d", "two classes", "multiclass"]
+    over = C.over_datasets_vs_none(synthetic["accuracy"], design)
     assert set(over["test"]) == {"wilcoxon"} and set(over["unit"]) == {"data sets"}
     assert over.groupby("table")["scope"].nunique().eq(1).all()      # one Holm family per scope
     at = over.set_index(["scope", "method"])
@@ -193,7 +194,7 @@ def test_over_datasets_decides_each_scope_with_its_own_family(synthetic):
 
 def test_which_selector_lists_only_decided_comparisons(synthetic):
     design = _design(synthetic["accuracy"])
-    over = A.over_datasets_vs_none(synthetic["accuracy"], design)
+    over = C.over_datasets_vs_none(synthetic["accuracy"], design)
     when = A.which_selector(over, synthetic["cost"]).set_index("scope")
     assert when.loc["all", "above all features"].startswith("MI (+5.")
     assert when.loc["all", "below all features"].startswith("ReliefF (−5.")
@@ -205,7 +206,7 @@ def test_which_selector_lists_only_decided_comparisons(synthetic):
 def test_effects_and_counts_and_stability(synthetic):
     eff = A.effects_vs_none(synthetic["accuracy"])
     assert list(eff.columns) == ["MI", "ReliefF", "MRMR"] and abs(eff["MI"].mean() - 5.0) < 0.5
-    per = A.claims_vs_none(synthetic["accuracy"], synthetic["folds"])
+    per = C.claims_vs_none(synthetic["accuracy"], synthetic["folds"])
     counts = A.decided_counts(per)
     assert counts.loc["all", "comparisons"] == 3 * 14
     assert counts.loc["all", "above"] == 14 and counts.loc["all", "below"] == 14
@@ -220,8 +221,8 @@ def test_facts_quote_the_tables(synthetic):
 
     design = _design(synthetic["accuracy"])
     margins = S.order_margins(design)                  # one test prediction: 0.1 (n = 1 000), 2 (n = 50)
-    per = A.claims_vs_none(synthetic["accuracy"], synthetic["folds"], margins).assign(scope="")
-    over = A.over_datasets_vs_none(synthetic["accuracy"], design, margins=margins).assign(dataset="")
+    per = C.claims_vs_none(synthetic["accuracy"], synthetic["folds"], margins).assign(scope="")
+    over = C.over_datasets_vs_none(synthetic["accuracy"], design, margins=margins).assign(dataset="")
     n = 14 * 5 * 2 * 4
     res = SimpleNamespace(tables=synthetic, params=[{}] * n, cpu_seconds=[1.0] * n)
     f = A.facts(res, design, pd.concat([per, over], ignore_index=True))

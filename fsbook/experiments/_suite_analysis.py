@@ -8,10 +8,13 @@ Every function reads the tables of :func:`fsbook.experiments.selection_suite.red
 * :func:`friedman_tests` -- the Friedman test and the Nemenyi critical difference per scope;
 * :func:`versus_none` -- every selector against the all-features control ``none`` by Holm's
   step-down over average ranks (:func:`fsbook.stats.holm_vs_control`);
-* :func:`claims_vs_none` -- per data set, each selector above ``none`` by the book's rule for
-  repeated CV (:class:`fsbook.claims.Claim` with ``test="repeated_cv_t"``, unit
-  ``"repetitions"``), Holm within each method's family of data sets;
+* :func:`effects_vs_none` -- per data set, each selector's accuracy minus that of all features;
+* :func:`which_selector` -- per scope, the selectors decided above and below all features
+  (:func:`~fsbook.experiments._suite_claims.over_datasets_vs_none`'s claims);
 * :func:`pareto` -- accuracy against fit cost per domain, and which methods no other dominates.
+
+The claims against all features (per data set and over each scope) are
+:mod:`fsbook.experiments._suite_claims`'.
 """
 from __future__ import annotations
 
@@ -21,9 +24,8 @@ import pandas as pd
 from fsbook.experiments import _suite_design as S
 from fsbook.experiments._suite_design import CLASSIFIERS, DOMAINS, METHODS
 
-__all__ = ["SHAPES", "claims_vs_none", "effects_vs_none", "friedman_tests", "over_datasets_vs_none", "pareto",
-           "pareto_front", "score_matrix", "scopes", "stability_summary", "decided_counts", "versus_none",
-           "which_selector", "facts", "PAPER_METHODS"]
+__all__ = ["effects_vs_none", "friedman_tests", "pareto", "pareto_front", "score_matrix", "stability_summary",
+           "decided_counts", "versus_none", "which_selector", "facts", "PAPER_METHODS"]
 
 
 def _check(metric):
@@ -115,48 +117,6 @@ def versus_none(accuracy):
     return pd.DataFrame(rows, columns=["scope", "classifier", "method", "rank", "z", "p", "p_holm", "side"])
 
 
-def _fold_matrix(g, metric):
-    """Accuracies of one method's folds as (repeats, folds)."""
-    m = g.pivot_table(index="repeat", columns="fold", values=metric, aggfunc="first")
-    if m.isna().any().any():
-        raise ValueError("incomplete folds: every repetition needs every fold")
-    return m.to_numpy(dtype=float)
-
-
-def claims_vs_none(accuracy, folds, margins=None):
-    """Per data set, classifier and selector: "``method`` above all features", decided on the
-    paired test folds at the ranking size by the book's rule for repeated CV (the paired t-test
-    over the repetition means, :func:`fsbook.claims.evaluate`), Holm within the family
-    ``"<method> vs none (<classifier>)"`` (the data sets of one method and classifier).
-
-    ``margins`` (``{data set: margin}`` in accuracy points,
-    :func:`fsbook.experiments.selection_suite.order_margins`) gives each claim its declared
-    margin; without it the claims carry none.
-
-    Returns a claims table (:data:`fsbook.claims.COLUMNS`) with ``dataset``, ``domain``,
-    ``method`` and ``classifier`` columns.
-    """
-    from fsbook.claims import Claim, claims_table, evaluate
-
-    margins = margins or {}
-    at = accuracy[accuracy["rank_k"]][["dataset", "method", "k"]]
-    f = folds.merge(at, on=["dataset", "method", "k"])
-    rows = []
-    for metric, label in CLASSIFIERS.items():
-        for d, g in f.groupby("dataset", sort=False):
-            base = g[g["method"] == "none"]
-            if base.empty:
-                continue
-            b = _fold_matrix(base, metric)
-            for m in [c for c in METHODS if c != "none" and c in set(g["method"])]:
-                claim = Claim(f"{m} above all features ({label}): {d}", a=m, b="none", better="higher",
-                              unit="repetitions", test="repeated_cv_t", table=f"{m} vs none ({label})", dataset=d,
-                              margin=margins.get(d))
-                row = evaluate(claim, _fold_matrix(g[g["method"] == m], metric), b)
-                rows.append({**row, "dataset": d, "domain": g["domain"].iloc[0], "method": m, "classifier": label})
-    return claims_table(rows)
-
-
 def pareto_front(acc, cost):
     """Whether each point is on the Pareto front of higher accuracy and lower cost: no other
     point is at least as accurate and at most as costly, and better in one.
@@ -187,48 +147,6 @@ def pareto(accuracy, cost, metric="acc_rbf"):
     return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
 
 
-#: shapes of a data set, each a rule on its facts after subsampling (``n`` samples, ``d``
-#: features a method sees, ``classes``); a data set can have several.  The factor 5 is the one
-#: that gives each shape at least 9 of the suite's data sets, the fewest over which a Wilcoxon
-#: test (smallest p 2/2^9) can pass Holm's first threshold among 9 selectors (0.05/9)
-SHAPES = {
-    "n ≪ d": ("at least five times more features than samples", lambda f: f["d"] >= 5 * f["n"]),
-    "n ≫ d": ("at least five times more samples than features", lambda f: f["n"] >= 5 * f["d"]),
-    "two classes": ("two classes", lambda f: f["classes"] == 2),
-    "multiclass": ("three classes or more", lambda f: f["classes"] > 2),
-}
-
-
-def scopes(design):
-    """The scopes the page decides in: ``"all"``, each domain, then each shape of :data:`SHAPES`.
-
-    Parameters
-    ----------
-    design : DataFrame
-        :func:`fsbook.experiments.selection_suite.design`'s table (columns ``dataset``,
-        ``domain``, ``n``, ``d``, ``classes``).
-
-    Returns
-    -------
-    dict
-        ``{scope: [data sets]}``, in that order, scopes without a data set left out.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> design = pd.DataFrame({"dataset": ["a", "b"], "domain": ["text", "image"],
-    ...                        "n": [100, 5000], "d": [2000, 64], "classes": [2, 10]})
-    >>> scopes(design)
-    {'all': ['a', 'b'], 'image': ['b'], 'text': ['a'], 'n ≪ d': ['a'], 'n ≫ d': ['b'], 'two classes': ['a'], 'multiclass': ['b']}
-    """
-    out = {"all": design["dataset"].tolist()}
-    for dom in DOMAINS:
-        out[dom] = design.loc[design["domain"] == dom, "dataset"].tolist()
-    for shape, (_, rule) in SHAPES.items():
-        out[shape] = [r["dataset"] for _, r in design.iterrows() if rule(r)]
-    return {k: v for k, v in out.items() if v}
-
-
 def effects_vs_none(accuracy, metric="acc_rbf"):
     """Per data set and selector: its mean accuracy at the ranking size minus that of all
     features (``none``), on the same folds, in accuracy points.
@@ -246,44 +164,6 @@ def effects_vs_none(accuracy, metric="acc_rbf"):
     return m[[c for c in METHODS if c in m.columns and c != "none"]].sub(m["none"], axis=0)
 
 
-def over_datasets_vs_none(accuracy, design, metric="acc_rbf", margins=None):
-    """Per scope (:func:`scopes`) and selector: "the selector above all features", decided over
-    the scope's data sets where it ran by the Wilcoxon signed-rank test on the per-data-set
-    differences (:func:`effects_vs_none`), with the Hodges–Lehmann effect and its exact 95 %
-    interval (:func:`fsbook.claims.evaluate`); Holm over the selectors of a scope (one family per
-    scope).  A scope of too few data sets for the test to reach p < 0.05 is untestable, never
-    "no effect".
-
-    ``margins`` (``{data set: margin}``, :func:`fsbook.experiments.selection_suite.order_margins`)
-    gives each row the margin :func:`fsbook.experiments.benchmark.over_datasets_margin` of the
-    margins of the data sets it is decided over: a row that holds by less is "below margin"
-    (the engine has no equivalence test over data sets, so none is "no gain").
-
-    Returns
-    -------
-    DataFrame
-        A claims table (:data:`fsbook.claims.COLUMNS`) with ``scope`` and ``method`` columns;
-        ``a`` is the method, ``b`` is ``none``, ``n`` its data sets.
-    """
-    from fsbook.claims import Claim, claims_table, evaluate
-    from fsbook.experiments.benchmark.paper import over_datasets_margin
-
-    eff = effects_vs_none(accuracy, metric)
-    rows = []
-    for scope, sets in scopes(design).items():
-        e = eff.reindex([s for s in sets if s in eff.index])
-        for m in e.columns:
-            ran = e[m].dropna()
-            d = ran.to_numpy(dtype=float)
-            if d.size == 0:
-                continue
-            margin = over_datasets_margin([margins[s] for s in ran.index]) if margins else None
-            claim = Claim(f"{m} above all features ({scope})", a=m, b="none", better="higher", unit="data sets",
-                          test="wilcoxon", table=f"selectors vs all features: {scope}", margin=margin)
-            rows.append({**evaluate(claim, d, np.zeros_like(d), rtol=0.0), "scope": scope, "method": m})
-    return claims_table(rows)
-
-
 def which_selector(decided, cost=None):
     """The answer to "which selector, when": per scope, the selectors decided above all features,
     those decided below, and those the test does not separate from it (or cannot test), each
@@ -292,7 +172,7 @@ def which_selector(decided, cost=None):
     Parameters
     ----------
     decided : DataFrame
-        :func:`over_datasets_vs_none`'s table.
+        :func:`~fsbook.experiments._suite_claims.over_datasets_vs_none`'s table.
     cost : DataFrame, optional
         ``reduce``'s ``cost`` table: with it, the column ``cheapest not below`` names the selector
         of least median fit CPU time among those not decided below all features.
@@ -347,7 +227,7 @@ def stability_summary(stability, accuracy):
 
 def decided_counts(per_dataset):
     """Per method: how many per-data-set comparisons with all features are decided above, below,
-    not separated, and in all (:func:`claims_vs_none`'s table), overall and per domain.
+    not separated, and in all (:func:`~fsbook.experiments._suite_claims.claims_vs_none`'s table), overall and per domain.
 
     Examples
     --------

@@ -412,10 +412,10 @@ def order_margins(design):
 def claims(results, design=None):
     """Every comparison the page decides, on the stored folds: per data set, each selector above
     all features by the paired t over the repetition means (Holm within each selector's family of
-    data sets, :func:`~fsbook.experiments._suite_analysis.claims_vs_none`), then per scope (all data
+    data sets, :func:`~fsbook.experiments._suite_claims.claims_vs_none`), then per scope (all data
     sets, each domain, each shape) each selector above all features over the scope's data sets by
     the Wilcoxon signed-rank test (Holm within the scope,
-    :func:`~fsbook.experiments._suite_analysis.over_datasets_vs_none`).  Every claim carries its
+    :func:`~fsbook.experiments._suite_claims.over_datasets_vs_none`).  Every claim carries its
     declared margin (:func:`order_margins`; over data sets their Hodges–Lehmann estimate,
     :func:`fsbook.experiments.benchmark.over_datasets_margin`).
 
@@ -433,13 +433,13 @@ def claims(results, design=None):
         A claims table with ``dataset``, ``domain``, ``method`` and ``scope`` columns (``scope``
         empty on per-data-set rows, ``dataset`` empty on the rows over data sets).
     """
-    from fsbook.experiments import _suite_analysis as A
+    from fsbook.experiments import _suite_claims as C
 
     t = results.tables
     design = _given_or_built(design)
     margins = order_margins(design)
-    per = A.claims_vs_none(t["accuracy"], t["folds"], margins).assign(scope="")
-    over = A.over_datasets_vs_none(t["accuracy"], design, margins=margins).assign(dataset="", domain="")
+    per = C.claims_vs_none(t["accuracy"], t["folds"], margins).assign(scope="")
+    over = C.over_datasets_vs_none(t["accuracy"], design, margins=margins).assign(dataset="", domain="")
     return pd.concat([per, over], ignore_index=True)
 
 
@@ -451,7 +451,7 @@ def _given_or_built(given_design):
 def advice(results, scopes=None, design=None):
     """The page's "which selector, when" table from the stored protocol
     (:func:`~fsbook.experiments._suite_analysis.which_selector` over the decisions over data sets
-    of :func:`claims`, :func:`~fsbook.experiments._suite_analysis.over_datasets_vs_none`; the
+    of :func:`claims`, :func:`~fsbook.experiments._suite_claims.over_datasets_vs_none`; the
     per-data-set claims, which it does not use, are not computed), indexed by scope; ``scopes``
     keeps those rows, in that order; ``design`` is the protocol's :func:`design` when the caller
     has built it (built here when omitted).
@@ -460,9 +460,10 @@ def advice(results, scopes=None, design=None):
     over data sets against all features (accuracy points), the order in which a user might try them.
     """
     from fsbook.experiments import _suite_analysis as A
+    from fsbook.experiments import _suite_claims as C
 
     design = _given_or_built(design)
-    over = A.over_datasets_vs_none(results.tables["accuracy"], design, margins=order_margins(design))
+    over = C.over_datasets_vs_none(results.tables["accuracy"], design, margins=order_margins(design))
     when = A.which_selector(over, results.tables["cost"]).set_index("scope")
     if scopes is not None:
         when = when.loc[list(scopes)]

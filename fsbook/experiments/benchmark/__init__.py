@@ -85,10 +85,15 @@ a fold sees the same columns.  The kept sets of ``20newsgroups`` are stored as i
 12 511-word list (words in at least two posts), so sets from different folds are comparable.
 
 The package's modules: :mod:`~fsbook.experiments.benchmark.paper` (the method table, data sets,
-grids, settings and the version history), :mod:`~fsbook.experiments.benchmark.tasks` (data,
-folds, selectors, ``make_tasks`` and ``run_task``), :mod:`~fsbook.experiments.benchmark.tables`
-(``reduce`` and the rank statistics), :mod:`~fsbook.experiments.benchmark.claims` (the claims
-families), :mod:`~fsbook.experiments.benchmark.facts` (the numbers the chapter's prose quotes) and
+grids, settings and the version history), :mod:`~fsbook.experiments.benchmark.data` (the data
+sets, a fold's columns and the folds), :mod:`~fsbook.experiments.benchmark.selectors` (one
+selector per method, where it cannot run, a ranking cut at ``k``),
+:mod:`~fsbook.experiments.benchmark.models` (the classifiers' model searches),
+:mod:`~fsbook.experiments.benchmark.tasks` (``make_tasks`` and ``run_task``),
+:mod:`~fsbook.experiments.benchmark.tables` (``reduce`` and the chapter's tables),
+:mod:`~fsbook.experiments.benchmark.ranks` (the rank statistics over data sets),
+:mod:`~fsbook.experiments.benchmark.claims` (the per-fold accuracies and the claims families),
+:mod:`~fsbook.experiments.benchmark.facts` (the numbers the chapter's prose quotes) and
 :mod:`~fsbook.experiments.benchmark.figures` (the chapter's figures).
 """
 from __future__ import annotations
@@ -98,7 +103,21 @@ from fsbook.experiments._runner import Protocol, task_seed
 # the chapter's facts and figures, read as benchmark.facts and benchmark.figures
 from fsbook.experiments.benchmark import facts as facts
 from fsbook.experiments.benchmark import figures as figures
-from fsbook.experiments.benchmark.claims import CLAIM_TABLES, OVER, claims, claims_view, family_label
+from fsbook.experiments.benchmark.claims import (
+                                                CLAIM_TABLES,
+                                                OVER,
+                                                claims,
+                                                claims_view,
+                                                family_label,
+                                                fold_accuracies,
+)
+from fsbook.experiments.benchmark.data import attribute_groups, fold_data, folds, load, vocabulary, width
+from fsbook.experiments.benchmark.models import (
+                                                classifier_searches,
+                                                projection_accuracy,
+                                                projection_search,
+                                                test_accuracies,
+)
 from fsbook.experiments.benchmark.paper import (
                                                 BASELINES,
                                                 BOOK_DATASETS,
@@ -131,36 +150,16 @@ from fsbook.experiments.benchmark.paper import (
                                                 order_margin,
                                                 over_datasets_margin,
 )
+from fsbook.experiments.benchmark.ranks import score_matrix, statistics, versus_control
+from fsbook.experiments.benchmark.selectors import cannot_run, hkl_certificate, make_selector, support_at
 from fsbook.experiments.benchmark.tables import (
-                                                fold_accuracies,
                                                 hkl_fits_by_dataset,
                                                 kuncheva_by_repeat,
                                                 not_run_table,
                                                 reduce,
-                                                score_matrix,
-                                                statistics,
                                                 stored_datasets,
-                                                versus_control,
 )
-from fsbook.experiments.benchmark.tasks import (
-                                                RUNNERS,
-                                                attribute_groups,
-                                                cannot_run,
-                                                classifier_searches,
-                                                fold_data,
-                                                folds,
-                                                hkl_certificate,
-                                                load,
-                                                make_selector,
-                                                make_tasks,
-                                                projection_accuracy,
-                                                projection_search,
-                                                run_task,
-                                                support_at,
-                                                test_accuracies,
-                                                vocabulary,
-                                                width,
-)
+from fsbook.experiments.benchmark.tasks import RUNNERS, make_tasks, run_task
 
 __all__ = ["PROTOCOL", "Method", "METHOD_TABLE", "BASELINES", "BOOK_METHODS", "CLASSIFIER_SIDE", "OWN_SIZE",
            "RANKERS", "UNSCALED", "FULL_ONLY", "HKL_SETTINGS", "SVM_TIES", "VERSION", "HKL_N_BINS",

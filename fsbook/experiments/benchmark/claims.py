@@ -8,7 +8,9 @@ import numpy as np
 import pandas as pd
 
 from fsbook.claims import ClaimFamily, claims_table
+from fsbook.experiments.benchmark.data import load
 from fsbook.experiments.benchmark.paper import (
+    CLASSIFIER_SIDE,
     CLASSIFIERS,
     FULL_DATASETS,
     OWN_SIZE,
@@ -17,8 +19,64 @@ from fsbook.experiments.benchmark.paper import (
     order_margin,
     over_datasets_margin,
 )
-from fsbook.experiments.benchmark.tables import fold_accuracies
-from fsbook.experiments.benchmark.tasks import load
+
+
+def fold_accuracies(params_list, results_list, dataset, method, metric="acc_linear", k=RANK_K):
+    """Test accuracy (%) of ``method`` on every test fold of ``dataset``, as stored.
+
+    Parameters
+    ----------
+    params_list, results_list : list of dict
+        Stored tasks (``read_store(PROTOCOL).params`` and ``.results``).
+    dataset, method : str
+    metric : {"acc_linear", "acc_rbf"}
+        The classifier (``Proj-SVM`` has ``"acc_linear"`` only).
+    k : int
+        Kept features; ignored by ``none``, :data:`OWN_SIZE` and :data:`CLASSIFIER_SIDE` methods,
+        which have one point.
+
+    Returns
+    -------
+    ndarray of shape (repeats, n_folds)
+        Row ``r``, column ``f``: repeat ``r``, test fold ``f``; the folds are the same for every
+        method, so two methods' arrays are paired cell by cell.
+
+    Examples
+    --------
+    >>> from fsbook.experiments import benchmark as B
+    >>> ps = [{"dataset": "wine", "method": "none", "repeat": 0, "fold": f, "n_folds": 2} for f in (0, 1)]
+    >>> rs = [{"k": [0], "acc_linear": [a], "acc_rbf": [a]} for a in (0.9, 0.95)]
+    >>> B.fold_accuracies(ps, rs, "wine", "none").tolist()
+    [[90.0, 95.0]]
+    """
+    if metric not in CLASSIFIERS:
+        raise ValueError(f"metric must be one of {list(CLASSIFIERS)}, got {metric!r}")
+    cells = {}
+    for p, r in zip(params_list, results_list):
+        if p["dataset"] != dataset or p["method"] != method:
+            continue
+        if "not_run" in r:
+            raise ValueError(f"{method} does not run on {dataset}: {r['not_run']}")
+        if method in CLASSIFIER_SIDE:
+            if metric != "acc_linear":
+                raise ValueError(f"{method} has a linear SVM accuracy only")
+            value = r["acc_linear"]
+        else:
+            at = 0 if (method == "none" or method in OWN_SIZE) else (r["k"].index(k) if k in r["k"] else None)
+            if at is None:
+                raise ValueError(f"{method} on {dataset} has no stored k = {k} (stored: {r['k']})")
+            value = r[metric][at]
+        cells[(p["repeat"], p["fold"])] = 100.0 * value
+    if not cells:
+        raise ValueError(f"no stored task of {method} on {dataset}")
+    repeats = 1 + max(r for r, _ in cells)
+    n_folds = next(p["n_folds"] for p in params_list if p["dataset"] == dataset and p["method"] == method)
+    if len(cells) != repeats * n_folds:
+        raise ValueError(f"{method} on {dataset}: {len(cells)} of {repeats * n_folds} folds stored")
+    out = np.empty((repeats, n_folds))
+    for (r, f), v in cells.items():
+        out[r, f] = v
+    return out
 
 
 def _best(candidates, values):

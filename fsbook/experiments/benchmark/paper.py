@@ -42,7 +42,7 @@ class Method(NamedTuple):
         tasks).
     ranker : bool
         Its scores do not depend on ``k``: fitted once per task and cut at every ``k``
-        (:func:`~fsbook.experiments.benchmark.tasks.support_at`).
+        (:func:`~fsbook.experiments.benchmark.selectors.support_at`).
     unscaled : bool
         Fitted on the unscaled training fold (it booleanises the fold itself).
     full_only : bool

@@ -1,10 +1,13 @@
-"""The benchmark's tables: ``reduce`` and the tables and rank statistics the chapter builds from
-the stored tasks."""
+"""The benchmark's tables: ``reduce`` and the tables the chapter builds from the declarations and
+the stored tasks (the rank statistics over data sets are
+:mod:`~fsbook.experiments.benchmark.ranks`', the per-fold accuracies the claims pair are
+:func:`~fsbook.experiments.benchmark.claims.fold_accuracies`)."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from fsbook.experiments.benchmark.data import load, width
 from fsbook.experiments.benchmark.paper import (
     BOOK_DATASETS,
     BOOK_KS,
@@ -28,7 +31,7 @@ from fsbook.experiments.benchmark.paper import (
     VOCABULARY,
     methods,
 )
-from fsbook.experiments.benchmark.tasks import load, make_tasks, width
+from fsbook.experiments.benchmark.tasks import make_tasks
 
 
 def stored_datasets(params_list, full=True):
@@ -266,183 +269,6 @@ def _supports(df):
     supports = df[["dataset", "repeat", "fold", "method", "k", "support"]].copy()
     supports["support"] = supports["support"].map(list)
     return supports
-
-
-def fold_accuracies(params_list, results_list, dataset, method, metric="acc_linear", k=RANK_K):
-    """Test accuracy (%) of ``method`` on every test fold of ``dataset``, as stored.
-
-    Parameters
-    ----------
-    params_list, results_list : list of dict
-        Stored tasks (``read_store(PROTOCOL).params`` and ``.results``).
-    dataset, method : str
-    metric : {"acc_linear", "acc_rbf"}
-        The classifier (``Proj-SVM`` has ``"acc_linear"`` only).
-    k : int
-        Kept features; ignored by ``none``, :data:`OWN_SIZE` and :data:`CLASSIFIER_SIDE` methods,
-        which have one point.
-
-    Returns
-    -------
-    ndarray of shape (repeats, n_folds)
-        Row ``r``, column ``f``: repeat ``r``, test fold ``f``; the folds are the same for every
-        method, so two methods' arrays are paired cell by cell.
-
-    Examples
-    --------
-    >>> from fsbook.experiments import benchmark as B
-    >>> ps = [{"dataset": "wine", "method": "none", "repeat": 0, "fold": f, "n_folds": 2} for f in (0, 1)]
-    >>> rs = [{"k": [0], "acc_linear": [a], "acc_rbf": [a]} for a in (0.9, 0.95)]
-    >>> B.fold_accuracies(ps, rs, "wine", "none").tolist()
-    [[90.0, 95.0]]
-    """
-    if metric not in CLASSIFIERS:
-        raise ValueError(f"metric must be one of {list(CLASSIFIERS)}, got {metric!r}")
-    cells = {}
-    for p, r in zip(params_list, results_list):
-        if p["dataset"] != dataset or p["method"] != method:
-            continue
-        if "not_run" in r:
-            raise ValueError(f"{method} does not run on {dataset}: {r['not_run']}")
-        if method in CLASSIFIER_SIDE:
-            if metric != "acc_linear":
-                raise ValueError(f"{method} has a linear SVM accuracy only")
-            value = r["acc_linear"]
-        else:
-            at = 0 if (method == "none" or method in OWN_SIZE) else (r["k"].index(k) if k in r["k"] else None)
-            if at is None:
-                raise ValueError(f"{method} on {dataset} has no stored k = {k} (stored: {r['k']})")
-            value = r[metric][at]
-        cells[(p["repeat"], p["fold"])] = 100.0 * value
-    if not cells:
-        raise ValueError(f"no stored task of {method} on {dataset}")
-    repeats = 1 + max(r for r, _ in cells)
-    n_folds = next(p["n_folds"] for p in params_list if p["dataset"] == dataset and p["method"] == method)
-    if len(cells) != repeats * n_folds:
-        raise ValueError(f"{method} on {dataset}: {len(cells)} of {repeats * n_folds} folds stored")
-    out = np.empty((repeats, n_folds))
-    for (r, f), v in cells.items():
-        out[r, f] = v
-    return out
-
-
-def score_matrix(accuracy_at_k, metric):
-    """Data sets × methods matrix of ``metric`` (``"acc_linear"`` or ``"acc_rbf"``) from the
-    ``accuracy_at_k`` table, methods in the protocol's order.
-
-    Parameters
-    ----------
-    accuracy_at_k : pandas.DataFrame
-        :func:`reduce`'s ``accuracy_at_k`` table.
-    metric : {"acc_linear", "acc_rbf"}
-        The classifier.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Data sets × methods.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> acc = pd.DataFrame({"dataset": ["a", "a", "b", "b"], "method": ["MI", "none", "MI", "none"],
-    ...                     "acc_linear": [90.0, 95.0, 70.0, 80.0], "acc_rbf": [1.0, 2.0, 3.0, 4.0]})
-    >>> score_matrix(acc, "acc_linear")
-    method   none    MI
-    dataset
-    a        95.0  90.0
-    b        80.0  70.0
-    """
-    if metric not in ("acc_linear", "acc_rbf"):
-        raise ValueError(f"metric must be 'acc_linear' or 'acc_rbf', got {metric!r}")
-    m = accuracy_at_k.pivot(index="dataset", columns="method", values=metric)
-    return m[[c for c in methods() if c in m.columns]]
-
-
-def versus_control(accuracy_at_k, control="none"):
-    """Per classifier, every ranked method against ``control`` (default: the classifier on all
-    features) by Demšar's comparison with a control (:func:`fsbook.stats.holm_vs_control`): average
-    ranks over the data sets at :data:`RANK_K`, ``z``, two-sided p and Holm-adjusted p over the
-    methods compared with the control, and which side of the control a method lies on.
-
-    Parameters
-    ----------
-    accuracy_at_k : pandas.DataFrame
-        :func:`reduce`'s ``accuracy_at_k`` table.
-    control : str, default "none"
-        The control method.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per classifier and method: ``average rank``, ``rank of the control``, ``z``,
-        ``p``, ``p (Holm)`` and ``side``.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> scores = [90.0, 85, 95, 70, 75, 80, 60, 55, 65]
-    >>> acc = pd.DataFrame({"dataset": list("aaabbbccc"), "method": ["MI", "ReliefF", "none"] * 3,
-    ...                     "acc_linear": scores, "acc_rbf": scores})
-    >>> versus_control(acc)[["method", "average rank", "side"]].round(3).to_dict("records")[0]
-    {'method': 'MI', 'average rank': 2.333, 'side': 'ranks below'}
-    """
-    from fsbook.stats import average_ranks, holm_vs_control
-
-    rows = []
-    for metric, label in CLASSIFIERS.items():
-        s = score_matrix(accuracy_at_k, metric)
-        control_rank = float(average_ranks(s)[control])
-        for m, r in holm_vs_control(s, control).iterrows():
-            side = "ranks below" if r["z"] > 0 else "ranks above" if r["z"] < 0 else "ties with"
-            rows.append({"classifier": label, "method": m, "average rank": r["rank"],
-                         "rank of the control": control_rank, "z": r["z"], "p": r["p"], "p (Holm)": r["p_holm"],
-                         "side": side})
-    return pd.DataFrame(rows)
-
-
-def statistics(accuracy_at_k):
-    """Per metric: number of data sets and methods, Friedman χ² and p-value, the Nemenyi
-    critical difference at α = 0.05 and the pairs Nemenyi separates (p < 0.05), on the stored
-    scores (near-equal scores are ties with the tolerance of :mod:`fsbook.decisions`; the printed
-    rounding decides nothing).
-
-    Parameters
-    ----------
-    accuracy_at_k : pandas.DataFrame
-        :func:`reduce`'s ``accuracy_at_k`` table.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per classifier: ``data sets``, ``methods``, ``Friedman chi2``, ``p-value``,
-        ``CD (alpha=0.05)`` and ``pairs Nemenyi separates``.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> scores = [90.0, 85, 95, 70, 75, 80, 60, 55, 65]
-    >>> acc = pd.DataFrame({"dataset": list("aaabbbccc"), "method": ["MI", "ReliefF", "none"] * 3,
-    ...                     "acc_linear": scores, "acc_rbf": scores})
-    >>> row = statistics(acc).iloc[0]
-    >>> int(row["data sets"]), int(row["methods"]), round(float(row["Friedman chi2"]), 3)
-    (3, 3, 4.667)
-    >>> row["pairs Nemenyi separates"]
-    'none'
-    """
-    from fsbook.stats import critical_difference, friedman, nemenyi
-
-    rows = []
-    for metric, label in (("acc_linear", "linear SVM"), ("acc_rbf", "RBF SVM")):
-        s = score_matrix(accuracy_at_k, metric)
-        chi2, p = friedman(s)
-        pv = nemenyi(s)
-        pairs = [f"{a} vs {b}" for i, a in enumerate(pv.index) for b in pv.columns[i + 1:] if pv.loc[a, b] < 0.05]
-        rows.append({"classifier": label, "data sets": s.shape[0], "methods": s.shape[1], "Friedman chi2": chi2,
-                     "p-value": p, "CD (alpha=0.05)": critical_difference(s.shape[1], s.shape[0]),
-                     "pairs Nemenyi separates": ", ".join(pairs) if pairs else "none"})
-    return pd.DataFrame(rows)
-
 
 
 # The chapter's tables (each a function of the declarations or of the store; the page captions them)
