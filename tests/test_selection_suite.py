@@ -233,6 +233,14 @@ def test_facts_quote_the_tables(synthetic):
     assert f["ws_n_datasets"] == "14" and "MI (+5." in f["ws_all_sentence"]
     assert "ReliefF (−5." in f["ws_all_sentence"] and "1 of 3 selectors are decided above" in f["ws_overview"]
     assert "0.16 CPU-hours" in f["ws_conclusion_cost"]
+    # the list facts are markdown lists, one selector or scope an item, and render as such
+    assert "\n\n- MI (+5." in f["ws_all_sentence"] and "\n- ReliefF (−5." in f["ws_all_sentence"]
+    assert f["ws_conclusion_papers"].startswith("On data their papers never used:\n\n- ")
+    from markdown_it import MarkdownIt
+
+    for key in A.MARKDOWN_FACTS:
+        tokens = [t.type for t in MarkdownIt().parse(f[key])]
+        assert "bullet_list_open" in tokens or "- " not in f[key], key
 
 
 def test_claims_and_advice_with_a_given_design_equal_those_that_build_it():

@@ -24,7 +24,7 @@ import pandas as pd
 from fsbook.experiments import _suite_design as S
 from fsbook.experiments._suite_design import CLASSIFIERS, DOMAINS, METHODS
 
-__all__ = ["effects_vs_none", "friedman_tests", "pareto", "pareto_front", "score_matrix", "stability_summary",
+__all__ = ["MARKDOWN_FACTS", "effects_vs_none", "friedman_tests", "pareto", "pareto_front", "score_matrix", "stability_summary",
            "decided_counts", "versus_none", "which_selector", "facts", "PAPER_METHODS"]
 
 
@@ -275,6 +275,11 @@ def _list(rows, empty="none"):
     return join_words([_row_words(r) for _, r in rows.iterrows()], empty=empty)
 
 
+def _bullets(rows):
+    """A markdown list of :func:`_row_words`, one selector an item."""
+    return "\n".join(f"- {_row_words(r)}" for _, r in rows.iterrows())
+
+
 def _margin_facts(claims_table):
     """The declared margins of the page's claims (:func:`fsbook.experiments.selection_suite.
     order_margins`) and the verdicts they give, in words.
@@ -314,6 +319,11 @@ def _count(n, one, many):
     return f"{n} {one if n == 1 else many}"
 
 
+#: the facts of :func:`facts` that are markdown blocks (lists), to be glued as ``Markdown`` and shown
+#: with the ``{glue:md}`` directive; every other fact is inline text
+MARKDOWN_FACTS = ("ws_all_sentence", "ws_when_sentence", "ws_conclusion_papers")
+
+
 def facts(results, design, claims_table):
     """Every number and verdict the page's prose quotes, as glue keys to text.
 
@@ -347,11 +357,12 @@ def facts(results, design, claims_table):
         "ws_fractions": join_words([f"{f:.0%}" for f in S.FRACTIONS]),
     }
     out.update(_margin_facts(claims_table))
-    out["ws_all_sentence"] = " ".join([
-        f"Over every data set, decided above all features: {_list(above)}." if len(above) else
+    out["ws_all_sentence"] = "\n\n".join(b for b in [
+        f"Over every data set, decided above all features:\n\n{_bullets(above)}" if len(above) else
         "Over every data set, no selector is decided above all features.",
-        f"Decided below: {_list(below)}." if len(below) else "None is decided below.",
-        f"Not separated from all features: {join_words(between['method'].tolist())}." if len(between) else ""]).strip()
+        f"Decided below all features:\n\n{_bullets(below)}" if len(below) else "None is decided below.",
+        f"Not separated from all features: {join_words(between['method'].tolist())}." if len(between) else ""]
+        if b)
     when = which_selector(over)
     parts = []
     for _, r in when.iterrows():
@@ -359,11 +370,11 @@ def facts(results, design, claims_table):
             continue
         bits = [f"above all features {r['above all features']}" if r["above all features"] else "",
                 f"below {r['below all features']}" if r["below all features"] else ""]
-        parts.append(f"on {r['scope']} ({r['data sets']} data sets), " + "; ".join(b for b in bits if b))
+        parts.append(f"- on {r['scope']} ({r['data sets']} data sets): " + "; ".join(b for b in bits if b))
     undecided = [r["scope"] for _, r in when.iterrows()
                  if r["scope"] != "all" and not (r["above all features"] or r["below all features"])]
     out["ws_when_sentence"] = (
-        ("Decided per domain and shape (effects in points): " + "; ".join(parts) + ". " if parts else
+        ("Decided per domain and shape (effects in points):\n\n" + "\n".join(parts) + "\n\n" if parts else
          "No domain or shape decides any selector against all features. ")
         + (f"No selector is decided either way on {join_words(undecided)}." if undecided else ""))
     out["ws_overview"] = (
@@ -379,9 +390,9 @@ def facts(results, design, claims_table):
                    "below all features" if len(r) and r["verdict"].iloc[0] == "fails" else
                    "not separated from all features")
         where = f"; it did not run on {skipped} (see *What does not run*)" if skipped else ""
-        paper_rows.append(f"{_row_words(r.iloc[0])} is {verdict} over the data sets where it ran{where}"
-                          if len(r) else f"{m} ran on none of the data sets (see *What does not run*)")
-    out["ws_conclusion_papers"] = "On data their papers never used: " + "; ".join(paper_rows) + "."
+        paper_rows.append(f"- {_row_words(r.iloc[0])} is {verdict} over the data sets where it ran{where}"
+                          if len(r) else f"- {m} ran on none of the data sets (see *What does not run*)")
+    out["ws_conclusion_papers"] = "On data their papers never used:\n\n" + "\n".join(paper_rows)
     cpu = pd.Series([c for c in results.cpu_seconds if c is not None], dtype=float)
     med = results.tables["cost"].groupby("method")["fit_cpu"].median().drop("none", errors="ignore")
     out["ws_conclusion_cost"] = (
