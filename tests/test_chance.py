@@ -10,13 +10,8 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.svm import SVC
 
 from fsbook.decisions import SCORE_ATOL, argbest, argbest_lexicographic
-from fsbook.experiments._chance import (
-    CHOICE_COLUMNS,
-    chance_level_choices,
-    chance_violations,
-    svm_choice,
-    tie_check,
-)
+from fsbook.experiments._chance import CHOICE_COLUMNS, chance_violations, svm_choice, tie_check
+from fsbook.experiments._chance_stores import chance_level_choices
 
 
 def test_tie_check_flags_a_degenerate_first_tie():

@@ -7,7 +7,9 @@ import pytest
 
 from fsbook.claims import family_check, verdict_counts
 from fsbook.experiments import projection, projection_ablations, projection_text, read_store
+from fsbook.experiments.projection import boston_facts as B
 from fsbook.experiments.projection import facts as F
+from fsbook.experiments.projection import summaries as S
 from fsbook.experiments.projection.words import Verdicts, counts
 from fsbook.report import format_value, spaced
 
@@ -45,11 +47,11 @@ def test_the_levels_and_verdicts_are_the_tables_and_claims(stores, glued):
     for m in t1.index:
         assert glued[f"pp_t1_{m.replace('-', '_')}"] == format_value(t1.loc[m, "mean"], 2)
     assert glued["pp_t1_d_PLS"] == str(int(t1.loc["PLS", "d"]))
-    cl = F.chapter_claims(res, res_text)
+    cl = S.chapter_claims(res, res_text)
     gains = cl[cl["gain"] & (cl["id"] != "table1_paper_grid")]
     assert glued["pp_gain_n"] == str(len(gains)) and glued["pp_gain_counts"] == counts(gains)
     assert glued["pp_t1_orders_fine"] == counts(cl[cl["id"] == "table1"])
-    agree = F.chapter_agreement(res, res_text)
+    agree = S.chapter_agreement(res, res_text)
     n = agree["agreement"].value_counts()
     assert glued["pp_agree_n"] == str(len(agree))
     assert glued["pp_agree_all"].startswith(f"{n.get('agrees', 0)} agree, {n.get('differs', 0)} differ")
@@ -59,7 +61,7 @@ def test_every_order_claim_of_the_chapter_has_its_tables_declared_margin(stores,
     """The orders of methods (Tables 1-7) and the choice of d (Tables 2-4) carry the margin their
     table declares; the counts shown per table are the verdicts; every Holm family can pass."""
     res, res_text, _ = stores
-    cl, d_cl = F.chapter_claims(res, res_text), F.chapter_d_claims(res_text)
+    cl, d_cl = S.chapter_claims(res, res_text), S.chapter_d_claims(res_text)
     for rows in (cl, d_cl):
         assert len(rows) and rows["margin"].notna().all()
         assert (rows["margin"].astype(float) == rows["id"].map(projection.ORDER_MARGINS)).all()
@@ -80,10 +82,10 @@ def test_a_margin_decides_no_gain_and_below_margin_in_the_words():
                        "a": ["A", "B", "B"], "b": ["R", "R", "A"],
                        "verdict": ["no gain", "not separable", "not separable"], "size": ["", "", ""]})
     v = Verdicts(cl)
-    assert F._tuned_words(v, list(cl["claim"])) == ("the paired tests separate no two of the three, and A above R "
+    assert B._tuned_words(v, list(cl["claim"])) == ("the paired tests separate no two of the three, and A above R "
                                                    "shows no gain within the margin")
     v = Verdicts(cl.assign(verdict=["holds", "not separable", "no gain"], size=["below margin", "", ""]))
-    assert F._tuned_words(v, list(cl["claim"])) == ("of the paper's orders among the three, holds by less than its "
+    assert B._tuned_words(v, list(cl["claim"])) == ("of the paper's orders among the three, holds by less than its "
                                                    "margin for A above R; is not separable for B above R; shows no "
                                                    "gain for B above A")
     assert counts(v.claims) == "1 holds (1 by less than its margin), 0 fail, 1 shows no gain and 1 is not separable"
@@ -91,8 +93,8 @@ def test_a_margin_decides_no_gain_and_below_margin_in_the_words():
 
 def test_the_yale_tables_shown_are_the_stored_ones(stores):
     res, res_text, _ = stores
-    assert set(F.news_tables(res_text)) == set(projection.NEWS_FRACS)
-    chance = F.chance_table(res_text)
+    assert set(S.news_tables(res_text)) == set(projection.NEWS_FRACS)
+    chance = S.chance_table(res_text)
     assert chance.index.names == ["table", "method"] and len(chance) == 3 * len(projection.NEWS_FRACS)
 
 
@@ -136,7 +138,7 @@ def test_the_rho_summary_takes_the_smallest_tied_rho():
     tables = {"rho_sweep": pd.DataFrame({"Proj-GDA": [10.0, 8.0, 8.0]}, index=pd.Index(rhos, name="ρ")),
               "rho_reference": pd.Series({"SVM-Kernel": 12.0, "SVM-GDA": 9.0, "Proj-GDA (ρ by CV)": 9.5},
                                          name="error (%)").to_frame()}
-    s = F.rho_summary(tables, {"Proj-GDA": 2e-3})
+    s = S.rho_summary(tables, {"Proj-GDA": 2e-3})
     assert s.loc["Proj-GDA", "at ρ"] == "1e-03" and s.loc["Proj-GDA", "best Proj-R on grid"] == 8.0
     assert s.loc["Proj-GDA", "tr(ZZᵀ)/tr(K)"] == "2.0e-03"
     assert "for Proj-GDA, and ρ chosen by CV for no reducer" in F._sweep_facts(tables)["pp_sweep"]

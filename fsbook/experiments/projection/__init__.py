@@ -1,6 +1,6 @@
 """Protocols of Zhang & Schneider (2010), "Projection penalties", Section 3.
 
-* Table 1 -- Boston housing, R², 50 training / 456 test examples: :func:`~fsbook.experiments.projection.tasks.boston_run`.
+* Table 1 -- Boston housing, R², 50 training / 456 test examples: :func:`~fsbook.experiments.projection.boston.boston_run`.
 * Tables 2-4 -- 20 Newsgroups, 190 pairwise tasks, LDA topics: the helpers
   :func:`newsgroups_vocabulary`, :func:`newsgroups_topics`, :func:`newsgroups_designs`, the
   cross-validation on the exact batched logistic path of :mod:`fsbook.projection.logistic`
@@ -39,17 +39,24 @@ pair; the ρ sweep).
 
 The package's modules: :mod:`~fsbook.experiments.projection.paper` (the paper's numbers, the
 settings, the tie rule and the version history), :mod:`~fsbook.experiments.projection.tasks`
-(data, splits, the part functions, :func:`make_tasks`, :func:`run_task`),
+(:func:`make_tasks`, :func:`run_task` and the part functions), :mod:`~fsbook.experiments.projection.boston`
+(Table 1's data and runs), :mod:`~fsbook.experiments.projection.yale` (the faces' data, splits,
+reductions, Gram matrices and one pairwise task), :mod:`~fsbook.experiments.projection.yale_checks`
+(the live checks of the face experiment),
 :mod:`~fsbook.experiments.projection.search` (each part's model search),
 :mod:`~fsbook.experiments.projection.newsgroups` (the text tasks' parts, shared with
 :mod:`fsbook.experiments.projection_text`), :mod:`~fsbook.experiments.projection.tables`
 (:func:`reduce`, one builder per part), :mod:`~fsbook.experiments.projection.claims` (the claim
 families) and :mod:`~fsbook.experiments.projection.facts` (the numbers the chapter's prose quotes,
-worded by :mod:`~fsbook.experiments.projection.words`; it reads the text and ablation stores too,
-so it is imported on its own: ``from fsbook.experiments.projection import facts``).
+worded by :mod:`~fsbook.experiments.projection.words`, from the tables of
+:mod:`~fsbook.experiments.projection.summaries`, with Table 1's and Tables 5-7's facts in
+:mod:`~fsbook.experiments.projection.boston_facts` and
+:mod:`~fsbook.experiments.projection.yale_facts`; they read the text and ablation stores too,
+so they are imported on their own: ``from fsbook.experiments.projection import facts``).
 """
 
 from fsbook.experiments._runner import Protocol
+from fsbook.experiments.projection.boston import BOSTON_SCALINGS, boston_data, boston_run, pls_predict
 from fsbook.experiments.projection.claims import (
     agreement_table,
     claims,
@@ -141,28 +148,20 @@ from fsbook.experiments.projection.tables import (
     store_coverage,
     subsample,
 )
-from fsbook.experiments.projection.tasks import (
-    BOSTON_SCALINGS,
-    PARTS,
+from fsbook.experiments.projection.tasks import PARTS, make_tasks, run_task
+from fsbook.experiments.projection.yale import (
     YALE_IMAGES,
-    boston_data,
-    boston_run,
-    make_tasks,
     pair_split,
-    pls_predict,
-    run_task,
     yale_data,
     yale_grams,
-    yale_kernel_balance,
     yale_reductions,
     yale_run_grams,
     yale_seed,
-    yale_separability,
     yale_setup,
     yale_split,
     yale_task,
-    yale_tie_rules,
 )
+from fsbook.experiments.projection.yale_checks import yale_kernel_balance, yale_separability, yale_tie_rules
 
 PROTOCOL = Protocol(name=NAME, make_tasks=make_tasks, run_task=run_task, reduce=reduce,
                     version=VERSION, description="Zhang & Schneider (2010), Tables 1 and 5-7 and the ρ sweep")

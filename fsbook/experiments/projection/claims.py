@@ -12,6 +12,7 @@ import functools
 import numpy as np
 import pandas as pd
 
+from fsbook.experiments.projection.boston import boston_data
 from fsbook.experiments.projection.paper import (
     AGREEMENT_MARGIN,
     GAINS,
@@ -22,7 +23,7 @@ from fsbook.experiments.projection.paper import (
     YALE_K,
 )
 from fsbook.experiments.projection.tables import per_run
-from fsbook.experiments.projection.tasks import boston_data, yale_data
+from fsbook.experiments.projection.yale import yale_data
 
 
 @functools.lru_cache(maxsize=1)

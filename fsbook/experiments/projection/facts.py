@@ -5,44 +5,51 @@
 text}``; the chapter glues each.  The numbers of the checks the chapter computes live (the
 vocabulary rule, the separability of the face pairs, both tie rules on one run, the balance of
 Proj-R's kernel) come from the small ``*_facts`` functions of their results.  The phrases are
-built by :mod:`fsbook.experiments.projection.words`.
+built by :mod:`fsbook.experiments.projection.words`, the tables they read by
+:mod:`fsbook.experiments.projection.summaries`, and the facts of Table 1 and of Tables 5-7 by
+:mod:`~fsbook.experiments.projection.boston_facts` and
+:mod:`~fsbook.experiments.projection.yale_facts`.  The small display helpers of the chapter
+(:func:`claims_shown`, :func:`ablation_shown`, :func:`with_agreement`, :func:`order_counts`)
+live here too.
 """
 
-import warnings
-
-import numpy as np
 import pandas as pd
-from sklearn.preprocessing import StandardScaler
 
-from fsbook.claims import FAILS, HOLDS, NO_GAIN, VERDICTS
-from fsbook.decisions import argbest
+from fsbook.claims import HOLDS, VERDICTS
 from fsbook.experiments import projection_ablations, projection_text
-from fsbook.experiments.projection.claims import agreement_table, claims, equal_errors, with_margins
+from fsbook.experiments.projection.boston_facts import _table1_facts
+from fsbook.experiments.projection.claims import claims
 from fsbook.experiments.projection.paper import (
     AGREEMENT_MARGIN,
-    GAINS,
-    GRID,
-    NEWS_FRACS,
     ORDER_MARGINS,
     PAPER,
     VERSION,
-    YALE_K,
     YALE_RHO,
 )
-from fsbook.experiments.projection.tables import store_coverage, subsample
-from fsbook.experiments.projection.tasks import boston_data
+from fsbook.experiments.projection.summaries import (
+    FRAC,
+    chance_table,
+    chapter_agreement,
+    chapter_claims,
+    chapter_d_claims,
+    cost_table,
+    news_tables,
+    rho_summary,
+    store_parts,
+    tie_rule_table,
+)
+from fsbook.experiments.projection.tables import subsample
 from fsbook.experiments.projection.words import (
     LABEL,
     Verdicts,
     agreement_words,
     block_words,
     counts,
-    level_range,
     margin_words,
     part_words,
     where,
 )
-from fsbook.projection import ExhaustedSafePLS
+from fsbook.experiments.projection.yale_facts import _yale_facts
 from fsbook.report import (
     captioned,
     claims_display,
@@ -57,20 +64,6 @@ from fsbook.report import (
 AGREE_CAPTION = (f"agreement: ours − paper inside ±{format_value(AGREEMENT_MARGIN, 0)} point with its 90 % "
                  "interval (agrees), its 95 % interval excluding 0 (differs), else inconclusive; z: ours − paper "
                  "in standard errors of the difference (ours over runs and the paper's printed one combined)")
-#: each text table's fraction of the training documents, as the prose writes it
-FRAC = {t: f"{int(f * 100)} %" for t, f in NEWS_FRACS.items()}
-
-
-def chapter_claims(res, res_text):
-    """Every order claim of the chapter: Tables 1 and 5-7, then Tables 2-4."""
-    return pd.concat([claims(res), projection_text.claims(res_text)], ignore_index=True)
-
-
-def chapter_d_claims(res_text):
-    """The paper's choice of d as claims (:func:`fsbook.experiments.projection_text.
-    topic_count_claims`), with the margin of their table's order claims
-    (:func:`~fsbook.experiments.projection.claims.with_margins`)."""
-    return with_margins(projection_text.topic_count_claims(res_text))
 
 
 def order_counts(cl):
@@ -94,55 +87,12 @@ def order_counts(cl):
     return order.rename_axis("table").rename_axis(None, axis=1)
 
 
-def chapter_agreement(res, res_text):
-    """Every level the paper prints against ours (:func:`~fsbook.experiments.projection.claims.
-    agreement_table` of both stores)."""
-    return pd.concat([agreement_table(res), projection_text.agreement_table(res_text)], ignore_index=True)
-
-
 def with_agreement(agree, table, frame):
     """A paper-vs-ours ``frame`` (indexed by method) with each row's agreement verdict and the
     difference in combined standard errors."""
     a = agree[agree["id"] == table].set_index("method")
     return frame.assign(**{"agreement (z)": [f"{a.loc[m, 'agreement']} ({a.loc[m, 'z']:+.1f})" if m in a.index
                                              else "—" for m in frame.index]})
-
-
-def store_parts(res, res_text):
-    """Tasks stored and in the protocol per part: ``boston``, ``20newsgroups``, ``yale``, ``rho``."""
-    cover = store_coverage(res.params)
-    parts = (cover[cover.index.get_level_values("tasks") != "all"]
-             .groupby(level="part", sort=False)[["stored", "in the protocol"]].sum())
-    parts.loc["20newsgroups"] = [res_text.n_cached, res_text.n_total]
-    return parts.reindex(["boston", "20newsgroups", "yale", "rho"])
-
-
-def _task_seconds(res):
-    """Each stored task's CPU seconds where every task of ``res`` has one, else its wall seconds
-    (stores computed before CPU time was recorded), and which of the two it is."""
-    cpu = list(getattr(res, "cpu_seconds", []) or [])
-    if len(cpu) == len(res.params) and all(c is not None for c in cpu):
-        return cpu, "CPU"
-    return list(res.seconds), "wall"
-
-
-def cost_table(res, res_text):
-    """Recorded time of the stored tasks per part (CPU time where a store records it for every
-    task, else wall-clock time: the column ``clock`` says which), and an estimate for the
-    missing ones."""
-    parts = store_parts(res, res_text)
-    part_of = np.array([p["part"] for p in res.params] + ["20newsgroups"] * len(res_text.params))
-    (s1, c1), (s2, c2) = _task_seconds(res), _task_seconds(res_text)
-    seconds = pd.Series(s1 + s2, index=part_of, dtype=float).groupby(level=0)
-    clock = pd.Series([c1] * len(parts), index=parts.index)
-    clock["20newsgroups"] = c2
-    cost = pd.DataFrame({"tasks stored": parts["stored"], "tasks in the protocol": parts["in the protocol"],
-                         "hours stored": (seconds.sum() / 3600).reindex(parts.index).fillna(0.0),
-                         "seconds a task (mean)": seconds.mean().reindex(parts.index),
-                         "clock": clock}).rename_axis("part")
-    cost["hours missing (estimate)"] = ((cost["tasks in the protocol"] - cost["tasks stored"])
-                                        * cost["seconds a task (mean)"] / 3600)
-    return cost
 
 
 def store_machines(*stores):
@@ -167,86 +117,6 @@ def _store_facts(res, res_text, agree):
             "pp_store_tasks": spaced(res.n_cached + res_text.n_cached),
             "pp_store_total": spaced(res.n_total + res_text.n_total),
             "pp_store_parts": join_words(part_words(parts, p) for p in parts.index), "pp_news_cost": news_cost}
-
-
-def krylov_exhausted(run):
-    """Whether PLS on ``run``'s standardised training sample (as in
-    :func:`~fsbook.experiments.projection.tasks.boston_run`) runs out of Krylov directions
-    before 13 components."""
-    X, y = boston_data()
-    train = np.random.default_rng(run).permutation(len(y))[:50]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # scikit-learn: "y residual is constant" once exhausted
-        return ExhaustedSafePLS(13).fit(StandardScaler().fit_transform(X[train]), y[train]).n_kept_ < 13
-
-
-def _table1_facts(res, v, agree):
-    t1, t1_pg, cl = res.tables["table1"], res.tables["table1_paper_grid"], v.claims
-    C, P1 = v.by_claim, PAPER["table1"]
-    boston_runs = [(p["run"], r) for p, r in zip(res.params, res.results) if p["part"] == "boston"]
-    G1 = [f"{a} above {b}" for a, b in GAINS["table1"]]
-    half = (cl.loc[cl["id"] == "table1", "ci_high"] - cl.loc[cl["id"] == "table1", "ci_low"]) / 2
-    out = {"pp_boston_runs": spaced(len(boston_runs)),
-           "pp_t1_fine": "; ".join(f"{c}, {v.described('table1', c)}" for c in G1),
-           "pp_t1_paper_grid": v.grouped([("table1_paper_grid", c) for c in G1]),
-           "pp_t1_resolution": f"the 95 % intervals of the 10 pairs of methods reach {format_value(half.min(), 2)} "
-                               f"to {format_value(half.max(), 2)} points either side of the effect"}
-    out.update({f"pp_t1_{m.replace('-', '_')}": format_value(t1.loc[m, "mean"], 2) for m in t1.index})
-    trio = ["Proj-PCR above Ridge", "Proj-PLS above Ridge", "Proj-PLS above Proj-PCR"]
-    out["pp_t1_tuned"] = _tuned_words(v, trio)
-    ridge_pg = float(t1_pg.loc["Ridge", "mean"])
-    out["pp_t1_ridge_paper_grid"] = format_value(ridge_pg, 2)
-    out["pp_t1_ridge_grid_gain"] = format_value(float(t1.loc["Ridge", "mean"]) - ridge_pg, 2)
-    above = cl[(cl["id"] == "table1_paper_grid") & (cl["b"] == "Ridge")]
-    k_ridge = int((above["verdict"] == "holds").sum())
-    out["pp_t1_ridge_last"] = (("its mean is the lowest of the five, as in the paper"
-                                if t1_pg["mean"].idxmin() == "Ridge" else
-                                "its mean is not the lowest of the five (the paper has it last)")
-                               + f"; the paired tests separate it from {k_ridge or 'none'} of the {len(above)} others")
-    out["pp_t1_orders_fine"] = counts(cl[cl["id"] == "table1"])
-    out["pp_t1_orders_paper_grid"] = counts(cl[cl["id"] == "table1_paper_grid"])
-    d1 = {m: int(t1.loc[m, "d"]) for m in ("PCR", "PLS", "Proj-PCR", "Proj-PLS")}
-    out["pp_t1_d13"] = (f"Proj-PCR's best d is 13, where it is ridge with α/1001 (checked above): its difference to "
-                        f"ridge on the fine grid, {v.described('table1', 'Proj-PCR above Ridge')}, comes from the "
-                        "grid's offset and the CV, not from a projection. Its comparison with PCR is therefore one "
-                        "of ridge with PCR") if d1["Proj-PCR"] == 13 else \
-        f"Proj-PCR's best d is {d1['Proj-PCR']} (the paper's 4)"
-    changed = [c for c in G1 if C.loc[("table1", c), "verdict"] != C.loc[("table1_paper_grid", c), "verdict"]]
-    out["pp_t1_grid_changes"] = ("The α grid changes the verdict for " + join_words(changed)) if changed \
-        else "The α grid changes none of the three verdicts"
-    out.update({f"pp_t1_d_{m.replace('-', '_')}": str(d) for m, d in d1.items()})
-    out["pp_t1_pls_vs_projpls"] = (f"Proj-PLS above PLS: {v.described('table1', 'Proj-PLS above PLS')}"
-                                   + (f": PLS with {d1['PLS']} components is already a strongly regularised model "
-                                      "at this sample size" if C.loc[("table1", "Proj-PLS above PLS"), "verdict"]
-                                      == "fails" and d1["PLS"] <= 3 else ""))
-    same13 = sum(np.isclose(o["PLS"]["13"], o["PCR"]["13"], rtol=1e-9, atol=0) for _, o in boston_runs)
-    out["pp_t1_pls13"] = (f"its test R² equals PCR's at d = 13 (to a relative 1e-9) in {spaced(same13)} of the "
-                          f"{spaced(len(boston_runs))} runs")
-    out["pp_t1_exhausted"] = str(sum(krylov_exhausted(run) for run, _ in boston_runs))
-    n_higher = int((t1["mean"] > pd.Series(P1["mean"])).sum())
-    out["pp_t1_higher"] = "all five" if n_higher == 5 else f"{n_higher} of the five"
-    d_t1 = t1["mean"] - pd.Series(P1["mean"])
-    out["pp_t1_levels"] = (f"by {format_value(d_t1.min(), 2)} to {format_value(d_t1.max(), 2)} points"
-                           if n_higher == 5 else
-                           f"differences {format_value(d_t1.min(), 2)} to {format_value(d_t1.max(), 2)} points")
-    out["pp_t1_agree"] = agreement_words(agree, ["table1"])
-    return out
-
-
-def _tuned_words(v, trio):
-    """How the orders among three Table 1 models are decided: none separated (and those within
-    the margin), or the claims by verdict."""
-    if any(v.verdict("table1", c) in (HOLDS, FAILS) for c in trio):
-        return "of the paper's orders among the three, " + v.by_verdict([(c, "table1", c) for c in trio], "for")
-    same = [c for c in trio if v.verdict("table1", c) == NO_GAIN]
-    return "the paired tests separate no two of the three" + (
-        f", and {join_words(same)} {'shows' if len(same) == 1 else 'show'} no gain within the margin" if same else "")
-
-
-def news_tables(res_text):
-    """Tables 2-4 at the paper's topic count (``{table: runs_table}``, the tables stored)."""
-    d, tables = projection_text.NEWS_D, res_text.tables
-    return {t: tables[f"{t}_d{d}"] for t in NEWS_FRACS if f"{t}_d{d}" in tables}
 
 
 def _news_facts(res_text, v, agree, parts):
@@ -307,20 +177,6 @@ def _d_choice_facts(res_text):
     return {"pp_d_choice": "In ours, " + "; ".join(best)}
 
 
-def chance_table(res_text):
-    """Per text table and method: stored tasks at the chance level (error ≥ 40 %) and one-class
-    refits, under the protocol's tie rule and the earlier one (``None`` when no table is stored)."""
-    chance = {}
-    for t in news_tables(res_text):
-        ch = projection_text.chance_level_tasks(res_text, t)
-        for m in projection_text.NEWS_METHODS:
-            chance[(f"Table {t[-1]} ({FRAC[t]})", m)] = {
-                "tasks": ch["tasks"], "error ≥ 40 %": ch[m], "one class": ch["one class"][m],
-                "error ≥ 40 %, earlier rule": ch["first tie"][m]["chance"],
-                "one class, earlier rule": ch["first tie"][m]["one class"]}
-    return pd.DataFrame.from_dict(chance, orient="index").rename_axis(["table", "method"]) if chance else None
-
-
 def _ties_facts(res_text, news):
     c2 = chance_table(res_text).loc[f"Table {next(iter(news))[-1]} ({FRAC[next(iter(news))]})", "L2-LGR"]
     n = {k: spaced(int(c2[k])) for k in c2.index}
@@ -328,60 +184,6 @@ def _ties_facts(res_text, news):
                        f"{n['tasks']} stored tasks ({n['one class']} one-class refits); the earlier rule on the same "
                        f"results gives {n['error ≥ 40 %, earlier rule']} ({n['one class, earlier rule']} one-class "
                        "refits)"}
-
-
-def rho_summary(tables, balance=None):
-    """The ρ sweep per reducer: Proj-R at the paper's ρ, at the grid's best ρ and with ρ by CV,
-    against SVM-R and SVM-Kernel (error %), and with ``balance`` (:func:`~fsbook.experiments.
-    projection.tasks.yale_kernel_balance`) the ρ at which Proj-R's two kernels have equal trace."""
-    sweep, ref = tables["rho_sweep"], tables["rho_reference"]["error (%)"]
-    out = pd.DataFrame({
-        "Proj-R, paper's ρ": sweep.loc[YALE_RHO],
-        "best Proj-R on grid": sweep.min(),
-        # the smallest ρ whose error is within 1e-9 (relative) of the minimum: near-equal averages are ties
-        "at ρ": sweep.apply(lambda col: f"{col.index[argbest(col.to_numpy(), maximize=False)]:.0e}"),
-        "Proj-R, ρ by CV": [ref[f"{c} (ρ by CV)"] for c in sweep.columns],
-        "SVM-R": [ref[c.replace("Proj-", "SVM-")] for c in sweep.columns],
-        "SVM-Kernel": ref["SVM-Kernel"]})
-    if balance is not None:
-        out["tr(ZZᵀ)/tr(K)"] = pd.Series(balance).map(lambda g: f"{g:.1e}")
-    return out
-
-
-def _yale_facts(res, v, agree, parts):
-    tables, cl, C = res.tables, v.claims, v.by_claim
-    yale = {t: tables[t] for t in YALE_K if t in tables}
-    kpca_paper = [abs(PAPER[t]["mean"]["SVM-KPCA"] - PAPER[t]["mean"]["SVM-Kernel"]) <= PAPER[t]["se"]["SVM-Kernel"]
-                  for t in YALE_K]
-    eq = {n: equal_errors(res, f"Proj-{n}", f"SVM-{n}") for n in ("GDA", "OLap")}
-    n_face = eq["GDA"][1]
-    face_fits = [fit for p, r in zip(res.params, res.results) if p["part"] == "yale" for fit in r.values()]
-    out = {"pp_paper_kpca": "within one standard error in all three tables" if all(kpca_paper) else
-           f"within one standard error in {sum(kpca_paper)} of its three tables",
-           "pp_yale_stored": f"The store holds {part_words(parts, 'yale')}",
-           "pp_equal_svmr": (f"have exactly the test errors of SVM-GDA and SVM-OLap in every one of the "
-                             f"{spaced(n_face)} stored face tasks") if all(e == n_face for e, _ in eq.values()) else
-           (f"have exactly the test errors of SVM-GDA and SVM-OLap in {spaced(eq['GDA'][0])} and "
-            f"{spaced(eq['OLap'][0])} of the {spaced(n_face)} stored face tasks"),
-           "pp_tie_store_fits": spaced(len(face_fits)),
-           "pp_tie_store_chance": spaced(sum(fit["error"] >= 0.5 for fit in face_fits))}
-    if not yale:
-        return {**out, **dict.fromkeys(("pp_yale_headline", "pp_kpca_text", "pp_olap_gda", "pp_yale_levels",
-                                        "pp_yale_agree"), "not stored"), "pp_kpca_kernel": "are not stored"}
-    gains = cl[cl["gain"] & cl["id"].isin(list(yale))]
-    out["pp_yale_headline"] = f"Of the {len(gains)} projection gains of Tables 5–7, {counts(gains)}"
-    same_k, _ = equal_errors(res, "SVM-KPCA", "SVM-Kernel")
-    out["pp_kpca_kernel"] = f"have the same test error in {spaced(same_k)} of the {spaced(n_face)} stored face tasks"
-    kp, kk = "Proj-KPCA below SVM-KPCA", "Proj-KPCA below SVM-Kernel"
-    text = (f"{kp} {v.by_verdict([(LABEL[t], t, kp) for t in yale])}. "
-            f"{kk} {v.by_verdict([(LABEL[t], t, kk) for t in yale])}")
-    text += "".join(f". {where(t)[0].upper()}{where(t)[1:]}, against SVM-KPCA, it {v.described(t, kp)}"
-                    for t in yale if C.loc[(t, kp), "verdict"] in (HOLDS, FAILS))
-    out["pp_kpca_text"] = text
-    out["pp_olap_gda"] = v.by_verdict([(LABEL[t], t, v.pair_claim(t, "SVM-OLap", "SVM-GDA")) for t in yale])
-    out["pp_yale_levels"] = level_range(list(yale), PAPER, yale, "errors")
-    out["pp_yale_agree"] = agreement_words(agree, yale)
-    return out
 
 
 def _sweep_facts(tables):
@@ -491,20 +293,9 @@ def separability_facts(sep):
             f"at least {low:.0%} of the training pairs of run 0 are linearly separable in each reduced space"}
 
 
-def tie_rule_table(ties):
-    """Per method and tie rule of :func:`~fsbook.experiments.projection.tasks.yale_tie_rules`:
-    mean error (%), fits at the smallest C, one-class refits and fully tied grids."""
-    return (ties.groupby(["method", "tie"], sort=False)
-            .agg(**{"mean error (%)": ("error", lambda e: 100 * e.mean()),
-                    "smallest C chosen": ("C", lambda c: int((c == GRID[0]).sum())),
-                    "one class on every test image": ("one_class", "sum"),
-                    "whole grid tied": ("grid_tied", "sum")})
-            .rename(index={"first": "smallest C (version 4)", "lexicographic": "lexicographic (version 5)"}))
-
-
 def tie_rule_facts(ties):
     """SVM-Kernel's numbers under both tie rules (``ties``: :func:`~fsbook.experiments.projection.
-    tasks.yale_tie_rules`)."""
+    yale_checks.yale_tie_rules`)."""
     kernel, n = tie_rule_table(ties).loc["SVM-Kernel"], ties.pair.nunique()
     return {"pp_tie_grid_tied": f"{int(kernel['whole grid tied'].iloc[0])} of {n}",
             "pp_tie_smallest_first": f"{int(kernel['smallest C chosen'].iloc[0])} of {n}",
