@@ -1,5 +1,6 @@
-"""The numbers and verdicts chapter 3 quotes (fsbook.experiments.kernel_design.facts and .records):
-on the committed store and benchmark records, and on small cases whose answer is known."""
+"""The numbers and verdicts chapter 3 quotes (fsbook.experiments.kernel_design.facts, .phrases,
+.coverage and .records): on the committed store and benchmark records, and on small cases whose
+answer is known."""
 from types import SimpleNamespace
 
 import numpy as np
@@ -7,12 +8,9 @@ import pandas as pd
 import pytest
 
 from fsbook.experiments.kernel_design import facts as kd_facts  # the function
-from fsbook.experiments.kernel_design.facts import (
-    CHAPTER_CLAIMS,
-    ClaimPhrases,
-    _full_zero_sentence,
-    held,
-)
+from fsbook.experiments.kernel_design.coverage import held
+from fsbook.experiments.kernel_design.facts import _full_zero_sentence
+from fsbook.experiments.kernel_design.phrases import CHAPTER_CLAIMS, ClaimPhrases
 from fsbook.experiments.kernel_design.records import (
     accuracy_gap,
     arcene_facts,
@@ -183,7 +181,8 @@ def test_the_selection_accuracy_is_decided_by_the_sign_test_on_the_samples(store
     from scipy import stats
 
     from fsbook.experiments.kernel_design import SELECTION_DATASETS, claims, load
-    from fsbook.experiments.kernel_design.facts import SEL_A, SEL_K, pooled_accuracy
+    from fsbook.experiments.kernel_design.facts import pooled_accuracy
+    from fsbook.experiments.kernel_design.phrases import SEL_A, SEL_K
 
     table = claims(store)
     frame = pd.DataFrame([{**p, **r} for p, r in zip(store.params, store.results)])
@@ -206,7 +205,8 @@ def test_the_equivalence_interval_of_the_samples_is_close_to_the_exact_one(store
     from scipy import stats
 
     from fsbook.experiments.kernel_design import EQUIVALENCE_MARGIN, SELECTION_DATASETS, claims, load
-    from fsbook.experiments.kernel_design.facts import SEL_A, pooled_accuracy
+    from fsbook.experiments.kernel_design.facts import pooled_accuracy
+    from fsbook.experiments.kernel_design.phrases import SEL_A
 
     table = claims(store)
     frame = pd.DataFrame([{**p, **r} for p, r in zip(store.params, store.results)])
@@ -229,7 +229,7 @@ def test_the_selection_claims_on_a_small_case():
     features but on 2 (one gained, one lost) are equivalent within the margin; 40 gained against
     none lost is a significant difference, which refutes "about the same"."""
     from fsbook.experiments.kernel_design import claims
-    from fsbook.experiments.kernel_design.facts import SEL_A
+    from fsbook.experiments.kernel_design.phrases import SEL_A
 
     tasks, results = _small_selection_store({"wdbc": ("1" * 79 + "0", "1" * 78 + "01")})
     t = claims((tasks, results))

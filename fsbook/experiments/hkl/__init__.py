@@ -63,8 +63,12 @@ breaks HKL's CV ties toward a fit that predicts both classes on the validation p
 (:data:`HKL_TIE`) before the smallest C.
 
 The package: :mod:`~fsbook.experiments.hkl.paper` (the paper's numbers, the settings, the tie
-rule, the version history), :mod:`~fsbook.experiments.hkl.tasks` (data, folds, models, the
-parts), :mod:`~fsbook.experiments.hkl.tables` (:func:`reduce`),
+rule, the version history), :mod:`~fsbook.experiments.hkl.data` (the inputs),
+:mod:`~fsbook.experiments.hkl.folds` (the outer and inner folds),
+:mod:`~fsbook.experiments.hkl.models` (each table's models and their searches),
+:mod:`~fsbook.experiments.hkl.parts` (the function that runs each table's tasks),
+:mod:`~fsbook.experiments.hkl.tasks` (:func:`make_tasks`, :func:`run_task`),
+:mod:`~fsbook.experiments.hkl.tables` (:func:`reduce`),
 :mod:`~fsbook.experiments.hkl.claims` (the claims and the agreement with the paper),
 :mod:`~fsbook.experiments.hkl.facts` (the numbers chapter 6 quotes), and two studies beside
 the protocol: :mod:`~fsbook.experiments.hkl.diagnosis` (why HKL misses on hepatitis and
@@ -85,6 +89,23 @@ from fsbook.experiments.hkl.claims import (
     paper_table2_level,
     table1_fold_accuracy,
     table3_fold_accuracy,
+)
+
+# the private name is re-exported for benchmarks and tests
+from fsbook.experiments.hkl.data import (  # noqa: F401
+    _bunch,
+    load_numeric,
+    load_raw,
+    load_table1,
+    table4_boolean,
+)
+from fsbook.experiments.hkl.folds import disjunction_split, inner_seed, majority_accuracy, table_folds
+from fsbook.experiments.hkl.models import (
+    raw_tuned_svms,
+    tuned_hkl,
+    tuned_l1_svm,
+    tuned_svms,
+    tuned_weighted_svm,
 )
 from fsbook.experiments.hkl.paper import (
     CONFIGS,
@@ -114,29 +135,9 @@ from fsbook.experiments.hkl.paper import (
     VERSION,
     WORDS_FOR_WEKA,
 )
+from fsbook.experiments.hkl.parts import PARTS, svm_tuned_fold
 from fsbook.experiments.hkl.tables import reduce
-
-# the private name is re-exported for benchmarks and tests
-from fsbook.experiments.hkl.tasks import (  # noqa: F401
-    PARTS,
-    _bunch,
-    disjunction_split,
-    inner_seed,
-    load_numeric,
-    load_raw,
-    load_table1,
-    majority_accuracy,
-    make_tasks,
-    raw_tuned_svms,
-    run_task,
-    svm_tuned_fold,
-    table4_boolean,
-    table_folds,
-    tuned_hkl,
-    tuned_l1_svm,
-    tuned_svms,
-    tuned_weighted_svm,
-)
+from fsbook.experiments.hkl.tasks import make_tasks, run_task
 
 __all__ = ["PROTOCOL", "VERSION", "PARTS", "make_tasks", "run_task", "reduce",
            # the paper's numbers and the settings (paper.py)
@@ -145,7 +146,7 @@ __all__ = ["PROTOCOL", "VERSION", "PARTS", "make_tasks", "run_task", "reduce",
            "SVM_C_GRID", "RBF_C_GRID", "RBF_GAMMA_GRID", "N_FOLDS", "WORDS_FOR_WEKA", "RBF_C1_LABEL",
            "INTERACTION_DEGREES", "PAPER_TABLE1", "PAPER_TABLE2", "PAPER_TABLE3", "PAPER_DISJUNCTIONS",
            "PAPER_TABLE4", "PAPER_TABLE5",
-           # data, folds and models (tasks.py)
+           # data, folds, models and parts (data.py, folds.py, models.py, parts.py)
            "load_table1", "load_raw", "load_numeric", "table_folds", "table4_boolean",
            "disjunction_split", "inner_seed", "majority_accuracy", "svm_tuned_fold", "tuned_l1_svm",
            "tuned_hkl", "raw_tuned_svms", "tuned_svms", "tuned_weighted_svm",

@@ -32,8 +32,10 @@ from sklearn.svm import SVC, LinearSVC
 
 from fsbook.booleanize import booleanize
 from fsbook.decisions import SCORE_ATOL, argbest_lexicographic, log_grid
+from fsbook.experiments.hkl.data import _bunch, load_raw, load_table1
+from fsbook.experiments.hkl.folds import inner_seed, table_folds
+from fsbook.experiments.hkl.models import tuned_hkl
 from fsbook.experiments.hkl.paper import HKL_C_GRID, PAPER_TABLE1, RBF_C_GRID, RBF_GAMMA_GRID, SVM_C_GRID
-from fsbook.experiments.hkl.tasks import _bunch, inner_seed, load_raw, load_table1, table_folds, tuned_hkl
 from fsbook.model_selection import tuned_svm
 
 __all__ = ["DATASETS", "CLASSIFIERS", "STRONG", "PATIENCE", "MAX_CS", "hkl_path", "hkl_fine_thresholds",
@@ -107,7 +109,7 @@ def hkl_path(dataset, outer_folds=None):
     and run on to its cap.
 
     One warm-started path per fold with the protocol's settings
-    (:func:`fsbook.experiments.hkl.tasks.tuned_hkl`) but ``patience = max_Cs``, so it visits all
+    (:func:`fsbook.experiments.hkl.models.tuned_hkl`) but ``patience = max_Cs``, so it visits all
     ``max_Cs`` (12) values of the ladder.  The protocol's path (patience 4) is a prefix of it
     (the same warm starts, the same fits): its chosen ``C`` is read off that prefix by the
     estimator's rule and refitted, which reproduces the stored HKL row.

@@ -25,6 +25,7 @@ from fsbook.experiments.hkl.claims import (
     table1_fold_accuracy,
     table3_fold_accuracy,
 )
+from fsbook.experiments.hkl.folds import majority_accuracy
 from fsbook.experiments.hkl.paper import (
     CONFIGS,
     HKL_TOL,
@@ -37,7 +38,6 @@ from fsbook.experiments.hkl.paper import (
     VERSION,
     WORDS_FOR_WEKA,
 )
-from fsbook.experiments.hkl.tasks import majority_accuracy
 from fsbook.report import describe_claim, format_significant, format_value, join_words, tally
 
 __all__ = ["facts", "SHORT", "SHORT_CLAIMS", "TIE", "store_facts", "baseline_facts", "claim_facts",

@@ -51,7 +51,10 @@ paper's data sets, the settings, the tie rule, the version history),
 :mod:`~fsbook.experiments.kernel_design.tasks` (data, splits, the parts and their model search),
 :mod:`~fsbook.experiments.kernel_design.tables` (:func:`reduce`, one builder per table),
 :mod:`~fsbook.experiments.kernel_design.claims` (the claim families),
-:mod:`~fsbook.experiments.kernel_design.ablations` (the weak-kernel regimes) and
+:mod:`~fsbook.experiments.kernel_design.ablations` (the weak-kernel regimes),
+:mod:`~fsbook.experiments.kernel_design.coverage` (the part of the store the chapter reads),
+:mod:`~fsbook.experiments.kernel_design.phrases` (the chapter's claims and the sentences about them),
+:mod:`~fsbook.experiments.kernel_design.figures` (the bars of Figures 1 and 3) and
 :mod:`~fsbook.experiments.kernel_design.facts` (every number and verdict the chapter's prose
 quotes).  The package's ``claims`` and ``facts`` are the functions of those names; import from
 the modules by their full dotted path.
@@ -82,16 +85,9 @@ from fsbook.experiments.kernel_design.claims import (
     regime_claims,
     sdp_cost_claims,
 )
-from fsbook.experiments.kernel_design.facts import (
-    CHAPTER_CLAIMS,
-    ClaimPhrases,
-    coverage_table,
-    facts,
-    held,
-    machines,
-    scope_note,
-    score_bars,
-)
+from fsbook.experiments.kernel_design.coverage import coverage_table, held, machines, scope_note
+from fsbook.experiments.kernel_design.facts import facts
+from fsbook.experiments.kernel_design.figures import score_bars
 from fsbook.experiments.kernel_design.paper import (
     BOOK_GRID,
     DATASETS,
@@ -108,6 +104,7 @@ from fsbook.experiments.kernel_design.paper import (
     VERSION,
     WEAK_MU,
 )
+from fsbook.experiments.kernel_design.phrases import CHAPTER_CLAIMS, ClaimPhrases
 from fsbook.experiments.kernel_design.records import (
     accuracy_gap,
     arcene_facts,

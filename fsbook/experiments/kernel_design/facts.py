@@ -1,125 +1,46 @@
 """Every number and verdict the chapter's prose quotes from the stored protocol, as a function of
-the store: :func:`facts` maps glue keys to formatted text.  :func:`held` is the part of a store
-the chapter reads (the data sets whose tasks are all stored), :func:`coverage_table` its
-accounting, :func:`score_bars` the figure of Figures 1 and 3.
+the store: :func:`facts` maps glue keys to formatted text.  The part of the store the chapter
+reads is :mod:`fsbook.experiments.kernel_design.coverage`'s, the sentences about the claims
+:mod:`fsbook.experiments.kernel_design.phrases`', the figure of Figures 1 and 3
+:mod:`fsbook.experiments.kernel_design.figures`'.
 
 The facts of the benchmark records (the LP against the SDP, the regimes, ARCENE) are
 :mod:`fsbook.experiments.kernel_design.records`'.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 
 from fsbook.experiments._runner import stored_flags
 from fsbook.experiments.kernel_design.claims import EQUIVALENCE_MARGIN, PAPER_EXCEPTIONS, claims
+from fsbook.experiments.kernel_design.coverage import held, machines
 from fsbook.experiments.kernel_design.paper import (
     DATASETS,
     MIXTURES,
-    PAPER_INDEX,
     PAPER_NAMES,
     SELECTION_DATASETS,
     SINGLES,
     VERSION,
 )
-from fsbook.experiments.kernel_design.tables import (
-    VIOLATION_FLOOR,
-    format_violation,
-    reduce,
-    selection_outcomes,
+from fsbook.experiments.kernel_design.phrases import (
+    F2NN,
+    F2W,
+    F3FULL,
+    F3NN,
+    F3W,
+    FULL_,
+    LP_,
+    NN_,
+    NN_FULL,
+    NN_NCA,
+    SEL_A,
+    SEL_K,
+    W_,
+    ClaimPhrases,
 )
-from fsbook.experiments.kernel_design.tasks import stored_datasets
-from fsbook.report import describe_claim, format_p, format_value, join_words, spaced
-
-#: the chapter's claims by table, in the order it shows them
-CHAPTER_CLAIMS = {
-    "Figure 1": ["weak mixture above the best single kernel",
-                 "weak mixture (α ≥ 0, ours) above the best single kernel",
-                 "full mixture above the best single kernel", "linear ≈ polynomial of degree 2"],
-    "Figure 2": ["weak mixture keeps fewer than D features",
-                 "weak mixture (α ≥ 0, ours) keeps fewer than D features"],
-    "Figure 3": ["weak mixture above MMC", "weak mixture (α ≥ 0, ours) above MMC",
-                 "full mixture above MMC (ours)"],
-    "our additions": ["weak mixture (α ≥ 0) above the full mixture", "weak mixture (α ≥ 0) above NCA"],
-    "selection check": ["the selector keeps fewer than D features",
-                        "SVM accuracy on kept features ≈ on all features"],
-}
-W_, NN_, FULL_, LP_ = CHAPTER_CLAIMS["Figure 1"]
-F2W, F2NN = CHAPTER_CLAIMS["Figure 2"]
-F3W, F3NN, F3FULL = CHAPTER_CLAIMS["Figure 3"]
-NN_FULL, NN_NCA = CHAPTER_CLAIMS["our additions"]
-SEL_K, SEL_A = CHAPTER_CLAIMS["selection check"]
-#: the "about the same" claims have no paper's direction: their effect is the first minus the second
-AHEAD = {LP_: "with the linear kernel ahead", SEL_A: "with the kept features ahead"}
-
-
-@dataclass
-class Held:
-    """The part of a store the chapter reads: the data sets all of whose tasks are stored, their
-    tasks' parameters and results, and the tables :func:`reduce` builds from them."""
-    datasets: list
-    params: list
-    results: list
-    tables: dict
-
-
-def held(res, command="python -m fsbook.experiments kernel_design --full --out results/kernel_design"):
-    """The data sets of ``res`` (``read_store(PROTOCOL, allow_partial=...)``) held whole and their
-    tasks; a store that holds no data set whole raises, naming ``command``, which completes it."""
-    datasets = stored_datasets(res.params)
-    if not datasets:
-        raise RuntimeError(f"the store holds {res.n_cached} of {res.n_total} tasks but every task of no "
-                           f"dataset; complete one with `{command}` (it resumes)")
-    use = [i for i, p in enumerate(res.params) if p["dataset"] in datasets]
-    params, results = [res.params[i] for i in use], [res.results[i] for i in use]
-    tables = res.tables if res.complete else reduce(params, results)
-    return Held(datasets, params, results, tables)
-
-
-def machines(res):
-    """The machines that ran the stored tasks, one phrase each."""
-    return "; ".join(sorted({f"{m['cpu']}, {m['cores']} logical CPUs" for m in res.machines if m}))
-
-
-def coverage_table(res, tasks, is_stored, datasets):
-    """Per data set: tasks stored of the protocol's (``tasks``, ``is_stored`` from
-    :func:`fsbook.experiments.stored_flags`), their summed wall time in minutes, and whether the
-    chapter reads it (in ``datasets``)."""
-    stored = pd.DataFrame(res.params).assign(seconds=pd.Series(res.seconds, dtype=float).fillna(0.0))
-    minutes = stored.groupby("dataset")["seconds"].sum() / 60
-    flags = pd.DataFrame({"dataset": [t["dataset"] for t in tasks], "stored": is_stored})
-    return pd.DataFrame([{
-        "#": PAPER_INDEX[d], "dataset": PAPER_NAMES[d],
-        "tasks stored": int(flags[flags.dataset == d]["stored"].sum()), "tasks": int((flags.dataset == d).sum()),
-        "task time (min)": float(minutes.get(d, 0.0)),
-        "read on this page": "yes" if d in datasets else "no: incomplete"} for d in DATASETS])
-
-
-def scope_note(res, datasets):
-    """The caption's note on a partial store (empty for a complete one)."""
-    return "" if res.complete else f" (partial store: {join_words(PAPER_NAMES[d] for d in datasets)} only)"
-
-
-def score_bars(scores, methods, width):
-    """Mean ± std over the splits of the table ``scores``, one bar per method and data set."""
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(11, 4))
-    mid = (len(methods) - 1) / 2
-    for k, m in enumerate(methods):
-        s = scores[scores.method == m].sort_values("index")
-        ax.bar(s["index"] + (k - mid) * width, s["mean"], width, yerr=s["std"], capsize=2, label=m)
-    present = sorted(scores["index"].unique())   # the data sets held whole
-    names = [PAPER_NAMES[DATASETS[i - 1]].replace(" ", "\n", 1) for i in present]
-    ax.set_xticks(present)
-    ax.set_xticklabels([f"{i}\n{n}" for i, n in zip(present, names)], fontsize=8)
-    ax.set_ylabel("fraction of test triples respected")
-    ax.set_ylim(0, 1.05)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    fig.tight_layout()
-    return fig
+from fsbook.experiments.kernel_design.tables import VIOLATION_FLOOR, format_violation, selection_outcomes
+from fsbook.report import format_value, join_words, spaced
 
 
 def _settings_facts(tasks):
@@ -149,72 +70,6 @@ def _store_facts(res, version, h):
                     f"tasks are all stored) {'enter' if many else 'enters'} the tables and figures below, and "
                     "every number and verdict of Sections 5 and 6 can change when the store is complete.",
         "kd_scope_short": "all nine datasets" if res.complete else f"partial store: {names} only"}
-
-
-class ClaimPhrases:
-    """Sentences about the claims of a :func:`claims` table: which data sets have a verdict, each
-    data set's effect, the verdict over the data sets.
-
-    Examples
-    --------
-    >>> table = pd.DataFrame({"claim": ["c", "c", "c"], "dataset": ["iris", "wine", ""],
-    ...                       "verdict": ["holds", "fails", "holds"], "counted": [True, True, False]})
-    >>> p = ClaimPhrases(table)
-    >>> p.where("c", "holds"), p.n_verdict("c", "fails"), p.n_verdict("c", "holds", counted=False)
-    ('Iris', 1, 0)
-    """
-
-    def __init__(self, table):
-        self.per = table[table["dataset"] != ""]
-        self.over_rows = table[table["dataset"] == ""].set_index("claim")
-
-    def rows_of(self, claim, verdict=None, counted=None):
-        """The per-data-set rows of ``claim``, with ``verdict`` and counted or not, if given."""
-        r = self.per[self.per["claim"] == claim]
-        if verdict is not None:
-            r = r[r["verdict"] == verdict]
-        if counted is not None:
-            r = r[r["counted"] == counted]
-        return r
-
-    def n_verdict(self, claim, verdict, counted=None):
-        """How many data sets have ``verdict`` on ``claim``."""
-        return len(self.rows_of(claim, verdict, counted))
-
-    def where(self, claim, verdict, counted=None):
-        """The names of the data sets with ``verdict`` on ``claim``, joined in words."""
-        return join_words([PAPER_NAMES[d] for d in self.rows_of(claim, verdict, counted)["dataset"]])
-
-    @staticmethod
-    def directed(text, claim):
-        """``text`` with "in the paper's direction" said for an "about the same" claim."""
-        return text.replace("in the paper's direction", AHEAD[claim]) if claim in AHEAD else text
-
-    def said(self, claim, dataset, decimals=3, units=""):
-        """The verdict and effect of ``claim`` on ``dataset`` (:func:`fsbook.report.describe_claim`)."""
-        row = self.per[(self.per["claim"] == claim) & (self.per["dataset"] == dataset)].iloc[0]
-        return self.directed(describe_claim(row, decimals=decimals, units=units), claim)
-
-    def each(self, claim, verdict, decimals=3, counted=None, units=""):
-        """'Housing-Boston (+0.225 ± 0.044, …)' for the data sets with this verdict."""
-        r = self.rows_of(claim, verdict, counted)
-        return join_words([f"{PAPER_NAMES[d]} {self.said(claim, d, decimals, units)[len(verdict) + 1:]}"
-                           for d in r["dataset"]])
-
-    def over(self, claim):
-        """The verdict over the data sets (Wilcoxon signed-rank), or why there is none, with the
-        per-data-set verdicts."""
-        r = self.over_rows.loc[claim]
-        votes = r["note"].split("; ")[-1]
-        n = int(r["n"])
-        if n == 0:
-            return "untestable: no data set counted"
-        if not np.isfinite(float(r["p"])):
-            return (f"untestable over the {n} data sets counted (a Wilcoxon test needs six); per data set "
-                    f"it {votes}")
-        return self.directed(f"{r['verdict']} over the {n} data sets counted (Wilcoxon signed-rank, "
-                             f"{int(r['n_direction'])} of {n} in the paper's direction, {format_p(r['p_adj'])}; "
-                             f"per data set: {votes})", claim)
 
 
 def _is_zero(alpha):
