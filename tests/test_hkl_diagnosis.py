@@ -95,3 +95,12 @@ def test_bad_dataset_and_fold():
         diag.classifier_accuracies("hepatitis", classifiers=[], outer_folds=[4])
     with pytest.raises(ValueError, match="form must be"):
         diag.classifier_accuracies("hepatitis", classifiers=[("RBF SVM", "binary")], outer_folds=[0])
+
+
+def test_a_fold_with_no_kept_feature_scores_every_classifier_as_the_training_majority():
+    from fsbook.experiments.hkl.models import _majority
+
+    train_y, test_y = np.array([0, 1, 1, 1, 0]), np.array([1, 0, 1, 1])
+    out = _majority(train_y, test_y)
+    assert out["L2"] == out["L1"] == 0.75
+    assert out["outcomes_L2"] == out["outcomes_L1"] == "1011"
