@@ -11,7 +11,7 @@ from fsbook.experiments import projection as ex
 from fsbook.experiments import projection_ablations as ab
 from fsbook.experiments import projection_text as tx
 from fsbook.experiments import read_store
-from fsbook.experiments._runner import canonical_json
+from fsbook.experiments._store import canonical_json
 
 
 def _store(tasks):

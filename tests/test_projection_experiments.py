@@ -16,7 +16,7 @@ from sklearn.svm import SVC
 from fsbook.claims import HOLDS, NO_GAIN, NOT_SEPARABLE
 from fsbook.decisions import SCORE_ATOL
 from fsbook.experiments import projection as ex
-from fsbook.experiments._runner import canonical_json
+from fsbook.experiments._store import canonical_json
 from fsbook.projection import ProjectionPenalty, ProjectionPenaltySVC
 from fsbook.projection import logistic as L
 

@@ -54,8 +54,8 @@ from fsbook.experiments._store import (
 )
 from fsbook.experiments._workers import call_task, parallel_results
 
-__all__ = ["Protocol", "ProtocolResult", "RawDataUnavailable", "canonical_json", "load_protocol",
-           "run_protocol", "stored_flags", "task_list", "task_seed", "task_texts", "to_jsonable"]
+__all__ = ["Protocol", "ProtocolResult", "RawDataUnavailable", "load_protocol", "run_protocol",
+           "stored_flags", "task_list", "task_seed", "task_texts"]
 
 #: identifies the layout of the combined results file (the reduced tables of a run)
 RESULTS_FORMAT = "fsbook-results/2"

@@ -269,12 +269,6 @@ def _row_words(r):
             f"{_pts(r['ci_high'])}], {int(r['n'])} data sets)")
 
 
-def _list(rows, empty="none"):
-    from fsbook.report import join_words
-
-    return join_words([_row_words(r) for _, r in rows.iterrows()], empty=empty)
-
-
 def _bullets(rows):
     """A markdown list of :func:`_row_words`, one selector an item."""
     return "\n".join(f"- {_row_words(r)}" for _, r in rows.iterrows())

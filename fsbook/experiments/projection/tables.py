@@ -282,7 +282,8 @@ def per_run(results, table):
 def subsample(results):
     """The stored tasks of the chapter's earlier subsample (``make_tasks(False)``), as a
     :class:`~fsbook.experiments.ProtocolResult` with its tables."""
-    from fsbook.experiments._runner import ProtocolResult, canonical_json
+    from fsbook.experiments._runner import ProtocolResult
+    from fsbook.experiments._store import canonical_json
     keys = {canonical_json(p) for p in make_tasks(False)}
     keep = [i for i, p in enumerate(results.params) if canonical_json(p) in keys]
     params, res = [results.params[i] for i in keep], [results.results[i] for i in keep]
