@@ -15,6 +15,7 @@ from fsbook.experiments.benchmark.data import attribute_groups, load
 from fsbook.experiments.benchmark.paper import (
     GEO_MAX_GROUPS,
     HKL_N_BINS,
+    EARLIER_DEFAULTS,
     HKL_SETTINGS,
     L1LINF_FAST,
     RANKERS,
@@ -25,12 +26,12 @@ from fsbook.experiments.benchmark.paper import (
 from fsbook.hkl import HKLRanker
 
 
-def _hkl_selector(k, seed, boolean, groups):
+def _hkl_selector(k, seed, boolean, groups, version):
     return HKLRanker(k, boolean=boolean, n_bins=HKL_N_BINS, random_state=seed,
-                     **HKL_SETTINGS[VERSION])
+                     **HKL_SETTINGS[version])
 
 
-def _georatio_selector(k, seed, boolean, groups):
+def _georatio_selector(k, seed, boolean, groups, version):
     from fsbook.geometry import GeometricFeatureSetSelector
 
     if groups is None:
@@ -42,7 +43,7 @@ def _georatio_selector(k, seed, boolean, groups):
 _OWN_FACTORIES = {"HKL": _hkl_selector, "GeoRatio": _georatio_selector}
 
 
-def make_selector(method, k, seed, boolean=False, groups=None):
+def make_selector(method, k, seed, boolean=False, groups=None, version=None):
     """The selector of ``method`` keeping ``k`` features (``k`` ignored by ``CFS`` and
     ``GeoRatio``), seeded (:func:`fsbook.experiments._protocol_helpers.make_selector`, LDFS and
     HSFS with :data:`L1LINF_FAST`; ``HKL``: :class:`~fsbook.hkl.HKLRanker`
@@ -61,6 +62,10 @@ def make_selector(method, k, seed, boolean=False, groups=None):
         Whether the data are 0/1 (HKL then reads them as they are).
     groups : list of array of int, optional
         The feature groups (:func:`attribute_groups`), for ``GeoRatio``.
+    version : str, optional
+        The protocol version whose settings apply (default :data:`VERSION`): HKL's
+        :data:`HKL_SETTINGS` and, for the versions in :data:`EARLIER_DEFAULTS`, the registry's
+        earlier defaults.
 
     Returns
     -------
@@ -78,10 +83,13 @@ def make_selector(method, k, seed, boolean=False, groups=None):
     """
     if method not in methods() or method == "none":
         raise ValueError(f"unknown method {method!r}; expected one of {methods()[1:]}")
+    version = VERSION if version is None else str(version)
+    if version not in HKL_SETTINGS:
+        raise ValueError(f"unknown protocol version {version!r}; expected one of {sorted(HKL_SETTINGS)}")
     if method in _OWN_FACTORIES:
-        return _OWN_FACTORIES[method](k, seed, boolean, groups)
-    # SVM-RFE and LDFS as the store computed them (the defaults of both changed later)
-    return registry_selector(method, k, seed, l1linf_path=L1LINF_FAST, boolean=boolean, earlier_defaults=True)
+        return _OWN_FACTORIES[method](k, seed, boolean, groups, version)
+    return registry_selector(method, k, seed, l1linf_path=L1LINF_FAST, boolean=boolean,
+                             earlier_defaults=version in EARLIER_DEFAULTS)
 
 
 def cannot_run(method, dataset):

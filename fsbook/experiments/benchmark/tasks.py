@@ -7,8 +7,6 @@ The data and folds are :mod:`~fsbook.experiments.benchmark.data`'s, the selector
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -28,6 +26,7 @@ from fsbook.experiments.benchmark.paper import (
     RANKERS,
     UNSCALED,
     all_methods,
+    fit_clock,
 )
 from fsbook.experiments.benchmark.selectors import cannot_run, hkl_certificate, make_selector, support_at
 
@@ -57,9 +56,10 @@ def _fit_selector(params, X_train, y_train, k, seed):
     groups = attribute_groups(load(dataset)[2]) if method == "GeoRatio" else None
     scaler = [] if method in UNSCALED else [StandardScaler()]
     selector = make_pipeline(*scaler, make_selector(method, fit_k, seed, boolean, groups))
-    start = time.perf_counter()
+    clock = fit_clock()
+    start = clock()
     selector.fit(X_train, y_train)
-    return selector[-1], time.perf_counter() - start
+    return selector[-1], clock() - start
 
 
 def _run_selection(params, X_train, y_train, X_test, y_test, columns, seed):
