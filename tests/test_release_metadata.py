@@ -11,6 +11,7 @@ import re
 import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
 
 import fsbook
@@ -103,3 +104,34 @@ def test_every_code_package_is_declared():
     code = {".".join(p.parent.relative_to(ROOT).parts) for p in ROOT.glob("fsbook/**/__init__.py")}
     declared = {p for p in setuptools["packages"] if not p.startswith("fsbook._data")}
     assert declared == code
+
+
+def _badge_script():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("readme_badges", ROOT / "scripts" / "readme_badges.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_readme_badges_point_at_the_configured_repository():
+    script = _badge_script()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = script.badges()
+    assert block in readme, "README.md's badges are stale: run python scripts/readme_badges.py"
+    url = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["repository"]["url"]
+    links = re.findall(r"\]\((https://github\.com/[^)]+)\)", block)
+    assert links and all(link.startswith(url + "/") for link in links)
+    assert "actions/workflows/pages.yml" in block and (ROOT / ".github/workflows/pages.yml").exists()
+
+
+def test_readme_badge_block_is_replaced_and_a_bad_address_refused(tmp_path):
+    script = _badge_script()
+    assert script.replace_block("a\n<!-- badges:start -->\nold\n<!-- badges:end -->\nb", "NEW") == "a\nNEW\nb"
+    with pytest.raises(ValueError, match="one <!-- badges:start -->"):
+        script.replace_block("no markers", "NEW")
+    (tmp_path / "_config.yml").write_text("repository:\n  url: https://gitlab.com/x/y\n", encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_bytes((ROOT / "pyproject.toml").read_bytes())
+    with pytest.raises(ValueError, match="https://github.com/OWNER/NAME"):
+        script.badges(tmp_path)

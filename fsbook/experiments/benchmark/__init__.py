@@ -12,7 +12,8 @@ test fold (ties in the CV accuracy broken by :data:`SVM_TIES` of the protocol's 
 * an RBF SVM (LIBSVM ``SVC``, ``gamma="scale"``, C in :data:`C_RBF`).
 
 Both are ``StandardScaler → SVM`` pipelines (standardisation learnt on the training fold).  The
-result holds, per ``k``: the test accuracies, the selector's fit time (wall clock, volatile), the
+result holds, per ``k``: the test accuracies, the selector's fit time (CPU seconds from version
+11, wall clock before; volatile), the
 number of kept features and the kept set (for Kuncheva's stability index across folds).  The
 ranking methods (:data:`RANKERS`: MI, ReliefF, WK-LP) score the features independently of ``k``:
 they are fitted once per task and cut at every ``k`` (:func:`support_at`, the same sets as a fit

@@ -22,7 +22,7 @@ from fsbook.experiments.benchmark.claim_facts import (
     proj_facts,
 )
 from fsbook.experiments.benchmark.claims import claims, claims_view
-from fsbook.experiments.benchmark.paper import CLASSIFIERS, OWN_SIZE, RANK_K, VERSION, VOCABULARY, methods
+from fsbook.experiments.benchmark.paper import CLASSIFIERS, OWN_SIZE, RANK_K, VERSION, VOCABULARY, fit_time_unit, methods
 from fsbook.experiments.benchmark.rank_facts import baseline_facts, control_facts, rank_facts, stability_facts
 from fsbook.experiments.benchmark.ranks import score_matrix, statistics, versus_control
 from fsbook.experiments.benchmark.tables import (
@@ -180,12 +180,21 @@ def _store_facts(pg):
     return {"cv_words": f"{pg.repeats} repeats of {pg.n_folds} folds ({cv})",
             "vocabulary": f"{VOCABULARY:,}".replace(",", " "),
             "store_tasks": spaced(s.n_cached), "store_total": spaced(s.n_total),
-            "store_version": VERSION,
+            "store_version": VERSION, "fit_time_unit": fit_time_unit(),
             "store_state": state, "store_machines": machines(s), "n_read": spaced(len(pg.params)),
             "n_datasets": str(n), "cv": cv, "n_repeats": str(pg.repeats), "n_folds_text": str(pg.n_folds),
             "t_df": str(pg.repeats - 1),
             "wilcoxon_min_p": f"2/2^{n} = {format_value(min_achievable_p('wilcoxon', n), 4)}",
-            "hkl_stored_seconds": format_value(s.seconds[pg.use[live]], 0)}
+            "hkl_stored_seconds": format_value(_task_seconds(s, pg.use[live]), 0)}
+
+
+def _task_seconds(stored, i):
+    """Stored task ``i``'s CPU seconds (a store written before the runner measured CPU time has
+    none: rerun it at the current version)."""
+    cpu = stored.cpu_seconds[i]
+    if cpu is None:
+        raise ValueError(f"stored task {i} recorded no CPU time; the store predates version {VERSION}")
+    return cpu
 
 
 def machines(stored):

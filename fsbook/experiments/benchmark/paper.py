@@ -24,7 +24,7 @@ from fsbook.claims import hodges_lehmann
 __all__ = ["Method", "METHOD_TABLE", "BASELINES", "BOOK_METHODS", "CLASSIFIER_SIDE", "OWN_SIZE", "RANKERS",
            "UNSCALED", "FULL_ONLY", "HKL_SETTINGS", "SVM_TIES", "EARLIER_DEFAULTS", "WALL_FIT_TIME", "VERSION", "HKL_N_BINS", "GEO_MAX_GROUPS",
            "BOOK_DATASETS", "FULL_DATASETS", "TEXT_DATASETS", "VOCABULARY", "BOOK_KS", "FULL_KS", "L1LINF_FAST",
-           "C_LINEAR", "C_RBF", "PROJ_PENALTIES", "RANK_K", "CLASSIFIERS", "fit_clock", "methods", "all_methods",
+           "C_LINEAR", "C_RBF", "PROJ_PENALTIES", "RANK_K", "CLASSIFIERS", "fit_clock", "fit_time_unit", "methods", "all_methods",
            "order_margin", "over_datasets_margin"]
 
 
@@ -165,6 +165,18 @@ def fit_clock(version=None):
     import time
 
     return time.perf_counter if (VERSION if version is None else version) in WALL_FIT_TIME else time.process_time
+
+
+def fit_time_unit(version=None):
+    """What a task of ``version`` (default :data:`VERSION`) records as ``fit_time``, in words
+    (:func:`fit_clock`).
+
+    Examples
+    --------
+    >>> fit_time_unit("10"), fit_time_unit("11")
+    ('wall-clock seconds', 'CPU seconds')
+    """
+    return "wall-clock seconds" if (VERSION if version is None else version) in WALL_FIT_TIME else "CPU seconds"
 
 
 def methods():

@@ -169,7 +169,7 @@ def reduce(params_list, results_list):
     * ``stability``: Kuncheva's index of the kept sets across folds, per data set, method and
       ``k`` (undefined, NaN, when the sizes differ), with :func:`width` features to draw from;
     * ``fit_time``: mean selector fit time (s) per data set and method, over folds and ``k``
-      (volatile: wall clock);
+      (volatile: :func:`~fsbook.experiments.benchmark.paper.fit_time_unit`);
     * ``supports``: every kept set (data set, repeat, fold, method, k);
     * ``classifier_side``: per data set, mean accuracy (%) of the linear SVM on all features
       (``none``) and of ``Proj-SVM``, their difference, the median λ the inner CV chose and
@@ -333,15 +333,26 @@ def datasets_table():
 
 def coverage_table(stored, datasets):
     """Per data set of the full protocol: its ``k``, the tasks stored and declared, their minutes
-    of recorded wall time, and whether the page reads it (``stored``: ``read_store``'s result)."""
+    of recorded time, and whether the page reads it (``stored``: ``read_store``'s result).
+
+    The minutes are CPU time when every stored task recorded it (:func:`store_clock`), else wall
+    time."""
     declared = pd.DataFrame(make_tasks(full=True))
-    tasks = pd.DataFrame(stored.params).assign(seconds=pd.Series(stored.seconds, dtype=float).fillna(0.0))
+    times = stored.cpu_seconds if store_clock(stored) == "CPU" else stored.seconds
+    tasks = pd.DataFrame(stored.params).assign(seconds=pd.Series(times, dtype=float).fillna(0.0))
     n_stored, minutes = tasks.groupby("dataset").size(), tasks.groupby("dataset")["seconds"].sum() / 60
     return pd.DataFrame([{
         "data set": ds, "k": ", ".join(map(str, max(declared[declared.dataset == ds]["ks"], key=len))),
         "tasks stored": int(n_stored.get(ds, 0)), "tasks": int((declared.dataset == ds).sum()),
         "minutes": float(minutes.get(ds, 0.0)), "read on this page": "yes" if ds in datasets else "no: incomplete"}
         for ds in FULL_DATASETS])
+
+
+def store_clock(stored):
+    """``"CPU"`` when every task of ``stored`` (``read_store``'s result) recorded its CPU time,
+    else ``"wall"``: the clock of :func:`coverage_table`'s minutes."""
+    cpu = getattr(stored, "cpu_seconds", None)
+    return "CPU" if cpu is not None and len(cpu) and all(c is not None for c in cpu) else "wall"
 
 
 #: each part of the chapter and the stored tasks it reads
