@@ -76,3 +76,21 @@ def test_prose_helpers_on_known_cases():
     assert W.cases(rows.iloc[:0], "holds") == "no data set"
     assert W.key("l1-SVM") == "l1_SVM" and W.same(0.1 + 0.2, 0.3)
     assert W.names(["none"]) == W.ALL_FEATURES
+
+
+def test_settings_table_names_every_version_s_hkl_solver():
+    from fsbook.experiments.benchmark.paper import HKL_SETTINGS
+
+    assert {v["solver"] for v in HKL_SETTINGS.values()} <= set(T.HKL_SOLVER_WORDS)
+    row = T.settings_table().set_index("setting").filter(like="HKL", axis=0)
+    assert row.iloc[0, 0].startswith(T.HKL_SOLVER_WORDS[HKL_SETTINGS[T.VERSION]["solver"]])
+
+
+def test_fit_clock_and_its_words_follow_the_version():
+    import time
+
+    from fsbook.experiments.benchmark.paper import VERSION, WALL_FIT_TIME, fit_clock, fit_time_unit
+
+    assert VERSION not in WALL_FIT_TIME
+    assert fit_clock() is time.process_time and fit_time_unit() == "CPU seconds"
+    assert all(fit_clock(v) is time.perf_counter for v in WALL_FIT_TIME)

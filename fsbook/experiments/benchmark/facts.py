@@ -22,7 +22,15 @@ from fsbook.experiments.benchmark.claim_facts import (
     proj_facts,
 )
 from fsbook.experiments.benchmark.claims import claims, claims_view
-from fsbook.experiments.benchmark.paper import CLASSIFIERS, OWN_SIZE, RANK_K, VERSION, VOCABULARY, fit_time_unit, methods
+from fsbook.experiments.benchmark.paper import (
+    CLASSIFIERS,
+    OWN_SIZE,
+    RANK_K,
+    VERSION,
+    VOCABULARY,
+    fit_time_unit,
+    methods,
+)
 from fsbook.experiments.benchmark.rank_facts import baseline_facts, control_facts, rank_facts, stability_facts
 from fsbook.experiments.benchmark.ranks import score_matrix, statistics, versus_control
 from fsbook.experiments.benchmark.tables import (

@@ -5,13 +5,20 @@ they give (the protocol is described in :mod:`fsbook.experiments.benchmark`).
 """
 from __future__ import annotations
 
-
 import numpy as np
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
 
-from fsbook.experiments.benchmark.paper import C_LINEAR, C_RBF, PROJ_PENALTIES, RANK_K, SVM_TIES, VERSION, fit_clock
+from fsbook.experiments.benchmark.paper import (
+    C_LINEAR,
+    C_RBF,
+    PROJ_PENALTIES,
+    RANK_K,
+    SVM_TIES,
+    VERSION,
+    fit_clock,
+)
 from fsbook.model_selection import tuned_svm
 
 

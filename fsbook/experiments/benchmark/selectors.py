@@ -13,9 +13,9 @@ import numpy as np
 from fsbook.experiments._protocol_helpers import make_selector as registry_selector
 from fsbook.experiments.benchmark.data import attribute_groups, load
 from fsbook.experiments.benchmark.paper import (
+    EARLIER_DEFAULTS,
     GEO_MAX_GROUPS,
     HKL_N_BINS,
-    EARLIER_DEFAULTS,
     HKL_SETTINGS,
     L1LINF_FAST,
     RANKERS,

@@ -175,7 +175,8 @@ def reduce(params_list, results_list):
       (``none``) and of ``Proj-SVM``, their difference, the median λ the inner CV chose and
       ``Proj-SVM``'s mean tuning time (s, volatile);
     * ``not_run``: per data set and method that did not run there, the reason
-      (:func:`cannot_run`); those cells are absent from the other tables;
+      (:func:`~fsbook.experiments.benchmark.selectors.cannot_run`); those cells are absent from
+      the other tables;
     * ``hkl_fits``: per data set, HKL's number of tasks, how many reached the duality-gap
       certificate, the median and largest relative gap, and the mean number of features of
       non-zero weight (:func:`hkl_certificate`; empty without HKL tasks).
@@ -183,7 +184,8 @@ def reduce(params_list, results_list):
     Parameters
     ----------
     params_list, results_list : list of dict
-        Stored tasks (:func:`make_tasks`) and their results (:func:`run_task`).
+        Stored tasks (:func:`~fsbook.experiments.benchmark.tasks.make_tasks`) and their results
+        (:func:`~fsbook.experiments.benchmark.tasks.run_task`).
 
     Returns
     -------
@@ -219,8 +221,9 @@ def not_run_table(params_list, results_list):
     Parameters
     ----------
     params_list, results_list : list of dict
-        Stored tasks and their results; a result holding ``not_run`` (:func:`cannot_run`'s
-        sentence) is a task that did not run.
+        Stored tasks and their results; a result holding ``not_run``
+        (:func:`~fsbook.experiments.benchmark.selectors.cannot_run`'s sentence) is a task that
+        did not run.
 
     Returns
     -------
@@ -286,6 +289,12 @@ def protocol_shape():
     return int(tasks["repeat"].nunique()), int(tasks["n_folds"].iloc[0])
 
 
+#: HKL's restricted solvers (:data:`HKL_SETTINGS`' ``solver``) as the settings table names them
+HKL_SOLVER_WORDS = {"mirror": "mirror descent",
+                    "conic": "conic program (Clarabel)",
+                    "working_set": "conic program on a working set of samples (warm-started along C)"}
+
+
 def settings_table():
     """The protocol's settings, one row per setting, as the chapter prints them."""
     hkl = HKL_SETTINGS[VERSION]
@@ -310,7 +319,7 @@ def settings_table():
         ("selectors left out of the book subsample", ", ".join(sorted(FULL_ONLY))),
         ("HKL: restricted solver, node budget, duality-gap tolerance, nodes added per iteration; "
          "quantile bins of a numeric set",
-         f"{hkl['solver']}, {hkl['max_active'] or 'none'}, {hkl['tol']:g}, "
+         f"{HKL_SOLVER_WORDS[hkl['solver']]}, {hkl['max_active'] or 'none'}, {hkl['tol']:g}, "
          f"up to {hkl.get('max_add', 20)}; {HKL_N_BINS}"),
         ("GeoRatio: most feature groups", str(GEO_MAX_GROUPS)),
         ("classifier-side methods", ", ".join(CLASSIFIER_SIDE)),

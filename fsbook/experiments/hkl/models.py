@@ -199,9 +199,9 @@ def _chosen_c(model):
     return float(getattr(model, "C_", np.nan))
 
 
-def _features_used(hkl_model, n):
-    used = sorted({int(i) for d in hkl_model.disjunctions_ for i in d})
-    return used
+def _features_used(hkl_model):
+    """The sorted indices of the features that enter ``hkl_model``'s disjunctions."""
+    return sorted({int(i) for d in hkl_model.disjunctions_ for i in d})
 
 
 def _scored(name, model, X, y):

@@ -79,7 +79,7 @@ def _run_table1(p):
     if p["method"] == "hkl":
         model = tuned_hkl(HKL_C_GRID, seed).fit(X[train], y[train])
         est = _fitted_hkl(model)
-        used = _features_used(est, X.shape[1])
+        used = _features_used(est)
         return {**_scored("HKL", model, X[test], y[test]), "C": _chosen_c(model),
                 "n_disjunctions": len(est.disjunctions_), "n_features_used": len(used),
                 **_certificate(model)}
@@ -186,7 +186,7 @@ def _run_table4(p):
     X, y, Xb, names = table4_boolean(p["dataset"])
     train, test = table_folds(y, None)[p["fold"]]
     model = tuned_hkl(HKL_C_GRID, seed).fit(Xb[train], y[train])
-    used = _features_used(_fitted_hkl(model), Xb.shape[1])
+    used = _features_used(_fitted_hkl(model))
     return {**_scored("accuracy", model, Xb[test], y[test]), "C": _chosen_c(model),
             "fraction_used": len(_originals(names, used)) / X.shape[1],
             "fraction_boolean": len(used) / Xb.shape[1], **_certificate(model)}
@@ -208,7 +208,7 @@ def _run_table5(p):
                 "C": float(model.best_params_["featureweightingsvm__C"])}
     Xb, _, names, _ = load_table1(p["dataset"])
     model = tuned_hkl(HKL_C_GRID, seed).fit(Xb[train], y[train])
-    used = _features_used(_fitted_hkl(model), Xb.shape[1])
+    used = _features_used(_fitted_hkl(model))
     return {**_scored("accuracy", model, Xb[test], y[test]),
             "fraction_used": len(_originals(names, used)) / X.shape[1],
             "fraction_boolean": len(used) / Xb.shape[1], "C": _chosen_c(model),
