@@ -35,6 +35,8 @@ Examples
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 
@@ -293,7 +295,11 @@ DESIGNS = {
     "4-fold CV, pooled samples (ch. 6)": ("cv4_samples", None, 4, ("sign",), (0.0, 1.0, 2.0, 5.0)),
     "10-fold CV, one partition (ch. 3)": ("cv10", None, 10, ("paired_t", "corrected_t"), (0.0, 1.0, 2.0, 5.0)),
     "5 × 2 CV (ch. 7)": ("cv2x5", None, 5, ("repeated_cv_t",), (0.0, 1.0, 2.0, 5.0)),
+    "10 × 5-fold CV (ch. 3)": ("cv5x10", None, 10, ("repeated_cv_t",), (0.0, 1.0, 2.0, 5.0)),
 }
+#: the repeated-CV designs: source -> folds of each repetition (the repetitions are drawn from the
+#: pool's independent partitions, :func:`_draw`'s 3-D case)
+REPEATED_CV = {"cv2x5": 2, "cv5x10": 5}
 
 
 def _store_pool(source, pair):
@@ -311,7 +317,18 @@ def _store_pool(source, pair):
 def _cv_pool(source, n_partitions, seed):
     """Fold differences of two learners over independent partitions of WDBC (logistic regression
     against 5-nearest neighbours, both on standardised features): a real data set the book uses,
-    and two learners about 1.5 accuracy points apart."""
+    and two learners about 1.5 accuracy points apart.  A repeated-CV design (:data:`REPEATED_CV`)
+    draws its repetitions from the partitions of the one-partition design with as many folds."""
+    folds = {"cv4": 4, "cv5": 5, "cv10": 10, "cv5_samples": 5, "cv4_samples": 4, **REPEATED_CV}[source]
+    pool = _wdbc_pool(source.endswith("_samples"), folds, n_partitions, seed)
+    return pool[:, None, :] if source in REPEATED_CV else pool
+
+
+@functools.cache
+def _wdbc_pool(samples, n_folds, n_partitions, seed):
+    """:func:`cv_sample_pool` (``samples``) or :func:`cv_partition_pool` of :func:`_cv_pool`'s
+    pair on WDBC, computed once per process (the calibration and the dispersion tables, and the
+    designs with the same folds, share the partitions); read-only."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.neighbors import KNeighborsClassifier
     from sklearn.pipeline import make_pipeline
@@ -323,16 +340,15 @@ def _cv_pool(source, n_partitions, seed):
     X, y = data.data, data.target
     a = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
     b = make_pipeline(StandardScaler(), KNeighborsClassifier())
-    folds = {"cv4": 4, "cv5": 5, "cv10": 10, "cv2x5": 2, "cv5_samples": 5, "cv4_samples": 4}[source]
-    if source.endswith("_samples"):
-        return cv_sample_pool(X, y, a, b, n_partitions=n_partitions, n_folds=folds, seed=seed)
-    pool = cv_partition_pool(X, y, a, b, n_partitions=n_partitions, n_folds=folds, seed=seed)
-    return pool[:, None, :] if source == "cv2x5" else pool
+    make = cv_sample_pool if samples else cv_partition_pool
+    pool = make(X, y, a, b, n_partitions=n_partitions, n_folds=n_folds, seed=seed)
+    pool.setflags(write=False)
+    return pool
 
 
 def _test_train_ratio(source):
     """``n_test / n_train`` of a design, for the corrected t shown beside the rule."""
-    if source.endswith("_samples"):
+    if source.endswith("_samples") or source in REPEATED_CV:
         return None
     if source in ("cv4", "cv5", "cv10"):
         return 1.0 / ({"cv4": 4, "cv5": 5, "cv10": 10}[source] - 1)

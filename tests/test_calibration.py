@@ -87,3 +87,27 @@ def test_dispersion_of_independent_coin_tosses_is_one():
     pool = rng.choice([-100.0, 0.0, 100.0], size=(4000, 300), p=[0.05, 0.9, 0.05])
     from fsbook.calibration import disagreement_dispersion
     assert abs(disagreement_dispersion(pool)["ratio"] - 1) < 0.06
+
+
+def test_the_repeated_five_fold_pool_holds_whole_partitions_of_wdbc():
+    """Chapter 3's design: each unit is the mean over one partition's 5 folds, so the pool keeps
+    whole partitions (partitions × 1 × 5) of the one-partition design's population, and the rule
+    draws 10 of them per experiment."""
+    from fsbook import calibration
+
+    source, pair, n_units, tests, deltas = DESIGNS["10 × 5-fold CV (ch. 3)"]
+    assert (pair, n_units, tests, deltas) == (None, 10, ("repeated_cv_t",), (0.0, 1.0, 2.0, 5.0))
+    pool = calibration._cv_pool(source, 3, 0)
+    assert pool.shape == (3, 1, 5)
+    np.testing.assert_array_equal(pool[:, 0, :], calibration._cv_pool("cv5", 3, 0))
+    assert calibration._draw(pool, 10, np.random.default_rng(0)).shape == (10, 5)
+
+
+def test_the_repeated_five_fold_design_holds_its_level():
+    """Chapter 3's selection check (the paired t over 10 repetition means of 5-fold CV), in the
+    stored record: inside 0.03-0.07 at α = 0.05, and power at 5 points."""
+    rec = pd.DataFrame(read_benchmark("claims", "calibration")["values"]["rows"])
+    rows = rec[rec["design"] == "10 × 5-fold CV (ch. 3)"].set_index("delta")
+    assert list(rows["test"].unique()) == ["repeated_cv_t"] and (rows["units"] == 10).all()
+    assert 0.03 <= rows.loc[0.0, "type I"] <= 0.07
+    assert rows.loc[5.0, "power"] > 0.9 and rows.loc[5.0, "wrong sign"] == 0

@@ -156,107 +156,100 @@ def test_arcene_facts_on_a_small_record():
     assert arcene_facts({"1": slow})["kd_small_speed"] == "2.0 times slower"
 
 
-# ---- the selection check on pooled test samples ------------------------------------------------
+# ---- the selection check on repeated 5-fold CV ---------------------------------------------------
 
-def test_the_selection_outcomes_pool_the_partition_and_give_the_stored_accuracies(store):
-    """Every sample of each data set is one row of the pooled outcomes (the five test folds make a
-    partition), and each fold's outcomes give back its stored accuracies."""
-    from fsbook.experiments.kernel_design import SELECTION_DATASETS, load, selection_outcomes
+def test_each_repetition_s_outcomes_pool_a_partition_and_give_the_stored_accuracies(store):
+    """Every sample of each data set is one row of each repetition's pooled outcomes (the five test
+    folds make a partition), each fold's outcomes give back its stored accuracies, and the
+    repetitions' partitions differ."""
+    from fsbook.experiments.kernel_design import (
+        SELECTION_DATASETS,
+        SELECTION_REPEATS,
+        load,
+        selection_outcomes,
+    )
 
     frame = pd.DataFrame([{**p, **r} for p, r in zip(store.params, store.results)])
     for d in SELECTION_DATASETS:
-        s = selection_outcomes(frame, d)
-        assert len(s) == load(d)[1].size and s["unit"].is_unique
-        sel = frame[(frame.method == "selection") & (frame.dataset == d)]
-        for fold, acc_all, acc_kept in zip(sel["split"], sel["acc_all"], sel["acc_kept"]):
-            g = s[s.fold == fold]
-            assert g["all"].mean() == pytest.approx(acc_all, abs=1e-15)
-            assert g["kept"].mean() == pytest.approx(acc_kept, abs=1e-15)
+        units = []
+        for r in range(SELECTION_REPEATS):
+            s = selection_outcomes(frame, d, r)
+            assert len(s) == load(d)[1].size and s["unit"].is_unique
+            sel = frame[(frame.method == "selection") & (frame.dataset == d) & (frame.repeat == r)]
+            for fold, acc_all, acc_kept in zip(sel["split"], sel["acc_all"], sel["acc_kept"]):
+                g = s[s.fold == fold]
+                assert g["all"].mean() == pytest.approx(acc_all, abs=1e-15)
+                assert g["kept"].mean() == pytest.approx(acc_kept, abs=1e-15)
+            units.append(tuple(s["all"]))
+        assert len(set(units)) > 1, d
 
 
-def test_the_selection_accuracy_is_decided_by_the_sign_test_on_the_samples(store):
-    """The accuracy claim of the selection check pairs the data set's samples (n = its size), its
-    p is the exact sign test on the samples one SVM gets right and the other wrong, and its effect
-    is the difference of the pooled accuracies; the count of kept features stays on the folds."""
+def test_the_selection_claims_are_decided_over_the_repetition_means(store):
+    """Both claims of the selection check pair the data set's 10 repetitions: the p of the accuracy
+    claim is the one-sample t on the differences of the repetitions' mean fold accuracies, its
+    effect their mean (a fraction), and the count of kept features the same over ``D − kept``."""
     from scipy import stats
 
-    from fsbook.experiments.kernel_design import SELECTION_DATASETS, claims, load
-    from fsbook.experiments.kernel_design.facts import pooled_accuracy
+    from fsbook.experiments.kernel_design import SELECTION_DATASETS, SELECTION_REPEATS, claims, load
+    from fsbook.experiments.kernel_design.facts import repeated_accuracy
     from fsbook.experiments.kernel_design.phrases import SEL_A, SEL_K
 
     table = claims(store)
     frame = pd.DataFrame([{**p, **r} for p, r in zip(store.params, store.results)])
     for d in SELECTION_DATASETS:
+        sel = frame[(frame.method == "selection") & (frame.dataset == d)]
+        means = sel.groupby("repeat")[["acc_kept", "acc_all", "n_kept"]].mean()
+        diff = (means["acc_kept"] - means["acc_all"]).to_numpy()
         row = table[(table.claim == SEL_A) & (table.dataset == d)].iloc[0]
-        a = pooled_accuracy(frame, d)
-        assert (row["unit"], row["test"], int(row["n"])) == ("samples", "sign", load(d)[1].size)
-        assert row["effect"] == pytest.approx(a["kept"] - a["all"], abs=1e-12)
-        assert row["p"] == pytest.approx(stats.binomtest(a["gained"], a["gained"] + a["lost"]).pvalue)
+        assert (row["unit"], row["test"], int(row["n"])) == ("repetitions", "repeated_cv_t", SELECTION_REPEATS)
+        assert row["effect"] == pytest.approx(diff.mean(), abs=1e-12)
+        assert row["p"] == pytest.approx(stats.ttest_1samp(diff, 0).pvalue, rel=1e-9)
+        a = repeated_accuracy(frame, d)
+        assert a["kept"] - a["all"] == pytest.approx(diff.mean(), abs=1e-12)
+        assert (a["repetitions"], a["ahead"] + a["level"] + a["behind"]) == (SELECTION_REPEATS,) * 2
+        assert a["ahead"] == int(row["n_direction"])
         count = table[(table.claim == SEL_K) & (table.dataset == d)].iloc[0]
-        assert (count["unit"], count["test"], int(count["n"])) == ("folds", "paired_t", 5)
-
-
-def test_the_equivalence_interval_of_the_samples_is_close_to_the_exact_one(store):
-    """The 90 % t interval the engine puts on 0/±1 differences (the Wald interval of a difference
-    of paired proportions) against the exact one given the discordant samples (Clopper–Pearson on
-    the gains among them, rescaled to the data set): on the store both lie inside the margin, or
-    both reach out of it, for every data set, and their bounds differ by less than a point (by 0.8
-    point on wine, whose 178 samples hold only four discordant ones)."""
-    from scipy import stats
-
-    from fsbook.experiments.kernel_design import EQUIVALENCE_MARGIN, SELECTION_DATASETS, claims, load
-    from fsbook.experiments.kernel_design.facts import pooled_accuracy
-    from fsbook.experiments.kernel_design.phrases import SEL_A
-
-    table = claims(store)
-    frame = pd.DataFrame([{**p, **r} for p, r in zip(store.params, store.results)])
-    for d in SELECTION_DATASETS:
-        row = table[(table.claim == SEL_A) & (table.dataset == d)].iloc[0]
-        n, a = load(d)[1].size, pooled_accuracy(frame, d)
-        half = stats.t.ppf(0.95, n - 1) * row["se"]
-        wald = (row["effect"] - half, row["effect"] + half)
-        m = a["gained"] + a["lost"]
-        ci = stats.binomtest(a["gained"], m).proportion_ci(0.90, method="exact")
-        exact = ((2 * ci.low - 1) * m / n, (2 * ci.high - 1) * m / n)
-        assert np.allclose(wald, exact, atol=0.01), (d, wald, exact)
-        inside = [-EQUIVALENCE_MARGIN < lo and hi < EQUIVALENCE_MARGIN for lo, hi in (wald, exact)]
-        assert inside[0] == inside[1], d
-        assert (row["difference"] == "no gain") == inside[0], d
+        assert (count["unit"], count["test"], int(count["n"])) == ("repetitions", "repeated_cv_t", SELECTION_REPEATS)
+        fewer = load(d)[0].shape[1] - means["n_kept"].to_numpy()
+        assert count["effect"] == pytest.approx(fewer.mean(), abs=1e-12)
 
 
 def test_the_selection_claims_on_a_small_case():
-    """Pooled samples whose answer is known: 400 samples on which the kept features agree with all
-    features but on 2 (one gained, one lost) are equivalent within the margin; 40 gained against
-    none lost is a significant difference, which refutes "about the same"."""
+    """Repetitions whose answer is known: kept features within ±0.002 of all features on every
+    repetition are equivalent within the margin; 0.05 ahead on every repetition (± 0.01) is a
+    significant difference, which refutes "about the same"; one repetition gives the paired t
+    over its folds."""
     from fsbook.experiments.kernel_design import claims
     from fsbook.experiments.kernel_design.phrases import SEL_A
 
-    tasks, results = _small_selection_store({"wdbc": ("1" * 79 + "0", "1" * 78 + "01")})
-    t = claims((tasks, results))
+    t = claims(_small_selection_store({"wdbc": lambda r, f: (0.9, 0.9 + 0.002 * (-1) ** (r + f))}))
     row = t[(t.claim == SEL_A) & (t.dataset == "wdbc")].iloc[0]
-    assert (int(row["n"]), row["verdict"], row["difference"]) == (400, "holds", "no gain")
-    tasks, results = _small_selection_store({"wdbc": ("1" * 72 + "0" * 8, "1" * 80)})
-    t = claims((tasks, results))
+    assert (int(row["n"]), row["unit"], row["verdict"], row["difference"]) == (10, "repetitions", "holds", "no gain")
+    t = claims(_small_selection_store({"wdbc": lambda r, f: (0.9, 0.95 + 0.01 * (-1) ** r)}))
     row = t[(t.claim == SEL_A) & (t.dataset == "wdbc")].iloc[0]
-    assert row["verdict"] == "fails" and row["effect"] == pytest.approx(40 / 400)
+    assert row["verdict"] == "fails" and row["effect"] == pytest.approx(0.05)
+    tasks, results = _small_selection_store({"wdbc": lambda r, f: (0.9, 0.9 + 0.001 * f)})
+    one = [(p, x) for p, x in zip(tasks, results) if p.get("repeat", 0) == 0]
+    t = claims(([p for p, _ in one], [x for _, x in one]))
+    row = t[(t.claim == SEL_A) & (t.dataset == "wdbc")].iloc[0]
+    assert (int(row["n"]), row["unit"], row["test"]) == (5, "folds", "paired_t")
 
 
-def _small_selection_store(outcomes):
-    """A store of the full protocol's tasks on the data sets of ``outcomes`` (data set → the
-    outcome strings of all and kept features, the same on each of the five folds), the other
-    results of run_task's shapes."""
+def _small_selection_store(accuracy):
+    """A store of the full protocol's tasks on the data sets of ``accuracy`` (data set → a function
+    of the repetition and the fold giving the accuracies on all and on the kept features), the
+    other results of run_task's shapes."""
     from fsbook.experiments import kernel_design as KD
 
-    tasks = [t for t in KD.make_tasks(True) if t["dataset"] in outcomes]
+    tasks = [t for t in KD.make_tasks(True) if t["dataset"] in accuracy]
     out = []
     for t in tasks:
         m = t["method"]
         if m == "singles":
             out.append({"n_features": 3, **{k: 0.5 + 0.01 * t["split"] for k in KD.SINGLES}})
         elif m == "selection":
-            all_, kept = outcomes[t["dataset"]]
-            out.append({"n_features": 30, "n_kept": 2, "kept": [0, 1], "acc_all": all_.count("1") / len(all_),
-                        "acc_kept": kept.count("1") / len(kept), "outcomes_all": all_, "outcomes_kept": kept})
+            acc_all, acc_kept = accuracy[t["dataset"]](t["repeat"], t["split"])
+            out.append({"n_features": 30, "n_kept": 2, "kept": [0, 1], "acc_all": acc_all, "acc_kept": acc_kept})
         elif m == "weak_cv10":
             out.append({"n_features": 3, "n_selected": 0, "gamma1": 1e-4, "gamma2": 1e-4})
         elif m in ("mmc", "nca"):

@@ -115,6 +115,7 @@ def test_protocol_selection_task_and_table():
     p = {"dataset": "wine", "split": 0, "method": "selection"}
     r = run_task(p)
     assert r == run_task(dict(p))                        # deterministic
+    assert r == run_task({**p, "repeat": 0})             # repetition 0: the one partition of versions 2-5
     assert 0 < r["n_kept"] <= r["n_features"] == 13 and len(r["kept"]) == r["n_kept"]
     assert 0.5 < r["acc_all"] <= 1 and 0.5 < r["acc_kept"] <= 1
     # the test samples' outcomes, in the test fold's order: their mean is the stored accuracy
@@ -124,7 +125,7 @@ def test_protocol_selection_task_and_table():
         assert len(outcomes) == test.size and set(outcomes) <= {"0", "1"}
         assert outcomes.count("1") / test.size == pytest.approx(r[f"acc_{key}"], abs=1e-15)
     table = reduce([p], [r])["selection"]
-    assert table.loc[0, "folds"] == 1 and table.loc[0, "D"] == 13
+    assert table.loc[0, "folds"] == 1 and table.loc[0, "repetitions"] == 1 and table.loc[0, "D"] == 13
 
 
 @pytest.mark.parametrize("params", [{}, {"n_features_to_select": 0.1}, {"psd": "dominance", "gamma1": 1e-6}])

@@ -180,6 +180,11 @@ def _kernel_lp_row(p, r, recompute):
     return _row("kernel_design", task, "(γ1, γ2)", stored, True, out["degenerate"], out["tied_alternative"], note)
 
 
+def _repeat_label(params):
+    """`` repeat r`` for a selection-check task of repetition ``r > 0`` (version 6 on), else ``""``."""
+    return f" repeat {params['repeat']}" if params.get("repeat") else ""
+
+
 def _kernel_design_rows(recompute):
     from fsbook.experiments import kernel_design as K
     from fsbook.experiments import read_store
@@ -192,12 +197,12 @@ def _kernel_design_rows(recompute):
                 rows.append(row)
         elif p["method"] == "selection":
             X, y = K.load(p["dataset"])
-            tr, te = K.selection_fold(p["dataset"], p["split"])
+            tr, te = K.selection_fold(p["dataset"], p["split"], p.get("repeat", 0))
             for key, cols in (("acc_all", np.arange(X.shape[1])), ("acc_kept", np.asarray(r["kept"], dtype=int))):
                 if not r[key] <= _majority_rate(y[te]) + 1e-12:      # NaN (nothing kept): no SVM
                     continue
                 search = K.selection_svm()
-                rows.append(_svm_row("kernel_design", f"{p['dataset']} selection fold {p['split']} {key}",
+                rows.append(_svm_row("kernel_design", f"{p['dataset']} selection{_repeat_label(p)} fold {p['split']} {key}",
                                      "linear SVM C", None, search, X[tr][:, cols], y[tr], None, recompute))
     return rows
 

@@ -15,8 +15,8 @@ Tasks are ``{"dataset", "split", "method", ...}``:
 * ``method="nca"``: the baseline a user would try, scikit-learn's neighbourhood components
   analysis trained on the labels of the training part (more supervision than the triples),
   triples ordered by Euclidean distance after the learnt map;
-* ``method="selection"`` (datasets of :data:`SELECTION_DATASETS`): fold ``split`` of a
-  stratified 5-fold CV; test accuracy of a linear SVM (C by 3-fold CV on the training fold) on
+* ``method="selection"`` (datasets of :data:`SELECTION_DATASETS`): fold ``split`` of repetition
+  ``repeat`` (of :data:`SELECTION_REPEATS`, version 6 on) of a stratified 5-fold CV; test accuracy of a linear SVM (C by 3-fold CV on the training fold) on
   all standardised features and on the features kept by
   :class:`~fsbook.kernel_design.WeakKernelSelector` (defaults, fitted on the training fold),
   and the test samples' outcomes under both SVMs (version 5 on);
@@ -36,8 +36,8 @@ features, other widths, dominance per triple, α ≥ 0) to find why it learns th
 records its rows for the chapter.
 
 :func:`claims` decides the chapter's claims on the stored per-split results (the plain paired
-t-test over the splits or folds, the selection check's accuracy by the exact sign test on its
-pooled test samples, Holm within each figure; over the data sets the Wilcoxon
+t-test over the splits or folds, the selection check's claims by the paired t over the means of its
+repetitions of 5-fold CV, Holm within each figure; over the data sets the Wilcoxon
 signed-rank test, in families of their own; "about the same" claims by the engine's equivalence
 verdict, *no gain* within :data:`EQUIVALENCE_MARGIN`); :data:`PARTS` maps a task's ``method`` to the function that runs it, and
 :func:`reduce` builds each table with its own builder.
@@ -76,7 +76,6 @@ from fsbook.experiments.kernel_design.claims import (
     OVER_SUFFIX,
     PAPER_EXCEPTIONS,
     REGIME_HYPOTHESES,
-    SAMPLE_TEST,
     SDP_COST_SOLVERS,
     TEST,
     best_single_kernel,
@@ -97,6 +96,7 @@ from fsbook.experiments.kernel_design.paper import (
     PAPER_INDEX,
     PAPER_NAMES,
     SELECTION_DATASETS,
+    SELECTION_REPEATS,
     SINGLES,
     SVM_C,
     THRESHOLD,
@@ -122,6 +122,7 @@ from fsbook.experiments.kernel_design.tables import (  # noqa: F401
     format_violation,
     reduce,
     selection_outcomes,
+    selection_runs,
 )
 from fsbook.experiments.kernel_design.tasks import (
     PARTS,
@@ -153,10 +154,10 @@ __all__ = [
     "EQUIVALENCE_MARGIN", "FULL_GRID", "FULL_MU", "LABELS", "MIN_WILCOXON_DATASETS", "MIXTURES",
     "OVER_LABEL", "OVER_SUFFIX", "PAPER_EXCEPTIONS", "PAPER_INDEX", "PAPER_NAMES", "PARTS",
     "PROTOCOL", "REGIMES", "REGIME_GAMMA1", "REGIME_GAMMA2", "REGIME_HYPOTHESES",
-    "SAMPLE_TEST", "SDP_COST_SOLVERS", "SELECTION_DATASETS", "SINGLES", "SKIP_IMPLIED_ZERO", "SVM_C", "TEST",
+    "SDP_COST_SOLVERS", "SELECTION_DATASETS", "SELECTION_REPEATS", "SINGLES", "SKIP_IMPLIED_ZERO", "SVM_C", "TEST",
     "THRESHOLD", "TIE_RULE", "VERSION", "VIOLATION_FLOOR", "WEAK_MU", "best_single_kernel",
     "choose_gammas", "claim_rows", "claims", "fit_mixture", "format_violation", "load", "make_tasks", "reduce",
     "regime_claims", "respected", "respected_after_map", "run_task", "sdp_cost_claims",
-    "selection_fold", "selection_outcomes", "selection_svm", "split",
+    "selection_fold", "selection_outcomes", "selection_runs", "selection_svm", "split",
     "stored_datasets", "weak_kernel_regimes", "zero_implied",
 ]

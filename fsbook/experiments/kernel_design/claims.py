@@ -2,9 +2,9 @@
 the LP against the SDP on a benchmark record (:func:`sdp_cost_claims`), and the hypotheses about
 the weak mixture's zero kernel on the regimes' record (:func:`regime_claims`).
 
-Per data set the plain paired t-test over the splits or folds, except the selection check's
-accuracy, decided by the exact sign test on the test samples of its one 5-fold partition, pooled
-(:data:`SAMPLE_TEST`); Holm within each figure; over the data sets the Wilcoxon signed-rank test, in
+Per data set the plain paired t-test over the splits or folds, except the selection check's claims,
+decided by the paired t over the means of its repetitions of 5-fold CV (:func:`fsbook.claims.fold_test`);
+Holm within each figure; over the data sets the Wilcoxon signed-rank test, in
 families of their own; "about the same" claims by the engine's equivalence verdict, *no gain*
 within :data:`EQUIVALENCE_MARGIN`.
 """
@@ -20,6 +20,7 @@ from fsbook.claims import (
     equivalence_verdicts,
     evaluate,
     evaluate_over_datasets,
+    fold_test,
 )
 from fsbook.decisions import SCORE_ATOL, argbest
 from fsbook.experiments.kernel_design.paper import (
@@ -30,7 +31,7 @@ from fsbook.experiments.kernel_design.paper import (
     SELECTION_DATASETS,
     SINGLES,
 )
-from fsbook.experiments.kernel_design.tables import LABELS, selection_outcomes
+from fsbook.experiments.kernel_design.tables import LABELS, selection_runs
 from fsbook.experiments.kernel_design.tasks import load
 
 #: the paper's exceptions, by claim: data sets on which the paper itself says the claim does not
@@ -48,27 +49,15 @@ PAPER_EXCEPTIONS = {
 #: their :class:`~fsbook.claims.Claim`: the engine's verdict :data:`~fsbook.claims.NO_GAIN` (the 90 %
 #: interval inside ±margin, the two one-sided tests) is what confirms such a claim
 EQUIVALENCE_MARGIN = 0.02
-#: the test of every per-data-set claim but the selection check's accuracy: the plain paired t over
-#: the splits (or the folds of one partition: Figure 2's count of kept features, and the selection
-#: check's, which have no per-sample outcome); see :mod:`fsbook.claims`
+#: the test of every per-data-set claim but the selection check's: the plain paired t over the splits
+#: (or the folds of one partition: Figure 2's count of kept features); see :mod:`fsbook.claims`.
+#: The selection check runs :data:`~fsbook.experiments.kernel_design.paper.SELECTION_REPEATS`
+#: independent repetitions of 5-fold CV, and its claims (features kept, accuracy) are decided by the
+#: paired t over the repetition means (:func:`fsbook.claims.fold_test`: ``"repeated_cv_t"``, unit
+#: ``"repetitions"``), which are independent given the data set; the effect is the mean over the
+#: repetitions of the 5-fold CV difference, in features or in accuracy (a fraction, like
+#: :data:`EQUIVALENCE_MARGIN`).  The calibration record measures this design ("10 × 5-fold CV").
 TEST = "paired_t"
-#: the test of the selection check's accuracy: the exact sign test (McNemar's exact test) on the
-#: test samples of its one stratified 5-fold partition, pooled over the folds.  Each sample is tested
-#: once, by the models of its fold, so its paired outcomes (right or wrong under each SVM) are the
-#: units; the paper's quantity is the CV accuracy of *this* data set.  The effect is the difference
-#: of the pooled accuracies, a fraction like :data:`EQUIVALENCE_MARGIN`.
-#:
-#: Its equivalence verdict (:func:`fsbook.claims.evaluate`'s *no gain*) puts a t interval on the mean
-#: of the per-sample differences, which are 0 or ±1: with ``n`` samples of which ``b`` gain and ``c``
-#: lose, the s.e. is ``sqrt(((b + c) / n − ((b − c) / n)²) / (n − 1))``, the Wald s.e. of a difference
-#: of paired proportions.  That is sensible here: the data sets have 178 to 569 samples, and on the
-#: store its bounds are within a point of the exact interval given the discordant samples (a
-#: Clopper–Pearson interval on ``b`` of ``b + c``, rescaled), with the same equivalence verdict
-#: (``tests/test_kernel_design_facts.py`` compares them); it is widest apart on wine, whose four
-#: discordant samples are the fewest.
-#: With no discordant sample the interval is the point 0; at n ≥ 178 the exact 95 % bound on the
-#: discordance rate is then below 3 / n ≈ 0.017, inside the margin too.
-SAMPLE_TEST = "sign"
 #: the suffix of the Holm families of the rows over the data sets
 OVER_SUFFIX = " (over data sets)"
 #: the fewest data sets over which a two-sided Wilcoxon signed-rank test can reach p < 0.05 (2 / 2**6)
@@ -162,16 +151,27 @@ def _claim_rows(df):
     for d in SELECTION_DATASETS:
         if df[(df.dataset == d) & (df.method == "selection")].empty:
             continue
-        kept = _per_split(df, d, "selection", "n_kept")
-        D = float(load(d)[0].shape[1])
-        rows.append(_paired_row(claim("the selector keeps fewer than D features", "features kept", "D",
-                                      "selection check", d, unit="folds", better="lower"),
-                                kept, pd.Series(D, index=kept.index)))
-        samples = selection_outcomes(df, d).set_index("unit")
-        rows.append(_paired_row(claim(EQUIVALENCE_CLAIMS[1], "kept features", "all features",
-                                      "selection check", d, unit="samples", test=SAMPLE_TEST),
-                                samples["kept"], samples["all"],
-                                note=f"the test samples of the {int(kept.size)} folds, pooled"))
+        rows += _selection_rows(claim, df, d)
+    return rows
+
+
+def _selection_rows(claim, df, dataset):
+    """The selection check's two claims on ``dataset``, on its (repetitions × folds) results
+    (:func:`~fsbook.experiments.kernel_design.tables.selection_runs`), by the test
+    :func:`fsbook.claims.fold_test` picks: the paired t over the repetition means.  A repetition
+    with an undefined fold (no feature kept) is dropped from the accuracy claim, with a note."""
+    kept = selection_runs(df, dataset, "n_kept")
+    D = np.full(kept.shape, float(load(dataset)[0].shape[1]))
+    count = claim("the selector keeps fewer than D features", "features kept", "D", "selection check",
+                  dataset, better="lower", **fold_test(kept.to_numpy()))
+    rows = [{**evaluate(count, kept.to_numpy(), D), "dataset": dataset}]
+    acc_kept, acc_all = (selection_runs(df, dataset, c) for c in ("acc_kept", "acc_all"))
+    whole = acc_kept.notna().all(axis=1) & acc_all.notna().all(axis=1)
+    note = "" if whole.all() else f"{int((~whole).sum())} repetitions with a fold that kept no feature, dropped"
+    a, b = acc_kept[whole].to_numpy(), acc_all[whole].to_numpy()
+    accuracy = claim(EQUIVALENCE_CLAIMS[1], "kept features", "all features", "selection check", dataset,
+                     **fold_test(a))
+    rows.append({**evaluate(accuracy, a, b, note=note), "dataset": dataset})
     return rows
 
 
@@ -180,10 +180,10 @@ def claims(results) -> pd.DataFrame:
     sets by the Wilcoxon signed-rank test (:func:`fsbook.claims.evaluate_over_datasets`).
 
     Every claim pairs two methods (or a method and the number of features ``D``) over the units
-    the store holds: the 10 random splits, the folds of Figure 2's 10-fold CV or of the selection
-    check's 5-fold CV, by the plain paired t-test (:data:`TEST`; the paper's quantity is the mean
-    over its resampling of this data set); the selection check's accuracy pairs the test samples of
-    its one partition, pooled over the folds, by the exact sign test (:data:`SAMPLE_TEST`).  Holm's correction runs within each table (``Figure 1``,
+    the store holds: the 10 random splits or the folds of Figure 2's 10-fold CV, by the plain paired
+    t-test (:data:`TEST`; the paper's quantity is the mean over its resampling of this data set);
+    the selection check's claims pair the means of its repetitions of 5-fold CV, by the paired t
+    over them (:func:`fsbook.claims.fold_test`).  Holm's correction runs within each table (``Figure 1``,
     ``Figure 2``, ``Figure 3``, ``our additions``, ``selection check``); the rows over the data sets
     form the families ``<table> (over data sets)`` (:data:`OVER_SUFFIX`).  The paper's own exceptions
     (:data:`PAPER_EXCEPTIONS`) are decided and shown but left out of the test over the data sets.

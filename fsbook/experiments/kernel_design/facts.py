@@ -39,7 +39,7 @@ from fsbook.experiments.kernel_design.phrases import (
     W_,
     ClaimPhrases,
 )
-from fsbook.experiments.kernel_design.tables import VIOLATION_FLOOR, format_violation, selection_outcomes
+from fsbook.experiments.kernel_design.tables import VIOLATION_FLOOR, format_violation, selection_runs
 from fsbook.report import format_value, join_words, spaced
 
 
@@ -54,7 +54,9 @@ def _settings_facts(tasks):
             "kd_grid": "{" + ", ".join(f"{g:g}" for g in grid) + "}",
             "kd_grid_pairs": f"{len(grid)} × {len(grid)} = {len(grid) ** 2}",
             "kd_cv10": str(int(proto[proto.method == "weak_cv10"]["split"].nunique())),
-            "kd_sel_folds": str(int(proto[proto.method == "selection"]["split"].nunique()))}
+            "kd_sel_folds": str(int(proto[proto.method == "selection"]["split"].nunique())),
+            "kd_sel_repeats": str(int(proto[proto.method == "selection"]["repeat"].nunique())
+                                  if "repeat" in proto else 1)}
 
 
 def _store_facts(res, version, h):
@@ -216,29 +218,32 @@ def _figure2_3_facts(p, weak_zero):
     }
 
 
-def pooled_accuracy(frame, dataset):
-    """The selection check's pooled test samples on ``dataset``: the accuracy of the SVM on the
-    kept features and on all features, and the samples the kept features gain and lose
-    (right with them and wrong with all features, or the reverse).
+def repeated_accuracy(frame, dataset):
+    """The selection check's accuracy on ``dataset``: the mean over its repetitions of the 5-fold
+    CV accuracy of the SVM on the kept features and on all features, the number of repetitions
+    and those in which the kept features are ahead, level or behind (on the repetitions whose
+    folds all kept a feature).
 
     Examples
     --------
     >>> import pandas as pd
-    >>> frame = pd.DataFrame([{"method": "selection", "dataset": "wine", "split": f,
-    ...                        "outcomes_all": "1101", "outcomes_kept": k}
-    ...                       for f, k in ((0, "1111"), (1, "0101"))])
-    >>> pooled_accuracy(frame, "wine")
-    {'kept': 0.75, 'all': 0.75, 'gained': 1, 'lost': 1}
+    >>> frame = pd.DataFrame([{"method": "selection", "dataset": "wine", "repeat": r, "split": f,
+    ...                        "acc_all": 0.9, "acc_kept": 0.9 + 0.01 * (r - 1)}
+    ...                       for r in range(3) for f in range(5)])
+    >>> repeated_accuracy(frame, "wine")
+    {'kept': 0.9, 'all': 0.9, 'repetitions': 3, 'ahead': 1, 'level': 1, 'behind': 1}
     """
-    s = selection_outcomes(frame, dataset).dropna()
-    return {"kept": float(s["kept"].mean()), "all": float(s["all"].mean()),
-            "gained": int(((s["kept"] == 1) & (s["all"] == 0)).sum()),
-            "lost": int(((s["kept"] == 0) & (s["all"] == 1)).sum())}
+    kept, all_ = (selection_runs(frame, dataset, c).mean(axis=1, skipna=False) for c in ("acc_kept", "acc_all"))
+    ok = kept.notna() & all_.notna()
+    kept, all_ = kept[ok], all_[ok]
+    return {"kept": float(kept.mean()), "all": float(all_.mean()), "repetitions": int(ok.sum()),
+            "ahead": int((kept > all_).sum()), "level": int((kept == all_).sum()),
+            "behind": int((kept < all_).sum())}
 
 
 def _selection_facts(p, selection, frame):
-    """The feature-selection check: features kept (table ``selection``, over the folds), accuracy
-    on them against all (on the partition's pooled test samples)."""
+    """The feature-selection check: features kept and accuracy on them against all (table
+    ``selection`` and the claims, over the repetition means of its repeated 5-fold CV)."""
     keys = ("kd_sel_k_verdict", "kd_sel_k_detail", "kd_sel_a_verdict", "kd_sel_a_detail")
     if p.rows_of(SEL_K).empty:
         return dict.fromkeys(keys, "not decided: none of its datasets is held whole by the store yet")
@@ -247,19 +252,21 @@ def _selection_facts(p, selection, frame):
                         (("holds", f"equivalence within ±{EQUIVALENCE_MARGIN:g} is shown on"),
                          ("fails", "a significant difference refutes it on")) if p.n_verdict(SEL_A, v)])
 
-    def pooled(d):
-        a = pooled_accuracy(frame, d)
+    def level(d):
+        a = repeated_accuracy(frame, d)
         return (f"{PAPER_NAMES[d]}: accuracy {format_value(a['kept'], 3)} on the kept features against "
-                f"{format_value(a['all'], 3)} on all, {a['gained']} samples gained and {a['lost']} lost")
+                f"{format_value(a['all'], 3)} on all, kept ahead in {a['ahead']} of {a['repetitions']} "
+                f"repetitions and behind in {a['behind']}; {p.said(SEL_A, d)}")
 
-    cannot = "; ".join(pooled(d) for d in p.rows_of(SEL_A, "not separable")["dataset"])
+    cannot = "; ".join(level(d) for d in p.rows_of(SEL_A, "not separable")["dataset"])
+    tail = (f"on {p.where(SEL_A, 'not separable')} the repetitions cannot tell ({cannot})" if cannot else "")
     return dict(zip(keys, (
         p.over(SEL_K),
         "; ".join(f"{PAPER_NAMES[d]}: {tab.loc[PAPER_NAMES[d], 'features kept']} of "
                   f"{int(tab.loc[PAPER_NAMES[d], 'D'])} kept, {p.said(SEL_K, d, 1, 'features')}"
                   for d in p.rows_of(SEL_K)["dataset"]),
         p.over(SEL_A),
-        f"{shown}; on {p.where(SEL_A, 'not separable')} the pooled test samples cannot tell ({cannot})")))
+        "; ".join(x for x in (shown, tail) if x))))
 
 
 def _summary(p):

@@ -54,6 +54,26 @@ LABELS = {"full": "Mix Full Kernels", "weak": "Mix Weak Kernels",
           "weak_nonneg": "Mix Weak Kernels (α ≥ 0)", "mmc": "MMC (Xing et al.)", "nca": "NCA"}
 
 
+def selection_runs(df, dataset, column):
+    """One result column of the selection check on ``dataset`` as a (repetitions × folds) frame:
+    index ``repeat`` (0 where the store has no repetitions, versions 2-5), columns ``split``;
+    ``NaN`` where undefined (no feature kept).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame([{"method": "selection", "dataset": "wine", "repeat": r, "split": f,
+    ...                     "acc_all": 0.9 + 0.01 * r} for r in range(2) for f in range(3)])
+    >>> selection_runs(df, "wine", "acc_all").mean(axis=1).round(2).tolist()
+    [0.9, 0.91]
+    """
+    g = df[(df.method == "selection") & (df.dataset == dataset)]
+    repeat = g["repeat"].fillna(0).astype(int) if "repeat" in g else pd.Series(0, index=g.index)
+    values = pd.to_numeric(g[column], errors="coerce").astype(float)
+    return (pd.DataFrame({"repeat": repeat, "split": g["split"].astype(int), "value": values})
+            .pivot(index="repeat", columns="split", values="value").sort_index())
+
+
 def _selection_table(df):
     sel = df[df.method == "selection"]
     rows = []
@@ -61,14 +81,18 @@ def _selection_table(df):
         g = sel[sel.dataset == d]
         if g.empty:
             continue
+        kept, acc_all, acc_kept = (selection_runs(df, d, c).mean(axis=1, skipna=False)
+                                   for c in ("n_kept", "acc_all", "acc_kept"))
         rows.append({"#": PAPER_INDEX[d], "dataset": PAPER_NAMES[d], "D": int(g["n_features"].iloc[0]),
-                     "folds": int(len(g)), "features kept": _pm(g["n_kept"], 1),
-                     "accuracy, all features": _pm(g["acc_all"]),
-                     "accuracy, kept features": _pm(g["acc_kept"]),
-                     "folds kept ≥ all": int((g["acc_kept"] >= g["acc_all"]).sum())})
+                     "repetitions": int(kept.size), "folds": int(g["split"].nunique()),
+                     "features kept": _pm(kept, 1),
+                     "accuracy, all features": _pm(acc_all),
+                     "accuracy, kept features": _pm(acc_kept),
+                     "repetitions kept ≥ all": int((acc_kept >= acc_all).sum())})
     # the columns also when no data set of the check is there (a partial store)
-    return pd.DataFrame(rows, columns=["#", "dataset", "D", "folds", "features kept", "accuracy, all features",
-                                       "accuracy, kept features", "folds kept ≥ all"])
+    return pd.DataFrame(rows, columns=["#", "dataset", "D", "repetitions", "folds", "features kept",
+                                       "accuracy, all features", "accuracy, kept features",
+                                       "repetitions kept ≥ all"])
 
 
 def _correct(outcome, n):
@@ -79,21 +103,23 @@ def _correct(outcome, n):
     return np.array([c == "1" for c in outcome], dtype=float)
 
 
-def selection_outcomes(df, dataset):
-    """The selection check's test samples on ``dataset``, pooled over the partition's folds: one
-    row per sample, with whether the SVM on all features (``all``) and on the kept features
-    (``kept``) predicts it right (1.0 / 0.0; NaN where nothing was kept).
+def selection_outcomes(df, dataset, repeat=0):
+    """The selection check's test samples on ``dataset`` in one repetition's partition, pooled
+    over its folds: one row per sample, with whether the SVM on all features (``all``) and on the
+    kept features (``kept``) predicts it right (1.0 / 0.0; NaN where nothing was kept).
 
-    Every sample of the data set is in exactly one test fold, so the rows are the data set's
-    samples, each tested once by the models of its fold: the units of the sign test.
+    Every sample of the data set is in exactly one test fold of a partition, so the rows are the
+    data set's samples, each tested once by the models of its fold.
 
     Parameters
     ----------
     df : DataFrame
         The store's tasks, parameters and results in one row each (``method``, ``dataset``,
-        ``split``, ``outcomes_all``, ``outcomes_kept``; version 5 on).
+        ``split``, ``outcomes_all``, ``outcomes_kept``, version 5 on; ``repeat``, version 6 on).
     dataset : str
         A data set of :data:`SELECTION_DATASETS`.
+    repeat : int, default 0
+        The repetition (a store without repetitions holds repetition 0 only).
 
     Returns
     -------
@@ -108,7 +134,12 @@ def selection_outcomes(df, dataset):
     >>> selection_outcomes(df, "wine")[["unit", "all", "kept"]].values.tolist()
     [['0:0', 1.0, 1.0], ['0:1', 1.0, 1.0], ['0:2', 0.0, 1.0]]
     """
-    sel = df[(df.method == "selection") & (df.dataset == dataset)].sort_values("split")
+    sel = df[(df.method == "selection") & (df.dataset == dataset)]
+    if "repeat" in sel:
+        sel = sel[sel["repeat"].fillna(0).astype(int) == repeat]
+    elif repeat:
+        sel = sel.iloc[:0]
+    sel = sel.sort_values("split")
     if "outcomes_all" not in sel.columns or not sel["outcomes_all"].map(lambda o: isinstance(o, str)).all():
         raise ValueError("the store holds no per-sample outcomes of the selection check: rerun the "
                          "protocol (version 5 on)")

@@ -32,6 +32,7 @@ from fsbook.experiments.kernel_design.paper import (
     FULL_MU,
     MIXTURES,
     SELECTION_DATASETS,
+    SELECTION_REPEATS,
     SINGLES,
     SVM_C,
     THRESHOLD,
@@ -347,9 +348,13 @@ def selection_svm():
                      tie=TIE_RULE)
 
 
-def selection_fold(dataset, fold):
-    """``(train, test)`` indices of fold ``fold`` of the selection check's seeded stratified
-    5-fold partition of ``dataset`` (the same partition for every fold's task).
+def selection_fold(dataset, fold, repeat=0):
+    """``(train, test)`` indices of fold ``fold`` of repetition ``repeat`` of the selection
+    check's seeded stratified 5-fold CV of ``dataset`` (the same partition for every fold's task
+    of one repetition).
+
+    Each repetition's partition is seeded from the data set and the repetition only; repetition 0
+    is the one partition of versions 2-5, so its tasks are the ones those versions stored.
 
     Examples
     --------
@@ -357,10 +362,20 @@ def selection_fold(dataset, fold):
     >>> tests = [selection_fold("wine", f)[1] for f in range(5)]
     >>> sorted(int(i) for t in tests for i in t) == list(range(load("wine")[1].size))
     True
+    >>> bool((selection_fold("wine", 0, repeat=1)[1] != tests[0]).any())   # another partition
+    True
     """
     X, y = load(dataset)
-    kf = StratifiedKFold(5, shuffle=True, random_state=task_seed({"dataset": dataset}, "sel"))
+    kf = StratifiedKFold(5, shuffle=True, random_state=task_seed(_repeat_params({"dataset": dataset},
+                                                                                repeat), "sel"))
     return list(kf.split(X, y))[fold]
+
+
+def _repeat_params(params, repeat):
+    """``params`` with the repetition of the selection check, left out for repetition 0 so that
+    its seeds are the single partition's of versions 2-5."""
+    params = {k: v for k, v in params.items() if k != "repeat"}
+    return {**params, "repeat": int(repeat)} if repeat else params
 
 
 def _svm_on(columns, X, y, tr, te):
@@ -372,13 +387,14 @@ def _svm_on(columns, X, y, tr, te):
 
 def _run_selection(params):
     """Linear SVM on all features vs on the features :class:`WeakKernelSelector` keeps (fold
-    ``split`` of a stratified 5-fold CV, :func:`selection_fold`; the selector sees standardised
-    training features).  Besides the accuracies, the test samples' outcomes of both SVMs in the
-    test fold's order (``outcomes_all``, ``outcomes_kept``: ``"1"`` right, ``"0"`` wrong; version
-    5 on), the units of the sign test on the partition's pooled samples."""
+    ``split`` of repetition ``repeat`` of a stratified 5-fold CV, :func:`selection_fold`; the
+    selector sees standardised training features).  Besides the accuracies, the test samples'
+    outcomes of both SVMs in the test fold's order (``outcomes_all``, ``outcomes_kept``: ``"1"``
+    right, ``"0"`` wrong; version 5 on)."""
     X, y = load(params["dataset"])
-    tr, te = selection_fold(params["dataset"], params["split"])
-    sel = make_pipeline(StandardScaler(), WeakKernelSelector(random_state=task_seed(params),
+    repeat = params.get("repeat", 0)
+    tr, te = selection_fold(params["dataset"], params["split"], repeat)
+    sel = make_pipeline(StandardScaler(), WeakKernelSelector(random_state=task_seed(_repeat_params(params, repeat)),
                                                              solver_options=LEGACY_OPTIONS))
     keep = sel.fit(X[tr], y[tr])[-1].get_support(indices=True)
     out = {"n_features": int(X.shape[1]), "n_kept": int(keep.size), "kept": keep.tolist()}
@@ -395,7 +411,8 @@ PARTS = {"singles": _run_singles, "mmc": _run_mmc, "nca": _run_nca, "weak_cv10":
 
 def make_tasks(full):
     """Book: 2 splits, 300 training triples, γ grid {1e-4, 1e-1}; full: the paper's protocol.
-    Both run the feature-selection check on :data:`SELECTION_DATASETS` (5 folds)."""
+    Both run the feature-selection check on :data:`SELECTION_DATASETS` (:data:`SELECTION_REPEATS`
+    repetitions of 5-fold CV)."""
     n_splits, n_train, grid = (10, 1500, FULL_GRID) if full else (2, 300, BOOK_GRID)
     base = {"n_train": n_train, "n_test": 1000}
     tasks = []
@@ -409,8 +426,8 @@ def make_tasks(full):
         if full:
             tasks += [{"dataset": d, "split": f, "method": "weak_cv10", "grid": grid, **base}
                       for f in range(10)]
-    tasks += [{"dataset": d, "split": f, "method": "selection"} for d in SELECTION_DATASETS
-              for f in range(5)]
+    tasks += [{"dataset": d, "repeat": r, "split": f, "method": "selection"} for d in SELECTION_DATASETS
+              for r in range(SELECTION_REPEATS) for f in range(5)]
     return tasks
 
 
