@@ -323,12 +323,16 @@ def test_legacy_options_skip_the_second_stage():
 
 
 def test_protocols_pin_the_stores_settings():
-    """The stores' fits were made without the tie rule, from the old start: the protocols
-    pass those settings explicitly, so their results do not change with the defaults."""
+    """The stores computed before the tie rule pass the old settings explicitly, so their results
+    do not change with the defaults: the selection suite (benchmark settings of version 10) and
+    the benchmark's versions up to 10; the benchmark's version 11 runs the defaults."""
+    from fsbook.experiments import selection_suite
     from fsbook.experiments._protocol_helpers import make_selector
     from fsbook.experiments.benchmark import make_selector as benchmark_selector
     assert make_selector("WK-LP", 5, 0, earlier_defaults=True).solver_options == LEGACY_OPTIONS
-    assert benchmark_selector("WK-LP", 5, 0).solver_options == LEGACY_OPTIONS
+    assert benchmark_selector("WK-LP", 5, 0, version="10").solver_options == LEGACY_OPTIONS
+    assert selection_suite.make_selector("WK-LP", 5, 0).solver_options == LEGACY_OPTIONS
+    assert benchmark_selector("WK-LP", 5, 0, version="11").solver_options is None
     assert make_selector("WK-LP", 5, 0).solver_options is None          # a new protocol: the defaults
 
 
