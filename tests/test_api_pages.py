@@ -1,19 +1,16 @@
 """The API reference pages (book/api/<module>.md) are the ones scripts/api_pages.py writes from the
 package, so every public name of every documented module has its entry, and every page is listed in
 _toc.yml."""
-import importlib.util
 from pathlib import Path
 
 import yaml
+from script_loader import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("api_pages", ROOT / "scripts" / "api_pages.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("api_pages")
 
 
 def test_committed_pages_are_generated():

@@ -1,11 +1,11 @@
 """scripts/record_execution.py runs a notebook and records its status and times; the execution-status
 page reads the record and marks a notebook without one as not measured."""
-import importlib.util
 import json
 from pathlib import Path
 
 import nbformat
 import pytest
+from script_loader import load_script
 
 from fsbook.benchmark_records import book_notebooks, execution_table, record_benchmark
 
@@ -13,10 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("record_execution", ROOT / "scripts" / "record_execution.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("record_execution")
 
 
 def _values(status="ok", error=None, wall=10.0, cpu=8.0):

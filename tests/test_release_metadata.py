@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from script_loader import load_script
 
 import fsbook
 
@@ -107,12 +108,7 @@ def test_every_code_package_is_declared():
 
 
 def _badge_script():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("readme_badges", ROOT / "scripts" / "readme_badges.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("readme_badges")
 
 
 def test_readme_badges_point_at_the_configured_repository():

@@ -176,7 +176,9 @@ def fit_time_unit(version=None):
     >>> fit_time_unit("10"), fit_time_unit("11")
     ('wall-clock seconds', 'CPU seconds')
     """
-    return "wall-clock seconds" if (VERSION if version is None else version) in WALL_FIT_TIME else "CPU seconds"
+    import time
+
+    return "CPU seconds" if fit_clock(version) is time.process_time else "wall-clock seconds"
 
 
 def methods():
