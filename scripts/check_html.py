@@ -5,7 +5,8 @@ inline math left as ``$…$`` text in the visible text), every image has loaded,
 shows an execution error, every output table has a caption and fits the text column, no shown code
 cell is clipped by the text column (hidden inputs are not checked), and no output
 shows a raw Python repr (``dtype: …``, ``<… object at 0x…>``, a bare ``NaN`` or ``<NA>`` cell where
-the page means "undefined").  A screenshot of each page is saved under ``_build/screenshots/``.
+the page means "undefined").  A page that only redirects (the root ``index.html``) is not opened;
+its target must be a page of the book.  A screenshot of each page is saved under ``_build/screenshots/``.
 Exit status 1 lists every failure.
 
 The decisions are pure functions of what the browser measured (:func:`table_problems`, :func:`code_problems`,
@@ -25,6 +26,7 @@ import threading
 from pathlib import Path
 
 from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
 
 #: TeX that MathJax would have replaced had it run
@@ -38,7 +40,12 @@ RAW_REPR = re.compile(r"(\bdtype: \w+|\bobject at 0x[0-9a-fA-F]+|<NA>)")
 BARE_MISSING = {"NaN", "nan", "<NA>", "None", "NaT"}
 #: pixels a table may exceed the text column by (sub-pixel layout)
 WIDTH_SLACK = 1.0
+#: seconds a page's MathJax may take to typeset (a loaded machine can be slow)
+SCRIPT_TIMEOUT = 60
 SKIP = {"search.html", "genindex.html", "py-modindex.html"}
+#: a page that only sends the browser elsewhere (the book's root ``index.html``)
+REDIRECT = re.compile(r"^\s*<meta\s+http-equiv=[\"']?refresh[\"']?[^>]*url=([^\"'>]+)[\"']?\s*/?>\s*$",
+                      re.IGNORECASE)
 
 WAIT_FOR_MATHJAX = """
 const done = arguments[arguments.length - 1];
@@ -162,6 +169,24 @@ def raw_reprs(outputs: list[str]) -> list[str]:
     return sorted({m for text in outputs for m in RAW_REPR.findall(text)})
 
 
+def redirect_target(html: str) -> str | None:
+    """Where a page that is only a ``<meta http-equiv="Refresh">`` stub sends the browser.
+
+    Such a page has nothing to check, and the browser leaves it while the check runs (its
+    scripts then never answer), so it is skipped; its target is checked as a page of its own.
+
+    Examples
+    --------
+    >>> redirect_target('<meta http-equiv="Refresh" content="0; url=book/intro.html" />')
+    'book/intro.html'
+    >>> redirect_target('<html><head><meta http-equiv="refresh" content="0; url=a.html"></head>'
+    ...                 '<body>text</body></html>') is None
+    True
+    """
+    match = REDIRECT.match(html)
+    return match.group(1) if match else None
+
+
 def serve(root: Path):
     class QuietHandler(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args):  # keep the report readable
@@ -181,13 +206,17 @@ def browser() -> webdriver.Chrome:
                  "--disable-dev-shm-usage", "--window-size=1280,2000"):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
-    driver.set_script_timeout(30)
+    driver.set_script_timeout(SCRIPT_TIMEOUT)
     return driver
 
 
 def check_page(driver, url: str, shot: Path) -> list[str]:
     driver.get(url)
-    state = driver.execute_async_script(WAIT_FOR_MATHJAX)
+    try:
+        state = driver.execute_async_script(WAIT_FOR_MATHJAX)
+    except TimeoutException:
+        driver.save_screenshot(str(shot))
+        return [f"MathJax did not finish typesetting within {SCRIPT_TIMEOUT} s"]
     facts = driver.execute_script(PAGE_FACTS)
     driver.save_screenshot(str(shot))
     problems = []
@@ -221,10 +250,18 @@ def main(argv: list[str]) -> int:
     shots.mkdir(exist_ok=True)
     pages = sorted(p for p in root.rglob("*.html")
                    if p.name not in SKIP and not {"_static", "_sources", "_images"} & set(p.parts))
+    redirects = {p: redirect_target(p.read_text(errors="replace")) for p in pages}
+    pages = [p for p in pages if redirects[p] is None]
+    failures = 0
+    for page, target in redirects.items():
+        if target is not None:
+            ok = (page.parent / target).resolve() in pages
+            print(f"{'ok' if ok else 'FAIL':4} {page.relative_to(root).as_posix()} sends the browser to {target}"
+                  + ("" if ok else ", which is not a page of the book"))
+            failures += not ok
     server = serve(root)
     port = server.server_address[1]
     driver = browser()
-    failures = 0
     try:
         for page in pages:
             rel = page.relative_to(root).as_posix()
@@ -236,7 +273,8 @@ def main(argv: list[str]) -> int:
     finally:
         driver.quit()
         server.shutdown()
-    print(f"{len(pages) - failures} pages ok, {failures} failed; screenshots in {shots}")
+    print(f"{len(redirects) - failures} pages ok, {failures} failed; "
+          f"screenshots in {shots}")
     return 1 if failures else 0
 
 

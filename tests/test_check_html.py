@@ -1,14 +1,9 @@
 """The browser check's decisions (scripts/check_html.py), on measured facts without a browser."""
-import importlib.util
-from pathlib import Path
-
 import pytest
+from script_loader import load_script
 
 pytest.importorskip("selenium")
-_spec = importlib.util.spec_from_file_location(
-    "check_html", Path(__file__).resolve().parents[1] / "scripts" / "check_html.py")
-check_html = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(check_html)
+check_html = load_script("check_html")
 
 
 def table(width=500.0, caption="Table 1: accuracy", cells=("a", "1.00")):
@@ -69,3 +64,13 @@ def test_raw_reprs():
     assert check_html.raw_reprs(["<fsbook.Model object at 0xdeadBEEF>"]) == ["object at 0xdeadBEEF"]
     assert check_html.raw_reprs(["value  <NA>"]) == ["<NA>"]
     assert check_html.raw_reprs(["accuracy 93.40 %", "the dtype of X is float"]) == []
+
+
+@pytest.mark.parametrize("html, target", [
+    ('<meta http-equiv="Refresh" content="0; url=book/intro.html" />', "book/intro.html"),
+    ("<meta http-equiv=refresh content='0; url=a.html'>\n", "a.html"),
+    ('<html><head><meta http-equiv="refresh" content="0; url=a.html"></head><body>x</body></html>', None),
+    ("<html><body>a page</body></html>", None),
+])
+def test_only_a_bare_redirect_stub_is_skipped(html, target):
+    assert check_html.redirect_target(html) == target
