@@ -111,7 +111,7 @@ def main():
                  for t in args.tables}
     per_table_ref = {t: float(np.mean([r["reference_seconds"] for r in rows if r["params"]["table"] == t]))
                      for t in args.tables}
-    n_per_table = len(T.TOPICS[True]) * T.RUNS[True] * len(P.NEWS_PAIRS)
+    n_per_table = len(T.make_tasks(True)) // len(P.NEWS_FRACS)     # every topic count's runs × pairs
     summary = {
         "tasks": len(rows),
         "reference_seconds_per_task": round(float(ref_s.mean()), 4),

@@ -289,6 +289,8 @@ DESIGNS = {
                                        (0.0, 0.5, 1.0, 2.0)),
     "20 Newsgroups 2 %, 20 runs (ch. 1, Table 2)": ("news", ("LGR-Topic", "Proj-Topic"), 20,
                                                     ("paired_t", "corrected_t"), (0.0, 0.25, 0.5, 1.0)),
+    "20 Newsgroups 2 %, 10 runs (ch. 1, choice of d)": ("news", ("LGR-Topic", "Proj-Topic"), 10, ("paired_t",),
+                                                        (0.0, 0.25, 0.5, 1.0)),
     "4-fold CV, one partition (ch. 6)": ("cv4", None, 4, ("paired_t", "corrected_t"), (0.0, 1.0, 2.0, 5.0)),
     "5-fold CV, one partition (ch. 2)": ("cv5", None, 5, ("paired_t", "corrected_t"), (0.0, 1.0, 2.0, 5.0)),
     "5-fold CV, pooled samples (ch. 2)": ("cv5_samples", None, 5, ("sign",), (0.0, 1.0, 2.0, 5.0)),

@@ -27,7 +27,7 @@ def glued(stores):
 
 
 def test_every_fact_is_a_nonempty_text(glued):
-    assert len(glued) == 70
+    assert len(glued) == 71
     assert all(k.startswith("pp_") and isinstance(v, str) and v for k, v in glued.items())
 
 

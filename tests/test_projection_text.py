@@ -26,7 +26,9 @@ def test_task_lists_of_the_two_protocols():
     """The text grid is all of projection_text's and none of projection's; the subsample's tasks
     are tasks of the full grid."""
     full, sub = tx.make_tasks(True), tx.make_tasks(False)
-    assert len(full) == 5 * 3 * 20 * 190 == 57_000 and len(sub) == 60
+    assert len(full) == 3 * 190 * (20 + 4 * 10) == 34_200 and len(sub) == 60
+    runs = {d: {t["run"] for t in full if t["topics"] == d} for d in tx.TOPICS[True]}
+    assert runs == {d: set(range(20 if d == tx.NEWS_D else 10)) for d in tx.TOPICS[True]}   # the sweep: runs 0-9
     keys = {canonical_json(t) for t in full}
     assert len(keys) == len(full) and all(canonical_json(t) in keys for t in sub)
     assert {t["topics"] for t in full} == {10, 20, 30, 50, 100} and {t["topics"] for t in sub} == {tx.NEWS_D}
@@ -169,9 +171,9 @@ def test_split_ratios_and_coverage_follow_the_protocol():
     stored = [p for p in full if p["topics"] == 30 and p["table"] == "table3" and p["run"] == 1]
     cov = tx.store_coverage(stored)
     assert cov.loc[("d = 30", "Table 3 (5 %)")].tolist() == [190, 3800, 1]
-    assert cov.loc[("d = 10", "Table 3 (5 %)")].tolist() == [0, 3800, 0]
+    assert cov.loc[("d = 10", "Table 3 (5 %)")].tolist() == [0, 1900, 0]              # 10 runs of the sweep
     assert cov.loc[("d = 30", "all"), ["stored", "in the protocol"]].tolist() == [190, 11400]
-    assert cov.loc[("all", "all"), ["stored", "in the protocol"]].tolist() == [190, 57000]
+    assert cov.loc[("all", "all"), ["stored", "in the protocol"]].tolist() == [190, 34200]
 
 
 def test_vocabulary_sizes_include_the_protocols_vocabulary():

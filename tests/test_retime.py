@@ -69,3 +69,38 @@ def test_a_store_whose_results_hold_timings_is_refused(tmp_path):
     run_protocol(timed, full=False, out=tmp_path / EXAMPLE.name, progress=False)
     with pytest.raises(ValueError, match="results hold timings"):
         retime(timed, tmp_path, progress=False)
+
+
+def _timed_store(tmp_path):
+    """The template's subsample as the runner stores it: every record with a CPU time (a marker
+    value, so that a re-timed record can be told apart)."""
+    folder = tmp_path / EXAMPLE.name
+    run_protocol(EXAMPLE, full=False, out=folder, progress=False)
+    store = Store(folder, EXAMPLE)
+    old = {k: make_record(k, rec["params"], rec["result"], 99.0, rec["machine"], cpu_seconds=99.0)
+           for k, rec in store.load().items()}
+    store.pack(old)
+    return store, old
+
+
+def test_again_retimes_records_that_hold_a_cpu_time_and_only_selects_by_parameter(tmp_path):
+    store, old = _timed_store(tmp_path)
+    assert retime(EXAMPLE, tmp_path, progress=False)["retimed"] == 0              # all hold a CPU time
+    r = retime(EXAMPLE, tmp_path, progress=False, again=True, only={"noise": [2.0]})
+    new = store.load(strict=True, audit=True)
+    noisy = {k for k, rec in old.items() if rec["params"]["noise"] == 2.0}
+    assert r["retimed"] == len(noisy) == 3 and r["left"] == 0 and not store.journal_path.exists()
+    assert all((new[k]["cpu_seconds"] != 99.0) == (k in noisy) for k in old)
+    assert all(new[k]["result"] == old[k]["result"] for k in old)
+    with pytest.raises(ValueError, match="no stored task has"):
+        retime(EXAMPLE, tmp_path, progress=False, again=True, only={"noise": [7.0]})
+
+
+def test_an_interrupted_again_run_keeps_its_journal_and_the_next_one_finishes(tmp_path):
+    store, old = _timed_store(tmp_path)
+    first = retime(EXAMPLE, tmp_path, cpu_budget_seconds=1e-9, progress=False, again=True)
+    assert first["retimed"] == 1 and first["left"] == 5 and store.journal_path.exists()
+    assert len(store.load()) == len(old)                                          # pack + journal
+    assert cli.main(["retime", EXAMPLE.name, "--root", str(tmp_path), "--quiet", "--again"]) == 0
+    new = store.load(strict=True, audit=True)
+    assert not store.journal_path.exists() and all(new[k]["cpu_seconds"] != 99.0 for k in old)

@@ -153,7 +153,7 @@ def usage() -> str:
         "           [--root DIR] [--protocol NAME ...]\n"
         "       python -m fsbook.experiments pack [NAME ...] [--root DIR]\n"
         "       python -m fsbook.experiments cost [NAME ...] [--root DIR]\n"
-        "       python -m fsbook.experiments retime NAME [NAME ...] [--root DIR] [--cpu-budget-seconds S]\n"
+        "       python -m fsbook.experiments retime NAME [NAME ...] [--root DIR] [--cpu-budget-seconds S] [--again] [--only KEY=V1,V2]\n"
         f"protocols: {', '.join(available_protocols())}\n\n"
         "Run a protocol into its store (resumable: rerun the same command after an interruption).\n"
         f"{_options(_parser('<protocol>'))}\n\n"

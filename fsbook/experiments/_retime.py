@@ -12,6 +12,12 @@ records name the machine those timings come from.
 The run is resumable: every re-timed record goes to the store's journal at once, and a later run
 skips the records that hold a CPU time.  ``--cpu-budget-seconds`` stops after that much CPU time
 (the task in flight finishes), so a long store can be re-timed in sittings.
+
+``--again`` re-times records that hold a CPU time too: after a change that makes the code faster
+without changing a result, the store then records what the current code costs.  Such a run
+leaves its records in the journal until every selected record is re-timed (a later ``--again``
+run skips those already in the journal) and packs the store then.  ``--only KEY=V1,V2`` selects
+the records whose parameter ``KEY`` is one of the values, as for a protocol run.
 """
 from __future__ import annotations
 
@@ -51,8 +57,9 @@ def timing_fields(result, path="") -> list:
     return out
 
 
-def retime(protocol, root=None, cpu_budget_seconds=None, progress=True, echo=print) -> dict:
-    """Re-time the records of ``protocol``'s store that lack a CPU time.
+def retime(protocol, root=None, cpu_budget_seconds=None, progress=True, echo=print, again=False,
+           only=None) -> dict:
+    """Re-time the records of ``protocol``'s store that lack a CPU time (``again``: every record).
 
     Parameters
     ----------
@@ -63,6 +70,12 @@ def retime(protocol, root=None, cpu_budget_seconds=None, progress=True, echo=pri
         Stop once the re-timed tasks have used this much CPU time (default: no limit).
     progress : bool
         Show a progress bar.
+    again : bool
+        Re-time the records that hold a CPU time too, except those already in the journal (a run
+        of ``again`` that stopped early); pack the store when none is left.
+    only : dict, optional
+        ``{parameter: values}``: re-time only the records whose parameter is one of the values
+        (compared as text, as ``--only``).
 
     Returns
     -------
@@ -84,7 +97,13 @@ def retime(protocol, root=None, cpu_budget_seconds=None, progress=True, echo=pri
             raise ValueError(f"{protocol.name}: its results hold timings ({', '.join(timed[:3])}"
                              f"{', ...' if len(timed) > 3 else ''}) measured where they were computed; "
                              "a re-timed record would name this machine for them, so the store is not re-timed")
-        todo = sorted(k for k, rec in records.items() if rec.get("cpu_seconds") is None)
+        selected = {k for k, rec in records.items()
+                    if all(key in rec["params"] and str(rec["params"][key]) in set(map(str, values))
+                           for key, values in (only or {}).items())}
+        if only and not selected:
+            raise ValueError(f"{protocol.name}: no stored task has {only}")
+        done = set(store._journal(lambda message: None)) if again and store.journal_path.exists() else set()
+        todo = sorted(k for k in selected if (k not in done) if again or records[k].get("cpu_seconds") is None)
         bar = tqdm(todo, desc=f"retime {protocol.name}", disable=not progress, unit="task")
         try:
             for i, key in enumerate(bar):
@@ -105,8 +124,11 @@ def retime(protocol, root=None, cpu_budget_seconds=None, progress=True, echo=pri
                 out["cpu_seconds"] += cpu or 0.0
                 out["recorded_seconds"] += float(rec["seconds"] or 0.0)
         finally:
-            store.pack(records)
-    out["left"] = sum(rec.get("cpu_seconds") is None for rec in records.values())
+            finished = out["retimed"] + len(out["mismatched"]) == len(todo)
+            if not again or finished:
+                store.pack(records)
+    out["left"] = (len(todo) - out["retimed"] - len(out["mismatched"]) if again else
+                   sum(rec.get("cpu_seconds") is None for rec in records.values()))
     return out
 
 
@@ -119,22 +141,35 @@ def retime_parser():
     p.add_argument("--root", default=None, metavar="DIR", help="stores folder (default: the clone's results/)")
     p.add_argument("--cpu-budget-seconds", type=float, default=None, metavar="S",
                    help="stop after this much CPU time (resume later with the same command)")
+    p.add_argument("--again", action="store_true",
+                   help="re-time records that hold a CPU time too (after a speed-up that changes no result)")
+    p.add_argument("--only", action="append", default=[], metavar="KEY=V1,V2",
+                   help="re-time only the records whose parameter KEY is one of the values (repeatable)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
 
 def main(argv=None) -> int:
-    """``python -m fsbook.experiments retime NAME [NAME ...] [--root DIR] [--cpu-budget-seconds S]``."""
+    """``python -m fsbook.experiments retime NAME [NAME ...] [--root DIR] [--cpu-budget-seconds S] [--again]
+    [--only KEY=V1,V2]``."""
     from pathlib import Path
 
-    args = retime_parser().parse_args(argv)
+    parser = retime_parser()
+    args = parser.parse_args(argv)
     root = None if args.root is None else Path(args.root)
+    only = {}
+    for spec in args.only:
+        key, sep, values = spec.partition("=")
+        if not sep or not key:
+            parser.error(f"--only expects KEY=V1,V2, got {spec!r}")
+        only[key] = values.split(",")
     code = 0
     for name in args.protocol:
         start = time.perf_counter()
-        r = retime(name, root, args.cpu_budget_seconds, progress=not args.quiet)
+        r = retime(name, root, args.cpu_budget_seconds, progress=not args.quiet, again=args.again, only=only or None)
         print(f"{name}: {r['retimed']} tasks re-timed in {time.perf_counter() - start:.0f} s wall, "
               f"{r['cpu_seconds'] / 3600:.3f} CPU-h (their stored wall time {r['recorded_seconds'] / 3600:.3f} h); "
-              f"{len(r['mismatched'])} disagree (kept as stored); {r['left']} still without a CPU time")
+              f"{len(r['mismatched'])} disagree (kept as stored); {r['left']} "
+              + ("selected records left to re-time" if args.again else "still without a CPU time"))
         code = code or (1 if r["mismatched"] else 0)
     return code

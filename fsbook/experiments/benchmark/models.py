@@ -10,11 +10,13 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
 
+from fsbook._rowspace import RowSpaceLinearSVC
 from fsbook.experiments.benchmark.paper import (
     C_LINEAR,
     C_RBF,
     PROJ_PENALTIES,
     RANK_K,
+    ROW_SPACE,
     SVM_TIES,
     VERSION,
     fit_clock,
@@ -28,7 +30,8 @@ def projection_search(X_train, y_train, seed):
     ``StandardScaler → ProjectionPenalty(LinearSVC, PCA)`` with as many components as
     :data:`RANK_K` allows on the training fold (at most one fewer than the features and than
     the inner training folds' size), C over :data:`C_LINEAR` and λ over :data:`PROJ_PENALTIES`
-    by inner 3-fold CV, ties by :data:`SVM_TIES` of the protocol's version.
+    by inner 3-fold CV, ties by :data:`SVM_TIES` of the protocol's version; from version 12 the
+    SVM is solved in the row space of its training fold (:data:`ROW_SPACE`).
 
     Parameters
     ----------
@@ -56,8 +59,8 @@ def projection_search(X_train, y_train, seed):
     from fsbook.projection import ProjectionPenalty
 
     n_components = min(RANK_K, X_train.shape[1] - 1, len(y_train) // 3 * 2 - 1)
-    model = make_pipeline(StandardScaler(), ProjectionPenalty(LinearSVC(random_state=seed, max_iter=5000),
-                                                              PCA(n_components, random_state=seed)))
+    svm = (RowSpaceLinearSVC if VERSION in ROW_SPACE else LinearSVC)(random_state=seed, max_iter=5000)
+    model = make_pipeline(StandardScaler(), ProjectionPenalty(svm, PCA(n_components, random_state=seed)))
     grid = {"projectionpenalty__estimator__C": list(C_LINEAR),
             "projectionpenalty__reduced_penalty": list(PROJ_PENALTIES)}
     return tuned_svm(model, grid, seed, tie=SVM_TIES[VERSION])

@@ -12,6 +12,7 @@ from sklearn.base import clone
 from sklearn.model_selection import KFold
 from sklearn.svm import SVC
 
+from fsbook._svc import PrecomputedSVC
 from fsbook.decisions import SCORE_ATOL, argbest
 from fsbook.model_selection import (
     SVM_TIE_RULES,
@@ -134,8 +135,9 @@ def svc_cv_fits(grams, y, tr, te, grid, seed, tie="first"):
     :func:`~fsbook.model_selection.lexicographic_svm_refit` on the folds' numbers
     of predicted classes and hinge losses, the refit on all training points), without its
     per-fit bookkeeping (cloning, parameter validation, scorers, result arrays), with the folds
-    drawn once for all the Gram matrices, and scikit-learn's parameter and finiteness checks
-    skipped (the Gram matrices are finite by construction): on the faces' 6 to 14 training
+    drawn once for all the Gram matrices, and each SVM fitted by
+    :class:`~fsbook._svc.PrecomputedSVC` (the libsvm calls of ``SVC``, without its input checks:
+    the Gram matrices are finite and square by construction): on the faces' 6 to 14 training
     images that bookkeeping was most of a task's time.  ``tests/test_projection_experiments.py``
     checks that both give the same numbers.
 
@@ -174,21 +176,18 @@ def svc_cv_fits(grams, y, tr, te, grid, seed, tie="first"):
     >>> fast["linear"] == _svc_cv_fit(G, y, tr, te, [0.01, 1.0], 0, tie="lexicographic")
     True
     """
-    from sklearn import config_context
-
     ytr, yte = y[tr], y[te]
     folds = list(inner_folds(seed, n_inner_folds(ytr)).split(np.zeros((tr.size, 1)), ytr))
     if tie not in SVM_TIE_RULES:
         raise ValueError(f"unknown tie rule {tie!r}; choose one of {SVM_TIE_RULES}")
     out = {}
-    with config_context(skip_parameter_validation=True, assume_finite=True):
-        for key, G in grams.items():
-            Gtr = G[np.ix_(tr, tr)]
-            mean = _svc_cv_table(Gtr, ytr, folds, grid)
-            best = _svc_tie_choice(mean, tie)
-            svm = SVC(kernel="precomputed", C=grid[best]).fit(Gtr, ytr)
-            out[key] = (float(mean[best, 0]), float(np.mean(svm.predict(G[np.ix_(te, tr)]) != yte)),
-                        float(grid[best]))
+    for key, G in grams.items():
+        Gtr = G[np.ix_(tr, tr)]
+        mean = _svc_cv_table(Gtr, ytr, folds, grid)
+        best = _svc_tie_choice(mean, tie)
+        svm = PrecomputedSVC(grid[best]).fit(Gtr, ytr)
+        out[key] = (float(mean[best, 0]), float(np.mean(svm.predict(G[np.ix_(te, tr)]) != yte)),
+                    float(grid[best]))
     return out
 
 
@@ -196,7 +195,7 @@ def _svc_cv_table(G_train, y_train, folds, grid):
     """Per C of ``grid`` (rows): the mean over ``folds`` of the validation accuracy, the number
     of predicted classes and minus the hinge loss (columns; :func:`_fold_scores`)."""
     blocks = [(G_train[np.ix_(a, a)], y_train[a], G_train[np.ix_(b, a)], y_train[b]) for a, b in folds]
-    table = np.array([[_fold_scores(SVC(kernel="precomputed", C=C).fit(Ga, ya), Gb, yb)
+    table = np.array([[_fold_scores(PrecomputedSVC(C).fit(Ga, ya), Gb, yb)
                        for Ga, ya, Gb, yb in blocks] for C in grid], dtype=np.float64)
     return np.average(table, axis=1)
 
