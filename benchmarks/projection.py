@@ -18,9 +18,10 @@ field under the store's tolerances (:func:`fsbook.experiments._comparison.compar
 chosen C of every grid against the reference's (both with the reference's tie rule, the first
 tie).  Where the chosen C differs the record names the α of each.  The topic model
 (LDA, d = 30) is fitted once before the timing, as in a protocol process; its CPU time is
-recorded beside.  The estimate of the full grid (57 000 tasks, 5 topic counts) multiplies the
-mean fast time per task of each table by its 19 000 tasks (5 × 20 runs × 190 pairs) and adds
-one LDA fit per topic count (at d = 30's time: a lower bound for d = 50, 100).
+recorded beside.  The estimate of the full grid (34 200 tasks from version 2, 5 topic counts)
+multiplies the mean fast time per task of each table by its tasks (11 400: 190 pairs × (20 runs
+at d = 30 + 10 at each other d)) and adds one LDA fit per topic count (at d = 30's time: a lower
+bound for d = 50, 100).
 
 A run over all three tables records its measurement in ``benchmarks/results/projection.json``
 (:mod:`fsbook.benchmark_records`, section ``text_tasks``).
