@@ -20,6 +20,8 @@ Exported names:
 * :func:`check_sample_weight` -- ``sklearn.utils.validation._check_sample_weight``, and
   :func:`raise_for_params` -- ``sklearn.utils.metadata_routing._raise_for_params`` (no fallback:
   both are in every scikit-learn fsbook supports, 1.6 onwards);
+* :data:`libsvm` -- ``sklearn.svm._libsvm``, the libsvm build scikit-learn ships (no fallback:
+  every scikit-learn fsbook supports has it), for :class:`fsbook._svc.PrecomputedSVC`;
 * :class:`LineSearchWarning` -- ``scipy.optimize._linesearch.LineSearchWarning`` (fallback:
   :class:`RuntimeWarning`, its base class, so a filter on it still catches the warning).
 
@@ -52,7 +54,8 @@ import numpy as np
 import scipy.sparse as sp
 
 __all__ = ["fit_context", "Interval", "StrOptions", "Options", "HasMethods", "validate_params", "PositiveFloats",
-           "check_feature_names_in", "check_sample_weight", "raise_for_params", "LineSearchWarning", "InvalidParameterError", "USING_FALLBACK"]
+           "check_feature_names_in", "check_sample_weight", "raise_for_params", "libsvm", "LineSearchWarning", "InvalidParameterError",
+           "USING_FALLBACK"]
 
 USING_FALLBACK: list[str] = []
 
@@ -303,6 +306,7 @@ def _refuse_regression_target(estimator, y):
     if any(cls.__name__ in REFUSALS for cls in type(estimator).__mro__) and is_regression_target(y):
         raise ValueError(refusal(estimator))
 
+from sklearn.svm import _libsvm as libsvm  # noqa: E402
 from sklearn.utils.metadata_routing import _raise_for_params as raise_for_params  # noqa: E402
 from sklearn.utils.validation import _check_sample_weight as check_sample_weight  # noqa: E402
 

@@ -6,7 +6,8 @@ problem libsvm itself takes about 0.03 ms; :class:`sklearn.svm.SVC`'s ``fit`` an
 ``decision_function`` take about 0.6 ms, almost all of it in input validation (array checks,
 data-frame detection), even with ``assume_finite`` and ``skip_parameter_validation``.
 :class:`PrecomputedSVC` makes the same two calls into the libsvm that scikit-learn ships
-(``sklearn.svm._libsvm``: no other library exposes that build) with the arguments ``SVC`` passes
+(``sklearn.svm._libsvm``, imported through :mod:`fsbook._compat`: no other library exposes that
+build) with the arguments ``SVC`` passes
 for ``kernel="precomputed"`` and its defaults, and applies ``SVC``'s sign convention for two
 classes, so its decision values are ``SVC``'s bit for bit (``tests/test_svc.py`` checks it on
 random problems).  It checks only what the experiments can get wrong: shapes, two classes.
@@ -16,7 +17,8 @@ It is a private helper of the experiments, not an estimator: use :class:`sklearn
 from __future__ import annotations
 
 import numpy as np
-from sklearn.svm import _libsvm
+
+from fsbook._compat import libsvm as _libsvm
 
 __all__ = ["PrecomputedSVC"]
 

@@ -11,7 +11,8 @@ created outside the repository:
 it installs the dependencies (binary wheels only, no source builds), imports fsbook from this
 checkout (``PYTHONPATH``), runs the focused subset ``SUBSET`` (the tests of ``fsbook._compat``,
 every public estimator's Examples section and scikit-learn's ``check_estimator`` on every
-estimator that runs it, and the docstring examples of ``fsbook/_compat.py``) and prints one line
+estimator that runs it, the docstring examples of ``fsbook/_compat.py``, and the two helpers built
+on scikit-learn's internals: ``fsbook._svc`` and ``fsbook._rowspace``) and prints one line
 per environment, for example::
 
     compat oldest: scikit-learn 1.6.0, numpy 1.23.2, scipy 1.9.2, pandas 1.5.0, numba 0.68.1, cvxpy 1.6.0:
@@ -56,6 +57,8 @@ SUBSET = [
     "tests/test_l1linf_baselines.py::test_sklearn_compatible",
     "tests/test_projection_kernel.py::test_sklearn_compatible",
     "tests/test_projection_linear.py::test_sklearn_compatible",
+    "tests/test_svc.py",          # scikit-learn's private libsvm calls (through fsbook._compat)
+    "tests/test_rowspace.py",     # LinearSVC subclassed: liblinear's steps in the row space
 ]
 #: test-only packages the subset imports (pytest; skrebate, imported by test_l1linf_baselines)
 TEST_TOOLS = ["pytest", "skrebate"]

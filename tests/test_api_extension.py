@@ -1,16 +1,11 @@
 """The book's Sphinx extension for the API reference (book/_ext/fsbook_api.py): docstring
 rewriting, skipped members and the resolution of references by import."""
-import importlib.util
-from pathlib import Path
-
 import pytest
+from script_loader import load_script
 
 pytest.importorskip("sphinx")
 
-ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("fsbook_api", ROOT / "book" / "_ext" / "fsbook_api.py")
-ext = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ext)
+ext = load_script("fsbook_api", folder="book/_ext")
 
 
 def test_citations_get_labels_unique_to_the_object():

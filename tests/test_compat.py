@@ -151,12 +151,10 @@ def test_positive_floats_constraint():
 def test_compat_script_runs_existing_tests_against_declared_floors():
     """``make test-compat`` (scripts/test_compat.py) installs the floors of pyproject.toml and runs
     its SUBSET: a renamed test or a dropped floor would make it test less than it says."""
-    import importlib.util
+    from script_loader import load_script
 
     root = PACKAGE.parent
-    spec = importlib.util.spec_from_file_location("fsbook_compat_script", root / "scripts" / "test_compat.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_script("test_compat")
     for node in script.SUBSET:
         path, _, func = node.partition("::")
         assert (root / path).is_file(), node

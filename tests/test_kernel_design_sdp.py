@@ -1,16 +1,11 @@
 """The SDP of benchmarks/kernel_design_sdp.py (paper 3's formulation (2) with the LP's objective) on
 cases small enough to check by hand or by brute force."""
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
+from script_loader import load_script
 
 pytest.importorskip("cvxpy")
-_spec = importlib.util.spec_from_file_location(
-    "kernel_design_sdp", Path(__file__).resolve().parents[1] / "benchmarks" / "kernel_design_sdp.py")
-B = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(B)
+B = load_script("kernel_design_sdp", folder="benchmarks")
 
 from fsbook.kernel_design import solve_cutting_plane, triplet_differences  # noqa: E402
 
