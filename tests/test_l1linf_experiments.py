@@ -309,3 +309,47 @@ def test_table1_agreement_uses_the_declared_margin_and_the_papers_column():
                                                           + np.array([0.0, 0.002, -0.002, 0.001, -0.001]))}))
     assert table1_agreement(near).set_index("method").loc["HSFS", "agreement"] == "agrees"
     assert AGREEMENT_MARGIN == 2.5
+
+
+# ----------------------------------------------------------------------------- repeated CV (version 6)
+def test_table1_runs_on_repeated_partitions_and_the_first_is_the_stored_one():
+    from fsbook.experiments.l1linf import TABLE1_REPEATS, folds
+
+    full = make_tasks(True)
+    repeated = [t for t in full if "repeat" in t]
+    assert len(full) == 385 + (TABLE1_REPEATS - 1) * len(TABLE1_K) * (len(METHODS) + 1) * N_FOLDS
+    assert {t["repeat"] for t in repeated} == set(range(1, TABLE1_REPEATS))
+    assert all(t["selection"] == "fold" and t["ks"] == ([0] if t["method"] == "all" else [TABLE1_K[t["dataset"]]])
+               for t in repeated)
+    assert not any("repeat" in t for t in make_tasks(False))
+    y = load("wine", 1000)[1]
+    first, again, other = folds("wine", 1000, y), folds("wine", 1000, y, 0), folds("wine", 1000, y, 1)
+    assert all((a[1] == b[1]).all() for a, b in zip(first, again))           # repetition 0: the stored partition
+    assert any(set(a[1]) != set(b[1]) for a, b in zip(first, other))
+    assert sorted(np.concatenate([te for _, te in other])) == list(range(len(y)))   # a partition
+
+
+def _repeated_result(errors_by_repeat):
+    """``fake_result`` of several partitions: ``{repeat: {dataset: {method: fold errors}}}``."""
+    params, results = [], []
+    for r, errors in errors_by_repeat.items():
+        one = fake_result(errors)
+        params += [dict(p, **({"repeat": r} if r else {})) for p in one.params]
+        results += one.results
+    return SimpleNamespace(params=params, results=results)
+
+
+def test_table1_claims_use_the_repetition_means_and_the_figures_the_first_partition():
+    base = np.array([0.10, 0.125, 0.075, 0.10, 0.10])
+    by_repeat = {}
+    for r in range(5):
+        errs = equal_methods(base + 0.005 * r)
+        errs["LS"] = list(base + 0.005 * r + 0.05 + 0.01 * (r % 2))             # LS 5-6 points above LDFS
+        by_repeat[r] = {"wine": errs}
+    t = claims(_repeated_result(by_repeat))
+    r = row(t, CLAIM_LDFS, "wine")
+    assert r["test"] == "repeated_cv_t" and r["unit"] == "repetitions" and r["n"] == 5
+    assert r["effect"] == pytest.approx(100 * np.mean([0.05 + 0.01 * (r_ % 2) for r_ in range(5)]), abs=0.3)
+    assert r["verdict"] == HOLDS and r["margin"] == pytest.approx(100 / (5 * FOLD_SIZE))
+    single = claims(fake_result(by_repeat[0]))                                 # one partition: the sign test
+    assert row(single, CLAIM_LDFS, "wine")["test"] == "sign"

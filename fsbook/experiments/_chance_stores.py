@@ -84,11 +84,12 @@ def _l1linf_rows(recompute):
     res, rows = read_store(L.PROTOCOL), []
     for p, r in zip(res.params, res.results):
         X, y = L.load(p["dataset"], p["n_max"])
-        train, test = L.folds(p["dataset"], p["n_max"], y)[p["fold"]]
+        train, test = L.folds(p["dataset"], p["n_max"], y, p.get("repeat", 0))[p["fold"]]
         majority = _majority_rate(y[test])
         seed = task_seed(p) % (2 ** 31)
         for k, err, C, support in zip(p["ks"], r["errors"], r["C"], r["supports"]):
-            task = f"{p['dataset']} {p['method']} {p['selection']} fold {p['fold']} k={k}"
+            task = (f"{p['dataset']} {p['method']} {p['selection']}"
+                    + (f" repeat {p['repeat']}" if p.get("repeat") else "") + f" fold {p['fold']} k={k}")
             if 1.0 - err > majority + 1e-12:
                 continue
             cols = np.arange(X.shape[1]) if p["method"] == "all" else np.asarray(support, dtype=int)

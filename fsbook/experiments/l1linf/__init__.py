@@ -21,16 +21,18 @@ cross-validation) at one number of features per data set (Table 1) and along a r
 numbers of features (Figures 1-5: glass, wine, ARCENE, GISETTE, MADELON); it does not say
 whether the features were selected inside the folds.
 
-What ``--full`` runs (``make_tasks(True)``, 385 tasks): the seven data sets above x the seven
+What ``--full`` runs (``make_tasks(True)``, 1 505 tasks): the seven data sets above x the seven
 methods and ``all`` x the 5 folds, selection in the training folds at the figures' k and Table
 1's k (:data:`FIGURE_KS`, :data:`TABLE1_K`), n <= 1 000; plus selection on all the data at
-Table 1's k on wine, glass and glass_id.  The book reads these tasks from the committed store
+Table 1's k on wine, glass and glass_id (385 tasks on the first partition); and Table 1's tasks
+on :data:`TABLE1_REPEATS` − 1 more partitions of 5-fold CV (1 120 tasks, key ``repeat``).  The book reads these tasks from the committed store
 ``results/l1linf/`` (``fsbook.experiments.read_store``); ``make_tasks(False)`` is a quick
 subsample (wine, glass, glass_id; folds 0 and 1; Table 1's k) for checks, not shown in the book.
 
-The chapter's verdicts come from :func:`claims`, which pairs the methods over the five stored test
-folds of the one partition (the plain paired t-test over the folds, Holm within a table or figure;
-see ``book/verdicts.md``).
+The chapter's verdicts come from :func:`claims`: Table 1's pair the methods over the
+:data:`TABLE1_REPEATS` partitions (the paired t over the repetition means), the figures' over the
+first partition's pooled test samples (McNemar's exact test); Holm within a table or figure
+(see ``book/verdicts.md``).
 :func:`variant_errors` reruns HSFS or LDFS on the same folds and seeds with one setting of
 the paper's (raw features with width 1, another q, the paper's 0.01 threshold on the rows of W:
 the selectors' ``row_threshold``), and :func:`explanation_claims` decides whether such a variant moves
@@ -58,6 +60,7 @@ from fsbook.experiments.l1linf.claims import (
     FOLD_TEST,
     OVER_DATASETS,
     OVER_DATASETS_FAMILY,
+    REPEATED_TEST,
     TEST,
     agreement_table,
     better_than_each,
@@ -81,6 +84,7 @@ from fsbook.experiments.l1linf.paper import (
     PAPER_TABLE1,
     SHARED_DATASETS,
     TABLE1_K,
+    TABLE1_REPEATS,
     VERSION,
     paper_value,
 )
@@ -89,6 +93,7 @@ from fsbook.experiments.l1linf.tables import (
     curves,
     fold_errors,
     reduce,
+    repetition_errors,
     sample_outcomes,
     supports,
     table1,
@@ -122,9 +127,9 @@ __all__ = [
     "METHODS", "NAMES", "N_FOLDS", "OVER_DATASETS", "OVER_DATASETS_FAMILY", "PAPER_COLUMN",
     "PAPER_ROW_THRESHOLD", "PAPER_TABLE1", "PROTOCOL", "RECORDED_EXPLANATION_DATASETS",
     "RECORDED_EXPLANATION_FOLDS", "SELECTION_ROWS", "SHARED_DATASETS", "SUPPORT_WITHOUT_SELECTION",
-    "FOLD_TEST", "TABLE1_K", "TEST", "VERSION", "agreement_table", "all_data_selection", "better_than_each",
+    "FOLD_TEST", "REPEATED_TEST", "TABLE1_K", "TABLE1_REPEATS", "TEST", "VERSION", "agreement_table", "all_data_selection", "better_than_each",
     "claims", "claims_for_page", "curves", "explanation_claims", "explanation_runs", "fold_errors",
-    "folds", "load", "make_selector", "make_tasks", "outcome_string", "paper_value", "recorded_variants", "reduce",
+    "folds", "load", "make_selector", "make_tasks", "outcome_string", "paper_value", "recorded_variants", "reduce", "repetition_errors",
     "run_task", "sample_outcomes", "supports", "svm_error", "svm_fit_predict", "table1", "table1_agreement", "table1_se", "table1_tasks",
     "variant_errors",
 ]

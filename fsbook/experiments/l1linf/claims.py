@@ -17,6 +17,7 @@ from fsbook.claims import (
     claims_table,
     evaluate,
     evaluate_over_datasets,
+    fold_test,
 )
 from fsbook.experiments.l1linf.paper import (
     AGREEMENT_MARGIN,
@@ -29,13 +30,20 @@ from fsbook.experiments.l1linf.paper import (
     TABLE1_K,
     paper_value,
 )
-from fsbook.experiments.l1linf.tables import fold_errors, sample_outcomes
+from fsbook.experiments.l1linf.tables import fold_errors, repetition_errors, sample_outcomes
 
-#: the test of every comparison of two methods: the exact sign test (McNemar's exact test) on the
-#: test samples of the one 5-fold partition, pooled over its folds: each sample is tested once, so
-#: its paired outcomes are the units (the paper's estimand is the CV error of *this* data set; see
-#: :mod:`fsbook.claims`).  The effect is the difference of the pooled errors in points.
+#: the test of a comparison on one 5-fold partition (the figures' claims, and Table 1's where
+#: only one partition is stored): the exact sign test (McNemar's exact test) on its test samples,
+#: pooled over its folds: each sample is tested once, so its paired outcomes are the units (the
+#: paper's estimand is the CV error of *this* data set; see :mod:`fsbook.claims`).  The effect is
+#: the difference of the pooled errors in points.  Table 1's claims on several partitions
+#: (:data:`~fsbook.experiments.l1linf.paper.TABLE1_REPEATS`) are decided by
+#: :data:`REPEATED_TEST` instead.
 TEST = "sign"
+#: the test of Table 1's comparisons on repeated 5-fold CV: the paired t over the repetition
+#: means (:func:`fsbook.claims.fold_test`), whose units are independent given the data set; the
+#: effect is the mean over the repetitions of the 5-fold CV difference, in points
+REPEATED_TEST = "repeated_cv_t"
 #: the test of the explanations, which store fold errors only: the plain paired t over the folds
 FOLD_TEST = "paired_t"
 #: the level of the rows of Table 1's claims over :data:`SHARED_DATASETS` (the Wilcoxon test over
@@ -121,14 +129,42 @@ def better_than_each(pairs, claim):
     return row
 
 
-def _table1_pairs(errors, datasets):
+def _repeated(repeats, dataset, method):
+    """``method``'s fold errors on ``dataset`` at Table 1's k, shape (repetitions, folds)."""
+    sub = repeats[(repeats.dataset == dataset) & (repeats.method == method)]
+    wide = sub.pivot(index="repeat", columns="fold", values="error")
+    if wide.isna().any().any():
+        raise ValueError(f"{method} is not stored on every fold of every repetition of {dataset}")
+    return wide.to_numpy()
+
+
+def _repeated_pair(repeats, n_samples, claim, dataset, a, b):
+    """Table 1's comparison of ``a`` and ``b`` on ``dataset`` over its repetitions of 5-fold CV
+    (:data:`REPEATED_TEST`); the margin is one test sample of one repetition."""
+    va, vb = _repeated(repeats, dataset, a), _repeated(repeats, dataset, b)
+    if va.shape != vb.shape:
+        raise ValueError(f"{a} and {b} are not stored on the same repetitions of {dataset}")
+    c = Claim(claim, a=a, b=b, better="lower", table="Table 1", dataset=dataset,
+              margin=100.0 * MARGIN_SAMPLES / n_samples, **fold_test(va))
+    return {**evaluate(c, va, vb), "dataset": dataset, "k": TABLE1_K[dataset], "level": "pair"}
+
+
+def _table1_pairs(errors, repeats, datasets):
+    """Table 1's comparisons: over the repetitions of 5-fold CV where more than one partition is
+    stored, else on the pooled samples of the one partition (:func:`_pair`)."""
     rows = []
     for ds in datasets:
         k = TABLE1_K[ds]
-        rows += [_pair(errors, CLAIM_HSFS, ds, k, "HSFS", m, "Table 1") for m in METHODS if m != "HSFS"]
-        rows += [_pair(errors, CLAIM_FOHSIC, ds, k, "FOHSIC", m, "Table 1")
-                 for m in METHODS if m not in ("HSFS", "FOHSIC")]
-        rows.append(_pair(errors, CLAIM_LDFS, ds, k, "LDFS", "LS", "Table 1"))
+        many = repeats[repeats.dataset == ds]["repeat"].nunique() > 1
+        n_samples = len(errors[(errors.dataset == ds) & (errors.k == k) & (errors.method == "HSFS")])
+
+        def pair(claim, a, b, ds=ds, k=k, many=many, n_samples=n_samples):
+            return (_repeated_pair(repeats, n_samples, claim, ds, a, b) if many
+                    else _pair(errors, claim, ds, k, a, b, "Table 1"))
+
+        rows += [pair(CLAIM_HSFS, "HSFS", m) for m in METHODS if m != "HSFS"]
+        rows += [pair(CLAIM_FOHSIC, "FOHSIC", m) for m in METHODS if m not in ("HSFS", "FOHSIC")]
+        rows.append(pair(CLAIM_LDFS, "LDFS", "LS"))
     return rows
 
 
@@ -168,12 +204,16 @@ def _per_dataset(pairs):
 
 
 def claims(results):
-    """The chapter's claims table, decided on the per-sample outcomes of the store.
+    """The chapter's claims table, decided on the store's repetitions of 5-fold CV (Table 1) and
+    on the per-sample outcomes of its first partition (the figures).
 
-    Every comparison pairs two methods over the same test samples of a data set's five folds,
-    pooled, and is decided by the exact sign test on the samples where one is right and the other
-    wrong (:data:`TEST`, McNemar's exact test): the paper's quantity is the 5-fold CV error of
-    this data set, and each sample is tested once, by the model of its fold.  Holm's correction runs within a family: Table 1 (all its comparisons), each
+    Table 1's comparisons pair two methods' 5-fold CV errors on the same partitions of a data set
+    and are decided by the paired t over the repetition means (:data:`REPEATED_TEST`; with one
+    stored partition, as the figures).  The figures' comparisons pair two methods over the same
+    test samples of the first partition's five folds, pooled, and are decided by the exact sign
+    test on the samples where one is right and the other wrong (:data:`TEST`, McNemar's exact
+    test): the paper's quantity is the 5-fold CV error of this data set, and each sample is tested
+    once, by the model of its fold.  Holm's correction runs within a family: Table 1 (all its comparisons), each
     figure's curve, and the text's remark on Figures 3 and 4.  "HSFS lowest of the seven" and
     "FOHSIC lower than the five others" are decided by :func:`better_than_each` on the adjusted
     comparisons with each other method.  The general claims of Table 1 are tested over
@@ -212,7 +252,7 @@ def claims(results):
     """
     errors = sample_outcomes(results)
     datasets = [d for d in TABLE1_K if d in set(errors.dataset)]
-    pairs = claims_table(_table1_pairs(errors, datasets) + _curve_pairs(errors, datasets))
+    pairs = claims_table(_table1_pairs(errors, repetition_errors(results), datasets) + _curve_pairs(errors, datasets))
     per_ds = pd.DataFrame(_per_dataset(pairs))
     shared = per_ds[(per_ds.table == "Table 1") & per_ds.dataset.isin(SHARED_DATASETS)]
     over = [{**evaluate_over_datasets(shared, c, table=OVER_DATASETS_FAMILY), "dataset": "", "k": np.nan,

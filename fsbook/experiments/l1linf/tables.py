@@ -14,12 +14,16 @@ from fsbook.experiments.l1linf.words import met
 from fsbook.report import format_value, paper_vs_ours
 
 
-def _long(params_list, results_list):
+def _long(params_list, results_list, repeats=False):
+    """One row per task and k; the first partition's tasks only unless ``repeats`` (Table 1's
+    other repetitions, column ``repeat``)."""
     rows = []
     for p, r in zip(params_list, results_list):
+        if p.get("repeat", 0) and not repeats:
+            continue
         for k, e, C in zip(p["ks"], r["errors"], r["C"]):
             rows.append({"dataset": p["dataset"], "method": p["method"], "selection": p["selection"],
-                         "fold": p["fold"], "k": k, "error": 100.0 * e, "C": C})
+                         "fold": p["fold"], "repeat": p.get("repeat", 0), "k": k, "error": 100.0 * e, "C": C})
     return pd.DataFrame(rows)
 
 
@@ -63,10 +67,11 @@ def curves(df):
 
 
 def supports(params_list, results_list):
-    """The selected features of every task with selection in the training folds."""
+    """The selected features of every task of the first partition with selection in the training folds."""
     return pd.DataFrame([{"dataset": p["dataset"], "method": p["method"], "fold": p["fold"],
                           "k": k, "support": s}
-                         for p, r in zip(params_list, results_list) if p["selection"] == "fold"
+                         for p, r in zip(params_list, results_list)
+                         if p["selection"] == "fold" and not p.get("repeat", 0)
                          for k, s in zip(p["ks"], r["supports"])])
 
 
@@ -74,7 +79,9 @@ def reduce(params_list, results_list):
     """Tables: ``table1`` (mean 5-fold error in % at Table 1's k, per method × data set,
     selection in the training folds; ``all`` = no selection), ``table1_se`` (standard errors
     over folds), ``all_data_selection`` (wine and glass, selection on all the data),
-    ``curves`` (mean error per data set, method and k), ``supports``."""
+    ``curves`` (mean error per data set, method and k), ``supports``: all on the first
+    partition, the one the paper's protocol runs (Table 1's other repetitions decide its claims,
+    :func:`repetition_errors`)."""
     df = _long(params_list, results_list)
     return {"table1": table1(df), "table1_se": table1_se(df), "all_data_selection": all_data_selection(df),
             "curves": curves(df), "supports": supports(params_list, results_list)}
@@ -110,6 +117,35 @@ def fold_errors(results):
     if df.empty:
         raise ValueError("the protocol result holds no task")
     return df.loc[df.selection == "fold", ["dataset", "method", "k", "fold", "error"]].reset_index(drop=True)
+
+
+def repetition_errors(results):
+    """Table 1's fold errors (%) on every stored partition: selection in the training folds, at
+    Table 1's k (``all``: no selection), one row per repetition and fold.
+
+    Parameters
+    ----------
+    results : ProtocolResult
+        ``read_store(PROTOCOL)``.
+
+    Returns
+    -------
+    DataFrame with columns ``dataset``, ``method``, ``repeat``, ``fold``, ``error``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> ps = [{"dataset": "wine", "method": "LS", "fold": 0, "ks": [2], "selection": "fold"},
+    ...       {"dataset": "wine", "method": "LS", "fold": 0, "ks": [2], "selection": "fold", "repeat": 1}]
+    >>> rs = [{"errors": [0.25], "C": [1.0]}, {"errors": [0.5], "C": [1.0]}]
+    >>> repetition_errors(SimpleNamespace(params=ps, results=rs)).set_index("repeat")["error"].to_dict()
+    {0: 25.0, 1: 50.0}
+    """
+    df = _long(results.params, results.results, repeats=True)
+    if df.empty:
+        raise ValueError("the protocol result holds no task")
+    df = _at_table1_k(df[df.selection == "fold"])
+    return df[["dataset", "method", "repeat", "fold", "error"]].reset_index(drop=True)
 
 
 # ----------------------------------------------------------------------------- the chapter's tables
@@ -175,8 +211,8 @@ def speed_table(record):
 
 
 def sample_outcomes(results):
-    """The test samples' errors (0 or 100 %) with selection in the training folds: one row per
-    task, ``k`` and test sample, for the comparisons on pooled samples.
+    """The test samples' errors (0 or 100 %) with selection in the training folds, on the first
+    partition: one row per task, ``k`` and test sample, for the comparisons on pooled samples.
 
     Parameters
     ----------
@@ -201,7 +237,7 @@ def sample_outcomes(results):
                         f"(read_store(PROTOCOL)); got {type(results).__name__}")
     rows = []
     for p, r in zip(results.params, results.results):
-        if p["selection"] != "fold":
+        if p["selection"] != "fold" or p.get("repeat", 0):          # the first partition's samples
             continue
         if "outcomes" not in r:
             raise ValueError("the store holds no per-sample outcomes: rerun the protocol (version 5 on)")

@@ -30,6 +30,7 @@ from fsbook.experiments.l1linf.paper import (
     N_FOLDS,
     PAPER_ROW_THRESHOLD,
     TABLE1_K,
+    TABLE1_REPEATS,
 )
 from fsbook.model_selection import tuned_svm
 
@@ -117,9 +118,13 @@ def _support(params, X, y, rows, k, seed):
     return run(params, X, y, rows, k, seed)
 
 
-def folds(dataset, n_max, y):
-    """The protocol's seeded stratified 5-fold splits of a data set (the same for every method)."""
-    split_seed = task_seed({"dataset": dataset, "n_max": n_max}, "folds")
+def folds(dataset, n_max, y, repeat=0):
+    """The protocol's seeded stratified 5-fold splits of a data set (the same for every method):
+    repetition 0, the partition of every task, or another of Table 1's repetitions, seeded by
+    the data set and the repetition."""
+    key = {"dataset": dataset, "n_max": n_max} if repeat == 0 else {"dataset": dataset, "n_max": n_max,
+                                                                      "repeat": repeat}
+    split_seed = task_seed(key, "folds")
     return list(StratifiedKFold(N_FOLDS, shuffle=True, random_state=split_seed).split(np.zeros(len(y)), y))
 
 
@@ -127,7 +132,7 @@ def run_task(params):
     """Errors of one method on one fold for every k (see module docstring), with the test
     samples' outcomes (:func:`outcome_string`) for the tests on pooled samples."""
     X, y = load(params["dataset"], params["n_max"])
-    train, test = folds(params["dataset"], params["n_max"], y)[params["fold"]]
+    train, test = folds(params["dataset"], params["n_max"], y, params.get("repeat", 0))[params["fold"]]
     seed = task_seed(params) % (2 ** 31)
     if params["selection"] not in SELECTION_ROWS:
         raise ValueError(f"unknown selection {params['selection']!r}; expected one of {sorted(SELECTION_ROWS)}")
@@ -145,10 +150,12 @@ def run_task(params):
 
 def make_tasks(full):
     """Full: every data set, method and fold at the figures' k and Table 1's k, n ≤ 1 000, and
-    the all-data selection on wine and glass (385 tasks).  Quick subsample (``full=False``, for
-    checks; the book reads the full store): wine, glass and glass with its id column only (the
-    high-dimensional sets take minutes per HSFS fit), folds 0 and 1 of the same 5-fold splits,
-    Table 1's k, and the all-data selection."""
+    the all-data selection on wine and glass (385 tasks), then Table 1's tasks (Table 1's k,
+    selection in the training folds) on the other :data:`TABLE1_REPEATS` − 1 partitions (key
+    ``repeat``; 1 120 tasks).  Quick subsample (``full=False``, for checks; the book reads the
+    full store): wine, glass and glass with its id column only (the high-dimensional sets take
+    minutes per HSFS fit), folds 0 and 1 of the same 5-fold splits, Table 1's k, and the
+    all-data selection."""
     tasks = []
     for dataset, k1 in TABLE1_K.items():
         if not full and dataset not in BOOK_DATASETS:
@@ -160,13 +167,18 @@ def make_tasks(full):
                 tasks.append({**base, "ks": [0] if method == "all" else ks, "selection": "fold"})
                 if dataset in BOOK_DATASETS and method != "all":
                     tasks.append({**base, "ks": [k1], "selection": "all"})
+    repeats = range(1, TABLE1_REPEATS) if full else ()
+    tasks += [{"dataset": dataset, "method": method, "fold": fold, "n_max": 1000,
+               "ks": [0] if method == "all" else [k1], "selection": "fold", "repeat": r}
+              for r in repeats for dataset, k1 in TABLE1_K.items() for method in METHODS + ["all"]
+              for fold in range(N_FOLDS)]
     return tasks
 
 
 def table1_tasks():
-    """Table 1 alone with the full protocol: 5 folds, n ≤ 1 000, Table 1's k only."""
+    """Table 1 alone with the full protocol, on the first partition: 5 folds, n ≤ 1 000, Table 1's k only."""
     return [dict(t, ks=[0] if t["method"] == "all" else [TABLE1_K[t["dataset"]]])
-            for t in make_tasks(True)]
+            for t in make_tasks(True) if "repeat" not in t]
 
 
 def variant_errors(dataset, method, *, standardise=True, n_components=None, row_threshold=None,
@@ -216,7 +228,8 @@ def variant_errors(dataset, method, *, standardise=True, n_components=None, row_
     if not folds_used or any(not 0 <= f < N_FOLDS for f in folds_used):
         raise ValueError(f"folds_used must name folds in [0, {N_FOLDS}), got {folds_used!r}")
     tasks = {t["fold"]: t for t in make_tasks(True)
-             if t["dataset"] == dataset and t["method"] == method and t["selection"] == "fold"}
+             if t["dataset"] == dataset and t["method"] == method and t["selection"] == "fold"
+             and "repeat" not in t}          # the first partition's tasks
     X, y = load(dataset, 1000)
     k = TABLE1_K[dataset]
     splits = folds(dataset, 1000, y)
