@@ -299,10 +299,11 @@ DESIGNS = {
     "5 × 2 CV (ch. 7)": ("cv2x5", None, 5, ("repeated_cv_t",), (0.0, 1.0, 2.0, 5.0)),
     "10 × 5-fold CV (ch. 3)": ("cv5x10", None, 10, ("repeated_cv_t",), (0.0, 1.0, 2.0, 5.0)),
     "5 × 5-fold CV (ch. 2, Table 1)": ("cv5x5", None, 5, ("repeated_cv_t",), (0.0, 1.0, 2.0, 5.0)),
+    "5 × 4-fold CV (ch. 6)": ("cv4x5", None, 5, ("repeated_cv_t",), (0.0, 1.0, 2.0, 5.0)),
 }
 #: the repeated-CV designs: source -> folds of each repetition (the repetitions are drawn from the
 #: pool's independent partitions, :func:`_draw`'s 3-D case)
-REPEATED_CV = {"cv2x5": 2, "cv5x10": 5, "cv5x5": 5}
+REPEATED_CV = {"cv2x5": 2, "cv5x10": 5, "cv5x5": 5, "cv4x5": 4}
 
 
 def _store_pool(source, pair):

@@ -12,10 +12,18 @@ def test_tasks_cover_the_tables():
     full = proto.make_tasks(True)
     sub = proto.make_tasks(False)
     assert {t["table"] for t in full} == {1, 3, 4, 5, "disjunctions"}
-    t1 = [t for t in full if t["table"] == 1]
+    t1 = [t for t in full if t["table"] == 1 and "repeat" not in t]
     # 15 configurations + 5 CFS on raw attributes + all features (booleanised, raw, raw tuned)
     # + HKL, 4 folds (1 split for each MONK's problem)
     assert len(t1) == 24 * (7 * 4 + 3)
+    # the other partitions: every Table 1 row on the six data sets with 4-fold CV, Table 4's
+    # claims' rows, Table 5's rows; the subsample has none
+    again = [t for t in full if "repeat" in t]
+    assert {t["repeat"] for t in again} == set(range(1, proto.REPEATS))
+    assert {t["dataset"] for t in again if t["table"] == 1} == set(proto.REPEATED_TABLE1)
+    assert len([t for t in again if t["table"] == 1]) == (proto.REPEATS - 1) * 6 * 4 * 24
+    assert {t.get("fraction") for t in again if t["table"] == 4} == {None, 1.0, min(proto.FRACTIONS)}
+    assert not any("repeat" in t for t in sub)
     assert {t["dataset"] for t in sub if t["table"] == 1} == set(proto.SMALL_DATASETS)
     assert len({tuple(sorted(t.items())) for t in full}) == len(full)
     # the subsample's Table 4: both microarray sets, three fractions and HKL, each a full-protocol task
@@ -226,11 +234,12 @@ def test_every_uncertified_hkl_fit_is_marked_with_its_gap():
 
 
 def test_claims_pair_hkl_with_each_baseline_on_the_pooled_test_samples():
-    """Table 1's claims are decided on the test samples of the one partition, pooled over its four
-    folds (McNemar's exact test on the samples where the two disagree), MONK's single split
-    counts its test samples, every accuracy claim has the margin of one test sample, the
-    over-data-set rows are Wilcoxon tests in a family of their own, and Table 2 pairs over the
-    ten data sets one-sided (the paper's test), the paper's claims in one family that can pass."""
+    """Table 1's claims on a data set with one partition (the 20 Newsgroups pair) are decided on
+    its test samples, pooled over its four folds (McNemar's exact test on the samples where the
+    two disagree), MONK's single split counts its test samples, every accuracy claim has the
+    margin of one test sample, the over-data-set rows are Wilcoxon tests in a family of their
+    own, and Table 2 pairs over the ten data sets one-sided (the paper's test), the paper's
+    claims in one family that can pass."""
     import numpy as np
     from scipy import stats
 
@@ -238,27 +247,30 @@ def test_claims_pair_hkl_with_each_baseline_on_the_pooled_test_samples():
     res = read_store(proto.PROTOCOL)
     claims = proto.claims(res)
     assert set(claims["verdict"]) <= {"holds", "fails", "no gain", "not separable"}
-    row = claims[(claims["table"] == "Table 1") & (claims["dataset"] == "vote")
+    ng = "20newsgroups"
+    row = claims[(claims["table"] == "Table 1") & (claims["dataset"] == ng)
                  & (claims["claim"] == "HKL beats a CV-tuned LibSVM (raw attributes)")].iloc[0]
     by = {(p["method"], p["fold"]): r for p, r in zip(res.params, res.results)
-          if p["table"] == 1 and p["dataset"] == "vote"}
+          if p["table"] == 1 and p["dataset"] == ng}
     hkl = "".join(by[("hkl", f)]["outcomes_HKL"] for f in range(4))
     svm = "".join(by[(proto.RAW_TUNED, f)]["outcomes_L2"] for f in range(4))
-    assert len(hkl) == len(svm) == 435                                  # vote's 435 representatives
+    n = len(hkl)
+    assert n == len(svm) == 1427                                       # the pair's 1 427 posts
     wins = sum(a == "1" and b == "0" for a, b in zip(hkl, svm))
     losses = sum(a == "0" and b == "1" for a, b in zip(hkl, svm))
-    assert row["effect"] == pytest.approx(100 * (wins - losses) / 435)
+    assert row["effect"] == pytest.approx(100 * (wins - losses) / n)
     assert row["n_direction"] == wins and row["test"] == "sign" and row["unit"] == "samples"
     p = stats.binomtest(wins, wins + losses).pvalue if wins + losses else 1.0
     assert row["p"] == pytest.approx(p)
     # the pooled accuracy is the stored per-fold accuracies weighted by the folds' sizes
-    acc = sum(by[("hkl", f)]["HKL"] * len(by[("hkl", f)]["outcomes_HKL"]) for f in range(4)) / 435
-    assert acc == pytest.approx(hkl.count("1") / 435)
+    acc = sum(by[("hkl", f)]["HKL"] * len(by[("hkl", f)]["outcomes_HKL"]) for f in range(4)) / n
+    assert acc == pytest.approx(hkl.count("1") / n)
     monk = claims[(claims["table"] == "Table 1") & (claims["dataset"] == "monks1")]
     assert (monk["n"] == 432).all() and monk["p"].notna().all()
     per = claims[claims["dataset"] != "all"]
     accuracy = per[per["test"] == "sign"]
     assert len(accuracy) and np.allclose(accuracy["margin"].astype(float), 100 / accuracy["n"].astype(float))
+    assert set(accuracy["dataset"]) <= {"monks1", "monks2", "monks3", ng}
     over = claims[claims["dataset"] == "all"]
     t1_over = over[over["table"] == proto.TABLE1_OVER]
     assert len(t1_over) == 3 and (t1_over["test"] == "wilcoxon").all() and (t1_over["n"] == 10).all()
@@ -297,3 +309,48 @@ def test_agreement_with_the_papers_numbers():
                       if p["table"] == 3 and p["method"] == "svm_tuned"])
     ref = agreement(folds, proto.PAPER_TABLE3["L2-SVM"], margin=proto.AGREEMENT_MARGIN, paper_n=folds.size)
     assert row["diff"] == pytest.approx(ref["diff"]) and row["agreement"] == ref["agreement"]
+
+
+def test_claims_on_repeated_cv_are_the_paired_t_over_the_repetition_means():
+    """On a data set with several stored partitions of its 4-fold CV, an accuracy claim is the
+    paired t over the repetition means (scipy's ttest_rel on the per-partition mean accuracies),
+    its effect the mean difference and its margin one test sample of one partition; the tables
+    show the first partition only."""
+    from scipy import stats
+
+    from fsbook.experiments import read_store
+    res = read_store(proto.PROTOCOL)
+    claims = proto.claims(res)
+    acc = {}
+    for p, r in zip(res.params, res.results):
+        if p["table"] == 1 and p["dataset"] == "vote" and p["method"] in ("hkl", proto.RAW_TUNED):
+            acc.setdefault(p["method"], {})[(p.get("repeat", 0), p["fold"])] = \
+                r["HKL" if p["method"] == "hkl" else "L2"]
+    shape = (proto.REPEATS, proto.N_FOLDS)
+    hkl = 100 * np.array([[acc["hkl"][(r, f)] for f in range(shape[1])] for r in range(shape[0])])
+    svm = 100 * np.array([[acc[proto.RAW_TUNED][(r, f)] for f in range(shape[1])] for r in range(shape[0])])
+    row = claims[(claims["table"] == "Table 1") & (claims["dataset"] == "vote")
+                 & (claims["claim"] == "HKL beats a CV-tuned LibSVM (raw attributes)")].iloc[0]
+    assert row["test"] == "repeated_cv_t" and row["unit"] == "repetitions" and row["n"] == proto.REPEATS
+    assert row["effect"] == pytest.approx((hkl - svm).mean())
+    d = (hkl - svm).mean(axis=1)
+    if d.std() > 0:
+        assert row["p"] == pytest.approx(stats.ttest_rel(hkl.mean(axis=1), svm.mean(axis=1)).pvalue)
+    assert row["margin"] == pytest.approx(100 / 435)
+    # Table 1 shows the first partition's mean
+    assert res.tables["table1"].loc[("hkl", "HKL"), "vote"] == pytest.approx(hkl[0].mean())
+    repeated = claims[claims["test"] == "repeated_cv_t"]
+    assert set(repeated["dataset"]) == set(proto.REPEATED_TABLE1) | {"colon", "lymphoma", "ionosphere",
+                                                                      "breast_cancer_wisconsin"}
+
+
+def test_a_repetition_runs_on_another_partition_with_its_own_inner_seed():
+    _, y, _, split = proto.load_table1("vote")
+    first = proto.task_split({"dataset": "vote", "fold": 1}, y, split)
+    again = proto.task_split({"dataset": "vote", "fold": 1, "repeat": 2}, y, split)
+    assert not np.array_equal(first[1], again[1])
+    assert np.array_equal(np.sort(np.concatenate([again[0], again[1]])), np.arange(y.size))
+    assert proto.inner_seed(1, 1, 2) != proto.inner_seed(1, 1)
+    # MONK's own split is every repetition's
+    _, y, _, split = proto.load_table1("monks1")
+    assert np.array_equal(proto.task_split({"dataset": "monks1", "fold": 0, "repeat": 3}, y, split)[1], split[1])

@@ -311,9 +311,9 @@ def _hkl_rows(recompute):
                 X, y, nominal, n_levels, split = H.load_raw(p["dataset"])
             else:
                 X, y, _, split = H.load_table1(p["dataset"])
-            train, test = H.table_folds(y, split)[p["fold"]]
-            majority, seed = _majority_rate(y[test]), H.inner_seed(1, p["fold"])
-            task = f"table 1 {p['dataset']} fold {p['fold']}"
+            train, test = H.task_split(p, y, split)
+            majority, seed = _majority_rate(y[test]), H.inner_seed(1, p["fold"], p.get("repeat", 0))
+            task = f"table 1 {p['dataset']}{_repeat_label(p)} fold {p['fold']}"
             if not raw:
                 if r["HKL"] <= majority + 1e-12:
                     rows.append(_hkl_cv_row(task, H.tuned_hkl(H.HKL_C_GRID, seed), X[train], y[train], r["C"], recompute))
@@ -346,11 +346,11 @@ def _hkl_rows(recompute):
             rows.append(_hkl_cv_row("disjunctions", H.tuned_hkl(H.HKL_C_GRID, 5), X[train], y[train], r["C"], recompute))
         elif t in (4, 5) and p["method"] in ("hkl", "weighted_svm"):
             X, y = H.load_numeric(p["dataset"])
-            train, test = H.table_folds(y, None)[p["fold"]]
+            train, test = H.task_split(p, y)
             if r["accuracy"] > _majority_rate(y[test]) + 1e-12:
                 continue
-            task = f"table {t} {p['dataset']} fold {p['fold']} {p['method']}"
-            seed = H.inner_seed(t, p["fold"])
+            task = f"table {t} {p['dataset']}{_repeat_label(p)} fold {p['fold']} {p['method']}"
+            seed = H.inner_seed(t, p["fold"], p.get("repeat", 0))
             if p["method"] == "weighted_svm":
                 stored = {"featureweightingsvm__C": r["C"]}
                 rows.append(_svm_row("hkl", task, "SVM C", r["C"], H.tuned_weighted_svm(seed), X[train], y[train],

@@ -17,6 +17,7 @@ from fsbook.experiments.hkl.paper import (
     RAW_TUNED,
     TABLE1_DATASETS,
 )
+from fsbook.experiments.hkl.tables import task_frame
 
 # ---- claims ----------------------------------------------------------------------------------------
 
@@ -30,16 +31,14 @@ TABLE2_OTHER = "Table 2 (other rows)"
 def table1_fold_accuracy(results, dataset, method, classifier):
     """Accuracy (%) of Table 1's row ``(method, classifier)`` on each outer fold of ``dataset``,
     read from the stored results (``read_store(PROTOCOL)``)."""
-    df = pd.DataFrame([{**p, **{k: v for k, v in r.items() if not isinstance(v, list)}}
-                       for p, r in zip(results.params, results.results)])
+    df = task_frame(results.params, results.results)
     return 100 * _per_fold(df, 1, dataset, method, classifier)
 
 
 def table3_fold_accuracy(results, classifier):
     """Accuracy (%) of Table 3's tuned ``classifier`` (``"L1"`` or ``"L2"``) on each outer fold
     of the 20 Newsgroups pair, read from the stored results (``read_store(PROTOCOL)``)."""
-    df = pd.DataFrame([{**p, **{k: v for k, v in r.items() if not isinstance(v, list)}}
-                       for p, r in zip(results.params, results.results)])
+    df = task_frame(results.params, results.results)
     return 100 * _per_fold(df, 3, None, "svm_tuned", classifier)
 
 
@@ -110,12 +109,60 @@ def _sample_claim(df, *, table, claim, a, b, dataset):
     return row
 
 
-def _fold_claim(df, *, table, claim, a, b, dataset, better="higher", unit="folds", note=""):
-    """A claim decided over the outer folds of one data set: the plain paired t over the folds of
-    its one 4-fold partition (the paper's estimand is the mean over that partition; the test is
-    conservative for it, :mod:`fsbook.claims`); a single train/test split is one unit and cannot
-    be tested."""
-    from fsbook.claims import Claim, evaluate
+def repeated_values(dfr, table, dataset, method, column, fraction=None):
+    """One row's results (``100 · column``) on every stored partition of ``dataset``'s 4-fold CV,
+    shape (repetitions, folds), from :func:`~fsbook.experiments.hkl.tables.task_frame`'s rows
+    with ``repetitions=True``.
+
+    Examples
+    --------
+    >>> dfr = pd.DataFrame({"table": [1] * 4, "dataset": ["d"] * 4, "method": ["hkl"] * 4,
+    ...                     "repeat": [0, 0, 1, 1], "fold": [1, 0, 0, 1], "HKL": [0.5, 1.0, 0.75, 0.25]})
+    >>> repeated_values(dfr, 1, "d", "hkl", "HKL").tolist()
+    [[100.0, 50.0], [75.0, 25.0]]
+    """
+    keep = (dfr.table == table) & (dfr.dataset == dataset) & (dfr.method == method)
+    if fraction is not None:
+        keep &= np.isclose(dfr["fraction"].astype(float), fraction)
+    wide = dfr[keep].pivot(index="repeat", columns="fold", values=column)
+    if wide.empty or wide.isna().any().any():
+        raise ValueError(f"{method} ({column}) is not stored on every fold of every partition of {dataset}")
+    return 100.0 * wide.sort_index().sort_index(axis=1).to_numpy(dtype=float)
+
+
+def _partitions(dfr, dataset):
+    """How many partitions of ``dataset``'s outer folds the store holds."""
+    return int(dfr.loc[dfr.dataset == dataset, "repeat"].nunique()) if "dataset" in dfr else 0
+
+
+def _accuracy_claim(df, dfr, *, table, claim, a, b, dataset):
+    """An accuracy claim on one data set: over the repetitions of its 4-fold CV where the store
+    holds several partitions (the paired t over the repetition means, :func:`fsbook.claims.fold_test`;
+    the margin is one test sample of one partition), else on the pooled test samples of its one
+    partition or split (:func:`_sample_claim`)."""
+    if _partitions(dfr, dataset) < 2:
+        return _sample_claim(df, table=table, claim=claim, a=a, b=b, dataset=dataset)
+    from fsbook.claims import Claim, evaluate, fold_test
+    va, vb = repeated_values(dfr, *a[1]), repeated_values(dfr, *b[1])
+    if va.shape != vb.shape:
+        raise ValueError(f"{a[0]} and {b[0]} on {dataset}: not stored on the same partitions and folds")
+    n_samples = pooled_outcomes(df, *a[1]).size
+    c = Claim(claim, a=a[0], b=b[0], better="higher", table=table, dataset=dataset,
+              margin=100.0 * MARGIN_SAMPLES / n_samples, **fold_test(va))
+    return {**evaluate(c, va, vb), "dataset": dataset}
+
+
+def _fold_claim(df, dfr, *, table, claim, a, b, dataset, better="higher", unit="folds", note=""):
+    """A claim decided over the outer folds of one data set: the paired t over the repetition
+    means where the store holds several partitions of its 4-fold CV (:func:`repeated_values`),
+    else the plain paired t over the folds of its one partition (the paper's estimand is the
+    mean over that partition; the test is conservative for it, :mod:`fsbook.claims`); a single
+    train/test split is one unit and cannot be tested."""
+    from fsbook.claims import Claim, evaluate, fold_test
+    if _partitions(dfr, dataset) >= 2:
+        va, vb = repeated_values(dfr, *a[1]), repeated_values(dfr, *b[1])
+        c = Claim(claim, a=a[0], b=b[0], better=better, table=table, dataset=dataset, **fold_test(va))
+        return {**evaluate(c, va, vb, note=note), "dataset": dataset}
     c = Claim(claim, a=a[0], b=b[0], better=better, unit=unit, test="paired_t", table=table, dataset=dataset)
     va, vb = 100 * _per_fold(df, *a[1]), 100 * _per_fold(df, *b[1])
     if va.size == 1 and not note:
@@ -139,19 +186,23 @@ def claims(results):
         One row per claim and data set (``dataset``), plus the rows over the data sets
         (``dataset == "all"``); columns :data:`fsbook.claims.COLUMNS`.  Families (``table``; Holm's
         correction runs within each): ``"Table 1"``, :data:`TABLE1_OVER`, :data:`TABLE2_ASSERTED`,
-        :data:`TABLE2_OTHER`, ``"Table 3"``, ``"Table 4"``, ``"Table 5"``.  Every accuracy claim on one
-        data set pairs the two methods' outcomes on the test samples of its partition, pooled over
-        the outer folds (McNemar's exact test, :func:`pooled_outcomes`; MONK's one test split
-        counts its 432 samples), with the margin of one test sample (:data:`MARGIN_SAMPLES`);
-        Table 1's claims also over the ten data sets, by the Wilcoxon test on the per-data-set
-        effects; Table 2 pairs HKL with each row of Table 1 over the data sets (Wilcoxon,
-        one-sided in the paper's direction, as the paper tests); Table 5's sparsity claim over the
-        four folds (plain paired t: a fraction of attributes has no per-sample outcome).
+        :data:`TABLE2_OTHER`, ``"Table 3"``, ``"Table 4"``, ``"Table 5"``.  An accuracy claim on
+        a data set with several stored partitions of its 4-fold CV
+        (:data:`~fsbook.experiments.hkl.paper.REPEATS`) is decided by the paired t over the
+        repetition means; on the others (MONK's one train/test split, the 20 Newsgroups pair's one
+        partition) it pairs the two methods' outcomes on the test samples, pooled over the outer
+        folds (McNemar's exact test, :func:`pooled_outcomes`; MONK's test split counts its 432
+        samples).  The margin is one test sample of one partition (:data:`MARGIN_SAMPLES`).
+        Table 1's claims are also decided over the ten data sets, by the Wilcoxon test on the
+        per-data-set effects; Table 2 pairs HKL with each row of Table 1 (the first partition's
+        means) over the data sets (Wilcoxon, one-sided in the paper's direction, as the paper
+        tests); Table 5's sparsity claim over the repetitions too (a fraction of attributes has
+        no per-sample outcome).
     """
     from fsbook.claims import Claim, claims_table, evaluate, evaluate_over_datasets
 
-    df = pd.DataFrame([{**p, **{k: v for k, v in r.items() if not isinstance(v, list)}}
-                       for p, r in zip(results.params, results.results)])
+    df = task_frame(results.params, results.results)
+    dfr = task_frame(results.params, results.results, repetitions=True)
     t1 = results.tables["table1"]
     rows = []
     hkl = ("HKL", (1, None, "hkl", "HKL"))
@@ -167,7 +218,7 @@ def claims(results):
         for d in t1.columns:
             b = baseline(d)
             a = (hkl[0], (1, d, "hkl", "HKL"))
-            per.append(_sample_claim(df, table="Table 1", claim=text, a=a, b=(b[0], (b[1][0], d, b[1][2], b[1][3])),
+            per.append(_accuracy_claim(df, dfr, table="Table 1", claim=text, a=a, b=(b[0], (b[1][0], d, b[1][2], b[1][3])),
                                      dataset=d))
     per = claims_table(per)
     rows += per.to_dict("records")
@@ -203,17 +254,17 @@ def claims(results):
                  ("zero-norm SVM, all genes", "zero_norm", 1.0)),
                 ("the zero-norm SVM gains accuracy with fewer genes", ("zero-norm SVM, fewest genes", "zero_norm", smallest),
                  ("zero-norm SVM, all genes", "zero_norm", 1.0))):
-            t4.append(_sample_claim(df, table="Table 4", claim=text, dataset=d,
+            t4.append(_accuracy_claim(df, dfr, table="Table 4", claim=text, dataset=d,
                                     a=(a[0], (4, d, a[1], "accuracy", a[2])),
                                     b=(b[0], (4, d, b[1], "accuracy", b[2]))))
     rows += claims_table(t4).to_dict("records")
     # Table 5: accuracy and sparsity against the feature-weighting SVM
     t5 = []
     for d in ("ionosphere", "breast_cancer_wisconsin"):
-        t5.append(_sample_claim(df, table="Table 5", claim="HKL is more accurate than the feature-weighting SVM",
+        t5.append(_accuracy_claim(df, dfr, table="Table 5", claim="HKL is more accurate than the feature-weighting SVM",
                                 a=("HKL", (5, d, "hkl", "accuracy")),
                                 b=("feature-weighting SVM", (5, d, "weighted_svm", "accuracy")), dataset=d))
-        t5.append(_fold_claim(df, table="Table 5", claim="HKL uses fewer of the original attributes",
+        t5.append(_fold_claim(df, dfr, table="Table 5", claim="HKL uses fewer of the original attributes",
                               a=("HKL", (5, d, "hkl", "fraction_used")),
                               b=("feature-weighting SVM", (5, d, "weighted_svm", "fraction_used")), dataset=d,
                               better="lower"))
@@ -267,8 +318,7 @@ def agreement_table(results, margin=AGREEMENT_MARGIN):
     """
     from fsbook.claims import agreement
 
-    df = pd.DataFrame([{**p, **{k: v for k, v in r.items() if not isinstance(v, list)}}
-                       for p, r in zip(results.params, results.results)])
+    df = task_frame(results.params, results.results)
     checks = []
     for d in TABLE1_DATASETS:
         for row, (m, c), paper in (("HKL", ("hkl", "HKL"), ("hkl", "HKL")),

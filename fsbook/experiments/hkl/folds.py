@@ -1,4 +1,5 @@
-"""The ``hkl`` protocol's folds: the outer folds of every table (:func:`table_folds`), the seed of
+"""The ``hkl`` protocol's folds: the outer folds of every table (:func:`table_folds`, one task's
+:func:`task_split`, each repetition's :func:`partition_seed`), the seed of
 each tuned model's inner folds (:func:`inner_seed`), the bydate split of the disjunctions task
 (:func:`disjunction_split`) and the majority-class floor on the outer folds
 (:func:`majority_accuracy`).
@@ -8,13 +9,33 @@ from __future__ import annotations
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
+from fsbook.experiments._runner import task_seed
 from fsbook.experiments.hkl.data import load_table1
 from fsbook.experiments.hkl.paper import INNER_SEED_OFFSET, N_FOLDS
 
 
-def table_folds(y, split):
+def partition_seed(dataset, repeat=0):
+    """Seed of the stratified partition ``repeat`` of a data set's outer folds: 0 for the first
+    partition (every table's), and for Tables 1, 4 and 5's other repetitions
+    (:data:`~fsbook.experiments.hkl.paper.REPEATS`) a seed derived from the data set and the
+    repetition.
+
+    Examples
+    --------
+    >>> partition_seed("vote"), partition_seed("vote", 1) == partition_seed("vote", 1)
+    (0, True)
+    >>> partition_seed("vote", 1) != partition_seed("hepatitis", 1)
+    True
+    """
+    if repeat == 0:
+        return 0
+    return task_seed({"dataset": dataset, "repeat": int(repeat)}, "folds")
+
+
+def table_folds(y, split, seed=0):
     """The outer folds of a Table 1 data set: its UCI train/test ``split`` when it has one (MONK's
-    problems), else :data:`N_FOLDS`-fold stratified CV with seed 0, shared by every method.
+    problems), else :data:`N_FOLDS`-fold stratified CV with ``seed`` (0, the first partition,
+    shared by every method; :func:`partition_seed` for the other repetitions).
 
     Parameters
     ----------
@@ -22,6 +43,8 @@ def table_folds(y, split):
         The labels.
     split : tuple of two arrays of int, or None
         The data set's own ``(train, test)`` split (:func:`load_table1`).
+    seed : int, default 0
+        The partition's seed (:func:`partition_seed`).
 
     Returns
     -------
@@ -39,12 +62,30 @@ def table_folds(y, split):
     """
     if split is not None:
         return [split]
-    return list(StratifiedKFold(N_FOLDS, shuffle=True, random_state=0).split(np.zeros(y.size), y))
+    return list(StratifiedKFold(N_FOLDS, shuffle=True, random_state=seed).split(np.zeros(y.size), y))
 
 
-def inner_seed(table, fold):
-    """Seed of the inner CV of ``table``'s tuned models on outer ``fold``: ``1000 * fold + offset``
-    (:data:`INNER_SEED_OFFSET`).
+def task_split(params, y, split=None):
+    """The ``(train, test)`` rows of one task's outer fold: fold ``params["fold"]`` of the
+    partition ``params.get("repeat", 0)`` of ``params["dataset"]`` (:func:`table_folds`).
+
+    Examples
+    --------
+    >>> _, y, _, split = load_table1("vote")
+    >>> train, test = task_split({"dataset": "vote", "fold": 0}, y, split)
+    >>> bool(np.array_equal(test, table_folds(y, split)[0][1]))
+    True
+    >>> other = task_split({"dataset": "vote", "fold": 0, "repeat": 1}, y, split)[1]
+    >>> len(other), bool(np.array_equal(other, test))
+    (109, False)
+    """
+    seed = partition_seed(params.get("dataset"), params.get("repeat", 0))
+    return table_folds(y, split, seed)[params["fold"]]
+
+
+def inner_seed(table, fold, repeat=0):
+    """Seed of the inner CV of ``table``'s tuned models on outer ``fold`` of partition
+    ``repeat``: ``1000 * fold + offset + 100 000 * repeat`` (:data:`INNER_SEED_OFFSET`).
 
     Parameters
     ----------
@@ -52,6 +93,8 @@ def inner_seed(table, fold):
         The paper's table (1, 3, 4 or 5).
     fold : int
         The outer fold.
+    repeat : int, default 0
+        The partition (:func:`partition_seed`).
 
     Returns
     -------
@@ -59,10 +102,10 @@ def inner_seed(table, fold):
 
     Examples
     --------
-    >>> inner_seed(1, 2), inner_seed(5, 0)
-    (2007, 17)
+    >>> inner_seed(1, 2), inner_seed(5, 0), inner_seed(1, 2, repeat=3)
+    (2007, 17, 302007)
     """
-    return 1000 * fold + INNER_SEED_OFFSET[table]
+    return 1000 * fold + INNER_SEED_OFFSET[table] + 100_000 * int(repeat)
 
 
 def disjunction_split():

@@ -15,7 +15,7 @@ from sklearn.preprocessing import StandardScaler
 from fsbook.baselines import WekaSubsetSelector, ZeroNormSVM
 from fsbook.datasets import most_frequent_words
 from fsbook.experiments.hkl.data import load_numeric, load_raw, load_table1, table4_boolean
-from fsbook.experiments.hkl.folds import disjunction_split, inner_seed, table_folds
+from fsbook.experiments.hkl.folds import disjunction_split, inner_seed, table_folds, task_split
 from fsbook.experiments.hkl.models import (
     _certificate,
     _chosen_c,
@@ -44,7 +44,7 @@ from fsbook.experiments.hkl.paper import (
 def _run_table1_raw(p):
     """Table 1's rows on the attributes as Weka reads them (``"... (raw)"`` methods)."""
     X, y, nominal, n_levels, split = load_raw(p["dataset"])
-    train, test = table_folds(y, split)[p["fold"]]
+    train, test = task_split(p, y, split)
     cols, out = np.arange(X.shape[1]), {}
     if p["method"] in RAW_CONFIGS:
         search = p["method"].removesuffix(" (raw)").split("/")[1]
@@ -57,7 +57,7 @@ def _run_table1_raw(p):
     if cols.size == 0:
         return {**out, **_majority(y[train], y[test])}
     if p["method"] == RAW_TUNED:
-        models = raw_tuned_svms(nominal[cols], n_levels[cols], inner_seed(1, p["fold"]))
+        models = raw_tuned_svms(nominal[cols], n_levels[cols], inner_seed(1, p["fold"], p.get("repeat", 0)))
     else:
         models = _raw_svms(nominal[cols], n_levels[cols])
     for name, clf in models.items():
@@ -74,8 +74,8 @@ def _run_table1(p):
     if p["method"] in RAW_CONFIGS or p["method"] in (RAW_ALL, RAW_TUNED):
         return _run_table1_raw(p)
     X, y, names, split = load_table1(p["dataset"])
-    train, test = table_folds(y, split)[p["fold"]]
-    seed = inner_seed(1, p["fold"])
+    train, test = task_split(p, y, split)
+    seed = inner_seed(1, p["fold"], p.get("repeat", 0))
     if p["method"] == "hkl":
         model = tuned_hkl(HKL_C_GRID, seed).fit(X[train], y[train])
         est = _fitted_hkl(model)
@@ -175,16 +175,16 @@ def _run_disjunctions(p):
 
 
 def _run_table4(p):
-    seed = inner_seed(4, p["fold"])
+    seed = inner_seed(4, p["fold"], p.get("repeat", 0))
     if p["method"] == "zero_norm":
         X, y = load_numeric(p["dataset"])
-        train, test = table_folds(y, None)[p["fold"]]
+        train, test = task_split(p, y)
         model = make_pipeline(StandardScaler(), ZeroNormSVM(n_features_to_select=p["fraction"]))
         model.fit(X[train], y[train])
         k = int(model[-1].support_.sum())
         return {**_scored("accuracy", model, X[test], y[test]), "fraction_used": k / X.shape[1]}
     X, y, Xb, names = table4_boolean(p["dataset"])
-    train, test = table_folds(y, None)[p["fold"]]
+    train, test = task_split(p, y)
     model = tuned_hkl(HKL_C_GRID, seed).fit(Xb[train], y[train])
     used = _features_used(_fitted_hkl(model))
     return {**_scored("accuracy", model, Xb[test], y[test]), "C": _chosen_c(model),
@@ -198,9 +198,9 @@ def _originals(names, used):
 
 
 def _run_table5(p):
-    seed = inner_seed(5, p["fold"])
+    seed = inner_seed(5, p["fold"], p.get("repeat", 0))
     X, y = load_numeric(p["dataset"])
-    train, test = table_folds(y, None)[p["fold"]]
+    train, test = task_split(p, y)
     if p["method"] == "weighted_svm":
         model = tuned_weighted_svm(seed).fit(X[train], y[train])
         k = int(model.best_estimator_[-1].support_.sum())

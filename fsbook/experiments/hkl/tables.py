@@ -9,6 +9,27 @@ from fsbook.experiments.hkl.paper import _DEGREE_LABEL, RBF_C1_LABEL, TABLE1_DAT
 
 # ---- reduction -------------------------------------------------------------------------------------
 
+def task_frame(params_list, results_list, *, repetitions=False):
+    """One row per stored task: its parameters and scalar results, with ``repeat`` (0 for the
+    first partition's tasks, which carry no such key).  Only the first partition's tasks, the
+    ones every table shows, unless ``repetitions``.
+
+    Examples
+    --------
+    >>> df = task_frame([{"table": 1, "fold": 0}, {"table": 1, "fold": 0, "repeat": 2}],
+    ...                 [{"L2": 0.5, "found": []}, {"L2": 0.75}], repetitions=True)
+    >>> df[["table", "fold", "repeat", "L2"]].to_dict("records")
+    [{'table': 1, 'fold': 0, 'repeat': 0, 'L2': 0.5}, {'table': 1, 'fold': 0, 'repeat': 2, 'L2': 0.75}]
+    >>> len(task_frame([{"table": 1, "fold": 0}, {"table": 1, "fold": 0, "repeat": 2}],
+    ...                [{"L2": 0.5}, {"L2": 0.75}]))
+    1
+    """
+    df = pd.DataFrame([{**p, **{k: v for k, v in r.items() if not isinstance(v, list)}}
+                       for p, r in zip(params_list, results_list)])
+    df["repeat"] = df["repeat"].fillna(0).astype(int) if "repeat" in df else 0
+    return df if repetitions else df[df.repeat == 0].reset_index(drop=True)
+
+
 def _table1(df):
     t = df[df.table == 1]
     if t.empty:
@@ -79,8 +100,7 @@ def reduce(params_list, results_list):
     ``paper_disjunctions``, ``disjunctions_accuracy``, ``table4``, ``table5``.  Every HKL fit
     that did not reach its duality-gap tolerance is marked where its accuracy is shown
     (``"HKL fit"``: how many fits, and the largest relative gap among them)."""
-    df = pd.DataFrame([{**p, **{k: v for k, v in r.items() if not isinstance(v, list)}}
-                       for p, r in zip(params_list, results_list)])
+    df = task_frame(params_list, results_list)
     tables = {}
     t1 = _table1(df)
     tables["table1"] = t1

@@ -11,6 +11,8 @@ from fsbook.experiments.hkl.paper import (
     FRACTIONS,
     INTERACTION_DEGREES,
     N_FOLDS,
+    REPEATED_TABLE1,
+    REPEATS,
     SMALL_DATASETS,
     TABLE1_DATASETS,
     TABLE1_METHODS,
@@ -64,6 +66,36 @@ def make_tasks(full):
             tasks.append({"table": 5, "dataset": d, "fold": f, "method": "weighted_svm",
                           "full": bool(full), "impute": "train-median"})
             tasks.append({"table": 5, "dataset": d, "fold": f, "method": "hkl", "full": bool(full)})
+    if full:
+        tasks += repeated_tasks()
+    return tasks
+
+
+def repeated_tasks():
+    """The full protocol's tasks on the other partitions of 4-fold CV (key ``repeat``, 1 to
+    :data:`REPEATS` − 1): Table 1's rows on :data:`REPEATED_TABLE1`, Table 4's HKL and zero-norm
+    SVM with all genes and with the fewest (the two its claims compare), and Table 5's two rows.
+
+    Examples
+    --------
+    >>> tasks = repeated_tasks()
+    >>> len(tasks), tasks[0]["repeat"], tasks[-1]["repeat"]
+    (2464, 1, 4)
+    """
+    tasks = []
+    for r in range(1, REPEATS):
+        for d in REPEATED_TABLE1:
+            tasks += [{"table": 1, "dataset": d, "fold": f, "method": m, "full": True, "repeat": r}
+                      for f in range(N_FOLDS) for m in TABLE1_METHODS]
+        for d in ("colon", "lymphoma"):
+            for f in range(N_FOLDS):
+                tasks += [{"table": 4, "dataset": d, "fold": f, "method": "zero_norm", "fraction": fr, "repeat": r}
+                          for fr in (FRACTIONS[0], FRACTIONS[-1])]
+                tasks.append({"table": 4, "dataset": d, "fold": f, "method": "hkl", "repeat": r})
+        for d in ("ionosphere", "breast_cancer_wisconsin"):
+            tasks += [{"table": 5, "dataset": d, "fold": f, "method": m, "full": True, "repeat": r,
+                       **({"impute": "train-median"} if m == "weighted_svm" else {})}
+                      for f in range(N_FOLDS) for m in ("weighted_svm", "hkl")]
     return tasks
 
 
