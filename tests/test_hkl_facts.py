@@ -100,6 +100,12 @@ def test_claim_facts_count_the_claims(claims, stored):
     assert stored["t1_n_holds"] == int((per_set["verdict"] == "holds").sum())
     for key in ("v_t3_l1_20newsgroups", "v_t4_hkl_colon", "v_t5_sparse_ionosphere"):
         assert stored[key]
+    embedded = claims[claims["table"].isin(["Table 4", "Table 5"]) & (claims["a"] == "HKL")
+                      & claims["claim"].str.contains("more accurate")]
+    assert len(embedded) == 4 and stored["t45_acc_tally"] == facts.tally(embedded["verdict"])
+    equal = embedded.loc[embedded["verdict"] == "no gain", "dataset"]
+    assert (stored["t45_equal_where"] == "no data set") == equal.empty
+    assert all(facts._EMBEDDED_NAMES[d] in stored["t45_equal_where"] for d in equal)
 
 
 def test_agreement_and_gap_facts(result, stored):

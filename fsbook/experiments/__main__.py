@@ -57,11 +57,10 @@ def _parser(name, description=None):
 
 
 def _select(parser, tasks, only):
-    for spec in only:
-        key, sep, values = spec.partition("=")
-        if not sep or not key:
-            parser.error(f"--only expects KEY=V1,V2, got {spec!r}")
-        wanted = set(values.split(","))
+    from fsbook.experiments._retime import parse_only
+
+    for key, values in parse_only(parser, only).items():
+        wanted = set(values)
         if not any(key in t for t in tasks):
             names = sorted({k for t in tasks for k in t})
             parser.error(f"--only: no task has a parameter {key!r}; the parameters are {', '.join(names)}")

@@ -149,6 +149,24 @@ def retime_parser():
     return p
 
 
+def parse_only(parser, specs) -> dict:
+    """``{KEY: [V1, V2, ...]}`` of the ``--only KEY=V1,V2`` options ``specs`` (the run's and
+    ``retime``'s); a malformed one stops ``parser`` with its message.
+
+    Examples
+    --------
+    >>> parse_only(argparse.ArgumentParser(), ["part=yale", "fold=0,1"])
+    {'part': ['yale'], 'fold': ['0', '1']}
+    """
+    only = {}
+    for spec in specs:
+        key, sep, values = spec.partition("=")
+        if not sep or not key:
+            parser.error(f"--only expects KEY=V1,V2, got {spec!r}")
+        only[key] = values.split(",")
+    return only
+
+
 def main(argv=None) -> int:
     """``python -m fsbook.experiments retime NAME [NAME ...] [--root DIR] [--cpu-budget-seconds S] [--again]
     [--only KEY=V1,V2]``."""
@@ -157,12 +175,7 @@ def main(argv=None) -> int:
     parser = retime_parser()
     args = parser.parse_args(argv)
     root = None if args.root is None else Path(args.root)
-    only = {}
-    for spec in args.only:
-        key, sep, values = spec.partition("=")
-        if not sep or not key:
-            parser.error(f"--only expects KEY=V1,V2, got {spec!r}")
-        only[key] = values.split(",")
+    only = parse_only(parser, args.only)
     code = 0
     for name in args.protocol:
         start = time.perf_counter()

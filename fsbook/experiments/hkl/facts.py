@@ -57,6 +57,9 @@ SHORT_CLAIMS = {
     "HKL beats Weka's default LibSVM (raw attributes)": "vs Weka LibSVM",
     "HKL beats the best of the fifteen wrappers": "vs best wrapper",
     "HKL beats a CV-tuned LibSVM (raw attributes)": "vs tuned LibSVM"}
+#: Tables 4 and 5's data sets, as the prose names them
+_EMBEDDED_NAMES = {"colon": "colon", "lymphoma": "lymphoma", "ionosphere": "ionosphere",
+                   "breast_cancer_wisconsin": "Wisconsin"}
 #: the keys of the per-claim verdicts of Tables 3-5 (``v_<key>_<data set>``)
 _CLAIM_KEYS = {"HKL beats the L1 SVM with C tuned": "t3_l1",
                "HKL beats the L2 SVM with C tuned": "t3_l2",
@@ -266,6 +269,13 @@ def claim_facts(results, claims_table):
               & (c["b"] == "zero-norm SVM, all genes") & (c["a"] == "HKL")].iloc[0]
     out["t4_colon_ci_low"] = round(float(colon["ci_low"]), 2)
     out["t4_colon_ci_high"] = round(float(colon["ci_high"]), 2)
+    # Tables 4 and 5: HKL's accuracy against the embedded baselines, as a tally and where the
+    # two are shown equal within the margin (no gain)
+    embedded = c[c["table"].isin(["Table 4", "Table 5"]) & (c["a"] == "HKL")
+                 & c["claim"].str.contains("more accurate")]
+    out["t45_acc_tally"] = tally(embedded["verdict"])
+    equal = [_EMBEDDED_NAMES[d] for d in embedded.loc[embedded["verdict"] == "no gain", "dataset"]]
+    out["t45_equal_where"] = join_words(equal) if equal else "no data set"
     # Table 2: the data sets on which HKL loses to each wrapper row
     rows = [r for r in t1.index if r[0] in CONFIGS or r[0] in RAW_CONFIGS]
     lost = {r: [d for d in t1.columns if hkl_row[d] < t1.loc[r, d] - TIE] for r in rows}
