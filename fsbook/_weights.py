@@ -23,7 +23,11 @@ _NOT_YET = "a weighted form of its {what} is possible but not implemented"
 
 #: why each public estimator without ``sample_weight`` refuses it
 REFUSALS = {
-    "ProjectionPenaltySVC": _NOT_YET.format(what="dual (13)-(15) (per-sample C_i = C w_i)"),
+    "ProjectionPenaltySVC": "its duals would take per-sample costs C_i = C w_i, but the reducer it "
+                            "fits on the same samples (kernel PCA by default, or any transformer) "
+                            "has no weighted fit, so integer weights would not equal repeated "
+                            "samples; with reduced_penalty=0 the offsets (v, b) of a separable "
+                            "problem are not unique either",
     "GeneralizedDiscriminantAnalysis": _NOT_YET.format(what="kernel scatter matrices"),
     "OrthogonalLaplacianfaces": "its objective is a graph Laplacian on the samples' neighbourhood "
                                 "graph, where a sample weight has no agreed meaning (He et al.)",
@@ -49,8 +53,6 @@ REFUSALS = {
                       "graph, where a sample weight has no agreed meaning (He et al. 2005)",
     "Relief": "ReliefF averages over sampled instances and their nearest hits and misses; "
               "a weighted form is not defined by Kononenko's algorithm",
-    "L1SVMSelector": _NOT_YET.format(what="C path (its start, scikit-learn's l1_min_c, takes no "
-                                          "weights)"),
     "MRMR": _NOT_YET.format(what="mutual informations (weighted counts of the joint states, "
                                  "a weighted mean and s.d. for the three states)"),
     "MMC": _PAIRS,

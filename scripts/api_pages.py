@@ -28,6 +28,7 @@ PAGES = (
     ("fsbook.hkl", "Disjunctive hierarchical kernel learning"),
     ("fsbook.baselines", "Baselines"),
     ("fsbook.booleanize", "Booleanisation"),
+    ("fsbook.datasets", "The loaders of the checksummed data sets"),
     ("fsbook.capabilities", "Capabilities"),
     ("fsbook.claims", "Claims and verdicts"),
     ("fsbook.decisions", "Decisions: grids, ties and top-k"),

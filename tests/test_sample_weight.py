@@ -15,13 +15,13 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.metadata_routing import MetadataRouter
 
 from fsbook._weights import REFUSALS
-from fsbook.baselines import SVMRFE, StabilitySelection, ZeroNormSVM
+from fsbook.baselines import SVMRFE, L1SVMSelector, StabilitySelection, ZeroNormSVM
 from fsbook.capabilities import capability_table, probe_instance, public_estimators
 from fsbook.projection import ProjectionPenalty
 from fsbook.projection.linear import augment_features, reduce
 
 #: the estimators that take sample_weight, and the fitted attribute compared across fits
-WEIGHTED = {"SVMRFE": "ranking_", "ZeroNormSVM": "coef_"}
+WEIGHTED = {"SVMRFE": "ranking_", "ZeroNormSVM": "coef_", "L1SVMSelector": "coef_"}
 META = {"ProjectionPenalty", "StabilitySelection"}
 
 
@@ -35,7 +35,8 @@ def _data(n=60, d=6, seed=0):
 
 def _make(name, **kw):
     return {"SVMRFE": lambda: SVMRFE(n_features_to_select=2, **kw),
-            "ZeroNormSVM": lambda: ZeroNormSVM(n_features_to_select=2, **kw)}[name]()
+            "ZeroNormSVM": lambda: ZeroNormSVM(n_features_to_select=2, **kw),
+            "L1SVMSelector": lambda: L1SVMSelector(n_features_to_select=2, **kw)}[name]()
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +89,7 @@ def test_integer_weights_equal_repeated_samples(name):
     weighted = _make(name).fit(X, y, sample_weight=w)
     repeated = _make(name).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
     np.testing.assert_array_equal(weighted.get_support(), repeated.get_support())
-    if name == "ZeroNormSVM":                        # the same optimum, to liblinear's tolerance
+    if name in ("ZeroNormSVM", "L1SVMSelector"):     # the same optimum, to liblinear's tolerance
         np.testing.assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-4, atol=1e-5)
     else:                                            # the whole elimination order
         np.testing.assert_array_equal(weighted.ranking_, repeated.ranking_)
@@ -96,6 +97,49 @@ def test_integer_weights_equal_repeated_samples(name):
     plain = getattr(_make(name).fit(X, y), WEIGHTED[name])
     assert not np.allclose(np.asarray(plain, float), np.asarray(getattr(weighted, WEIGHTED[name]), float),
                            atol=1e-3)
+
+
+def test_l1svm_zero_weights_equal_dropped_samples_and_the_path_starts_at_the_weighted_l1_min_c():
+    """L1SVMSelector: a zero weight is the fit without that sample; the path's first C is
+    scikit-learn's own ``l1_min_c`` of the repeated (scaled) samples, times 1.01; three classes
+    and sparse input agree with their repeated and dense fits."""
+    from sklearn.svm import l1_min_c
+
+    from fsbook.baselines.svm_selectors import _scaled
+    X, y = _data(seed=6)
+    w = np.ones(len(y))
+    w[[3, 10, 40]] = 0
+    keep = w > 0
+    for k in (2, 3):
+        weighted = L1SVMSelector(k).fit(X, y, sample_weight=w)
+        dropped = L1SVMSelector(k).fit(X[keep], y[keep])
+        np.testing.assert_array_equal(weighted.get_support(), dropped.get_support())
+        np.testing.assert_allclose(weighted.C_, dropped.C_, rtol=1e-12)
+        np.testing.assert_allclose(weighted.coef_, dropped.coef_, rtol=1e-4, atol=1e-5)
+    rng = np.random.default_rng(7)
+    y3 = rng.integers(0, 3, 90)
+    X3 = rng.normal(size=(90, 8))
+    X3[:, :3] += 1.5 * np.eye(3)[y3]
+    w3 = rng.integers(0, 4, 90)
+    weighted = L1SVMSelector(3).fit(X3, y3, sample_weight=w3)
+    Xr, yr = np.repeat(X3, w3, axis=0), np.repeat(y3, w3)
+    repeated = L1SVMSelector(3).fit(Xr, yr)
+    np.testing.assert_allclose(weighted.path_[0][0], 1.01 * l1_min_c(_scaled(Xr), yr), rtol=1e-12)
+    np.testing.assert_array_equal(weighted.get_support(), repeated.get_support())
+    np.testing.assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-4, atol=1e-5)
+    import scipy.sparse as sp
+    sparse = L1SVMSelector(3).fit(sp.csr_matrix(X3), y3, sample_weight=w3)
+    np.testing.assert_array_equal(sparse.get_support(), weighted.get_support())
+    np.testing.assert_allclose(sparse.coef_, weighted.coef_, rtol=1e-6, atol=1e-8)
+    with pytest.raises(ValueError, match="(?i)negative"):
+        L1SVMSelector(2).fit(X, y, sample_weight=-np.ones(len(y)))
+
+
+def test_projection_penalty_svc_refuses_weights_and_says_why():
+    from fsbook.projection import ProjectionPenaltySVC
+    X, y = _data()
+    with pytest.raises(TypeError, match=r"ProjectionPenaltySVC.fit does not take sample_weight: .*reducer"):
+        ProjectionPenaltySVC(reduced_penalty=1e-2).fit(X, y, sample_weight=np.ones(len(y)))
 
 
 def test_pipeline_routes_sample_weight_to_the_selector_and_the_classifier():
@@ -110,6 +154,11 @@ def test_pipeline_routes_sample_weight_to_the_selector_and_the_classifier():
         clf = LogisticRegression().fit(sel.transform(Xs), y, sample_weight=w)
     np.testing.assert_array_equal(pipe[1].get_support(), sel.get_support())
     np.testing.assert_allclose(pipe[2].coef_, clf.coef_)
+    with sklearn.config_context(enable_metadata_routing=True):
+        pipe = make_pipeline(L1SVMSelector(2).set_fit_request(sample_weight=True),
+                             LogisticRegression().set_fit_request(sample_weight=True)).fit(X, y, sample_weight=w)
+    alone = L1SVMSelector(2).fit(X, y, sample_weight=w)
+    np.testing.assert_array_equal(pipe[0].coef_, alone.coef_)
     # a step that does not take weights cannot be asked for them
     from fsbook.baselines import FOHSIC
     assert not hasattr(FOHSIC(), "set_fit_request")

@@ -82,6 +82,23 @@ def elimination_order(svc):
     return ranks
 
 
+def _l1_min_c(X, codes, sample_weight=None):
+    """:func:`sklearn.svm.l1_min_c` (squared hinge, intercept) of ``X`` with row ``i``'s loss weighted
+    by ``sample_weight[i]``: ``0.5 / max(|Yᵀ diag(w) [X, 1]|)`` over the classes' ±1 codings ``Y``, the
+    smallest C at which the weighted ℓ1-SVM keeps a feature (for integer weights, ``l1_min_c`` of
+    the repeated rows).  ``None``: scikit-learn's own ``l1_min_c``."""
+    if sample_weight is None:
+        return l1_min_c(X, codes, loss="squared_hinge")
+    from sklearn.preprocessing import LabelBinarizer
+
+    Yw = LabelBinarizer(neg_label=-1).fit_transform(codes).T * sample_weight
+    den = max(float(np.max(np.abs(np.asarray(X.T @ Yw.T)))), float(np.max(np.abs(Yw.sum(axis=1)))))
+    if den == 0.0:
+        raise ValueError("Ill-posed l1_min_c calculation: l1 will always select zero coefficients "
+                         "for this data")
+    return 0.5 / den
+
+
 def _scaled(X, sample_weight=None):
     s = feature_scales(X) if sample_weight is None else _weighted_scales(X, sample_weight)
     return (X @ sp.diags(1.0 / s)).tocsr() if sp.issparse(X) else X / s
@@ -121,6 +138,17 @@ class L1SVMSelector(SupportSelectorMixin, BaseEstimator):
     fsbook.baselines.SVMRFE : recursive elimination by a linear SVM's weights.
     fsbook.baselines.StabilitySelection : the selection frequencies of this selector over
         half-size subsamples (its default estimator).
+
+    Notes
+    -----
+    Sample weights.  ``fit`` takes ``sample_weight``: the squared hinge loss of every SVM on the
+    path is weighted (``LinearSVC``'s per-sample ``C w_i``), the path starts at the weighted
+    ``l1_min_c`` (the smallest C at which the weighted problem keeps a feature) and the features
+    are scaled by their weighted standard deviation, so integer weights give the path of the
+    repeated samples and a zero weight that of the samples without it (the fits agree to
+    liblinear's tolerance, not bit for bit).  With
+    ``sklearn.set_config(enable_metadata_routing=True)``, ``set_fit_request(sample_weight=True)``
+    routes them from a Pipeline.
 
     References
     ----------
@@ -166,16 +194,21 @@ class L1SVMSelector(SupportSelectorMixin, BaseEstimator):
         self.tol = tol
         self.random_state = random_state
 
-    def _weights(self, X, y, C, seed):
+    def _weights(self, X, y, C, seed, sample_weight=None):
         svc = LinearSVC(penalty="l1", dual=False, C=C, max_iter=self.max_iter, tol=self.tol,
                         random_state=seed)
-        svc.fit(X, y)
+        if sample_weight is None:
+            svc.fit(X, y)
+        else:
+            if get_config()["enable_metadata_routing"]:
+                svc.set_fit_request(sample_weight=True)
+            svc.fit(X, y, sample_weight=sample_weight)
         self.n_iter_ += int(np.max(svc.n_iter_))
         w = np.abs(svc.coef_).max(axis=0)
         return svc.coef_, int((w > 0).sum())
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Run the C path (see module docstring).
 
         Parameters
@@ -184,6 +217,9 @@ class L1SVMSelector(SupportSelectorMixin, BaseEstimator):
             Training data.
         y : array-like of shape (n_samples,)
             Class labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights of the samples in the SVM's loss, the path's start and the
+            features' scaling (see Notes); None weights every sample 1.
 
         Returns
         -------
@@ -194,9 +230,11 @@ class L1SVMSelector(SupportSelectorMixin, BaseEstimator):
         k = self._resolve_k(X.shape[1])
         # one integer seed for every fit along the path, so each fit shuffles alike
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
-        Xs = _scaled(X)
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, X, ensure_non_negative=True)
+        Xs = _scaled(X, sample_weight)
         try:
-            C = l1_min_c(Xs, codes, loss="squared_hinge") * 1.01
+            C = _l1_min_c(Xs, codes, sample_weight) * 1.01
         except ValueError as err:       # "Ill-posed l1_min_c calculation": X'y = 0
             raise ValueError(
                 "L1SVMSelector: no feature is correlated with the labels (Xᵀy = 0 for the ±1 coding of "
@@ -211,7 +249,7 @@ class L1SVMSelector(SupportSelectorMixin, BaseEstimator):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             for _ in range(60):
-                coef, c = self._weights(Xs, codes, C, seed)
+                coef, c = self._weights(Xs, codes, C, seed, sample_weight)
                 path.append((C, c))
                 if c >= k:
                     hi = (C, coef, c)
@@ -221,7 +259,7 @@ class L1SVMSelector(SupportSelectorMixin, BaseEstimator):
             if hi is not None and hi[2] != k and lo is not None:
                 for _ in range(self.max_bisect):
                     C = float(np.sqrt(lo[0] * hi[0]))
-                    coef, c = self._weights(Xs, codes, C, seed)
+                    coef, c = self._weights(Xs, codes, C, seed, sample_weight)
                     path.append((C, c))
                     if c < k:
                         lo = (C, coef, c)

@@ -10,6 +10,7 @@ it is missing or corrupted.  There is no fallback to synthetic data.  The data f
 else the clone's ``data/`` (:mod:`fsbook.datasets._location`).
 """
 
+from fsbook.datasets import _registry
 from fsbook.datasets._catalog import list_datasets, load_by_name, paper_names, rule_consistency
 from fsbook.datasets._loaders import (
                        load_20newsgroups,
@@ -70,9 +71,14 @@ from fsbook.datasets._loaders import (
                        load_yale,
 )
 from fsbook.datasets._newsgroups import PAIR, load_atheism_religion, most_frequent_words, outer_folds
-from fsbook.datasets._registry import BYDATE_PUBLISHED_COUNTS, DOMAINS
 from fsbook.datasets._store import REBUILD_COMMAND, DatasetError, data_dir, data_size_mb
 from fsbook.datasets._suite import one_hot_bases
+
+#: the domains of the catalogue (``list_datasets().domain``) and what each stands for
+DOMAINS = _registry.DOMAINS
+#: the published per-group post counts (train, test) of 20 Newsgroups' bydate split (J. Rennie's
+#: 20news-bydate), against which the reconstructed archive is checked
+BYDATE_PUBLISHED_COUNTS = _registry.BYDATE_PUBLISHED_COUNTS
 
 __all__ = [
     "load_20newsgroups",

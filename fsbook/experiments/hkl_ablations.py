@@ -73,6 +73,11 @@ class L1HingeSVM(ClassifierMixin, BaseEstimator):
     with the hinge loss (Zhu et al.'s 1-norm SVM), solved exactly by HiGHS
     (:func:`scipy.optimize.linprog`); the intercept ``b`` is not penalised.  Binary labels only.
 
+    A helper of this ablation's ``"hinge"`` variant, not one of fsbook's public estimators
+    (:func:`fsbook.capabilities.public_estimators`, the method subpackages' classes): it has no
+    parameter validation, no ``sample_weight`` and no ``check_estimator`` test, and a weight
+    passed to ``fit`` raises Python's own ``TypeError``.
+
     Parameters
     ----------
     C : float, default 1.0
