@@ -10,7 +10,7 @@ it is missing or corrupted.  There is no fallback to synthetic data.  The data f
 else the clone's ``data/`` (:mod:`fsbook.datasets._location`).
 """
 
-from fsbook.datasets import _registry
+from fsbook.datasets import _newsgroups, _registry, _store
 from fsbook.datasets._catalog import list_datasets, load_by_name, paper_names, rule_consistency
 from fsbook.datasets._loaders import (
                        load_20newsgroups,
@@ -70,10 +70,14 @@ from fsbook.datasets._loaders import (
                        load_wine,
                        load_yale,
 )
-from fsbook.datasets._newsgroups import PAIR, load_atheism_religion, most_frequent_words, outer_folds
-from fsbook.datasets._store import REBUILD_COMMAND, DatasetError, data_dir, data_size_mb
+from fsbook.datasets._newsgroups import load_atheism_religion, most_frequent_words, outer_folds
+from fsbook.datasets._store import DatasetError, data_dir, data_size_mb
 from fsbook.datasets._suite import one_hot_bases
 
+#: the two newsgroups of the binary task of chapters 1 and 6; ``y = 1`` is talk.religion.misc
+PAIR = _newsgroups.PAIR
+#: the command that rebuilds ``data/`` from the shared data sets (``make data`` runs it)
+REBUILD_COMMAND = _store.REBUILD_COMMAND
 #: the domains of the catalogue (``list_datasets().domain``) and what each stands for
 DOMAINS = _registry.DOMAINS
 #: the published per-group post counts (train, test) of 20 Newsgroups' bydate split (J. Rennie's
