@@ -114,3 +114,28 @@ def test_svm_choice_recomputes_the_lexicographic_rule_of_the_search():
     fitted = search.fit(X, y)
     assert out["chosen"] == fitted.best_index_
     assert np.allclose(out["cv_accuracy"], fitted.cv_results_["mean_test_accuracy"])
+
+
+def test_two_class_rule_changes_the_first_grid_point_only_away_from_a_one_class_model():
+    """``tie="two_class"`` chooses the first grid point among the best unless that point predicts
+    one class on every validation fold while a tied point predicts both; svm_choice recomputes
+    its choice."""
+    from fsbook.experiments._chance import svm_choice
+    from fsbook.model_selection import tuned_svm, two_class_svm_refit
+
+    table = {"mean_test_accuracy": [0.7, 0.7 + 1e-16, 0.7, 0.6], "mean_test_classes": [1.0, 2.0, 1.5, 2.0]}
+    assert two_class_svm_refit(table) == 1
+    table["mean_test_classes"] = [2.0, 2.0, 1.0, 2.0]
+    assert two_class_svm_refit(table) == 0               # what "first" chooses
+    rng = np.random.default_rng(3)
+    X = np.r_[rng.normal(0, 1, (30, 2)), rng.normal(0.4, 1, (12, 2))]
+    y = np.r_[np.zeros(30), np.ones(12)]
+    grid = {"C": [1e-3, 1e-2, 1.0, 10.0]}
+    two = tuned_svm(SVC(), grid, seed=2, scale=True, tie="two_class")
+    out = svm_choice(two, X, y)
+    fitted = two.fit(X, y)
+    assert out["chosen"] == fitted.best_index_
+    first = tuned_svm(SVC(), grid, seed=2, scale=True).fit(X, y)
+    assert np.allclose(fitted.cv_results_["mean_test_accuracy"], first.cv_results_["mean_test_score"])
+    if fitted.cv_results_["mean_test_classes"][first.best_index_] > 1:    # not one class on every fold
+        assert fitted.best_index_ == first.best_index_

@@ -100,16 +100,16 @@ def svm_choice(search, X_train, y_train):
 
     candidates = list(ParameterGrid(search.param_grid))
     folds = list(search.cv.split(X_train, y_train))
-    from fsbook.model_selection import lexicographic_svm_refit
-
-    lexicographic = search.refit is lexicographic_svm_refit      # tuned_svm(..., tie="lexicographic")
+    # tuned_svm(..., tie="two_class" or "lexicographic"): its tie-breaking scores, recomputed too
+    multi = isinstance(search.scoring, dict)
+    secondary_names = [name for name in (search.scoring or {}) if name != "accuracy"] if multi else []
     precomputed = getattr(search.estimator, "kernel", None) == "precomputed"   # X_train is a Gram matrix
 
     def rows(idx, cols):
         return X_train[np.ix_(idx, cols)] if precomputed else X_train[idx]
 
     acc = np.zeros((len(candidates), len(folds)))
-    secondary = {name: np.zeros_like(acc) for name in ("classes", "hinge")}
+    secondary = {name: np.zeros_like(acc) for name in secondary_names}
     degenerate = np.zeros(len(candidates), dtype=bool)
     for i, params in enumerate(candidates):
         predicted = []
@@ -118,12 +118,12 @@ def svm_choice(search, X_train, y_train):
             pred = model.predict(rows(va, tr))
             acc[i, f] = np.mean(pred == y_train[va])
             predicted.append(pred)
-            if lexicographic:
+            if multi:
                 for name in secondary:
                     secondary[name][i, f] = search.scoring[name](model, rows(va, tr), y_train[va])
         degenerate[i] = np.unique(np.concatenate(predicted)).size < 2
     mean = acc.mean(axis=1)
-    if lexicographic:
+    if multi:
         chosen = int(search.refit({"mean_test_accuracy": mean,
                                    **{f"mean_test_{k}": v.mean(axis=1) for k, v in secondary.items()}}))
     else:
