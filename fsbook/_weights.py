@@ -53,8 +53,6 @@ REFUSALS = {
                       "graph, where a sample weight has no agreed meaning (He et al. 2005)",
     "Relief": "ReliefF averages over sampled instances and their nearest hits and misses; "
               "a weighted form is not defined by Kononenko's algorithm",
-    "MRMR": _NOT_YET.format(what="mutual informations (weighted counts of the joint states, "
-                                 "a weighted mean and s.d. for the three states)"),
     "MMC": _PAIRS,
     "MMCSupervised": _PAIRS.replace("weight the pairs by repeating them",
                                     "repeat a sample to weight it"),

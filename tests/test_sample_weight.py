@@ -15,13 +15,13 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.metadata_routing import MetadataRouter
 
 from fsbook._weights import REFUSALS
-from fsbook.baselines import SVMRFE, L1SVMSelector, StabilitySelection, ZeroNormSVM
+from fsbook.baselines import MRMR, SVMRFE, L1SVMSelector, StabilitySelection, ZeroNormSVM
 from fsbook.capabilities import capability_table, probe_instance, public_estimators
 from fsbook.projection import ProjectionPenalty
 from fsbook.projection.linear import augment_features, reduce
 
 #: the estimators that take sample_weight, and the fitted attribute compared across fits
-WEIGHTED = {"SVMRFE": "ranking_", "ZeroNormSVM": "coef_", "L1SVMSelector": "coef_"}
+WEIGHTED = {"SVMRFE": "ranking_", "ZeroNormSVM": "coef_", "L1SVMSelector": "coef_", "MRMR": "relevance_"}
 META = {"ProjectionPenalty", "StabilitySelection"}
 
 
@@ -36,7 +36,8 @@ def _data(n=60, d=6, seed=0):
 def _make(name, **kw):
     return {"SVMRFE": lambda: SVMRFE(n_features_to_select=2, **kw),
             "ZeroNormSVM": lambda: ZeroNormSVM(n_features_to_select=2, **kw),
-            "L1SVMSelector": lambda: L1SVMSelector(n_features_to_select=2, **kw)}[name]()
+            "L1SVMSelector": lambda: L1SVMSelector(n_features_to_select=2, **kw),
+            "MRMR": lambda: MRMR(n_features_to_select=2, **kw)}[name]()
 
 
 @pytest.fixture(scope="module")
@@ -214,3 +215,30 @@ def test_projection_penalty_routes_the_weights_to_its_estimator():
         with pytest.raises(ValueError, match="reduced_penalty=0 is solved exactly for an unweighted"):
             ProjectionPenalty(Ridge().set_fit_request(sample_weight=True), PCA(2),
                               reduced_penalty=0.0).fit(X, y, sample_weight=w)
+
+
+@pytest.mark.parametrize("discretise", ["mean_std", "none"])
+def test_mrmr_weights_are_counts_dense_or_sparse_and_zero_drops_a_sample(discretise):
+    """MRMR's weighted mutual informations and discretisation: integer weights give the
+    relevances of the repeated samples (to rounding), sparse equals dense, and a zero weight gives
+    the selection of the samples without it."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 3, 90)
+    X = rng.normal(size=(90, 10))
+    X[:, 0] += y
+    if discretise == "none":
+        X = np.round(X)
+    w = rng.integers(0, 4, 90).astype(float)
+    a = MRMR(4, discretise=discretise).fit(X, y, sample_weight=w)
+    rep = np.repeat(np.arange(90), w.astype(int))
+    b = MRMR(4, discretise=discretise).fit(X[rep], y[rep])
+    np.testing.assert_array_equal(a.ranking_, b.ranking_)
+    np.testing.assert_allclose(a.relevance_, b.relevance_, rtol=1e-12, atol=1e-14)
+    c = MRMR(4, discretise=discretise).fit(sp.csr_matrix(X), y, sample_weight=w)
+    np.testing.assert_array_equal(a.ranking_, c.ranking_)
+    np.testing.assert_allclose(a.relevance_, c.relevance_, rtol=1e-12, atol=1e-14)
+    kept = w > 0
+    d = MRMR(4, discretise=discretise).fit(X[kept], y[kept], sample_weight=w[kept])
+    np.testing.assert_array_equal(a.ranking_, d.ranking_)

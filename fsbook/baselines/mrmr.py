@@ -56,7 +56,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.utils.sparsefuncs import mean_variance_axis
 
-from fsbook._compat import Interval, StrOptions, fit_context
+from fsbook._compat import Interval, StrOptions, check_sample_weight, fit_context
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.decisions import RTOL, argbest
 
@@ -70,7 +70,7 @@ BLOCK_ENTRIES = 1 << 22
 MI_ATOL = 1e-12
 
 
-def discretise_mean_std(X, alpha=1.0, *, center=None, scale=None):
+def discretise_mean_std(X, alpha=1.0, *, center=None, scale=None, sample_weight=None):
     """Three states per feature: 0 below ``mean − alpha·std``, 2 above ``mean + alpha·std``, else 1.
 
     A sparse ``X`` is read a block of columns at a time (no dense float copy of it); its mean and
@@ -83,6 +83,9 @@ def discretise_mean_std(X, alpha=1.0, *, center=None, scale=None):
     alpha : float, default 1.0
     center, scale : ndarray (n_features,), optional
         Mean and standard deviation to use (default: those of ``X``, population std).
+    sample_weight : ndarray (n_samples,), optional
+        Weights of the samples in the default mean and standard deviation (the weighted mean and
+        the weighted population std: integer weights give those of the repeated samples).
 
     Returns
     -------
@@ -98,7 +101,7 @@ def discretise_mean_std(X, alpha=1.0, *, center=None, scale=None):
     """
     if sp.issparse(X):                  # a float copy of one block of columns at a time
         X = sp.csc_matrix(X, dtype=np.float64)
-        mean, var = mean_variance_axis(X, axis=0)
+        mean, var = mean_variance_axis(X, axis=0, weights=sample_weight)
         mu = mean if center is None else np.asarray(center, dtype=np.float64)
         sd = np.sqrt(var) if scale is None else np.asarray(scale, dtype=np.float64)
         states = np.empty(X.shape, dtype=np.int8)
@@ -108,8 +111,13 @@ def discretise_mean_std(X, alpha=1.0, *, center=None, scale=None):
             states[:, cols] = _three_states(X[:, cols].toarray(), mu[cols], sd[cols], alpha)
         return states, mu, sd
     X = np.asarray(X, dtype=np.float64)
-    mu = X.mean(axis=0) if center is None else np.asarray(center, dtype=np.float64)
-    sd = X.std(axis=0) if scale is None else np.asarray(scale, dtype=np.float64)
+    if sample_weight is None:
+        mean, sd_ = X.mean(axis=0), X.std(axis=0)
+    else:
+        mean = np.average(X, axis=0, weights=sample_weight)
+        sd_ = np.sqrt(np.average((X - mean) ** 2, axis=0, weights=sample_weight))
+    mu = mean if center is None else np.asarray(center, dtype=np.float64)
+    sd = sd_ if scale is None else np.asarray(scale, dtype=np.float64)
     return _three_states(X, mu, sd, alpha), mu, sd
 
 
@@ -120,11 +128,12 @@ def _three_states(X, mu, sd, alpha):
     return states
 
 
-def mutual_information_with(states, n_states, v, n_v, *, block_entries=None):
+def mutual_information_with(states, n_states, v, n_v, *, block_entries=None, sample_weight=None):
     """``I(x_j; v)`` for every column ``x_j`` of ``states`` (natural logarithm).
 
     The empirical joint distribution of each column and ``v`` is counted by one
-    :func:`numpy.bincount` per block of columns.
+    :func:`numpy.bincount` per block of columns; with ``sample_weight`` each sample counts its
+    weight (integer weights give the counts of the repeated samples).
 
     Parameters
     ----------
@@ -134,6 +143,8 @@ def mutual_information_with(states, n_states, v, n_v, *, block_entries=None):
     n_v : int
     block_entries : int, optional
         Entries of one block of work (default :data:`BLOCK_ENTRIES`).
+    sample_weight : ndarray (n_samples,), optional
+        Non-negative weights of the samples (default: 1 each).
 
     Returns
     -------
@@ -152,11 +163,15 @@ def mutual_information_with(states, n_states, v, n_v, *, block_entries=None):
     block = max(1, (BLOCK_ENTRIES if block_entries is None else int(block_entries)) // max(n, 1))
     out = np.empty(d)
     v = np.asarray(v, dtype=np.int64)
+    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    total = n if w is None else float(w.sum())
     for start in range(0, d, block):
         cols = states[:, start:start + block].astype(np.int64)
         m = cols.shape[1]
         codes = cols * n_v + v[:, None] + cells * np.arange(m)[None, :]
-        p = np.bincount(codes.ravel(), minlength=m * cells).reshape(m, n_states, n_v) / n
+        counts = np.bincount(codes.ravel(), weights=None if w is None else np.repeat(w, m),
+                             minlength=m * cells)
+        p = counts.reshape(m, n_states, n_v) / total
         pa = p.sum(axis=2, keepdims=True)
         pb = p.sum(axis=1, keepdims=True)
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -176,7 +191,7 @@ def _miq_choice(relevance, mean_redundancy, candidates):
     return int(candidates[argbest(score, atol=MI_ATOL, rtol=RTOL)])
 
 
-def mrmr_order(states, n_states, y, n_classes, k, criterion="MID"):
+def mrmr_order(states, n_states, y, n_classes, k, criterion="MID", sample_weight=None):
     """The first ``k`` features chosen by mRMR, in the order chosen.
 
     Parameters
@@ -187,6 +202,8 @@ def mrmr_order(states, n_states, y, n_classes, k, criterion="MID"):
     n_classes : int
     k : int
     criterion : {"MID", "MIQ"}
+    sample_weight : ndarray (n_samples,), optional
+        Weights of the samples in every mutual information (:func:`mutual_information_with`).
 
     Returns
     -------
@@ -207,7 +224,7 @@ def mrmr_order(states, n_states, y, n_classes, k, criterion="MID"):
     >>> order.tolist()                      # the copy has redundancy = its relevance: b comes second
     [0, 2]
     """
-    relevance = mutual_information_with(states, n_states, y, n_classes)
+    relevance = mutual_information_with(states, n_states, y, n_classes, sample_weight=sample_weight)
     d = states.shape[1]
     chosen = np.zeros(d, dtype=bool)
     order, scores = [argbest(relevance, atol=MI_ATOL, rtol=RTOL)], []
@@ -216,7 +233,8 @@ def mrmr_order(states, n_states, y, n_classes, k, criterion="MID"):
     redundancy = np.zeros(d)
     for t in range(1, k):
         last = order[-1]
-        redundancy += mutual_information_with(states, n_states, states[:, last], n_states)
+        redundancy += mutual_information_with(states, n_states, states[:, last], n_states,
+                                              sample_weight=sample_weight)
         mean_red = redundancy / t
         candidates = np.flatnonzero(~chosen)
         if criterion == "MID":
@@ -310,9 +328,9 @@ class MRMR(SupportSelectorMixin, BaseEstimator):
         self.discretise = discretise
         self.alpha = alpha
 
-    def _states(self, X):
+    def _states(self, X, sample_weight=None):
         if self.discretise == "mean_std":
-            states, self.center_, self.scale_ = discretise_mean_std(X, self.alpha)
+            states, self.center_, self.scale_ = discretise_mean_std(X, self.alpha, sample_weight=sample_weight)
             return states, 3
         X = X.toarray() if sp.issparse(X) else X
         states = np.empty(X.shape, dtype=np.int32)
@@ -323,7 +341,7 @@ class MRMR(SupportSelectorMixin, BaseEstimator):
         return states, n_states
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Discretise ``X``, then choose ``n_features_to_select`` features greedily.
 
         Parameters
@@ -332,6 +350,11 @@ class MRMR(SupportSelectorMixin, BaseEstimator):
             Training samples.
         y : array-like of shape (n_samples,)
             Class labels.
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative weights: each sample counts its weight in the mean and standard
+            deviation of the discretisation and in every mutual information, so integer weights
+            give the selection of the repeated samples and a zero weight that of the samples
+            without it.
 
         Returns
         -------
@@ -339,10 +362,12 @@ class MRMR(SupportSelectorMixin, BaseEstimator):
             The fitted estimator.
         """
         X, codes = self._validate_classes(X, y)
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         k = self._resolve_k(X.shape[1])
-        states, n_states = self._states(X)
+        states, n_states = self._states(X, sample_weight)
         self.ranking_, self.relevance_, self.scores_ = mrmr_order(
-            states, n_states, codes, len(self.classes_), k, self.criterion)
+            states, n_states, codes, len(self.classes_), k, self.criterion, sample_weight=sample_weight)
         self.feature_importances_ = np.zeros(X.shape[1])
         self.feature_importances_[self.ranking_] = np.arange(k, 0, -1, dtype=float)
         self.support_ = np.zeros(X.shape[1], dtype=bool)
