@@ -92,7 +92,7 @@ __all__ = ["ALPHA", "HOLDS", "FAILS", "NO_GAIN", "NOT_SEPARABLE", "VERDICTS", "T
            "Claim", "paired_test", "evaluate", "claims_table", "holm", "count_rule", "evaluate_over_datasets",
            "over_datasets_table", "verdict_counts", "family_check", "min_achievable_p", "agreement",
            "AGREES", "DIFFERS", "INCONCLUSIVE", "hodges_lehmann", "COLUMNS", "binomial_min_p", "binomial_test",
-           "slope_t_test", "wins_ties_losses", "fold_test", "ClaimFamily", "equivalence_verdicts"]
+           "slope_t_test", "wins_ties_losses", "fold_test", "repetition_folds", "ClaimFamily", "equivalence_verdicts"]
 
 #: significance level of every verdict in the book
 ALPHA = 0.05
@@ -916,6 +916,38 @@ def fold_test(values) -> dict:
     if values.ndim == 2 and values.shape[0] >= 2:
         return {"test": "repeated_cv_t", "unit": "repetitions"}
     return {"test": "paired_t", "unit": "folds"}
+
+
+def repetition_folds(rows, column, what) -> np.ndarray:
+    """Paired fold results of repeated k-fold CV as a (repetitions, folds) array.
+
+    Parameters
+    ----------
+    rows : pandas.DataFrame
+        One method's rows on one data set, with the columns ``repeat``, ``fold`` and ``column``.
+    column : str
+        The result to arrange.
+    what : str
+        The method's name in the error raised when a fold of a repetition is missing.
+
+    Returns
+    -------
+    ndarray, shape (repetitions, folds)
+        Rows sorted by repetition, columns by fold: the input of :func:`fold_test` and
+        :func:`evaluate`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from fsbook.claims import repetition_folds
+    >>> rows = pd.DataFrame({"repeat": [0, 0, 1, 1], "fold": [1, 0, 0, 1], "acc": [0.5, 1.0, 0.75, 0.25]})
+    >>> repetition_folds(rows, "acc", "hkl").tolist()
+    [[1.0, 0.5], [0.75, 0.25]]
+    """
+    wide = rows.pivot(index="repeat", columns="fold", values=column)
+    if wide.empty or wide.isna().any().any():
+        raise ValueError(f"{what} is not stored on every fold of every repetition")
+    return wide.sort_index().sort_index(axis=1).to_numpy(dtype=float)
 
 
 class ClaimFamily:

@@ -121,13 +121,12 @@ def repeated_values(dfr, table, dataset, method, column, fraction=None):
     >>> repeated_values(dfr, 1, "d", "hkl", "HKL").tolist()
     [[100.0, 50.0], [75.0, 25.0]]
     """
+    from fsbook.claims import repetition_folds
+
     keep = (dfr.table == table) & (dfr.dataset == dataset) & (dfr.method == method)
     if fraction is not None:
         keep &= np.isclose(dfr["fraction"].astype(float), fraction)
-    wide = dfr[keep].pivot(index="repeat", columns="fold", values=column)
-    if wide.empty or wide.isna().any().any():
-        raise ValueError(f"{method} ({column}) is not stored on every fold of every partition of {dataset}")
-    return 100.0 * wide.sort_index().sort_index(axis=1).to_numpy(dtype=float)
+    return 100.0 * repetition_folds(dfr[keep], column, f"{method} ({column}) on {dataset}")
 
 
 def _partitions(dfr, dataset):
@@ -201,8 +200,8 @@ def claims(results):
     """
     from fsbook.claims import Claim, claims_table, evaluate, evaluate_over_datasets
 
-    df = task_frame(results.params, results.results)
     dfr = task_frame(results.params, results.results, repetitions=True)
+    df = dfr[dfr.repeat == 0].reset_index(drop=True)          # the first partition, as the tables show
     t1 = results.tables["table1"]
     rows = []
     hkl = ("HKL", (1, None, "hkl", "HKL"))

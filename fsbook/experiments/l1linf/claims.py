@@ -18,6 +18,7 @@ from fsbook.claims import (
     evaluate,
     evaluate_over_datasets,
     fold_test,
+    repetition_folds,
 )
 from fsbook.experiments.l1linf.paper import (
     AGREEMENT_MARGIN,
@@ -132,10 +133,7 @@ def better_than_each(pairs, claim):
 def _repeated(repeats, dataset, method):
     """``method``'s fold errors on ``dataset`` at Table 1's k, shape (repetitions, folds)."""
     sub = repeats[(repeats.dataset == dataset) & (repeats.method == method)]
-    wide = sub.pivot(index="repeat", columns="fold", values="error")
-    if wide.isna().any().any():
-        raise ValueError(f"{method} is not stored on every fold of every repetition of {dataset}")
-    return wide.to_numpy()
+    return repetition_folds(sub, "error", f"{method} on {dataset}")
 
 
 def _repeated_pair(repeats, n_samples, claim, dataset, a, b):
