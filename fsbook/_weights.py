@@ -31,7 +31,6 @@ REFUSALS = {
     "GeneralizedDiscriminantAnalysis": _NOT_YET.format(what="kernel scatter matrices"),
     "OrthogonalLaplacianfaces": "its objective is a graph Laplacian on the samples' neighbourhood "
                                 "graph, where a sample weight has no agreed meaning (He et al.)",
-    "ExhaustedSafePLS": _NOT_YET.format(what="PLS deflation (weighted covariances)"),
     "GeometricFeatureSetSelector": "its geometric ratios are ranks of convex-hull (Gram) matrices of "
                                    "the samples, which a weight does not change",
     "FeatureGroupSelector": "it selects a fixed subset of feature groups and fits nothing on the samples",
@@ -47,7 +46,6 @@ REFUSALS = {
     "WekaLibSVM": "it reproduces WEKA's LibSVM wrapper as the paper ran it, without instance weights",
     "WekaFilters": "it reproduces WEKA's filters (normalisation, nominal to binary), which fit "
                    "no loss",
-    "FeatureWeightingSVM": _NOT_YET.format(what="feature-weighting SVM's LP (per-sample slack cost)"),
     "FOHSIC": _NOT_YET.format(what="HSIC criterion (weighted centring)"),
     "LaplacianScore": "its score is a graph Laplacian statistic on the samples' neighbourhood "
                       "graph, where a sample weight has no agreed meaning (He et al. 2005)",
