@@ -17,7 +17,7 @@ from sklearn.utils.metadata_routing import MetadataRouter
 from fsbook._weights import REFUSALS
 from fsbook.baselines import MRMR, SVMRFE, FeatureWeightingSVM, L1SVMSelector, StabilitySelection, ZeroNormSVM
 from fsbook.capabilities import capability_table, probe_instance, public_estimators
-from fsbook.projection import ExhaustedSafePLS, ProjectionPenalty
+from fsbook.projection import ExhaustedSafePLS, GeneralizedDiscriminantAnalysis, ProjectionPenalty
 from fsbook.projection.linear import augment_features, reduce
 
 #: the estimators that take sample_weight, and the fitted attribute compared across fits
@@ -423,3 +423,61 @@ def test_proj_pls_routes_the_weights_to_ridge_and_to_the_pls_reducer():
     np.testing.assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-8, atol=1e-10)
     np.testing.assert_allclose(weighted.intercept_, repeated.intercept_, rtol=1e-8, atol=1e-10)
 
+
+def _weighted_gda_transform(X, y, w, Xt, reg=1e-8):
+    """The weighted form of GeneralizedDiscriminantAnalysis (poly kernel of degree 2, its
+    defaults), which fsbook does not ship (REFUSALS): with ``p = w/Σw``, ``H_w = I − 1pᵀ``, the
+    weighted centred kernel ``K_w = H_w K H_wᵀ`` and ``K̃ = diag(√w) K_w diag(√w) = U Λ Uᵀ``, the
+    centred points' coordinates are ``F_i = U_i Λ^{1/2} / √w_i`` (total scatter ``Σ w_i F_iᵀF_i =
+    Λ``, as the repeated samples' ``Φ̃ᵀΦ̃``), the class means ``μ_c = Σ_{i∈c} w_i F_i / W_c`` and
+    ``S_B = Σ_c W_c μ_c μ_cᵀ``; ``S_B a = λ (Λ + ε λ_max I) a`` as before, and a new point maps to
+    ``k_w(x)ᵀ diag(√w) U Λ^{-1/2} a`` with ``k_w(x)`` its kernel row centred by the weighted mean."""
+    import scipy.linalg
+
+    from fsbook.projection.reducers import _labels
+
+    keep = w > 0
+    X, y, w = X[keep], y[keep], w[keep].astype(float)
+    classes, codes = _labels(y)
+    est = GeneralizedDiscriminantAnalysis()
+    K = est._kernel(X, X)
+    p = w / w.sum()
+    Kp = K @ p
+    root = np.sqrt(w)
+    Kt = root[:, None] * (K - Kp[:, None] - Kp[None, :] + p @ Kp) * root[None, :]
+    lam, U = np.linalg.eigh((Kt + Kt.T) / 2)
+    kept = lam > 1e-10 * lam.max()
+    lam, U = lam[kept], U[:, kept]
+    onehot = (codes[:, None] == np.arange(classes.size)).astype(float)
+    Wc = onehot.T @ w
+    means = onehot.T @ (root[:, None] * U * np.sqrt(lam)) / Wc[:, None]
+    _, A = scipy.linalg.eigh((means * Wc[:, None]).T @ means, np.diag(lam + reg * lam.max()))
+    dual = (root[:, None] * U / np.sqrt(lam)) @ A[:, ::-1][:, :classes.size - 1]
+    Kn = est._kernel(Xt, X)
+    return (Kn - (Kn @ p)[:, None] - Kp[None, :] + p @ Kp) @ dual
+
+
+def test_gda_refuses_weights_because_its_signs_are_the_eigensolvers():
+    """Why GeneralizedDiscriminantAnalysis keeps its refusal (REFUSALS' measurement): the weighted
+    form above gives the repeated samples' transform up to the sign of each component (to a
+    relative 1e-9, measured 1e-13), but the signs differ in about half of the components, and
+    the unweighted fit itself changes signs when the same rows come in another order."""
+    flips = shuffled_flips = 0
+    for t in range(20):
+        rng = np.random.default_rng(100 + t)
+        X, y, w = rng.normal(size=(40, 5)), rng.integers(0, 3, 40), rng.integers(0, 4, 40)
+        Xt = rng.normal(size=(10, 5))
+        rep = np.repeat(np.arange(40), w)
+        repeated = GeneralizedDiscriminantAnalysis().fit(X[rep], y[rep]).transform(Xt)
+        weighted = _weighted_gda_transform(X, y, w, Xt)
+        sign = np.sign(np.sum(weighted * repeated, axis=0))
+        np.testing.assert_allclose(weighted * sign, repeated, rtol=0, atol=1e-9 * np.abs(repeated).max())
+        flips += int((sign < 0).sum())
+        perm = rng.permutation(rep.size)
+        shuffled = GeneralizedDiscriminantAnalysis().fit(X[rep][perm], y[rep][perm]).transform(Xt)
+        shuffled_flips += int((np.sum(shuffled * repeated, axis=0) < 0).sum())
+    assert flips > 0 and shuffled_flips > 0, (flips, shuffled_flips)
+    X, y = _data()
+    with pytest.raises(TypeError, match=r"GeneralizedDiscriminantAnalysis.fit does not take sample_weight: "
+                                        r"its weighted form .* sign"):
+        GeneralizedDiscriminantAnalysis().fit(X, y, sample_weight=np.ones(len(y)))
