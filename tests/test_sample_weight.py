@@ -15,13 +15,15 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.metadata_routing import MetadataRouter
 
 from fsbook._weights import REFUSALS
-from fsbook.baselines import MRMR, SVMRFE, L1SVMSelector, StabilitySelection, ZeroNormSVM
+from fsbook.baselines import MRMR, SVMRFE, FeatureWeightingSVM, L1SVMSelector, StabilitySelection, ZeroNormSVM
 from fsbook.capabilities import capability_table, probe_instance, public_estimators
-from fsbook.projection import ProjectionPenalty
+from fsbook.projection import ExhaustedSafePLS, GeneralizedDiscriminantAnalysis, ProjectionPenalty
 from fsbook.projection.linear import augment_features, reduce
 
 #: the estimators that take sample_weight, and the fitted attribute compared across fits
-WEIGHTED = {"SVMRFE": "ranking_", "ZeroNormSVM": "coef_", "L1SVMSelector": "coef_", "MRMR": "relevance_"}
+#: ("transform": the transform of held-out points, for a transformer whose attributes are a model)
+WEIGHTED = {"SVMRFE": "ranking_", "ZeroNormSVM": "coef_", "L1SVMSelector": "coef_", "MRMR": "relevance_",
+            "ExhaustedSafePLS": "transform", "FeatureWeightingSVM": "coef_"}
 META = {"ProjectionPenalty", "StabilitySelection"}
 
 
@@ -37,7 +39,17 @@ def _make(name, **kw):
     return {"SVMRFE": lambda: SVMRFE(n_features_to_select=2, **kw),
             "ZeroNormSVM": lambda: ZeroNormSVM(n_features_to_select=2, **kw),
             "L1SVMSelector": lambda: L1SVMSelector(n_features_to_select=2, **kw),
-            "MRMR": lambda: MRMR(n_features_to_select=2, **kw)}[name]()
+            "MRMR": lambda: MRMR(n_features_to_select=2, **kw),
+            "ExhaustedSafePLS": lambda: ExhaustedSafePLS(n_components=3, **kw),
+            "FeatureWeightingSVM": lambda: FeatureWeightingSVM(C=0.5, **kw)}[name]()
+
+
+def _fitted(name, est):
+    """What is compared across two fits of ``name``: ``WEIGHTED[name]``, or the transform of
+    held-out points (the same for every fit)."""
+    if WEIGHTED[name] == "transform":
+        return est.transform(_data(n=20, seed=99)[0])
+    return np.asarray(getattr(est, WEIGHTED[name]), float)
 
 
 @pytest.fixture(scope="module")
@@ -77,9 +89,9 @@ def test_refusal_names_the_estimator_and_why():
 @pytest.mark.parametrize("name", sorted(WEIGHTED))
 def test_weights_of_ones_equal_no_weights(name):
     X, y = _data()
-    a = getattr(_make(name).fit(X, y), WEIGHTED[name])
-    b = getattr(_make(name).fit(X, y, sample_weight=np.ones(len(y))), WEIGHTED[name])
-    np.testing.assert_allclose(np.asarray(a, float), np.asarray(b, float), rtol=1e-6, atol=1e-9)
+    a = _fitted(name, _make(name).fit(X, y))
+    b = _fitted(name, _make(name).fit(X, y, sample_weight=np.ones(len(y))))
+    np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-9)
 
 
 @pytest.mark.parametrize("name", sorted(WEIGHTED))
@@ -89,15 +101,21 @@ def test_integer_weights_equal_repeated_samples(name):
     w[[0, -1]] = 1                                   # both classes keep a sample
     weighted = _make(name).fit(X, y, sample_weight=w)
     repeated = _make(name).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
-    np.testing.assert_array_equal(weighted.get_support(), repeated.get_support())
+    if name == "ExhaustedSafePLS":                   # the same directions, to rounding
+        assert weighted.n_kept_ == repeated.n_kept_
+        np.testing.assert_allclose(_fitted(name, weighted), _fitted(name, repeated), rtol=1e-10, atol=1e-12)
+    else:
+        np.testing.assert_array_equal(weighted.get_support(), repeated.get_support())
     if name in ("ZeroNormSVM", "L1SVMSelector"):     # the same optimum, to liblinear's tolerance
         np.testing.assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-4, atol=1e-5)
-    else:                                            # the whole elimination order
+    elif name == "FeatureWeightingSVM":              # the same optimum, to Clarabel's tolerance
+        np.testing.assert_allclose(weighted.objective_, repeated.objective_, rtol=1e-7)
+        np.testing.assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-5, atol=1e-6)
+    elif name != "ExhaustedSafePLS":                 # the whole elimination order
         np.testing.assert_array_equal(weighted.ranking_, repeated.ranking_)
     # and the weights matter: unit weights rank otherwise, or fit other numbers, on these data
-    plain = getattr(_make(name).fit(X, y), WEIGHTED[name])
-    assert not np.allclose(np.asarray(plain, float), np.asarray(getattr(weighted, WEIGHTED[name]), float),
-                           atol=1e-3)
+    plain = _fitted(name, _make(name).fit(X, y))
+    assert not np.allclose(plain, _fitted(name, weighted), atol=1e-3)
 
 
 def test_l1svm_zero_weights_equal_dropped_samples_and_the_path_starts_at_the_weighted_l1_min_c():
@@ -242,3 +260,224 @@ def test_mrmr_weights_are_counts_dense_or_sparse_and_zero_drops_a_sample(discret
     kept = w > 0
     d = MRMR(4, discretise=discretise).fit(X[kept], y[kept], sample_weight=w[kept])
     np.testing.assert_array_equal(a.ranking_, d.ranking_)
+
+
+@pytest.mark.parametrize("name", ["ExhaustedSafePLS", "FeatureWeightingSVM"])
+@pytest.mark.parametrize("bad, message", [(-1.0, "Negative values"), (np.nan, "NaN"), (np.inf, "infinity")])
+def test_negative_or_non_finite_weights_give_scikit_learns_error(name, bad, message):
+    X, y = _data()
+    w = np.ones(len(y))
+    w[3] = bad
+    with pytest.raises(ValueError, match=message):
+        _make(name).fit(X, y, sample_weight=w)
+
+
+def _pls_problem(seed, two_columns):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(40, 6)) + 3.0
+    Y = X[:, 0] - 2.0 * X[:, 1] + rng.normal(size=40)
+    if two_columns:
+        Y = np.c_[Y, X[:, 2] ** 2 + rng.normal(size=40)]
+    w = rng.integers(0, 4, 40)
+    return X, Y, w, rng.normal(size=(15, 6)) + 3.0
+
+
+@pytest.mark.parametrize("two_columns", [False, True])
+def test_pls_weighted_covariances_give_the_repeated_model(two_columns):
+    """ExhaustedSafePLS: integer weights (zeros among them) give the model of the repeated rows:
+    rotations, coefficients, intercept, the transform and predictions of held-out points to
+    1e-10 (measured: ~3e-15), and x_scores_/y_scores_ are the training samples' scores (each
+    repeated row has its sample's); with two columns of y the power method takes the same number
+    of iterations.  A zero weight is the fit without the sample, bit for bit."""
+    X, Y, w, Xt = _pls_problem(5, two_columns)
+    assert (w == 0).sum() > 5
+    rep = np.repeat(np.arange(len(w)), w)
+    a = ExhaustedSafePLS(4).fit(X, Y, sample_weight=w)
+    b = ExhaustedSafePLS(4).fit(X[rep], Y[rep])
+    assert a.n_kept_ == b.n_kept_ == 4
+    assert a.pls_.n_iter_ == b.pls_.n_iter_
+    close = dict(rtol=1e-10, atol=1e-12)
+    for attr in ("x_weights_", "x_loadings_", "y_loadings_", "x_rotations_", "coef_", "intercept_"):
+        np.testing.assert_allclose(getattr(a.pls_, attr), getattr(b.pls_, attr), **close, err_msg=attr)
+    np.testing.assert_allclose(a.transform(Xt), b.transform(Xt), **close)
+    np.testing.assert_allclose(a.pls_.predict(Xt), b.pls_.predict(Xt), **close)
+    np.testing.assert_allclose(a.pls_.x_scores_[rep], b.pls_.x_scores_, **close)
+    np.testing.assert_allclose(a.pls_.y_scores_[rep], b.pls_.y_scores_, **close)
+    assert a.pls_.x_scores_.shape == (len(w), 4)
+    keep = w > 0
+    dropped = ExhaustedSafePLS(4).fit(X[keep], Y[keep], sample_weight=w[keep])
+    np.testing.assert_array_equal(dropped.transform(Xt), a.transform(Xt))
+    np.testing.assert_array_equal(dropped.pls_.coef_, a.pls_.coef_)
+
+
+def test_pls_weighted_fit_stops_where_the_repeated_krylov_space_is_exhausted():
+    """The centred X of rank 2 (4 columns): the weighted and the repeated fits keep the same 2
+    components, and real-valued weights, scaled by 7, give the same directions (PLS's weights,
+    rotations and transform do not depend on the weights' total)."""
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(30, 2)) @ rng.normal(size=(2, 4)) + 1.0
+    y = X @ [1.0, -1.0, 0.5, 2.0] + 0.1 * rng.normal(size=30)
+    w = rng.integers(0, 3, 30)
+    rep = np.repeat(np.arange(30), w)
+    a = ExhaustedSafePLS(4).fit(X, y, sample_weight=w)
+    b = ExhaustedSafePLS(4).fit(X[rep], y[rep])
+    assert a.n_kept_ == b.n_kept_ == 2
+    np.testing.assert_allclose(a.transform(X), b.transform(X), rtol=1e-10, atol=1e-12)
+    u = rng.uniform(0.1, 2.0, 30)
+    c, d = ExhaustedSafePLS(3).fit(X, y, sample_weight=u), ExhaustedSafePLS(3).fit(X, y, sample_weight=7 * u)
+    assert c.n_kept_ == d.n_kept_ == 2
+    np.testing.assert_allclose(c.transform(X), d.transform(X), rtol=1e-10, atol=1e-12)
+    with pytest.raises(ValueError, match="every column of X is constant over the samples of positive weight"):
+        ExhaustedSafePLS(2).fit(X, y, sample_weight=np.r_[1.0, np.zeros(29)])   # one sample
+
+
+def _fw_problem(seed, duplicate=False):
+    rng = np.random.default_rng(seed)
+    y = np.repeat([0, 1], 25)
+    X = rng.normal(size=(50, 5))
+    X[:, :2] += 1.2 * y[:, None]
+    if duplicate:
+        X = np.c_[X, X[:, 0]]                       # column 5 equals column 0
+    w = rng.integers(0, 4, 50)
+    w[[0, -1]] = 1
+    return X, y, w
+
+
+@pytest.mark.parametrize("C", [0.1, 1.0])
+def test_feature_weighting_svm_slack_costs_are_the_repeated_problem(C):
+    """FeatureWeightingSVM: integer weights give the repeated samples' optimum (objective to a
+    relative 1e-7, measured < 1e-8; coefficients to 1e-6, measured < 3e-7; the same selection),
+    a zero weight the problem without the sample (the same cone program, so the same numbers),
+    sparse X the dense fit's; the samples of positive weight must hold both classes."""
+    import scipy.sparse as sp
+
+    X, y, w = _fw_problem(3)
+    rep = np.repeat(np.arange(len(y)), w)
+    a = FeatureWeightingSVM(C=C).fit(X, y, sample_weight=w)
+    b = FeatureWeightingSVM(C=C).fit(X[rep], y[rep])
+    np.testing.assert_allclose(a.objective_, b.objective_, rtol=1e-7)
+    np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(a.intercept_, b.intercept_, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(a.support_, b.support_)
+    keep = w > 0
+    dropped = FeatureWeightingSVM(C=C).fit(X[keep], y[keep], sample_weight=w[keep])
+    np.testing.assert_array_equal(dropped.coef_, a.coef_)
+    assert dropped.objective_ == a.objective_
+    sparse = FeatureWeightingSVM(C=C).fit(sp.csr_matrix(X), y, sample_weight=w)
+    np.testing.assert_allclose(sparse.objective_, a.objective_, rtol=1e-7)
+    np.testing.assert_allclose(sparse.coef_, a.coef_, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(sparse.support_, a.support_)
+    with pytest.raises(ValueError, match="samples of positive weight hold one class"):
+        FeatureWeightingSVM(C=C).fit(X, y, sample_weight=(y == 1).astype(float))
+
+
+def test_feature_weighting_svm_with_a_non_unique_optimum_agrees_on_the_value_and_the_split():
+    """Two equal columns (0 and 5) may share their weight in any proportion, so the optimal
+    point is not unique: weighted and repeated fits agree on the objective (relative 1e-7) and
+    on the pair's total weight d_0 + d_5 (1e-6); the point returned is the even split in both
+    (Clarabel's interior-point path ends at the centre of the optimal face), so the selection is
+    the same too."""
+    X, y, w = _fw_problem(4, duplicate=True)
+    rep = np.repeat(np.arange(len(y)), w)
+    a = FeatureWeightingSVM(C=1.0).fit(X, y, sample_weight=w)
+    b = FeatureWeightingSVM(C=1.0).fit(X[rep], y[rep])
+    np.testing.assert_allclose(a.objective_, b.objective_, rtol=1e-7)
+    np.testing.assert_allclose(a.feature_weights_[[0, 5]].sum(), b.feature_weights_[[0, 5]].sum(), atol=1e-6)
+    for fit in (a, b):
+        np.testing.assert_allclose(fit.feature_weights_[0], fit.feature_weights_[5], rtol=1e-6)
+    np.testing.assert_array_equal(a.support_, b.support_)
+
+
+def test_pipeline_routes_sample_weight_to_pls_and_the_feature_weighting_svm():
+    X, y = _data(seed=3)
+    w = np.random.default_rng(4).integers(0, 3, len(y)).astype(float)
+    with sklearn.config_context(enable_metadata_routing=True):
+        pipe = make_pipeline(ExhaustedSafePLS(2).set_fit_request(sample_weight=True),
+                             Ridge().set_fit_request(sample_weight=True)).fit(X, y, sample_weight=w)
+        pls = ExhaustedSafePLS(2).fit(X, y, sample_weight=w)
+        ridge = Ridge().fit(pls.transform(X), y, sample_weight=w)
+        np.testing.assert_array_equal(pipe[0].transform(X), pls.transform(X))
+        np.testing.assert_array_equal(pipe[1].coef_, ridge.coef_)
+        assert not np.allclose(ExhaustedSafePLS(2).fit(X, y).transform(X), pls.transform(X))
+        pipe = make_pipeline(StandardScaler().set_fit_request(sample_weight=False),
+                             FeatureWeightingSVM(C=0.5).set_fit_request(sample_weight=True)).fit(X, y, sample_weight=w)
+        svm = FeatureWeightingSVM(C=0.5).fit(StandardScaler().fit_transform(X), y, sample_weight=w)
+        np.testing.assert_array_equal(pipe[1].coef_, svm.coef_)
+        np.testing.assert_array_equal(pipe.predict(X), svm.predict(StandardScaler().fit_transform(X)))
+
+
+def test_proj_pls_routes_the_weights_to_ridge_and_to_the_pls_reducer():
+    """Proj-PLS (chapter 1's ProjectionPenalty of Ridge with ExhaustedSafePLS): both request the
+    weights, and integer weights give the repeated samples' model (coefficients to 1e-8)."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(50, 5))
+    y = X @ rng.normal(size=5) + 0.1 * rng.normal(size=50)
+    w = rng.integers(0, 4, 50)
+    rep = np.repeat(np.arange(50), w)
+    with sklearn.config_context(enable_metadata_routing=True):
+        weighted = ProjectionPenalty(Ridge(alpha=1.0).set_fit_request(sample_weight=True),
+                                     ExhaustedSafePLS(2).set_fit_request(sample_weight=True),
+                                     reduced_penalty=1e-2).fit(X, y, sample_weight=w)
+    repeated = ProjectionPenalty(Ridge(alpha=1.0), ExhaustedSafePLS(2), reduced_penalty=1e-2).fit(X[rep], y[rep])
+    np.testing.assert_allclose(weighted.reducer_.transform(X), repeated.reducer_.transform(X), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(weighted.intercept_, repeated.intercept_, rtol=1e-8, atol=1e-10)
+
+
+def _weighted_gda_transform(X, y, w, Xt, reg=1e-8):
+    """The weighted form of GeneralizedDiscriminantAnalysis (poly kernel of degree 2, its
+    defaults), which fsbook does not ship (REFUSALS): with ``p = w/Σw``, ``H_w = I − 1pᵀ``, the
+    weighted centred kernel ``K_w = H_w K H_wᵀ`` and ``K̃ = diag(√w) K_w diag(√w) = U Λ Uᵀ``, the
+    centred points' coordinates are ``F_i = U_i Λ^{1/2} / √w_i`` (total scatter ``Σ w_i F_iᵀF_i =
+    Λ``, as the repeated samples' ``Φ̃ᵀΦ̃``), the class means ``μ_c = Σ_{i∈c} w_i F_i / W_c`` and
+    ``S_B = Σ_c W_c μ_c μ_cᵀ``; ``S_B a = λ (Λ + ε λ_max I) a`` as before, and a new point maps to
+    ``k_w(x)ᵀ diag(√w) U Λ^{-1/2} a`` with ``k_w(x)`` its kernel row centred by the weighted mean."""
+    import scipy.linalg
+
+    from fsbook.projection.reducers import _labels
+
+    keep = w > 0
+    X, y, w = X[keep], y[keep], w[keep].astype(float)
+    classes, codes = _labels(y)
+    est = GeneralizedDiscriminantAnalysis()
+    K = est._kernel(X, X)
+    p = w / w.sum()
+    Kp = K @ p
+    root = np.sqrt(w)
+    Kt = root[:, None] * (K - Kp[:, None] - Kp[None, :] + p @ Kp) * root[None, :]
+    lam, U = np.linalg.eigh((Kt + Kt.T) / 2)
+    kept = lam > 1e-10 * lam.max()
+    lam, U = lam[kept], U[:, kept]
+    onehot = (codes[:, None] == np.arange(classes.size)).astype(float)
+    Wc = onehot.T @ w
+    means = onehot.T @ (root[:, None] * U * np.sqrt(lam)) / Wc[:, None]
+    _, A = scipy.linalg.eigh((means * Wc[:, None]).T @ means, np.diag(lam + reg * lam.max()))
+    dual = (root[:, None] * U / np.sqrt(lam)) @ A[:, ::-1][:, :classes.size - 1]
+    Kn = est._kernel(Xt, X)
+    return (Kn - (Kn @ p)[:, None] - Kp[None, :] + p @ Kp) @ dual
+
+
+def test_gda_refuses_weights_because_its_signs_are_the_eigensolvers():
+    """Why GeneralizedDiscriminantAnalysis keeps its refusal (REFUSALS' measurement): the weighted
+    form above gives the repeated samples' transform up to the sign of each component (to a
+    relative 1e-9, measured 1e-13), but the signs differ in about half of the components, and
+    the unweighted fit itself changes signs when the same rows come in another order."""
+    flips = shuffled_flips = 0
+    for t in range(20):
+        rng = np.random.default_rng(100 + t)
+        X, y, w = rng.normal(size=(40, 5)), rng.integers(0, 3, 40), rng.integers(0, 4, 40)
+        Xt = rng.normal(size=(10, 5))
+        rep = np.repeat(np.arange(40), w)
+        repeated = GeneralizedDiscriminantAnalysis().fit(X[rep], y[rep]).transform(Xt)
+        weighted = _weighted_gda_transform(X, y, w, Xt)
+        sign = np.sign(np.sum(weighted * repeated, axis=0))
+        np.testing.assert_allclose(weighted * sign, repeated, rtol=0, atol=1e-9 * np.abs(repeated).max())
+        flips += int((sign < 0).sum())
+        perm = rng.permutation(rep.size)
+        shuffled = GeneralizedDiscriminantAnalysis().fit(X[rep][perm], y[rep][perm]).transform(Xt)
+        shuffled_flips += int((np.sum(shuffled * repeated, axis=0) < 0).sum())
+    assert flips > 0 and shuffled_flips > 0, (flips, shuffled_flips)
+    X, y = _data()
+    with pytest.raises(TypeError, match=r"GeneralizedDiscriminantAnalysis.fit does not take sample_weight: "
+                                        r"its weighted form .* sign"):
+        GeneralizedDiscriminantAnalysis().fit(X, y, sample_weight=np.ones(len(y)))

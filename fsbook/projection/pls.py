@@ -15,12 +15,21 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.cross_decomposition import PLSRegression
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from fsbook._compat import Interval, fit_context
+from fsbook._compat import Interval, check_sample_weight, fit_context
 
 __all__ = ["ExhaustedSafePLS", "krylov_rank"]
 
 #: x-scores of norm at most this fraction of the largest are rounding noise
 KRYLOV_RTOL = 1e-10
+
+
+def _lift(Z):
+    """``Q Z`` for ``Q`` of shape (m + 1, m) with orthonormal columns orthogonal to the ones
+    vector: the first ``m`` columns of the Householder reflection that swaps ``e_{m+1}`` and
+    ``1/√(m+1)``.  ``(QZ)ᵀ(QZ) = ZᵀZ`` and the columns of ``QZ`` sum to zero (to rounding)."""
+    a = 1.0 / np.sqrt(Z.shape[0] + 1)
+    total = Z.sum(axis=0)
+    return np.vstack([Z - (a * a / (1.0 - a)) * total, a * total])
 
 
 def krylov_rank(pls) -> int:
@@ -86,6 +95,29 @@ class ExhaustedSafePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEs
     fsbook.projection.ProjectionPenalty : Proj-PLS of Table 1 is a ``ProjectionPenalty`` of ``Ridge``
         with this reducer.
 
+    Notes
+    -----
+    Sample weights.  ``PLSRegression(scale=False)`` sees the data only through the centred
+    matrices ``Xc = X − 1x̄ᵀ``, ``Yc = Y − 1ȳᵀ``: each component's weights come from ``Xcᵀ Yc``
+    (by the power method), its scores ``t = Xc u`` enter only through inner products
+    (``p = Xcᵀ t / tᵀt``, ``q = Ycᵀ t / tᵀt``) and deflation ``Xc ← Xc − t pᵀ`` keeps that form.
+    Repeating sample ``i`` ``w_i`` times (integer ``w``) gives the weighted means
+    ``x̄_w = Σ w_i x_i / Σ w_i`` and ``ȳ_w``, the weighted products
+    ``Xcᵀ Yc = Σ w_i (x_i − x̄_w)(y_i − ȳ_w)ᵀ`` and ``Xcᵀ Xc = Σ w_i (x_i − x̄_w)(x_i − x̄_w)ᵀ``,
+    and ``tᵀt = Σ w_i t_i²`` for every score: these define the weighted fit for any
+    non-negative ``w``.  ``fit`` computes it with scikit-learn's own PLS on ``m' + 1`` rows
+    (``m'`` samples of positive weight): with ``Z = diag(√w)(X − 1x̄_wᵀ)`` and ``Q``
+    (``(m'+1) × m'``, ``QᵀQ = I``, ``1ᵀQ = 0``; the columns of a Householder reflection) the
+    rows ``QZ + 1x̄_wᵀ`` have mean ``x̄_w`` and centred products ``ZᵀZ`` (likewise for ``Y``),
+    and every step above commutes with ``Q``.  So the weights, loadings, rotations,
+    coefficients, the score norms that decide exhaustion (:func:`krylov_rank`) and the transform
+    are those of the repeated rows (to rounding: ~1e-15 in the tests), a zero weight drops a
+    sample, and weights of ones give the unweighted fit to rounding.  ``pls_.x_scores_`` and
+    ``pls_.y_scores_`` are then the scores of the ``m`` training samples
+    (``x_scores_ = (X − 1x̄_wᵀ) x_rotations_``), not of the ``m' + 1`` rows.  With
+    ``sklearn.set_config(enable_metadata_routing=True)``, ``set_fit_request(sample_weight=True)``
+    routes the weights from a Pipeline.
+
     References
     ----------
     .. [1] Zhang, Y. and Schneider, J. (2010). Projection Penalties: Dimension Reduction
@@ -136,7 +168,7 @@ class ExhaustedSafePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEs
                 "sklearn.decomposition.TruncatedSVD, which takes sparse input")
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit PLS with ``n_components``, then refit with the components before exhaustion.
 
         Parameters
@@ -145,6 +177,11 @@ class ExhaustedSafePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEs
             Training data (dense).
         y : array-like of shape (m,) or (m, k)
             Targets.
+        sample_weight : array-like of shape (m,), default=None
+            Non-negative weights: the means and the covariances ``Σ w_i (x_i − x̄_w)(y_i − ȳ_w)ᵀ``
+            of every component and deflation are weighted (see Notes), so integer weights give
+            the fit of the repeated samples; None weights every sample 1 (scikit-learn's
+            ``PLSRegression`` itself, unchanged).
 
         Returns
         -------
@@ -163,6 +200,8 @@ class ExhaustedSafePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEs
                     "for one column per class)") from None
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
                              ensure_min_samples=2)
+        if sample_weight is not None:
+            return self._fit_weighted(X, y, check_sample_weight(sample_weight, X, ensure_non_negative=True))
         for name, A in (("X", X), ("y", y.reshape(X.shape[0], -1))):
             if np.all(A == A[0]):
                 raise ValueError(f"ExhaustedSafePLS: every column of {name} is constant, so PLS has no "
@@ -181,6 +220,52 @@ class ExhaustedSafePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEs
         self.n_kept_ = max(1, krylov_rank(pls))
         if self.n_kept_ < self.n_components:
             pls = PLSRegression(self.n_kept_, scale=False).fit(X, y)
+        self.pls_ = pls
+        return self
+
+    def _fit_weighted(self, X, y, sample_weight):
+        """:meth:`fit` with weights: scikit-learn's PLS on the lifted rows of the samples of
+        positive weight (Notes), then the training samples' own scores."""
+        positive = sample_weight > 0
+        Xp, w = X[positive], sample_weight[positive]
+        Y = y.reshape(X.shape[0], -1)
+        Yp = Y[positive]
+        for name, A in (("X", Xp), ("y", Yp)):
+            if np.all(A == A[0]):
+                raise ValueError(f"ExhaustedSafePLS: every column of {name} is constant over the samples "
+                                 "of positive weight, so PLS has no direction that covaries with the "
+                                 "other; remove constant features or check the data and the weights")
+        if self.n_components > X.shape[1]:
+            raise ValueError(f"n_components = {self.n_components} exceeds the {X.shape[1]} feature(s) of X")
+        x_mean, y_mean = np.average(Xp, axis=0, weights=w), np.average(Yp, axis=0, weights=w)
+        root = np.sqrt(w)[:, None]
+        Xl = _lift(root * (Xp - x_mean)) + x_mean
+        Yl = _lift(root * (Yp - y_mean)) + y_mean
+        if y.ndim == 1:
+            Yl = Yl.ravel()
+        # the lifted rows number m' + 1, and the weighted centred X has rank at most m' - 1, so a
+        # component past m' + 1 would be past exhaustion anyway
+        first = min(self.n_components, Xl.shape[0])
+        try:
+            pls = PLSRegression(first, scale=False).fit(Xl, Yl)
+        except ValueError as err:     # a score of exactly zero: the residual of X vanished
+            rank = np.linalg.matrix_rank(root * (Xp - x_mean))
+            raise ValueError(
+                f"ExhaustedSafePLS: PLSRegression failed with n_components = {self.n_components}: the "
+                f"residual of X vanished before the last component (the weighted centred X has rank "
+                f"{rank}); choose a smaller n_components") from err
+        self.n_kept_ = max(1, krylov_rank(pls))     # norms √(Σ w_i t_i²), as of the repeated rows
+        if self.n_kept_ < first:
+            pls = PLSRegression(self.n_kept_, scale=False).fit(Xl, Yl)
+        # the scores of the training samples (not of the lifted rows), deflating y as PLS does
+        T = (X - x_mean) @ pls.x_rotations_
+        Yk = Y - y_mean
+        U = np.zeros_like(T)
+        for k in range(T.shape[1]):
+            c = pls.y_weights_[:, k]
+            U[:, k] = Yk @ c / (c @ c)
+            Yk = Yk - np.outer(T[:, k], pls.y_loadings_[:, k])
+        pls.x_scores_, pls.y_scores_ = T, U
         self.pls_ = pls
         return self
 
