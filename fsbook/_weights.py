@@ -32,7 +32,7 @@ REFUSALS = {
         "its weighted form (weighted class means and kernel centring, the eigenproblem of "
         "diag(√w) H_w K H_wᵀ diag(√w)) gives the discriminant directions of the repeated samples "
         "to 1e-13, but each direction's sign is whatever LAPACK's eigensolvers return for the "
-        "matrix they are given: on 20 random problems (tests/test_sample_weight.py) 23 of 40 "
+        "matrix they are given: on 20 random problems 23 of 40 "
         "components of the weighted fit had the sign opposite to the repeated fit's (transforms "
         "differing by twice their size), as 13 of 40 of the unweighted fit on the same rows in "
         "another order do; a sign convention would change the unweighted fits of the book's "
