@@ -38,8 +38,6 @@ REFUSALS = {
     "HKLRanker": _NOT_YET.format(what="HKL loss"),
     "DisjunctiveHKL": _NOT_YET.format(what="HKL loss"),
     "DisjunctiveHKLCV": _NOT_YET.format(what="HKL loss"),
-    "HSFS": _NOT_YET.format(what="HSIC criterion (weighted centring)"),
-    "LDFS": _NOT_YET.format(what="LDA criterion (weighted scatter matrices)"),
     "KernelDesign": "it learns from triplets of points; weight a triplet by repeating it",
     "WeakKernelSelector": "it samples triplets from the labelled points; there is no per-sample loss",
     "WekaSubsetSelector": "it reproduces WEKA's evaluators (CFS, consistency, wrapper), which "
@@ -48,7 +46,6 @@ REFUSALS = {
     "WekaFilters": "it reproduces WEKA's filters (normalisation, nominal to binary), which fit "
                    "no loss",
     "FeatureWeightingSVM": _NOT_YET.format(what="feature-weighting SVM's LP (per-sample slack cost)"),
-    "FOHSIC": _NOT_YET.format(what="HSIC criterion (weighted centring)"),
     "LaplacianScore": "its score is a graph Laplacian statistic on the samples' neighbourhood "
                       "graph, where a sample weight has no agreed meaning (He et al. 2005)",
     "Relief": "ReliefF averages over sampled instances and their nearest hits and misses; "
