@@ -45,8 +45,6 @@ REFUSALS = {
     "HKLRanker": _NOT_YET.format(what="HKL loss"),
     "DisjunctiveHKL": _NOT_YET.format(what="HKL loss"),
     "DisjunctiveHKLCV": _NOT_YET.format(what="HKL loss"),
-    "HSFS": _NOT_YET.format(what="HSIC criterion (weighted centring)"),
-    "LDFS": _NOT_YET.format(what="LDA criterion (weighted scatter matrices)"),
     "KernelDesign": "it learns from triplets of points; weight a triplet by repeating it",
     "WeakKernelSelector": "it samples triplets from the labelled points; there is no per-sample loss",
     "WekaSubsetSelector": "it reproduces WEKA's evaluators (CFS, consistency, wrapper), which "
@@ -54,7 +52,6 @@ REFUSALS = {
     "WekaLibSVM": "it reproduces WEKA's LibSVM wrapper as the paper ran it, without instance weights",
     "WekaFilters": "it reproduces WEKA's filters (normalisation, nominal to binary), which fit "
                    "no loss",
-    "FOHSIC": _NOT_YET.format(what="HSIC criterion (weighted centring)"),
     "LaplacianScore": "its score is a graph Laplacian statistic on the samples' neighbourhood "
                       "graph, where a sample weight has no agreed meaning (He et al. 2005)",
     "Relief": "ReliefF averages over sampled instances and their nearest hits and misses; "

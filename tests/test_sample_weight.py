@@ -15,15 +15,25 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.metadata_routing import MetadataRouter
 
 from fsbook._weights import REFUSALS
-from fsbook.baselines import MRMR, SVMRFE, FeatureWeightingSVM, L1SVMSelector, StabilitySelection, ZeroNormSVM
+from fsbook.baselines import (
+    FOHSIC,
+    MRMR,
+    SVMRFE,
+    FeatureWeightingSVM,
+    L1SVMSelector,
+    StabilitySelection,
+    ZeroNormSVM,
+)
 from fsbook.capabilities import capability_table, probe_instance, public_estimators
+from fsbook.l1linf import HSFS, LDFS
 from fsbook.projection import ExhaustedSafePLS, GeneralizedDiscriminantAnalysis, ProjectionPenalty
 from fsbook.projection.linear import augment_features, reduce
 
 #: the estimators that take sample_weight, and the fitted attribute compared across fits
 #: ("transform": the transform of held-out points, for a transformer whose attributes are a model)
 WEIGHTED = {"SVMRFE": "ranking_", "ZeroNormSVM": "coef_", "L1SVMSelector": "coef_", "MRMR": "relevance_",
-            "ExhaustedSafePLS": "transform", "FeatureWeightingSVM": "coef_"}
+            "ExhaustedSafePLS": "transform", "FeatureWeightingSVM": "coef_", "HSFS": "W_", "LDFS": "W_",
+            "FOHSIC": "hsic_path_"}
 META = {"ProjectionPenalty", "StabilitySelection"}
 
 
@@ -41,7 +51,10 @@ def _make(name, **kw):
             "L1SVMSelector": lambda: L1SVMSelector(n_features_to_select=2, **kw),
             "MRMR": lambda: MRMR(n_features_to_select=2, **kw),
             "ExhaustedSafePLS": lambda: ExhaustedSafePLS(n_components=3, **kw),
-            "FeatureWeightingSVM": lambda: FeatureWeightingSVM(C=0.5, **kw)}[name]()
+            "FeatureWeightingSVM": lambda: FeatureWeightingSVM(C=0.5, **kw),
+            "HSFS": lambda: HSFS(n_features_to_select=2, **kw),
+            "LDFS": lambda: LDFS(n_features_to_select=2, **kw),
+            "FOHSIC": lambda: FOHSIC(n_features_to_select=2, **kw)}[name]()
 
 
 def _fitted(name, est):
@@ -79,11 +92,11 @@ def test_declared_weight_support_matches_the_capability_table(table):
 
 
 def test_refusal_names_the_estimator_and_why():
-    from fsbook.baselines import FOHSIC
+    from fsbook.projection import GeneralizedDiscriminantAnalysis
     X, y = _data()
-    with pytest.raises(TypeError, match=r"FOHSIC.fit does not take sample_weight: a weighted form "
-                                        r"of its HSIC criterion"):
-        FOHSIC(2).fit(X, y, sample_weight=np.ones(len(y)))
+    with pytest.raises(TypeError, match=r"GeneralizedDiscriminantAnalysis.fit does not take sample_weight: "
+                                        r"its weighted form .* each direction's sign"):
+        GeneralizedDiscriminantAnalysis().fit(X, y, sample_weight=np.ones(len(y)))
 
 
 @pytest.mark.parametrize("name", sorted(WEIGHTED))
@@ -111,6 +124,9 @@ def test_integer_weights_equal_repeated_samples(name):
     elif name == "FeatureWeightingSVM":              # the same optimum, to Clarabel's tolerance
         np.testing.assert_allclose(weighted.objective_, repeated.objective_, rtol=1e-7)
         np.testing.assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-5, atol=1e-6)
+    elif name in ("HSFS", "LDFS"):                   # the same path: the criteria agree to rounding
+        np.testing.assert_allclose(weighted.W_, repeated.W_, rtol=1e-8, atol=1e-10)
+        assert weighted.lambda_ == pytest.approx(repeated.lambda_, rel=1e-10)
     elif name != "ExhaustedSafePLS":                 # the whole elimination order
         np.testing.assert_array_equal(weighted.ranking_, repeated.ranking_)
     # and the weights matter: unit weights rank otherwise, or fit other numbers, on these data
@@ -179,8 +195,8 @@ def test_pipeline_routes_sample_weight_to_the_selector_and_the_classifier():
     alone = L1SVMSelector(2).fit(X, y, sample_weight=w)
     np.testing.assert_array_equal(pipe[0].coef_, alone.coef_)
     # a step that does not take weights cannot be asked for them
-    from fsbook.baselines import FOHSIC
-    assert not hasattr(FOHSIC(), "set_fit_request")
+    from fsbook.baselines import LaplacianScore
+    assert not hasattr(LaplacianScore(), "set_fit_request")
 
 
 class _Spy(BaseEstimator):
@@ -481,3 +497,153 @@ def test_gda_refuses_weights_because_its_signs_are_the_eigensolvers():
     with pytest.raises(TypeError, match=r"GeneralizedDiscriminantAnalysis.fit does not take sample_weight: "
                                         r"its weighted form .* sign"):
         GeneralizedDiscriminantAnalysis().fit(X, y, sample_weight=np.ones(len(y)))
+# ----------------------------------------------------------------------------- HSFS, LDFS, FOHSIC
+def _three_classes(n=90, d=10, seed=8):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    X = rng.normal(size=(n, d))
+    X[:, :3] += 1.5 * np.eye(3)[y]
+    X[:, 3] += 0.8 * (y == 1)
+    w = rng.integers(0, 4, n)
+    w[:3] = 1
+    return X, y, w, X[:, 4] + 0.5 * X[:, 5] + 0.3 * rng.normal(size=n)
+
+
+def _relative(a, b):
+    return float(np.max(np.abs(np.asarray(a) - np.asarray(b))) / max(np.max(np.abs(b)), 1e-300))
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_weighted_hsic_and_lda_criteria_are_those_of_the_repeated_samples(sparse):
+    """The weighted criteria at a fixed W: integer weights give the value and gradient of the
+    repeated rows to 1e-10 (relative), for both pair kernels, the regression target, the shrunk
+    LDA scatter and the restriction to a working set; the Ledoit-Wolf γ too; weights scaled by a
+    constant give the same HSIC and fixed-γ LDA criteria."""
+    import scipy.sparse as sp
+
+    from fsbook.l1linf import HSICCriterion, LDACriterion
+    from fsbook.l1linf.lda import ledoit_wolf_within
+    X, y, w, t = _three_classes()
+    rows = np.repeat(np.arange(len(y)), w)
+    Xin = sp.csr_matrix(np.where(np.abs(X) > 0.7, X, 0.0)) if sparse else X
+    W = np.random.default_rng(9).normal(size=(X.shape[1], 3)) * 0.4
+    subset = np.array([0, 2, 5, 7])
+    pairs = [(HSICCriterion(Xin, y, sample_weight=w, pair_kernel=kernel), HSICCriterion(Xin[rows], y[rows],
+                                                                                         pair_kernel=kernel))
+             for kernel in ("vectorised", "libm")]
+    pairs.append((HSICCriterion(Xin, t, regression=True, sample_weight=w),
+                  HSICCriterion(Xin[rows], t[rows], regression=True)))
+    pairs += [(LDACriterion(Xin, y, ridge=0.7, shrinkage=g, sample_weight=w),
+               LDACriterion(Xin[rows], y[rows], ridge=0.7, shrinkage=g)) for g in (0.0, 0.3)]
+    for weighted, repeated in pairs:
+        for a, b in ((weighted, repeated), (weighted.restrict(subset), repeated.restrict(subset))):
+            Wa = W if a is weighted else W[subset]
+            (va, ga), (vb, gb) = a(Wa), b(Wa)
+            assert _relative(va, vb) < 1e-10 and _relative(ga, gb) < 1e-10
+    assert _relative(ledoit_wolf_within(Xin, y, w), ledoit_wolf_within(Xin[rows], y[rows])) < 1e-10
+    scaled = [HSICCriterion(Xin, y, sample_weight=3.7 * w), LDACriterion(Xin, y, shrinkage=0.3, sample_weight=3.7 * w)]
+    for a, b in zip(scaled, (pairs[0][0], LDACriterion(Xin, y, shrinkage=0.3, sample_weight=w))):
+        assert _relative(a(W)[1], b(W)[1]) < 1e-12
+    # Ledoit-Wolf counts Σw samples: 2w is the data repeated twice, not w
+    rows2 = np.repeat(np.arange(len(y)), 2 * w)
+    assert _relative(ledoit_wolf_within(Xin, y, 2 * w), ledoit_wolf_within(Xin[rows2], y[rows2])) < 1e-10
+    assert abs(ledoit_wolf_within(Xin, y, 2 * w) - ledoit_wolf_within(Xin, y, w)) > 1e-3
+
+
+def _hsfs_ldfs_fohsic():
+    return {"HSFS": lambda **kw: HSFS(4, **kw), "HSFS-libm": lambda **kw: HSFS(4, pair_kernel="libm", **kw),
+            "LDFS": lambda **kw: LDFS(4, **kw), "LDFS-fixed": lambda **kw: LDFS(4, shrinkage=0.2, **kw),
+            "FOHSIC": lambda **kw: FOHSIC(4, **kw)}
+
+
+def _same_fit(a, b, rtol=1e-8, atol=1e-10):
+    np.testing.assert_array_equal(a.get_support(), b.get_support())
+    if hasattr(a, "W_"):
+        np.testing.assert_allclose(a.W_, b.W_, rtol=rtol, atol=atol)
+        assert a.lambda_ == pytest.approx(b.lambda_, rel=rtol)
+        np.testing.assert_allclose(a.scale_, b.scale_, rtol=1e-12)
+    else:
+        np.testing.assert_array_equal(a.ranking_, b.ranking_)
+        np.testing.assert_allclose(a.hsic_path_, b.hsic_path_, rtol=rtol, atol=1e-14)
+
+
+@pytest.mark.parametrize("name", sorted(_hsfs_ldfs_fohsic()))
+def test_hsfs_ldfs_fohsic_weights_repeat_drop_and_scale(name):
+    """Integer weights give the fit of the repeated rows (support, ranking; W and the HSIC path to
+    1e-8), zero weights that of the rows without them, sparse X the dense fit, and weights times
+    3.7 the same fit -- except LDFS's Ledoit-Wolf γ, which counts Σw samples."""
+    import scipy.sparse as sp
+    make = _hsfs_ldfs_fohsic()[name]
+    X, y, w, _ = _three_classes()
+    rows = np.repeat(np.arange(len(y)), w)
+    weighted = make().fit(X, y, sample_weight=w)
+    _same_fit(weighted, make().fit(X[rows], y[rows]))
+    _same_fit(weighted, make().fit(X[w > 0], y[w > 0], sample_weight=w[w > 0]))
+    plain = make().fit(X, y)                         # and the weights matter on these data
+    key = "W_" if hasattr(plain, "W_") else "hsic_path_"
+    assert not np.allclose(getattr(weighted, key), getattr(plain, key), atol=1e-3)
+    Xsp = np.where(np.abs(X) > 0.7, X, 0.0)
+    _same_fit(make().fit(sp.csr_matrix(Xsp), y, sample_weight=w), make().fit(Xsp, y, sample_weight=w))
+    scaled = make().fit(X, y, sample_weight=3.7 * w)
+    if name == "LDFS":                     # γ of Σw samples: 3.7 w is not w
+        assert scaled.shrinkage_ != pytest.approx(weighted.shrinkage_, rel=1e-6)
+        rows2 = np.repeat(np.arange(len(y)), 2 * w)
+        assert make().fit(X, y, sample_weight=2 * w).shrinkage_ == pytest.approx(
+            make().fit(X[rows2], y[rows2]).shrinkage_, rel=1e-10)
+    else:
+        _same_fit(scaled, weighted)
+
+
+@pytest.mark.parametrize("name", ["HSFS", "FOHSIC"])
+def test_hsfs_fohsic_weighted_regression_target_is_the_repeated_one(name):
+    """A regression target standardised by its weighted mean and s.d.: integer weights give the
+    fit of the repeated samples; a target constant on the samples of positive weight is refused."""
+    make = _hsfs_ldfs_fohsic()[name]
+    X, _, w, t = _three_classes()
+    rows = np.repeat(np.arange(len(t)), w)
+    _same_fit(make().fit(X, t, sample_weight=w), make().fit(X[rows], t[rows]))
+    t2 = np.where(w > 0, 1.0, t)
+    with pytest.raises(ValueError, match="constant"):
+        make().fit(X, t2, sample_weight=w)
+
+
+@pytest.mark.parametrize("make", [HSFS, LDFS, FOHSIC], ids=["HSFS", "LDFS", "FOHSIC"])
+def test_hsfs_ldfs_fohsic_refuse_bad_weights(make):
+    """Negative, non-finite, wrongly shaped or all-zero weights: scikit-learn's errors; weights
+    that leave one class: a ValueError naming it."""
+    X, y, w, _ = _three_classes()
+    bad = [(-np.ones(len(y)), "(?i)negative"), (np.full(len(y), np.nan), "(?i)nan"),
+           (np.full(len(y), np.inf), "(?i)infinity"), (np.ones(len(y) - 1), "shape"),
+           (np.zeros(len(y)), "(?i)non-zero")]
+    for weights, match in bad:
+        with pytest.raises(ValueError, match=match):
+            make(2).fit(X, y, sample_weight=weights)
+    with pytest.raises(ValueError, match="at least two classes with a positive sample_weight"):
+        make(2).fit(X, y, sample_weight=(y == 1).astype(float))
+
+
+def test_ldfs_weights_that_drop_a_class_equal_the_fit_without_it():
+    """A class whose samples all have weight 0 is the fit without that class (its n_components
+    counts the classes of positive weight)."""
+    X, y, w, _ = _three_classes()
+    w = np.where(y == 2, 0, w)
+    keep = w > 0
+    a, b = LDFS(4).fit(X, y, sample_weight=w), LDFS(4).fit(X[keep], y[keep], sample_weight=w[keep])
+    assert a.n_components_ == b.n_components_ == 1
+    _same_fit(a, b)
+    _same_fit(HSFS(4).fit(X, y, sample_weight=w), HSFS(4).fit(X[keep], y[keep], sample_weight=w[keep]))
+
+
+@pytest.mark.parametrize("name", sorted(WEIGHTED))
+def test_pipeline_routes_sample_weight_to_every_weighted_estimator(name):
+    """``set_fit_request(sample_weight=True)`` on the selector or transformer: the Pipeline's step is the weighted
+    fit (bit for bit), not the unweighted one."""
+    X, y = _data(seed=3)
+    w = np.random.default_rng(5).integers(0, 4, len(y)).astype(float)   # weights that change every fit
+    w[[0, -1]] = 1
+    with sklearn.config_context(enable_metadata_routing=True):
+        pipe = make_pipeline(_make(name).set_fit_request(sample_weight=True),
+                             LogisticRegression().set_fit_request(sample_weight=True)).fit(X, y, sample_weight=w)
+    alone = _make(name).fit(X, y, sample_weight=w)
+    np.testing.assert_array_equal(_fitted(name, pipe[0]), _fitted(name, alone))
+    assert not np.array_equal(_fitted(name, pipe[0]), _fitted(name, _make(name).fit(X, y)))

@@ -17,6 +17,16 @@ holds a few blocks of about ``block_bytes`` each, never an ``n × n`` matrix onc
 ``8 n² > block_bytes``; when ``n × n`` fits in one block, ``K_S`` is kept from step to step
 instead of being recomputed.  The result does not depend on the block size (the tests check
 this bit for bit, and the selection and path against the straightforward ``n × n`` computation).
+
+Sample weights.  Sample ``i`` repeated ``c_i`` times (``N = Σ c_i``) gives
+``(1/N²) tr(K̃H̃L̃H̃) = Σ_il p_i p_l K_il (H_p L H_pᵀ)_il`` with ``p = c/N`` and ``H_p = I − 1pᵀ``
+(the derivation is in :mod:`fsbook.l1linf.hsic`).  With weights ``w`` and ``p = w/Σw``, ``HLH``
+is replaced by ``n² D_p H_p L H_pᵀ D_p`` (:func:`fsbook.l1linf.hsic.weighted_centred_kernel`:
+the labels centred by the weighted class priors, or the target standardised by its weighted mean
+and standard deviation, the rows and columns scaled by ``n p_i``) and the features by their
+weighted standard deviations; the gains are linear in ``A = K_S ∘ Γ``, so the kernels above are
+unchanged.  Integer weights give the path of the repeated samples, a zero weight that of the
+samples without it, and ``w`` and ``c w`` the same path.
 """
 from __future__ import annotations
 
@@ -26,10 +36,10 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 
-from fsbook._compat import Interval, fit_context
+from fsbook._compat import Interval, check_sample_weight, fit_context
 from fsbook._cost import check_cost
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
-from fsbook._targets import standardised
+from fsbook._targets import refuse_constant_target, standardised
 from fsbook.baselines._kernels_fohsic import hsic_gains_block, multiply_gaussian_factor
 from fsbook.decisions import RTOL, argbest
 from fsbook.l1linf.estimators import feature_scales
@@ -55,7 +65,27 @@ def _centred_target_rows(target, regression):
     return lambda b0, b1: table[codes[b0:b1, None], codes[None, :]]
 
 
-def fohsic_path(X, codes, k, *, sigma=1.0, scale=True, block_bytes=None, regression=False):
+def _weighted_target_rows(target, regression, sample_weight):
+    """The rows ``b0:b1`` of ``Γ = n² D_p H_p L H_pᵀ D_p`` (:func:`fsbook.l1linf.hsic.weighted_centred_kernel`)
+    from ``n p`` and the ``c × c`` table of the weighted-centred class indicators, or (regression)
+    ``n p ∘ t`` for the target ``t`` standardised by its weighted mean and standard deviation."""
+    w = np.asarray(sample_weight, dtype=float)
+    p = w / w.sum()
+    s = w * (len(w) / w.sum())                            # n p: exactly 1 for equal weights
+    if regression:
+        y = np.asarray(target, dtype=float)
+        refuse_constant_target(y[w > 0])
+        t = y - p @ y
+        st = s * (t / np.sqrt(p @ t ** 2))
+        return lambda b0, b1: np.outer(st[b0:b1], st)
+    codes = np.asarray(target, dtype=np.intp)
+    prior = np.bincount(codes, weights=p)                 # the weighted class priors π
+    centred = np.eye(len(prior)) - prior
+    table = centred @ centred.T                           # (H_p L H_pᵀ)_il = table[code_i, code_l]
+    return lambda b0, b1: s[b0:b1, None] * table[codes[b0:b1, None], codes[None, :]] * s[None, :]
+
+
+def fohsic_path(X, codes, k, *, sigma=1.0, scale=True, block_bytes=None, regression=False, sample_weight=None):
     """The first ``k`` features added by FOHSIC and ``HSIC(X_S, y)`` after each addition.
 
     Parameters
@@ -73,6 +103,8 @@ def fohsic_path(X, codes, k, *, sigma=1.0, scale=True, block_bytes=None, regress
     regression : bool, default False
         ``codes`` is a regression target: the linear kernel of the standardised target replaces
         the delta kernel of the classes.
+    sample_weight : ndarray (n_samples,) or None, default None
+        Non-negative weights with a positive sum (module docstring); None is unweighted.
 
     Returns
     -------
@@ -88,7 +120,7 @@ def fohsic_path(X, codes, k, *, sigma=1.0, scale=True, block_bytes=None, regress
     ([0], True)
     """
     n, d = X.shape
-    sd = feature_scales(X) if scale else np.ones(d)
+    sd = feature_scales(X, sample_weight) if scale else np.ones(d)
     if sp.issparse(X):                                    # x_ij · (1/sd_j), one copy of X
         Xs = sp.csc_matrix(X, dtype=float, copy=True)
         Xs.data *= np.repeat(1.0 / sd, np.diff(Xs.indptr))
@@ -96,7 +128,10 @@ def fohsic_path(X, codes, k, *, sigma=1.0, scale=True, block_bytes=None, regress
         Xs = sp.csc_matrix(X / sd)
     Xs.sort_indices()
     indptr, indices, data = Xs.indptr, Xs.indices, Xs.data
-    gamma_rows = _centred_target_rows(codes, regression)
+    if sample_weight is None:
+        gamma_rows = _centred_target_rows(codes, regression)
+    else:
+        gamma_rows = _weighted_target_rows(codes, regression, sample_weight)
     inv2s2 = 1.0 / (2.0 * sigma ** 2)
     budget = BLOCK_BYTES if block_bytes is None else int(block_bytes)
     block_rows = int(min(n, max(1, budget // (8 * n))))
@@ -182,6 +217,14 @@ class FOHSIC(SupportSelectorMixin, BaseEstimator):
     select fewer features, fit on a subsample of the rows, or raise the limit with
     :func:`fsbook.cost_limits`.
 
+    Sample weights.  ``fit(X, y, sample_weight=w)`` maximises the weighted HSIC
+    ``Σ_il p_i p_l (K_S)_il (H_p L H_pᵀ)_il`` with ``p = w / Σw`` and ``H_p = I − 1pᵀ`` (module
+    docstring) on features scaled by their weighted standard deviations: integer weights give
+    the selection and ``hsic_path_`` of the repeated samples (to rounding), a zero weight those of
+    the samples without it, and ``w`` and ``c w`` the same.  The cost is that of the unweighted
+    fit.  With ``sklearn.set_config(enable_metadata_routing=True)``,
+    ``set_fit_request(sample_weight=True)`` routes the weights from a Pipeline.
+
     References
     ----------
     .. [1] Song, L., Smola, A., Gretton, A., Borgwardt, K. M. and Bedo, J. (2007). Supervised
@@ -220,7 +263,7 @@ class FOHSIC(SupportSelectorMixin, BaseEstimator):
         self.scale = scale
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Select features greedily (see module docstring).
 
         Parameters
@@ -230,6 +273,14 @@ class FOHSIC(SupportSelectorMixin, BaseEstimator):
         y : array-like of shape (n_samples,)
             Class labels (delta kernel), or a regression target (continuous values: the linear
             kernel of the standardised target).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative, finite weights.  With ``p = w / Σw`` the criterion is
+            ``HSIC_p(X_S, y) = Σ_il p_i p_l (K_S)_il (H_p L H_pᵀ)_il``, ``H_p = I − 1pᵀ`` (the labels
+            centred by the weighted class priors, a regression target standardised by its
+            weighted mean and standard deviation), and the features are scaled by their weighted
+            standard deviations: integer weights give the selection and path of the repeated
+            samples, a zero weight those of the samples without it, and the weights' scale does
+            not matter.  None is unweighted.
 
         Returns
         -------
@@ -237,6 +288,10 @@ class FOHSIC(SupportSelectorMixin, BaseEstimator):
             The fitted estimator.
         """
         X, target, regression = self._validate_classes_or_values(X, y)
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+            if not regression and np.unique(target[sample_weight > 0]).size < 2:
+                raise ValueError("FOHSIC needs samples of at least two classes with a positive sample_weight")
         k = self._resolve_k(X.shape[1])
         check_cost("FOHSIC", f"{X.shape[0]} samples x {X.shape[1]} features", seconds=fohsic_seconds(X, k),
                    why=f"forward selection scores every feature on every pair of samples at each of "
@@ -244,7 +299,7 @@ class FOHSIC(SupportSelectorMixin, BaseEstimator):
                    fix="select fewer features (n_features_to_select), or fit on a subsample of the rows "
                        "(the cost grows as n²)")
         self.ranking_, self.hsic_path_ = fohsic_path(X, target, k, sigma=self.sigma, scale=self.scale,
-                                                     regression=regression)
+                                                     regression=regression, sample_weight=sample_weight)
         self.support_ = np.zeros(X.shape[1], dtype=bool)
         self.support_[self.ranking_] = True
         return self

@@ -16,7 +16,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 
-from fsbook._compat import Interval, StrOptions, fit_context
+from fsbook._compat import Interval, StrOptions, check_sample_weight, fit_context
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.l1linf.hsic import PAIR_KERNELS, HSICCriterion
 from fsbook.l1linf.lda import LDACriterion
@@ -25,14 +25,34 @@ from fsbook.l1linf.path import select_k_path
 __all__ = ["LDFS", "HSFS", "feature_scales", "initial_transformation"]
 
 
-def feature_scales(X):
-    """Standard deviation of every column (1 for constant columns); sparse-aware."""
+def feature_scales(X, sample_weight=None):
+    """Standard deviation of every column (1 for constant columns); sparse-aware.
+
+    With ``sample_weight`` (non-negative, positive sum) the weighted standard deviation
+    ``sqrt(Σ_i p_i (x_ij − x̄_j)²)``, ``p = w / Σw``, ``x̄_j = Σ_i p_i x_ij``: integer weights give the
+    scales of the repeated samples, and ``w`` and ``c w`` the same scales.
+    """
+    if sample_weight is not None:
+        return _weighted_feature_scales(X, sample_weight)
     if sp.issparse(X):
         mean = np.asarray(X.mean(axis=0)).ravel()
         sq = np.asarray(X.multiply(X).mean(axis=0)).ravel()
         sd = np.sqrt(np.maximum(sq - mean ** 2, 0.0))
     else:
         sd = X.std(axis=0)
+    return np.where(sd > 1e-12 * max(1.0, float(np.max(sd, initial=0.0))), sd, 1.0)
+
+
+def _weighted_feature_scales(X, sample_weight):
+    p = np.asarray(sample_weight, dtype=float)
+    p = p / p.sum()
+    if sp.issparse(X):                                     # as the unweighted sparse form: E[x²] − E[x]²
+        mean = np.asarray(X.T @ p).ravel()
+        sq = np.asarray(X.multiply(X).T @ p).ravel()
+        sd = np.sqrt(np.maximum(sq - mean ** 2, 0.0))
+    else:                                                  # two passes, as ``X.std``
+        X = np.asarray(X, dtype=float)
+        sd = np.sqrt(p @ (X - p @ X) ** 2)
     return np.where(sd > 1e-12 * max(1.0, float(np.max(sd, initial=0.0))), sd, 1.0)
 
 
@@ -63,7 +83,7 @@ class _L1LinfSelector(SupportSelectorMixin, BaseEstimator):
         "random_state": ["random_state"],
     }
 
-    def _criterion(self, X, y, regression=False):  # pragma: no cover - abstract
+    def _criterion(self, X, y, regression=False, sample_weight=None):  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _default_components(self, d, n_classes):  # pragma: no cover - abstract
@@ -73,7 +93,7 @@ class _L1LinfSelector(SupportSelectorMixin, BaseEstimator):
         return 1.0
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Run the λ path to ``n_features_to_select`` features.
 
         Parameters
@@ -83,6 +103,12 @@ class _L1LinfSelector(SupportSelectorMixin, BaseEstimator):
         y : array-like of shape (n_samples,)
             Class labels (at least two classes); HSFS also takes a regression target
             (continuous values), LDFS refuses it.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative, finite weights (scikit-learn's ``check_sample_weight`` refuses others).
+            Sample ``i`` counts with ``p_i = w_i / Σw`` wherever the unweighted fit counts it with
+            ``1/n``: in the feature scales (weighted standard deviations) and in the criterion
+            (see the class's Notes), so that integer weights give the fit of the repeated samples
+            and a zero weight that of the samples without it.  None runs the unweighted fit.
 
         Returns
         -------
@@ -90,14 +116,26 @@ class _L1LinfSelector(SupportSelectorMixin, BaseEstimator):
             The fitted estimator.
         """
         X, target, regression = self._validate_classes_or_values(X, y)
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+            if not regression and np.unique(target[sample_weight > 0]).size < 2:
+                raise ValueError(f"{type(self).__name__} needs samples of at least two classes with a "
+                                 "positive sample_weight")
         d = X.shape[1]
         k = self._resolve_k(d)
-        n_classes = None if regression else len(self.classes_)
+        if sample_weight is None:
+            n_classes = None if regression else len(self.classes_)
+        else:                                              # the classes that the weights keep
+            n_classes = None if regression else np.unique(target[sample_weight > 0]).size
         q = self.n_components if self.n_components is not None else self._default_components(d, n_classes)
-        self.scale_ = feature_scales(X) if self.scale else np.ones(d)
+        self.scale_ = feature_scales(X, sample_weight) if self.scale else np.ones(d)
         Xs = X @ sp.diags(1.0 / self.scale_) if sp.issparse(X) else X / self.scale_
         W0 = initial_transformation(d, q, self._start_scale(), self.random_state)
-        res = select_k_path(self._criterion(Xs, target, regression), W0, k, factor=self.lambda_factor,
+        if sample_weight is None:
+            criterion = self._criterion(Xs, target, regression)
+        else:
+            criterion = self._criterion(Xs, target, regression, sample_weight=sample_weight)
+        res = select_k_path(criterion, W0, k, factor=self.lambda_factor,
                             max_bisect=self.max_bisect, solver=self.solver, start=self.lambda_start,
                             path_tol=self.path_tol, solver_options={"max_iter": self.max_iter, "tol": self.tol},
                             row_threshold=self.row_threshold)
@@ -178,6 +216,25 @@ class LDFS(_L1LinfSelector):
     fsbook.baselines.LaplacianScore : a filter on the same two-class problem (Table 1 of [1]_).
     fsbook.baselines.L1SVMSelector : an ℓ1-SVM on a ``C`` path to ``k`` features (Table 1 of [1]_).
 
+    Notes
+    -----
+    Sample weights.  ``fit(X, y, sample_weight=w)`` uses the weighted scatter matrices of
+    :mod:`fsbook.l1linf.lda`: with ``p = w / Σw``, class masses ``π_c = Σ_{i∈c} p_i``, weighted
+    class means ``m_c`` and mean ``x̄``,
+
+    ``S_W = Σ_i p_i (x_i − m_{c(i)})(x_i − m_{c(i)})ᵀ``,  ``S_B = Σ_c π_c (m_c − x̄)(m_c − x̄)ᵀ``,
+
+    the ``1/N``-scaled scatters of the data with sample ``i`` repeated ``w_i`` times when ``w`` is
+    an integer vector, and features scaled by their weighted standard deviations.  δ, the
+    shrunk scatter's ``γ m`` and λ (a fraction of the largest gradient row) act on these
+    normalised scatters, so integer weights give the fit of the repeated samples (to rounding), a
+    zero weight that of the samples without it, and ``w`` and ``c w`` the same fit, except with
+    the default ``shrinkage="ledoit-wolf"``: the Ledoit–Wolf γ takes ``Σw`` for the number of
+    samples (as the repeated samples do), so scaling the weights changes γ; a fixed ``shrinkage``
+    makes the fit invariant to it.  ``n_components=None`` uses ``C − 1`` for the ``C`` classes
+    of positive weight.  With ``sklearn.set_config(enable_metadata_routing=True)``,
+    ``set_fit_request(sample_weight=True)`` routes the weights from a Pipeline.
+
     References
     ----------
     .. [1] Masaeli, M., Fung, G. and Dy, J. G. (2010). From Transformation-Based Dimensionality
@@ -225,10 +282,17 @@ class LDFS(_L1LinfSelector):
         self.row_threshold = row_threshold
         self.random_state = random_state
 
-    def _criterion(self, X, y, regression=False):
-        crit = LDACriterion(X, y, ridge=self.ridge)         # a regression y is refused before fit
-        within, between = crit.scatter_traces()
-        total = float(np.asarray(X.multiply(X).sum() if sp.issparse(X) else np.einsum("ij,ij->", X, X))) / X.shape[0]
+    def _criterion(self, X, y, regression=False, sample_weight=None):
+        # a regression y is refused before fit
+        if sample_weight is None:
+            crit = LDACriterion(X, y, ridge=self.ridge)
+            within, between = crit.scatter_traces()
+            total = float(np.asarray(X.multiply(X).sum() if sp.issparse(X) else np.einsum("ij,ij->", X, X))) / X.shape[0]
+        else:
+            crit = LDACriterion(X, y, ridge=self.ridge, sample_weight=sample_weight)
+            within, between = crit.scatter_traces()
+            p = sample_weight / sample_weight.sum()
+            total = float(np.sum(np.asarray(X.multiply(X).T @ p) if sp.issparse(X) else p @ (X * X)))
         if between > 0 and within <= 1e-12 * total:
             # S_W = 0 and S_B != 0: J(cW) = -c² tr(WᵀS_B W)/δ goes to -∞ faster than the penalty
             # grows, so problem (6) has no minimiser and the solver would diverge: refuse it
@@ -311,6 +375,20 @@ class HSFS(_L1LinfSelector):
     :data:`fsbook.LIMITS <fsbook._cost.LIMITS>` (a minute of CPU); fit on a subsample of the
     rows or on fewer features, or raise the limit with :func:`fsbook.cost_limits`.
 
+    Sample weights.  ``fit(X, y, sample_weight=w)`` maximises the weighted (biased) HSIC
+    ``HSIC_p = tr(K D_p H_p L H_pᵀ D_p) = Σ_ij p_i p_j K_ij (H_p L H_pᵀ)_ij`` with ``p = w / Σw``,
+    ``D_p = diag(p)`` and the weighted centring ``H_p = I − 1pᵀ`` (labels centred by the weighted
+    class priors; a regression target standardised by its weighted mean and standard
+    deviation), on features scaled by their weighted standard deviations.  Repeating sample ``i``
+    ``c_i`` times turns ``(1/N²) tr(K̃H̃L̃H̃)`` into exactly this sum with ``p = c/N``
+    (:mod:`fsbook.l1linf.hsic`), so integer weights give the fit of the repeated samples (to
+    rounding), a zero weight that of the samples without it, and ``w`` and ``c w`` the same fit.
+    σ and λ (a fraction of the largest gradient row) act on the normalised criterion, so
+    their meaning does not depend on the weights' sum.  The weighted fit costs the same pair
+    sums as the unweighted one (plus an ``n × n`` product to form ``Γ``).  With
+    ``sklearn.set_config(enable_metadata_routing=True)``, ``set_fit_request(sample_weight=True)``
+    routes the weights from a Pipeline.
+
     References
     ----------
     .. [1] Masaeli, M., Fung, G. and Dy, J. G. (2010). From Transformation-Based Dimensionality
@@ -364,14 +442,15 @@ class HSFS(_L1LinfSelector):
         self.pair_kernel = pair_kernel
         self.random_state = random_state
 
-    def _criterion(self, X, y, regression=False):
+    def _criterion(self, X, y, regression=False, sample_weight=None):
         from fsbook._cost import check_cost
         n, d = X.shape
         check_cost("HSFS", f"{n} samples x {d} features", seconds=hsfs_seconds(n, d),
                    why="every gradient of the HSIC criterion sums over all pairs of samples and the "
                        "lambda path grows with the features",
                    fix="fit on a subsample of the rows or on fewer features (e.g. a cheap filter first)")
-        return HSICCriterion(X, y, sigma=self.sigma, pair_kernel=self.pair_kernel, regression=regression)
+        return HSICCriterion(X, y, sigma=self.sigma, pair_kernel=self.pair_kernel, regression=regression,
+                             sample_weight=sample_weight)
 
     def _default_components(self, d, n_classes):
         return min(d, 10)

@@ -12,13 +12,24 @@ because ``Σ_ij A_ij (x_i − x_j)(x_i − x_j)ᵀ = 2 Xᵀ(D − A)X`` for symm
 ``A``.  One evaluation costs ``O(n²q + ndq)``: ``XW`` (sparse-times-dense if
 ``X`` is sparse), the ``n × n`` kernel, ``(D − A)XW`` and ``Xᵀ(·)``; the
 ``d × d`` or ``n × n × d`` tensors of the per-row form are never built.
+
+**Sample weights** (:func:`weighted_centred_kernel`).  Repeating sample ``i`` ``c_i`` times
+(``N = Σ c_i`` rows, ``E`` the ``N × n`` indicator of the original rows) gives ``K̃ = EKEᵀ``,
+``L̃ = ELEᵀ`` and ``H̃E = E − 1_N cᵀ/N = E H_p`` with ``p = c/N`` and ``H_p = I − 1pᵀ``, so
+
+    (1/N²) tr(K̃H̃L̃H̃) = Σ_ij p_i p_j K_ij (H_p L H_pᵀ)_ij = tr(K D_p H_p L H_pᵀ D_p),
+
+``D_p = diag(p)``.  For weights ``w`` we put ``p = w / Σw``: the criterion keeps the matrix form
+above with ``Γ = n² D_p H_p L H_pᵀ D_p`` in place of ``HLH`` (the ``1/n²`` stays; ``p = 1/n`` gives
+``HLH``), integer weights give the criterion of the repeated samples, a zero weight that of the
+samples without it, and ``w`` and ``c w`` (``c > 0``) the same criterion.
 """
 from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
 
-from fsbook._targets import standardised
+from fsbook._targets import refuse_constant_target, standardised
 from fsbook.l1linf._kernels_hsic import (
     hsic_value,
     hsic_value_and_daz,
@@ -30,7 +41,8 @@ from fsbook.l1linf._kernels_hsic import (
 PAIR_KERNELS = {"vectorised": (hsic_value_and_daz_vectorised, hsic_value_vectorised),
                 "libm": (hsic_value_and_daz, hsic_value)}
 
-__all__ = ["HSICCriterion", "centred_label_kernel", "centred_target_kernel", "gaussian_kernel_from_scores"]
+__all__ = ["HSICCriterion", "centred_label_kernel", "centred_target_kernel", "gaussian_kernel_from_scores",
+           "weighted_centred_kernel"]
 
 
 def centred_label_kernel(y):
@@ -45,6 +57,55 @@ def centred_target_kernel(y):
     """``Γ = H L H = t tᵀ`` for the linear kernel of the standardised regression target ``t``."""
     t = standardised(y)
     return np.outer(t, t)
+
+
+def weighted_centred_kernel(y, sample_weight, regression=False):
+    """``Γ = n² D_p H_p L H_pᵀ D_p`` with ``p = w / Σw``, the ``HLH`` of weighted samples (module docstring).
+
+    ``H_p L H_pᵀ = Y_p Y_pᵀ`` with ``Y_p = Y − 1πᵀ`` the one-hot labels centred by the weighted class
+    priors ``π = Yᵀp`` (delta kernel), or ``t tᵀ`` with ``t`` the target standardised by its weighted
+    mean and standard deviation (linear kernel, already centred: ``H_p t = t``).  With ``s = n p``
+    (the weights relative to their mean), ``Γ_ij = s_i s_j (Y_p Y_pᵀ)_ij``.
+
+    Parameters
+    ----------
+    y : array-like (n,)
+        Class labels, or the target values when ``regression``.
+    sample_weight : array-like (n,)
+        Non-negative weights with a positive sum.
+    regression : bool, default False
+
+    Returns
+    -------
+    ndarray (n, n)
+
+    Examples
+    --------
+    Integer weights give the criterion of the repeated samples (and a zero weight drops one):
+
+    >>> import numpy as np
+    >>> X, y, w = np.sqrt(np.arange(8.0)).reshape(4, 2), np.array([0, 1, 1, 2]), np.array([2, 1, 0, 3])
+    >>> rows = np.repeat(np.arange(4), w)
+    >>> W = np.ones((2, 1))
+    >>> weighted = HSICCriterion(X, y, sample_weight=w).value(W)
+    >>> bool(np.isclose(weighted, HSICCriterion(X[rows], y[rows]).value(W), rtol=1e-12))
+    True
+    """
+    w = np.asarray(sample_weight, dtype=float)
+    s = w * (len(w) / w.sum())                          # n p: exactly 1 for equal weights
+    p = w / w.sum()
+    if regression:
+        y = np.asarray(y, dtype=float)
+        refuse_constant_target(y[w > 0])                # the samples that count
+        mean = p @ y
+        t = (y - mean) / np.sqrt(p @ (y - mean) ** 2)
+        Yp = t[:, None]
+    else:
+        _, codes = np.unique(np.asarray(y), return_inverse=True)
+        Y = np.eye(codes.max() + 1)[codes]
+        Yp = Y - p @ Y
+    Ys = s[:, None] * Yp
+    return Ys @ Ys.T
 
 
 def gaussian_kernel_from_scores(Z, sigma):
@@ -72,13 +133,20 @@ class HSICCriterion:
     regression : bool, default False
         ``y`` is a regression target: ``Γ = t tᵀ`` for the standardised target ``t`` (the
         linear kernel, already centred) instead of the centred delta kernel of the classes.
+    sample_weight : ndarray (n,) or None, default None
+        Non-negative weights of the samples: ``Γ`` is then :func:`weighted_centred_kernel`'s
+        ``n² D_p H_p L H_pᵀ D_p`` with ``p = w / Σw`` (module docstring), so that integer weights
+        give the criterion of the repeated samples; None is the unweighted ``HLH``.
     """
 
-    def __init__(self, X, y, sigma=1.0, pair_kernel="vectorised", regression=False):
+    def __init__(self, X, y, sigma=1.0, pair_kernel="vectorised", regression=False, sample_weight=None):
         if pair_kernel not in PAIR_KERNELS:
             raise ValueError(f"pair_kernel must be one of {sorted(PAIR_KERNELS)}; got {pair_kernel!r}")
         self.X = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=float)
-        self.Gamma = centred_target_kernel(y) if regression else centred_label_kernel(y)
+        if sample_weight is None:
+            self.Gamma = centred_target_kernel(y) if regression else centred_label_kernel(y)
+        else:
+            self.Gamma = weighted_centred_kernel(y, sample_weight, regression=regression)
         self.n = self.Gamma.shape[0]
         self.sigma = float(sigma)
         self.pair_kernel = pair_kernel
