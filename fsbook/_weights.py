@@ -35,9 +35,6 @@ REFUSALS = {
     "GeometricFeatureSetSelector": "its geometric ratios are ranks of convex-hull (Gram) matrices of "
                                    "the samples, which a weight does not change",
     "FeatureGroupSelector": "it selects a fixed subset of feature groups and fits nothing on the samples",
-    "HKLRanker": _NOT_YET.format(what="HKL loss"),
-    "DisjunctiveHKL": _NOT_YET.format(what="HKL loss"),
-    "DisjunctiveHKLCV": _NOT_YET.format(what="HKL loss"),
     "HSFS": _NOT_YET.format(what="HSIC criterion (weighted centring)"),
     "LDFS": _NOT_YET.format(what="LDA criterion (weighted scatter matrices)"),
     "KernelDesign": "it learns from triplets of points; weight a triplet by repeating it",
