@@ -17,11 +17,15 @@ from sklearn.utils.metadata_routing import MetadataRouter
 from fsbook._weights import REFUSALS
 from fsbook.baselines import MRMR, SVMRFE, L1SVMSelector, StabilitySelection, ZeroNormSVM
 from fsbook.capabilities import capability_table, probe_instance, public_estimators
+from fsbook.hkl import DisjunctiveHKL, DisjunctiveHKLCV, HKLRanker
 from fsbook.projection import ProjectionPenalty
 from fsbook.projection.linear import augment_features, reduce
 
 #: the estimators that take sample_weight, and the fitted attribute compared across fits
-WEIGHTED = {"SVMRFE": "ranking_", "ZeroNormSVM": "coef_", "L1SVMSelector": "coef_", "MRMR": "relevance_"}
+WEIGHTED = {"SVMRFE": "ranking_", "ZeroNormSVM": "coef_", "L1SVMSelector": "coef_", "MRMR": "relevance_",
+            "DisjunctiveHKL": "coef_", "DisjunctiveHKLCV": "coef_", "HKLRanker": "scores_"}
+#: the HKL estimators: the same optimum to the duality-gap tolerance, not bit for bit
+HKL = {"DisjunctiveHKL", "DisjunctiveHKLCV", "HKLRanker"}
 META = {"ProjectionPenalty", "StabilitySelection"}
 
 
@@ -37,7 +41,43 @@ def _make(name, **kw):
     return {"SVMRFE": lambda: SVMRFE(n_features_to_select=2, **kw),
             "ZeroNormSVM": lambda: ZeroNormSVM(n_features_to_select=2, **kw),
             "L1SVMSelector": lambda: L1SVMSelector(n_features_to_select=2, **kw),
-            "MRMR": lambda: MRMR(n_features_to_select=2, **kw)}[name]()
+            "MRMR": lambda: MRMR(n_features_to_select=2, **kw),
+            "DisjunctiveHKL": lambda: DisjunctiveHKL(C=0.3, tol=1e-5, **kw),
+            "DisjunctiveHKLCV": lambda: DisjunctiveHKLCV(tol=1e-5, **kw),
+            "HKLRanker": lambda: HKLRanker(n_features_to_select=2, tol=1e-5, **kw)}[name]()
+
+
+def _same_folds(weighted, repeated, w):
+    """For an estimator with an inner ``cv``: the same three folds of the original samples for
+    the weighted fit and the repeated one (each copy in its sample's fold), as scikit-learn's
+    ``check_sample_weight_equivalence`` does with groups."""
+    if "cv" not in weighted.get_params():
+        return
+    fold = np.arange(len(w)) % 3
+    origin = np.repeat(np.arange(len(w)), w)
+    for est, f in ((weighted, fold), (repeated, fold[origin])):
+        est.set_params(cv=[(np.flatnonzero(f != k), np.flatnonzero(f == k)) for k in range(3)])
+
+
+def _hkl_same_model(weighted, repeated, X):
+    """The same HKL model: the selected disjunctions and their weights, and the decision
+    function (relative to its scale), to the duality-gap tolerance 1e-5 of the fits."""
+    models = [(weighted, repeated)]
+    if hasattr(weighted, "models_"):
+        models, X = zip(weighted.models_, repeated.models_), None
+    for a, b in models:
+        if hasattr(a, "C_"):
+            assert a.C_ == b.C_
+            np.testing.assert_allclose(a.cv_results_.mean_accuracy, b.cv_results_.mean_accuracy,
+                                       rtol=0, atol=1e-12)
+        assert sorted(a.disjunctions_) == sorted(b.disjunctions_)
+        wa, wb = dict(zip(a.disjunctions_, a.coef_)), dict(zip(b.disjunctions_, b.coef_))
+        scale = np.abs(b.coef_).max()
+        np.testing.assert_allclose([wa[v] for v in wb], list(wb.values()), rtol=0, atol=1e-3 * scale)
+        np.testing.assert_allclose(a.objective_, b.objective_, rtol=2e-5)
+        if X is not None:     # (HKLRanker's models see its indicators: their weights above)
+            fa, fb = a.decision_function(X), b.decision_function(X)
+            np.testing.assert_allclose(fa, fb, rtol=0, atol=1e-3 * np.abs(fb).max())
 
 
 @pytest.fixture(scope="module")
@@ -87,17 +127,26 @@ def test_integer_weights_equal_repeated_samples(name):
     X, y = _data(seed=1)
     w = np.random.default_rng(2).integers(0, 4, len(y))
     w[[0, -1]] = 1                                   # both classes keep a sample
-    weighted = _make(name).fit(X, y, sample_weight=w)
-    repeated = _make(name).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
-    np.testing.assert_array_equal(weighted.get_support(), repeated.get_support())
+    weighted, repeated = _make(name), _make(name)
+    _same_folds(weighted, repeated, w)
+    weighted.fit(X, y, sample_weight=w)
+    repeated.fit(np.repeat(X, w, axis=0), np.repeat(y, w))
+    if hasattr(weighted, "get_support"):
+        np.testing.assert_array_equal(weighted.get_support(), repeated.get_support())
     if name in ("ZeroNormSVM", "L1SVMSelector"):     # the same optimum, to liblinear's tolerance
         np.testing.assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-4, atol=1e-5)
+    elif name in HKL:                                # the same optimum, to the duality gap
+        _hkl_same_model(weighted, repeated, _data(seed=9)[0])
+        if name == "HKLRanker":
+            np.testing.assert_allclose(weighted.scores_, repeated.scores_, rtol=1e-3)
     else:                                            # the whole elimination order
         np.testing.assert_array_equal(weighted.ranking_, repeated.ranking_)
     # and the weights matter: unit weights rank otherwise, or fit other numbers, on these data
-    plain = getattr(_make(name).fit(X, y), WEIGHTED[name])
-    assert not np.allclose(np.asarray(plain, float), np.asarray(getattr(weighted, WEIGHTED[name]), float),
-                           atol=1e-3)
+    plain = _make(name)
+    _same_folds(plain, _make(name), np.ones(len(y), dtype=int))
+    plain = np.asarray(getattr(plain.fit(X, y), WEIGHTED[name]), float)
+    fitted = np.asarray(getattr(weighted, WEIGHTED[name]), float)
+    assert plain.shape != fitted.shape or not np.allclose(plain, fitted, atol=1e-3)
 
 
 def test_l1svm_zero_weights_equal_dropped_samples_and_the_path_starts_at_the_weighted_l1_min_c():

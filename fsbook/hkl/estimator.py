@@ -338,6 +338,7 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
     ``δ_∅ = 1`` for the top node (a ridge penalty on all weights) and
     ``δ_v = μ β^{|v|−1} ∏_{i∈v} ω_i`` for a non-empty disjunction: a single feature costs
     ``μ ω_i``, and every feature added to a disjunction multiplies its cost by ``β``.
+    ``fit(X, y, sample_weight=s)`` weights the hinge loss, ``C Σ_i s_i ξ_i`` (see ``fit``).
 
     Parameters
     ----------
@@ -598,6 +599,11 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
         The model refitted at ``(C_, β_)``; its fitted attributes (``disjunctions_``,
         ``coef_``, ``duality_gap_``, ``certified_``, …) are also set on this estimator.
 
+    See Also
+    --------
+    fsbook.hkl.DisjunctiveHKL : one model at fixed ``C`` and ``β`` (problem (1) of [1]_).
+    fsbook.hkl.HKLRanker : a feature selector ranking the features of this model.
+
     Notes
     -----
     Sample weights.  ``fit(X, y, sample_weight=s)`` weights the hinge loss of every fit
@@ -610,11 +616,6 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
     :func:`c_start` counts the classes by weight.  So with the same folds (``cv`` given as
     splits), integer weights choose the ``C`` and fit the model of the repeated samples; the
     folds themselves (``cv`` an int) are drawn on the samples as given, whatever their weights.
-
-    See Also
-    --------
-    fsbook.hkl.DisjunctiveHKL : one model at fixed ``C`` and ``β`` (problem (1) of [1]_).
-    fsbook.hkl.HKLRanker : a feature selector ranking the features of this model.
 
     References
     ----------
