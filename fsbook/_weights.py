@@ -42,9 +42,6 @@ REFUSALS = {
     "GeometricFeatureSetSelector": "its geometric ratios are ranks of convex-hull (Gram) matrices of "
                                    "the samples, which a weight does not change",
     "FeatureGroupSelector": "it selects a fixed subset of feature groups and fits nothing on the samples",
-    "HKLRanker": _NOT_YET.format(what="HKL loss"),
-    "DisjunctiveHKL": _NOT_YET.format(what="HKL loss"),
-    "DisjunctiveHKLCV": _NOT_YET.format(what="HKL loss"),
     "KernelDesign": "it learns from triplets of points; weight a triplet by repeating it",
     "WeakKernelSelector": "it samples triplets from the labelled points; there is no per-sample loss",
     "WekaSubsetSelector": "it reproduces WEKA's evaluators (CFS, consistency, wrapper), which "

@@ -91,7 +91,18 @@ def one_hot(X, categories, drop_missing=True, feature_names=None):
     return X_bool, names
 
 
-def quantile_thresholds(X, n_bins=4):
+def _weighted_lower_quantiles(col, weights, qs):
+    """``np.quantile(col, qs, method="lower")`` of the sample in which value ``col[i]`` has weight
+    ``weights[i]`` (positive): the value at position ``⌊q (W − 1)⌋`` (``W = Σ weights``) of the
+    sorted values, value ``i`` filling ``weights[i]`` positions.  For integer weights this is the
+    quantile of the repeated values."""
+    order = np.argsort(col, kind="stable")
+    cum = np.cumsum(weights[order])
+    pos = np.floor((cum[-1] - 1.0) * qs)
+    return col[order][np.minimum(np.searchsorted(cum, pos, side="right"), col.size - 1)]
+
+
+def quantile_thresholds(X, n_bins=4, sample_weight=None):
     """Thresholds at the ``k/n_bins`` quantiles (k = 1..n_bins-1) of each column.
 
     The quantiles are taken with ``method="lower"`` (an observed value, no
@@ -101,6 +112,11 @@ def quantile_thresholds(X, n_bins=4):
     a non-constant column whose quantiles all equal its maximum gets the
     single threshold ``min``.  A constant or all-missing column gets none.
 
+    ``sample_weight`` (non-negative, one per row) weights the rows: the quantiles are those of
+    the sample in which row ``i`` counts ``sample_weight[i]`` times (integer weights give the
+    thresholds of the repeated rows; rows of zero weight are left out, also from ``min`` and
+    ``max``).  ``None``: every row counts once (``np.quantile``).
+
     Returns
     -------
     list of n 1-d float arrays
@@ -109,14 +125,25 @@ def quantile_thresholds(X, n_bins=4):
     if not isinstance(n_bins, numbers.Integral) or isinstance(n_bins, bool) or n_bins < 2:
         raise ValueError(f"n_bins must be an integer >= 2, got {n_bins!r}")
     qs = np.arange(1, n_bins) / n_bins
+    if sample_weight is not None:
+        sample_weight = np.asarray(sample_weight, dtype=np.float64)
+        if sample_weight.shape != (X.shape[0],) or not np.all(sample_weight >= 0):
+            raise ValueError("sample_weight must be non-negative, one per row")
     out = []
     for j in range(X.shape[1]):
         col = X[:, j]
-        col = col[~np.isnan(col)]
+        if sample_weight is None:
+            col = col[~np.isnan(col)]
+        else:
+            keep = ~np.isnan(col) & (sample_weight > 0)
+            col, wcol = col[keep], sample_weight[keep]
         if col.size == 0 or col.min() == col.max():
             out.append(np.zeros(0))
             continue
-        t = np.unique(np.quantile(col, qs, method="lower"))
+        if sample_weight is None:
+            t = np.unique(np.quantile(col, qs, method="lower"))
+        else:
+            t = np.unique(_weighted_lower_quantiles(col, wcol, qs))
         t = t[(t >= col.min()) & (t < col.max())]
         if t.size == 0:
             t = np.array([col.min()])

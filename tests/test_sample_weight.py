@@ -25,6 +25,7 @@ from fsbook.baselines import (
     ZeroNormSVM,
 )
 from fsbook.capabilities import capability_table, probe_instance, public_estimators
+from fsbook.hkl import DisjunctiveHKL, DisjunctiveHKLCV, HKLRanker
 from fsbook.l1linf import HSFS, LDFS
 from fsbook.projection import ExhaustedSafePLS, GeneralizedDiscriminantAnalysis, ProjectionPenalty
 from fsbook.projection.linear import augment_features, reduce
@@ -33,7 +34,10 @@ from fsbook.projection.linear import augment_features, reduce
 #: ("transform": the transform of held-out points, for a transformer whose attributes are a model)
 WEIGHTED = {"SVMRFE": "ranking_", "ZeroNormSVM": "coef_", "L1SVMSelector": "coef_", "MRMR": "relevance_",
             "ExhaustedSafePLS": "transform", "FeatureWeightingSVM": "coef_", "HSFS": "W_", "LDFS": "W_",
-            "FOHSIC": "hsic_path_"}
+            "FOHSIC": "hsic_path_", "DisjunctiveHKL": "coef_", "DisjunctiveHKLCV": "coef_",
+            "HKLRanker": "scores_"}
+#: the HKL estimators: the same optimum to the duality-gap tolerance, not bit for bit
+HKL = {"DisjunctiveHKL", "DisjunctiveHKLCV", "HKLRanker"}
 META = {"ProjectionPenalty", "StabilitySelection"}
 
 
@@ -54,7 +58,10 @@ def _make(name, **kw):
             "FeatureWeightingSVM": lambda: FeatureWeightingSVM(C=0.5, **kw),
             "HSFS": lambda: HSFS(n_features_to_select=2, **kw),
             "LDFS": lambda: LDFS(n_features_to_select=2, **kw),
-            "FOHSIC": lambda: FOHSIC(n_features_to_select=2, **kw)}[name]()
+            "FOHSIC": lambda: FOHSIC(n_features_to_select=2, **kw),
+            "DisjunctiveHKL": lambda: DisjunctiveHKL(C=0.3, tol=1e-5, **kw),
+            "DisjunctiveHKLCV": lambda: DisjunctiveHKLCV(tol=1e-5, **kw),
+            "HKLRanker": lambda: HKLRanker(n_features_to_select=2, tol=1e-5, **kw)}[name]()
 
 
 def _fitted(name, est):
@@ -63,6 +70,39 @@ def _fitted(name, est):
     if WEIGHTED[name] == "transform":
         return est.transform(_data(n=20, seed=99)[0])
     return np.asarray(getattr(est, WEIGHTED[name]), float)
+
+
+def _same_folds(weighted, repeated, w):
+    """For an estimator with an inner ``cv``: the same three folds of the original samples for
+    the weighted fit and the repeated one (each copy in its sample's fold), as scikit-learn's
+    ``check_sample_weight_equivalence`` does with groups."""
+    if "cv" not in weighted.get_params():
+        return
+    fold = np.arange(len(w)) % 3
+    origin = np.repeat(np.arange(len(w)), w)
+    for est, f in ((weighted, fold), (repeated, fold[origin])):
+        est.set_params(cv=[(np.flatnonzero(f != k), np.flatnonzero(f == k)) for k in range(3)])
+
+
+def _hkl_same_model(weighted, repeated, X):
+    """The same HKL model: the selected disjunctions and their weights, and the decision
+    function (relative to its scale), to the duality-gap tolerance 1e-5 of the fits."""
+    models = [(weighted, repeated)]
+    if hasattr(weighted, "models_"):
+        models, X = zip(weighted.models_, repeated.models_), None
+    for a, b in models:
+        if hasattr(a, "C_"):
+            assert a.C_ == b.C_
+            np.testing.assert_allclose(a.cv_results_.mean_accuracy, b.cv_results_.mean_accuracy,
+                                       rtol=0, atol=1e-12)
+        assert sorted(a.disjunctions_) == sorted(b.disjunctions_)
+        wa, wb = dict(zip(a.disjunctions_, a.coef_)), dict(zip(b.disjunctions_, b.coef_))
+        scale = np.abs(b.coef_).max()
+        np.testing.assert_allclose([wa[v] for v in wb], list(wb.values()), rtol=0, atol=1e-3 * scale)
+        np.testing.assert_allclose(a.objective_, b.objective_, rtol=2e-5)
+        if X is not None:     # (HKLRanker's models see its indicators: their weights above)
+            fa, fb = a.decision_function(X), b.decision_function(X)
+            np.testing.assert_allclose(fa, fb, rtol=0, atol=1e-3 * np.abs(fb).max())
 
 
 @pytest.fixture(scope="module")
@@ -112,12 +152,14 @@ def test_integer_weights_equal_repeated_samples(name):
     X, y = _data(seed=1)
     w = np.random.default_rng(2).integers(0, 4, len(y))
     w[[0, -1]] = 1                                   # both classes keep a sample
-    weighted = _make(name).fit(X, y, sample_weight=w)
-    repeated = _make(name).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
+    weighted, repeated = _make(name), _make(name)
+    _same_folds(weighted, repeated, w)
+    weighted.fit(X, y, sample_weight=w)
+    repeated.fit(np.repeat(X, w, axis=0), np.repeat(y, w))
     if name == "ExhaustedSafePLS":                   # the same directions, to rounding
         assert weighted.n_kept_ == repeated.n_kept_
         np.testing.assert_allclose(_fitted(name, weighted), _fitted(name, repeated), rtol=1e-10, atol=1e-12)
-    else:
+    elif hasattr(weighted, "get_support"):
         np.testing.assert_array_equal(weighted.get_support(), repeated.get_support())
     if name in ("ZeroNormSVM", "L1SVMSelector"):     # the same optimum, to liblinear's tolerance
         np.testing.assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-4, atol=1e-5)
@@ -127,11 +169,17 @@ def test_integer_weights_equal_repeated_samples(name):
     elif name in ("HSFS", "LDFS"):                   # the same path: the criteria agree to rounding
         np.testing.assert_allclose(weighted.W_, repeated.W_, rtol=1e-8, atol=1e-10)
         assert weighted.lambda_ == pytest.approx(repeated.lambda_, rel=1e-10)
+    elif name in HKL:                                # the same optimum, to the duality gap
+        _hkl_same_model(weighted, repeated, _data(seed=9)[0])
+        if name == "HKLRanker":
+            np.testing.assert_allclose(weighted.scores_, repeated.scores_, rtol=1e-3)
     elif name != "ExhaustedSafePLS":                 # the whole elimination order
         np.testing.assert_array_equal(weighted.ranking_, repeated.ranking_)
     # and the weights matter: unit weights rank otherwise, or fit other numbers, on these data
-    plain = _fitted(name, _make(name).fit(X, y))
-    assert not np.allclose(plain, _fitted(name, weighted), atol=1e-3)
+    plain = _make(name)
+    _same_folds(plain, _make(name), np.ones(len(y), dtype=int))
+    plain, fitted = _fitted(name, plain.fit(X, y)), _fitted(name, weighted)
+    assert plain.shape != fitted.shape or not np.allclose(plain, fitted, atol=1e-3)
 
 
 def test_l1svm_zero_weights_equal_dropped_samples_and_the_path_starts_at_the_weighted_l1_min_c():

@@ -37,7 +37,7 @@ def node_weights(nodes, beta=2.0, mu=1.0, feature_weights=None):
 
 
 def solve_brute_force(X, y, C=1.0, beta=2.0, mu=1.0, p=2.0, feature_weights=None,
-                      max_features=10):
+                      max_features=10, sample_weight=None):
     """Solve (1) over all ``2^n − 1`` disjunctions with cvxpy (Clarabel).
 
     Parameters
@@ -47,6 +47,8 @@ def solve_brute_force(X, y, C=1.0, beta=2.0, mu=1.0, p=2.0, feature_weights=None
     C, beta, mu, p, feature_weights : as in :class:`DisjunctiveHKL`.
     max_features : int
         Refuse larger ``n``.
+    sample_weight : array-like of shape (m,) or None
+        Non-negative weights ``s_i`` of the hinge loss, ``C Σ_i s_i ξ_i`` (``None``: 1).
 
     Returns
     -------
@@ -76,8 +78,10 @@ def solve_brute_force(X, y, C=1.0, beta=2.0, mu=1.0, p=2.0, feature_weights=None
     for dv, v in zip(d, allnodes):
         mem = [idx[u] for u in lattice.descendants(v, n) if u]
         terms.append(dv * cp.pnorm(w[mem], p))
-    obj = 0.5 * cp.square(cp.sum(cp.hstack(terms))) \
-        + C * cp.sum(cp.pos(1 - cp.multiply(ys, Psi @ w + b)))
+    hinge = cp.pos(1 - cp.multiply(ys, Psi @ w + b))
+    if sample_weight is not None:
+        hinge = cp.multiply(np.asarray(sample_weight, dtype=float), hinge)
+    obj = 0.5 * cp.square(cp.sum(cp.hstack(terms))) + C * cp.sum(hinge)
     prob = cp.Problem(cp.Minimize(obj))
     prob.solve(solver=cp.CLARABEL)
     wv = np.asarray(w.value).ravel()

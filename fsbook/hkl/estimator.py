@@ -19,7 +19,7 @@ from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from fsbook._compat import Interval, StrOptions, check_feature_names_in, fit_context
+from fsbook._compat import Interval, StrOptions, check_feature_names_in, check_sample_weight, fit_context
 from fsbook.hkl import lattice
 from fsbook.hkl.solver import HKLProblem, solve_active_set, source_scores
 
@@ -54,13 +54,29 @@ def _resolve_beta(beta, n):
     return max(2.0, float(np.sqrt(n))) if beta == "auto" else float(beta)
 
 
-def _make_problem(X, ys, om, beta, C, mu, p):
-    """``HKLProblem`` with ``δ_∅ = 1``, ``δ_v = μ β^{|v|−1} ∏ ω_i`` (eq. (hkl-delta))."""
-    return HKLProblem(X, ys, C=C, p=p, omega=beta * om, delta_top=1.0, delta_node=mu / beta)
+def _positive_rows(X, ys, sample_weight):
+    """The samples of positive weight (a zero weight drops the sample): ``(X, ys, weights)``."""
+    if sample_weight is None:
+        return X, ys, None
+    sample_weight = np.asarray(sample_weight, dtype=np.float64)
+    keep = sample_weight > 0
+    if keep.all():
+        return X, ys, sample_weight
+    return X[keep], ys[keep], sample_weight[keep]
+
+
+def _make_problem(X, ys, om, beta, C, mu, p, sample_weight=None):
+    """``HKLProblem`` with ``δ_∅ = 1``, ``δ_v = μ β^{|v|−1} ∏ ω_i`` (eq. (hkl-delta)); with
+    ``sample_weight`` the loss of sample ``i`` is weighted by ``s_i`` (the samples of zero
+    weight are left out)."""
+    X, ys, sample_weight = _positive_rows(X, ys, sample_weight)
+    return HKLProblem(X, ys, C=C, p=p, omega=beta * om, delta_top=1.0, delta_node=mu / beta,
+                      sample_weight=sample_weight)
 
 
 def disjunctive_hkl_path(X, ys, Cs, beta, mu=1.0, p=2.0, feature_weights=None, tol=1e-3,
-                         max_active=None, max_add=20, max_iter=100, solver="conic"):
+                         max_active=None, max_add=20, max_iter=100, solver="conic",
+                         sample_weight=None):
     """Warm-started regularisation path of problem (1): yields one solution per ``C``.
 
     A generator (the ``Cs`` may be any iterable, consumed lazily, so callers can stop the path
@@ -76,6 +92,9 @@ def disjunctive_hkl_path(X, ys, Cs, beta, mu=1.0, p=2.0, feature_weights=None, t
     Cs : iterable of float
     beta, mu, p, feature_weights, tol, max_active, max_add, max_iter, solver
         As in :class:`DisjunctiveHKL` (``beta`` a number).
+    sample_weight : ndarray of shape (m,) or None
+        Non-negative sample weights: the loss of sample ``i`` is ``C s_i ξ_i`` (a zero weight
+        leaves the sample out); ``None``: 1.
 
     Yields
     ------
@@ -87,7 +106,7 @@ def disjunctive_hkl_path(X, ys, Cs, beta, mu=1.0, p=2.0, feature_weights=None, t
     prob = warm = None
     for C in Cs:
         if prob is None:
-            prob = _make_problem(X, ys, om, beta, C, mu, p)
+            prob = _make_problem(X, ys, om, beta, C, mu, p, sample_weight)
         prob.C = float(C)
         res = solve_active_set(prob, tol=tol, max_active=max_active, max_add=max_add,
                                max_iter=max_iter, solver=solver, **({} if warm is None else warm))
@@ -97,7 +116,7 @@ def disjunctive_hkl_path(X, ys, Cs, beta, mu=1.0, p=2.0, feature_weights=None, t
         yield float(C), res
 
 
-def c_start(X, ys, beta, mu=1.0, p=2.0, feature_weights=None):
+def c_start(X, ys, beta, mu=1.0, p=2.0, feature_weights=None, sample_weight=None):
     """First ``C`` of the data-driven path, read off the empty model.
 
     The empty model (active set ``{∅}``, ``ψ_∅ = 0``) has the dual solution ``α = C a`` at the
@@ -111,16 +130,27 @@ def c_start(X, ys, beta, mu=1.0, p=2.0, feature_weights=None):
     difference in ``κ*`` can only change it when ``κ*`` lies within rounding of a ladder
     value).
 
+    With ``sample_weight`` (the box is ``0 ≤ α_i ≤ C s_i``) the counts are weighted: ``a_i = s_i``
+    on the class of smaller total weight and ``s_i W_small/W_large`` on the other, so integer
+    weights give the ``a`` of the repeated samples (samples of zero weight are left out).
+
     Returns
     -------
     float
     """
     n = X.shape[1]
     om = np.ones(n) if feature_weights is None else np.asarray(feature_weights, float)
+    X, ys, sample_weight = _positive_rows(X, ys, sample_weight)
     prob = _make_problem(X, ys, om, beta, 1.0, mu, p)
     pos = ys > 0
-    n_pos, n_neg = int(pos.sum()), int((~pos).sum())
-    a = np.where(pos, 1.0, n_pos / n_neg) if n_pos <= n_neg else np.where(pos, n_neg / n_pos, 1.0)
+    if sample_weight is None:
+        n_pos, n_neg = int(pos.sum()), int((~pos).sum())
+        a = np.where(pos, 1.0, n_pos / n_neg) if n_pos <= n_neg else \
+            np.where(pos, n_neg / n_pos, 1.0)
+    else:
+        n_pos, n_neg = float(sample_weight[pos].sum()), float(sample_weight[~pos].sum())
+        a = sample_weight * (np.where(pos, 1.0, n_pos / n_neg) if n_pos <= n_neg else
+                             np.where(pos, n_neg / n_pos, 1.0))
     logq = source_scores(prob, a * ys, [(i,) for i in range(n)])
     kappa = float(a.sum() * np.exp(-np.max(logq)))
     below = [c for c in C_LADDER if c <= kappa]
@@ -166,9 +196,13 @@ def path_stops(scores, tie_tol, patience):
 class _DisjunctiveHKLBase(ClassifierMixin, TransformerMixin, BaseEstimator):
     """Shared input checks, prediction and transform of the two estimators."""
 
-    def _check_fit_input(self, X, y):
+    def _check_fit_input(self, X, y, sample_weight=None):
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64,
                              ensure_all_finite=True)
+        if sample_weight is not None:
+            # non-negative, finite, one per sample (scikit-learn's messages)
+            sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64,
+                                                ensure_non_negative=True)
         # the labels first: a wrong target is reported as such even when X is not boolean
         check_classification_targets(y)
         classes = np.unique(y)
@@ -178,13 +212,20 @@ class _DisjunctiveHKLBase(ClassifierMixin, TransformerMixin, BaseEstimator):
             raise ValueError(f"Only binary classification is supported: y has {classes.size} "
                              "classes (wrap in sklearn.multiclass.OneVsRestClassifier)")
         self.classes_ = classes
+        if sample_weight is not None and not all(np.any(sample_weight[y == c] > 0)
+                                                 for c in classes):
+            raise ValueError("DisjunctiveHKL needs two classes of positive weight; all the "
+                             "samples of one class have sample_weight 0")
         X = _booleanize(X, self.binarize)
         n = X.shape[1]
         om = np.ones(n) if self.feature_weights is None else \
             np.asarray(self.feature_weights, dtype=float)
         if om.shape != (n,) or not np.all(om > 0):
             raise ValueError("feature_weights must be positive, one per feature")
-        return X, np.where(y == classes[1], 1.0, -1.0), om
+        ys = np.where(y == classes[1], 1.0, -1.0)
+        if sample_weight is not None:
+            return X, ys, om, sample_weight
+        return X, ys, om
 
     def _store(self, res):
         nodes, w = res["nodes"], res["w"]
@@ -297,6 +338,7 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
     ``δ_∅ = 1`` for the top node (a ridge penalty on all weights) and
     ``δ_v = μ β^{|v|−1} ∏_{i∈v} ω_i`` for a non-empty disjunction: a single feature costs
     ``μ ω_i``, and every feature added to a disjunction multiplies its cost by ``β``.
+    ``fit(X, y, sample_weight=s)`` weights the hinge loss, ``C Σ_i s_i ξ_i`` (see ``fit``).
 
     Parameters
     ----------
@@ -442,8 +484,8 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
         self.feature_weights = feature_weights
         self.solver = solver
 
-    def _problem(self, X, ys, om, beta, C):
-        return _make_problem(X, ys, om, beta, C, self.mu, self.p)
+    def _problem(self, X, ys, om, beta, C, sample_weight=None):
+        return _make_problem(X, ys, om, beta, C, self.mu, self.p, sample_weight)
 
     def _solve(self, prob, warm=None):
         res = solve_active_set(prob, tol=self.tol, max_active=self.max_active,
@@ -453,7 +495,7 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
         return res
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit problem (1) on ``X`` (booleanised as ``x > binarize``) and binary ``y``.
 
         Parameters
@@ -462,15 +504,27 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
             Training data, booleanised as ``x > binarize`` (0/1 required when ``binarize`` is None).
         y : array-like of shape (n_samples,)
             Labels of two classes.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights ``s_i`` of the samples in the hinge loss of (1):
+            ``½ Ω(w)² + C Σ_i s_i ξ_i``, i.e. sample ``i`` has the cost ``C s_i`` (its dual
+            variable lies in ``0 ≤ α_i ≤ C s_i``).  The restricted solves, the primal value
+            and duality gap of the certificate (``objective_``, ``duality_gap_``) are those of
+            the weighted problem; the sufficiency condition, a function of the dual point
+            alone, is unchanged.  Integer weights give the fit of the repeated samples, a zero
+            weight that of the samples without it (the sample is left out).  Weights are
+            counts, not normalised: scaling them all by ``k`` is the same as scaling ``C``.
+            None weights every sample 1 (the unweighted computation, unchanged).
 
         Returns
         -------
         self : object
             The fitted estimator.
         """
-        X, ys, om = self._check_fit_input(X, y)
+        checked = self._check_fit_input(X, y, sample_weight)
+        X, ys, om = checked[:3]
         self.beta_ = _resolve_beta(self.beta, X.shape[1])
-        self._solve(self._problem(X, ys, om, self.beta_, self.C))
+        self._solve(self._problem(X, ys, om, self.beta_, self.C,
+                                  None if sample_weight is None else checked[3]))
         return self
 
 
@@ -550,6 +604,19 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
     fsbook.hkl.DisjunctiveHKL : one model at fixed ``C`` and ``β`` (problem (1) of [1]_).
     fsbook.hkl.HKLRanker : a feature selector ranking the features of this model.
 
+    Notes
+    -----
+    Sample weights.  ``fit(X, y, sample_weight=s)`` weights the hinge loss of every fit
+    (:class:`DisjunctiveHKL`'s ``sample_weight``: the fold paths on the weights of their training
+    samples, the refit on all of them) and the selection of ``C``: a fold's validation
+    accuracy is the weighted fraction ``Σ_{i∈fold} s_i [ŷ_i = y_i] / Σ_{i∈fold} s_i``, the
+    ``one_class`` column looks at the validation points of positive weight, the tie tolerance is
+    ``½ min(1, min_{s_i>0} s_i) / Σ_i s_i`` (``1/(2m)`` for ``m`` repeated samples when the weights
+    are integers; half the smallest sample's share of the accuracy for smaller weights), and
+    :func:`c_start` counts the classes by weight.  So with the same folds (``cv`` given as
+    splits), integer weights choose the ``C`` and fit the model of the repeated samples; the
+    folds themselves (``cv`` an int) are drawn on the samples as given, whatever their weights.
+
     References
     ----------
     .. [1] Non-parametric Max-margin Supervised Dimension Reduction with Disjunctive Features
@@ -615,23 +682,32 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
             cv = check_cv(self.cv, ys, classifier=True)
         return list(cv.split(np.zeros((len(ys), 1)), ys))
 
-    def _candidates(self, X, ys, beta):
+    def _candidates(self, X, ys, beta, sample_weight=None):
         """The ``C`` values: the given ``Cs`` sorted, or the ladder from :func:`c_start`."""
         if self.Cs is not None:
             Cs = np.sort(np.asarray(self.Cs, dtype=float))
             if Cs.size == 0 or not np.all(Cs > 0):
                 raise ValueError("Cs must be a non-empty list of positive numbers")
             return list(Cs), False
-        c0 = c_start(X, ys, beta, self.mu, self.p, self.feature_weights)
+        c0 = c_start(X, ys, beta, self.mu, self.p, self.feature_weights, sample_weight)
         return [c for c in C_LADDER if c >= c0][: self.max_Cs], True
 
-    def _cv_path(self, X, ys, beta, folds, tie_tol):
+    def _cv_path(self, X, ys, beta, folds, tie_tol, sample_weight=None):
         """Advance every fold's path in lock-step; returns one row per ``C`` tried."""
-        Cs, adaptive = self._candidates(X, ys, beta)
+        Cs, adaptive = self._candidates(X, ys, beta, sample_weight)
         kw = dict(beta=beta, mu=self.mu, p=self.p, feature_weights=self.feature_weights,
                   tol=self.tol, max_active=self.max_active, max_add=self.max_add,
                   max_iter=self.max_iter, solver=self.solver)
-        paths = [disjunctive_hkl_path(X[tr], ys[tr], iter(Cs), **kw) for tr, _ in folds]
+        sw = sample_weight
+        if sw is not None:
+            for k, (_, va) in enumerate(folds):
+                if not sw[va].sum() > 0:
+                    raise ValueError(f"DisjunctiveHKLCV: the validation samples of fold {k} all "
+                                     "have sample_weight 0, so their weighted accuracy is "
+                                     "undefined; give them weight or choose other folds (cv)")
+        paths = [disjunctive_hkl_path(X[tr], ys[tr], iter(Cs), **kw,
+                                      **({} if sw is None else {"sample_weight": sw[tr]}))
+                 for tr, _ in folds]
         rows = []
         for C in Cs:
             acc, ndis, nmulti, cert, positive = [], [], [], [], []
@@ -639,8 +715,12 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
                 _, res = next(path)
                 f = np.asarray(lattice.node_indicator(X[va], res["nodes"], sparse=True)
                                @ res["w"]).ravel() + res["b"]
-                acc.append(float(np.mean((f > 0) == (ys[va] > 0))))
-                positive.append(f > 0)
+                if sw is None:
+                    acc.append(float(np.mean((f > 0) == (ys[va] > 0))))
+                    positive.append(f > 0)
+                else:                # weighted accuracy; the points of zero weight do not count
+                    acc.append(float(np.average((f > 0) == (ys[va] > 0), weights=sw[va])))
+                    positive.append(f[sw[va] > 0] > 0)
                 w = np.abs(res["w"])
                 sel = [v for v, wv in zip(res["nodes"], w) if v and wv > 1e-4 * max(w.max(), 1e-300)]
                 ndis.append(len(sel))
@@ -657,7 +737,7 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
         return rows
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Choose ``(C, β)`` by cross-validation, then refit one :class:`DisjunctiveHKL`.
 
         Parameters
@@ -666,6 +746,13 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
             Training data, booleanised as ``x > binarize`` (0/1 required when ``binarize`` is None).
         y : array-like of shape (n_samples,)
             Labels of two classes.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights of the samples, used throughout (see Notes): in the hinge loss
+            of every fit (each fold's path on its training samples' weights, and the refit, as
+            :class:`DisjunctiveHKL`'s ``sample_weight``), in the validation accuracy (the
+            weighted fraction of a fold's validation samples classified correctly), in the
+            tie tolerance and in the data-driven start of the ``C`` path (:func:`c_start`).
+            They do not change the folds.  None weights every sample 1.
 
         Returns
         -------
@@ -676,20 +763,25 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
 
         from sklearn.exceptions import ConvergenceWarning
         X_in, y_in = X, y
-        X, ys, _ = self._check_fit_input(X, y)
+        checked = self._check_fit_input(X, y, sample_weight)
+        X, ys = checked[:2]
+        sw = None if sample_weight is None else checked[3]
         _check_cv_cost(X.shape)
         betas = [_resolve_beta(b, X.shape[1]) if b == "auto" else float(b) for b in self.betas]
         if not betas or not all(b > 0 for b in betas):
             raise ValueError("betas must be a non-empty list of positive numbers or 'auto'")
         folds = self._folds(ys)
         X = sp.csr_matrix(X)
-        tie_tol = 0.5 / len(ys)
+        if sw is None:
+            tie_tol = 0.5 / len(ys)
+        else:   # half the smallest weight a sample counts with (1 for integer weights)
+            tie_tol = 0.5 * min(1.0, float(sw[sw > 0].min())) / float(sw.sum())
         rows = []
         with warnings.catch_warnings():
             # fold fits that stop uncertified are recorded in cv_results_["certified"]
             warnings.simplefilter("ignore", ConvergenceWarning)
             for beta in betas:
-                rows += self._cv_path(X, ys, beta, folds, tie_tol)
+                rows += self._cv_path(X, ys, beta, folds, tie_tol, sw)
         res = pd.DataFrame(rows)
         top = res.mean_accuracy.max()
         tied = res[res.mean_accuracy >= top - tie_tol]
@@ -701,7 +793,8 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
         params = {k: getattr(self, k) for k in ("mu", "p", "binarize", "tol", "max_active",
                                                  "max_add", "max_iter", "feature_weights",
                                                  "solver")}
-        self.estimator_ = DisjunctiveHKL(C=self.C_, beta=self.beta_, **params).fit(X_in, y_in)
+        self.estimator_ = DisjunctiveHKL(C=self.C_, beta=self.beta_, **params).fit(
+            X_in, y_in, **({} if sw is None else {"sample_weight": sw}))
         for k, v in vars(self.estimator_).items():
             if k.endswith("_") and not k.startswith("_") and k not in ("beta_",):
                 setattr(self, k, v)

@@ -23,6 +23,10 @@ constraints are a dual point ``α ∈ τ(y, C)`` (stationarity in ``ξ``: ``α +
 they are evaluated from ``(w, b, α)`` exactly as for the reference solver, so a loose conic
 solve can only loosen the certified gap, never fake it.
 
+With sample weights ``s_i`` (:class:`fsbook.hkl.HKLProblem`'s ``sample_weight``) the loss is
+``Σ_i C s_i ξ_i``: the cost vector ``q`` of the ``ξ`` carries ``C s_i`` and the multipliers lie in
+the box ``0 ≤ α_i ≤ C s_i``; nothing else changes.
+
 The ``η`` of the result is the maximiser of ``F_s`` (:meth:`RestrictedProblem.dual_norm`) at
 ``s = Ψᵀ(α∘y)``; at the optimum it is the ``η`` of the reduced dual (8) (for ``p = 2``,
 ``η_v ∝ δ_v ||w_{D(v)}||``).
@@ -51,7 +55,8 @@ def conic_program(Psi, y, C, d, M, p):
     Psi : scipy.sparse matrix (m, k)
         Node features ``ψ_u(x_i)``.
     y : ndarray (m,), ±1
-    C : float
+    C : float or ndarray (m,)
+        The cost of ``ξ``: one, or one per sample (``C s_i`` with sample weights ``s``).
     d : ndarray (k,)
         Node weights ``δ_v``.
     M : ndarray (k, k), bool
@@ -166,7 +171,8 @@ def restricted_conic(red, tol=1e-8, max_iter=200):
     prob = red.prob
     m, k = red.Psi.shape
     t0 = time.perf_counter()
-    P, q, A, b, cones, at = conic_program(red.Psi, prob.y, prob.C, red.d, red.M, prob.p)
+    C = prob.costs()                 # C, or C s_i with sample weights
+    P, q, A, b, cones, at = conic_program(red.Psi, prob.y, C, red.d, red.M, prob.p)
     s = clarabel.DefaultSettings()
     s.verbose = False
     s.tol_gap_abs = s.tol_gap_rel = s.tol_feas = float(tol)
@@ -180,17 +186,25 @@ def restricted_conic(red, tol=1e-8, max_iter=200):
     x, z = np.asarray(res.x), np.asarray(res.z)
     w = x[at["w"]:at["w"] + k].copy()
     intercept = float(x[at["b"]])
-    C = prob.C
-    alpha = np.clip(z[:m], 0.0, C)
-    # the interior point ends strictly inside the box: snap the multipliers that are at a
-    # bound up to its accuracy (the certificate holds for any feasible α; exact zeros keep the
-    # sufficiency check on the support vectors)
-    alpha[alpha <= 1e-9 * C] = 0.0
-    alpha[alpha >= C * (1.0 - 1e-9)] = C
-    alpha = _feasible_start(alpha, prob.y, C)
+    alpha = _snap_to_box(z[:m], prob.y, C)
     c = alpha * prob.y
     return dict(w=w, b=intercept, c=c, s=red.PsiT @ c, status=str(res.status),
                 iterations=int(res.iterations), seconds=time.perf_counter() - t0)
+
+
+def _snap_to_box(z, y, C):
+    """The dual point ``α ∈ τ(y, C)`` from the multipliers ``z`` of the margin constraints.
+
+    The interior point ends strictly inside the box: the multipliers that are at a bound up to
+    its accuracy are snapped to it (the certificate holds for any feasible α; exact zeros keep
+    the sufficiency check on the support vectors), then ``yᵀα = 0`` is restored.  ``C``: one
+    bound, or one per sample.
+    """
+    alpha = np.clip(z, 0.0, C)
+    alpha[alpha <= 1e-9 * C] = 0.0
+    top = alpha >= C * (1.0 - 1e-9)
+    alpha[top] = C if np.ndim(C) == 0 else C[top]
+    return _feasible_start(alpha, y, C)
 
 
 #: variables of the program from which :func:`restricted_working_set` factors with faer's
@@ -219,7 +233,8 @@ def restricted_working_set(red, w0=None, b0=None, band=0.2, tol=1e-8, max_iter=2
 
     At the optimum ``(w, b)`` of the restricted problem the samples split by their margin
     ``μ_i = y_i (ψ_iᵀw + b)`` into ``Z = {μ_i > 1}`` (``α_i = 0``, no loss),
-    ``U = {μ_i < 1}`` (``α_i = C``, loss ``C (1 − μ_i)``, linear in ``(w, b)``) and the samples on
+    ``U = {μ_i < 1}`` (``α_i = C``, loss ``C (1 − μ_i)``, linear in ``(w, b)``; ``C s_i`` for
+    each sample with sample weights ``s``) and the samples on
     the margin.  Given a guess of ``Z`` and ``U`` (from the margins of a warm start ``(w₀, b₀)``,
     outside the band ``|μ_i − 1| ≤ band``), the problem
 
@@ -293,6 +308,7 @@ def restricted_working_set(red, w0=None, b0=None, band=0.2, tol=1e-8, max_iter=2
     """
     prob = red.prob
     y, C, p = prob.y, prob.C, prob.p
+    sw = prob.sample_weight          # None, or the costs of the samples are C s_i
     m, k = red.Psi.shape
     t0 = time.perf_counter()
     state = np.zeros(m, dtype=np.int8)           # 0: working set S, 1: Z (α = 0), −1: U (α = C)
@@ -307,10 +323,15 @@ def restricted_working_set(red, w0=None, b0=None, band=0.2, tol=1e-8, max_iter=2
         if S.size == 0:
             state[:] = 0
             continue
-        P, q, A, b, cones, at = conic_program(red.Psi[S], y[S], C, red.d, red.M, p)
-        if U.size:
+        P, q, A, b, cones, at = conic_program(red.Psi[S], y[S], C if sw is None else C * sw[S],
+                                              red.d, red.M, p)
+        if U.size and sw is None:
             q[at["w"]:at["w"] + k] -= C * (red.PsiT[:, U] @ y[U])
             q[at["b"]] -= C * float(y[U].sum())
+        elif U.size:                  # the linear pieces C s_i (1 − y_i(ψ_iᵀw + b)) of U
+            cy = C * sw[U] * y[U]
+            q[at["w"]:at["w"] + k] -= red.PsiT[:, U] @ cy
+            q[at["b"]] -= float(cy.sum())
         res = _clarabel(P, q, A, b, cones, tol, max_iter)
         iterations += int(res.iterations)
         status = str(res.status)
@@ -331,12 +352,18 @@ def restricted_working_set(red, w0=None, b0=None, band=0.2, tol=1e-8, max_iter=2
         state[bad] = 0
         if rounds >= max_rounds:
             state[:] = 0
-    alpha = np.zeros(m)
-    alpha[S] = np.clip(z[:S.size], 0.0, C)
-    alpha[U] = C
-    alpha[alpha <= 1e-9 * C] = 0.0
-    alpha[alpha >= C * (1.0 - 1e-9)] = C
-    alpha = _feasible_start(alpha, y, C)
+    if sw is None:
+        alpha = np.zeros(m)
+        alpha[S] = np.clip(z[:S.size], 0.0, C)
+        alpha[U] = C
+        alpha[alpha <= 1e-9 * C] = 0.0
+        alpha[alpha >= C * (1.0 - 1e-9)] = C
+        alpha = _feasible_start(alpha, y, C)
+    else:
+        zz = np.zeros(m)
+        zz[S] = z[:S.size]
+        zz[U] = C * sw[U]
+        alpha = _snap_to_box(zz, y, prob.costs())
     c = alpha * y
     return dict(w=w, b=intercept, c=c, s=red.PsiT @ c, status=status, iterations=iterations,
                 seconds=time.perf_counter() - t0, working_samples=int(S.size), rounds=rounds)

@@ -15,11 +15,12 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn import config_context
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
-from fsbook._compat import Interval, StrOptions, fit_context
+from fsbook._compat import Interval, StrOptions, check_sample_weight, fit_context
 from fsbook._cost import check_cost
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
 from fsbook.decisions import top_k
@@ -111,8 +112,8 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
     radar values): indicators ``x > t`` at the column's quartiles
     (:func:`fsbook.booleanize.quantile_thresholds`, ``n_bins`` bins), computed on the data
     ``fit`` sees, i.e. the training fold.  One :class:`~fsbook.hkl.DisjunctiveHKLCV` (``C`` by
-    its data-driven path and inner stratified 3-fold CV seeded with ``random_state``) is fitted,
-    one per class (one-vs-rest, scikit-learn's ``OneVsRestClassifier``) for more than two
+    its data-driven path and the inner CV ``cv``, by default stratified 3-fold seeded with
+    ``random_state``) is fitted, one per class (one-vs-rest, scikit-learn's ``OneVsRestClassifier``) for more than two
     classes.  The features are ranked by :func:`hkl_feature_scores`; ``support_`` keeps the
     ``k`` largest (:func:`fsbook.decisions.top_k`, near-ties to the smaller index) **among the
     features of positive score**: when the model involves fewer than ``k`` features, only those
@@ -157,6 +158,9 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
         HKL's restricted solver (:class:`~fsbook.hkl.DisjunctiveHKL`).
     random_state : int, default=0
         Seed of the inner CV folds.
+    cv : int, cross-validation generator or iterable of (train, test) splits, default=3
+        The inner cross-validation of :class:`~fsbook.hkl.DisjunctiveHKLCV` (an int: that many
+        stratified folds, shuffled with ``random_state``).
     tie : {"two_class", "simplest"}, default="two_class"
         How the CV breaks ties in accuracy (:class:`~fsbook.hkl.DisjunctiveHKLCV`).
 
@@ -209,11 +213,13 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
         "max_add": [Interval(Integral, 1, None, closed="left")],
         "solver": [StrOptions({"conic", "mirror", "working_set", "variational"})],
         "random_state": [Interval(Integral, 0, None, closed="left")],
+        "cv": ["cv_object"],
         "tie": [StrOptions({"two_class", "simplest"})],
     }
 
     def __init__(self, n_features_to_select=None, *, boolean=False, n_bins=4, tol=1e-3,
-                 max_active=None, max_add=20, solver="conic", random_state=0, tie="two_class"):
+                 max_active=None, max_add=20, solver="conic", random_state=0, tie="two_class",
+                 cv=3):
         self.n_features_to_select = n_features_to_select
         self.boolean = boolean
         self.n_bins = n_bins
@@ -223,9 +229,12 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
         self.solver = solver
         self.random_state = random_state
         self.tie = tie
+        self.cv = cv
 
-    def _indicators(self, X):
+    def _indicators(self, X, sample_weight=None):
         from fsbook.booleanize import quantile_thresholds, threshold
+
+        qkw = {} if sample_weight is None else {"sample_weight": sample_weight}
 
         n = X.shape[1]
         if self.boolean:
@@ -238,19 +247,19 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
             thresholds, blocks = [], []
             for start in range(0, n, width):
                 block = X[:, start:start + width].toarray()
-                ts = quantile_thresholds(block, self.n_bins)
+                ts = quantile_thresholds(block, self.n_bins, **qkw)
                 if sum(len(t) for t in ts):
                     blocks.append(sp.csr_matrix(threshold(block, ts)[0].astype(np.float64)))
                 thresholds += ts
             Xb = sp.hstack(blocks, format="csr") if blocks else sp.csr_matrix((X.shape[0], 0))
         else:
-            thresholds = quantile_thresholds(X, self.n_bins)
+            thresholds = quantile_thresholds(X, self.n_bins, **qkw)
             Xb = threshold(X, thresholds)[0].astype(np.float64)
         owner = np.repeat(np.arange(n), [len(t) for t in thresholds])
         return Xb, owner
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Booleanise ``X`` if needed, fit HKL and rank the features.
 
         Parameters
@@ -259,6 +268,14 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
             Training data: 0/1 with ``boolean=True``, else booleanised at its quartiles.
         y : array-like of shape (n_samples,)
             Class labels (one-vs-rest beyond two classes).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights of the samples: the quartiles of the booleanisation are the
+            weighted ones (:func:`fsbook.booleanize.quantile_thresholds`, row ``i`` counted
+            ``s_i`` times) and every :class:`~fsbook.hkl.DisjunctiveHKLCV` is fitted with them
+            (its hinge loss and its cross-validated choice of ``C``; see its Notes).  Integer
+            weights give the ranking of the repeated samples when the inner folds are the same;
+            a sample of zero weight enters neither the quartiles nor the loss, but still takes
+            its place in the inner folds.  None weights every sample 1.
 
         Returns
         -------
@@ -280,17 +297,27 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
                        "samples³ x indicators^½ x models^1.3",
                    fix="fit on fewer rows (a subsample), use fewer indicators (n_bins=2: one per "
                        "feature; or select features first), or booleanised input with boolean=True")
-        Xb, self.owner_ = self._indicators(X)
-        hkl = DisjunctiveHKLCV(cv=3, random_state=self.random_state, tol=self.tol,
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64,
+                                                ensure_non_negative=True)
+        Xb, self.owner_ = self._indicators(X, sample_weight)
+        hkl = DisjunctiveHKLCV(cv=self.cv, random_state=self.random_state, tol=self.tol,
                                max_active=self.max_active, max_add=self.max_add, solver=self.solver,
                                binarize=None, tie=self.tie)
         with warnings.catch_warnings():
             # an uncertified fit (active-set budget reached) keeps its model; the scores use it
             warnings.simplefilter("ignore", ConvergenceWarning)
-            if len(self.classes_) == 2:
+            if sample_weight is None and len(self.classes_) == 2:
                 self.models_ = [hkl.fit(Xb, codes)]
-            else:
+            elif sample_weight is None:
                 self.models_ = list(OneVsRestClassifier(hkl).fit(Xb, codes).estimators_)
+            elif len(self.classes_) == 2:
+                self.models_ = [hkl.fit(Xb, codes, sample_weight=sample_weight)]
+            else:
+                # one-vs-rest with the weights routed to every binary fit
+                with config_context(enable_metadata_routing=True):
+                    ovr = OneVsRestClassifier(hkl.set_fit_request(sample_weight=True))
+                    self.models_ = list(ovr.fit(Xb, codes, sample_weight=sample_weight).estimators_)
         self.scores_ = hkl_feature_scores(self.models_, self.owner_, X.shape[1])
         self.n_used_ = int(np.count_nonzero(self.scores_ > 0))
         self.support_ = self.support_at(self._resolve_k(X.shape[1]))

@@ -4,6 +4,9 @@ Each evaluation of ``g(η)`` (eq. (9)) is the SVM dual
 
     max_{α∈τ(y,C)} 1ᵀα − ½ αᵀ(yyᵀ ∘ K)α,   τ(y,C) = {0 ≤ α ≤ C, yᵀα = 0},
 
+where ``C`` may be one bound per sample (``C s_i`` with sample weights ``s``: libsvm's weighted
+SVM, ``0 ≤ α_i ≤ C_i``); a scalar ``C`` is the same as every ``C_i = C``, to the last bit.
+
 with the precomputed kernel ``K = Σ_u σ_u K_u``.  Mirror descent calls it dozens of times with
 kernels that change little, and the regularisation path calls it again at neighbouring ``C``.
 scikit-learn's libsvm has no warm start, so every call restarts from ``α = 0``, which is what
@@ -41,7 +44,7 @@ def _smo(Q, y, C, alpha, eps, max_iter):
         i = -1
         for t in range(m):
             if y[t] > 0:
-                if alpha[t] < C and -G[t] >= gmax:
+                if alpha[t] < C[t] and -G[t] >= gmax:
                     gmax = -G[t]
                     i = t
             else:
@@ -67,7 +70,7 @@ def _smo(Q, y, C, alpha, eps, max_iter):
                                 best = od
                                 j = t
             else:
-                if alpha[t] < C:
+                if alpha[t] < C[t]:
                     if -G[t] >= gmax2:
                         gmax2 = -G[t]
                     if i >= 0:
@@ -85,6 +88,7 @@ def _smo(Q, y, C, alpha, eps, max_iter):
             break
         it += 1
         ai, aj = alpha[i], alpha[j]
+        ci, cj = C[i], C[j]
         if y[i] != y[j]:
             qc = Q[i, i] + Q[j, j] + 2.0 * Q[i, j]
             if qc <= 0:
@@ -101,14 +105,14 @@ def _smo(Q, y, C, alpha, eps, max_iter):
                 if alpha[i] < 0:
                     alpha[i] = 0.0
                     alpha[j] = -diff
-            if diff > 0:
-                if alpha[i] > C:
-                    alpha[i] = C
-                    alpha[j] = C - diff
+            if diff > ci - cj:
+                if alpha[i] > ci:
+                    alpha[i] = ci
+                    alpha[j] = ci - diff
             else:
-                if alpha[j] > C:
-                    alpha[j] = C
-                    alpha[i] = C + diff
+                if alpha[j] > cj:
+                    alpha[j] = cj
+                    alpha[i] = cj + diff
         else:
             qc = Q[i, i] + Q[j, j] - 2.0 * Q[i, j]
             if qc <= 0:
@@ -117,18 +121,18 @@ def _smo(Q, y, C, alpha, eps, max_iter):
             s = ai + aj
             alpha[i] = ai - delta
             alpha[j] = aj + delta
-            if s > C:
-                if alpha[i] > C:
-                    alpha[i] = C
-                    alpha[j] = s - C
+            if s > ci:
+                if alpha[i] > ci:
+                    alpha[i] = ci
+                    alpha[j] = s - ci
             else:
                 if alpha[j] < 0:
                     alpha[j] = 0.0
                     alpha[i] = s
-            if s > C:
-                if alpha[j] > C:
-                    alpha[j] = C
-                    alpha[i] = s - C
+            if s > cj:
+                if alpha[j] > cj:
+                    alpha[j] = cj
+                    alpha[i] = s - cj
             else:
                 if alpha[i] < 0:
                     alpha[i] = 0.0
@@ -143,8 +147,10 @@ def _smo(Q, y, C, alpha, eps, max_iter):
     sfree = 0.0
     nfree = 0
     for t in range(m):
+        if C[t] <= 0:             # a sample of zero cost: α_t = 0 at both bounds, no information
+            continue
         yg = y[t] * G[t]
-        if alpha[t] >= C:
+        if alpha[t] >= C[t]:
             if y[t] < 0:
                 ub = min(ub, yg)
             else:
@@ -162,7 +168,8 @@ def _smo(Q, y, C, alpha, eps, max_iter):
 
 
 def _feasible_start(alpha0, y, C):
-    """Clip ``alpha0`` to ``[0, C]`` and restore ``yᵀα = 0`` by lowering the larger side."""
+    """Clip ``alpha0`` to ``[0, C]`` (``C`` a float or one bound per sample) and restore
+    ``yᵀα = 0`` by lowering the larger side."""
     a = np.clip(np.asarray(alpha0, dtype=np.float64), 0.0, C)
     pos, neg = y > 0, y < 0
     sp_, sn = a[pos].sum(), a[neg].sum()
@@ -171,6 +178,21 @@ def _feasible_start(alpha0, y, C):
     elif sn > sp_:
         a[neg] *= sp_ / sn if sn > 0 else 0.0
     return a
+
+
+def _bounds(C, m):
+    """The box bounds as a float64 array of shape (m,): ``C`` repeated, or ``C`` itself."""
+    if np.ndim(C) == 0:
+        return np.full(m, float(C))
+    C = np.asarray(C, dtype=np.float64)
+    if C.shape != (m,) or not np.all(C >= 0):
+        raise ValueError("C must be a non-negative number or one per sample")
+    return C
+
+
+def _scalar_or(C, Cs):
+    """``float(C)`` for a scalar ``C`` (the computation before per-sample bounds), else ``Cs``."""
+    return float(C) if np.ndim(C) == 0 else Cs
 
 
 def smo_svm(K, y, C, alpha0=None, tol=1e-7, max_iter=10_000_000):
@@ -182,8 +204,9 @@ def smo_svm(K, y, C, alpha0=None, tol=1e-7, max_iter=10_000_000):
         Positive semi-definite kernel matrix.
     y : ndarray of shape (m,)
         Labels ``±1``.
-    C : float
-        Box constraint of ``τ(y, C)``.
+    C : float or ndarray of shape (m,)
+        Box constraint of ``τ(y, C)``: one bound, or one per sample (``C s_i`` for sample
+        weights ``s``; non-negative, a zero bound fixes ``α_i = 0``).
     alpha0 : ndarray of shape (m,) or None
         Warm start (any vector; it is made feasible); ``None`` starts from ``α = 0``.
     tol : float
@@ -202,8 +225,9 @@ def smo_svm(K, y, C, alpha0=None, tol=1e-7, max_iter=10_000_000):
     y = np.asarray(y, dtype=np.float64)
     K = np.asarray(K, dtype=np.float64)
     Q = K * y[:, None] * y[None, :]
-    a = np.zeros(y.shape[0]) if alpha0 is None else _feasible_start(alpha0, y, float(C))
-    alpha, b, it, status = _smo(Q, y, float(C), a, float(tol), int(max_iter))
+    Cs = _bounds(C, y.shape[0])
+    a = np.zeros(y.shape[0]) if alpha0 is None else _feasible_start(alpha0, y, _scalar_or(C, Cs))
+    alpha, b, it, status = _smo(Q, y, Cs, a, float(tol), int(max_iter))
     return alpha, float(b), int(it), status == 0
 
 
@@ -230,7 +254,8 @@ def ipm_svm(Psi, sigma, y, C, tol=1e-9, max_iter=100):
     sigma : ndarray of shape (k,), positive
         Kernel weights.
     y : ndarray of shape (m,), ±1
-    C : float
+    C : float or ndarray of shape (m,)
+        The box, one bound or one per sample (positive: the interior point needs ``C_i > 0``).
     tol : float
         Relative tolerance on the residuals and the complementarity gap (``1e-6`` is accepted
         when the ``k × k`` factorisation fails to rounding before ``tol`` is reached).
@@ -245,12 +270,12 @@ def ipm_svm(Psi, sigma, y, C, tol=1e-9, max_iter=100):
     """
     y = np.asarray(y, dtype=np.float64)
     m = y.shape[0]
-    C = float(C)
+    C = float(C) if np.ndim(C) == 0 else _bounds(C, m)
     G = np.asarray((Psi.multiply(np.sqrt(np.asarray(sigma, dtype=np.float64))[None, :])
                     ).toarray()) * y[:, None]
     k = G.shape[1]
-    a = np.full(m, 0.5 * C)
-    t = np.full(m, 0.5 * C)          # C − α, carried as a variable (no cancellation near α = C)
+    a = np.full(m, 0.5 * C) if np.ndim(C) == 0 else 0.5 * C
+    t = a.copy()                     # C − α, carried as a variable (no cancellation near α = C)
     z = np.ones(m)
     v = np.ones(m)
     nu = 0.0
@@ -337,8 +362,9 @@ def _max_step(*pairs):
 
 def clarabel_svm(Psi, sigma, y, C, tol=1e-9):
     """The SVM of :func:`ipm_svm` as a sparse QP in the primal ``(w, b, ξ)`` solved by Clarabel
-    (reference for the tests): ``min ½ Σ_u w_u²/σ_u + C 1ᵀξ`` s.t. ``y_i(Ψ_i w + b) ≥ 1 − ξ_i``,
-    ``ξ ≥ 0``; the multipliers of the margin constraints are ``α``.  Returns ``(α, b, solved)``.
+    (reference for the tests): ``min ½ Σ_u w_u²/σ_u + Σ_i C_i ξ_i`` s.t. ``y_i(Ψ_i w + b) ≥ 1 − ξ_i``,
+    ``ξ ≥ 0`` (``C`` one cost or one per sample); the multipliers of the margin constraints are
+    ``α``.  Returns ``(α, b, solved)``.
     """
     import clarabel
     import scipy.sparse as sp
@@ -346,7 +372,7 @@ def clarabel_svm(Psi, sigma, y, C, tol=1e-9):
     y = np.asarray(y, dtype=np.float64)
     P = sp.block_diag([sp.diags(1.0 / np.asarray(sigma, dtype=np.float64)),
                        sp.csc_matrix((1 + m, 1 + m))], format="csc")
-    q = np.r_[np.zeros(k + 1), np.full(m, float(C))]
+    q = np.r_[np.zeros(k + 1), np.full(m, float(C)) if np.ndim(C) == 0 else _bounds(C, m)]
     eye = sp.identity(m, format="csc")
     A = sp.vstack([sp.hstack([-sp.diags(y) @ sp.csr_matrix(Psi), -y[:, None], -eye]),
                    sp.hstack([sp.csc_matrix((m, k + 1)), -eye])], format="csc")
@@ -357,5 +383,5 @@ def clarabel_svm(Psi, sigma, y, C, tol=1e-9):
     s.max_iter = 200
     sol = clarabel.DefaultSolver(P, q, A, rhs, [clarabel.NonnegativeConeT(2 * m)], s)
     res = sol.solve()
-    alpha = _feasible_start(np.asarray(res.z)[:m], y, float(C))
+    alpha = _feasible_start(np.asarray(res.z)[:m], y, float(C) if np.ndim(C) == 0 else q[k + 1:])
     return alpha, float(np.asarray(res.x)[k]), str(res.status) == "Solved"

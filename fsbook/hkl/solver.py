@@ -5,6 +5,13 @@ and margin constraints ``y_i(Σ_v w_v ψ_v(x_i) + b) ≥ 1 − ξ_i`` (``y_i = �
 paper prints ``y ∈ {0, 1}`` and ``− b``).  Its dual is
 ``max_{α∈τ(y,C)} 1ᵀα − ½ Ω*(s(α))²`` with ``s_u(α) = Σ_i α_i y_i ψ_u(x_i)``.
 
+Sample weights (``HKLProblem(..., sample_weight=s)``) make the loss ``C Σ_i s_i ξ_i``: the only
+change to the dual is the box, ``τ(y, C s) = {0 ≤ α_i ≤ C s_i, yᵀα = 0}`` (per-sample costs, as
+libsvm's weighted SVM).  The dual objective, ``Ω*``, the sufficiency condition (a function of
+``s(α)`` alone) and the dual lower bound at ``κα`` (``κ ∈ [0, 1]`` keeps ``κα`` in any box
+``[0, C s_i]``) are unchanged; the primal value of the certificate is the weighted one
+(:meth:`HKLProblem.loss`), and every restricted solver solves the weighted restricted problem.
+
 Dual norm.  With ``q = p/(p−1)`` and ``p̄ = q/2 = p/(2(p−1))``,
 
     Ω*(s)^q = max_{η∈Δ} F_s(η),   F_s(η) = Σ_u ζ_u(η) |s_u|^q,
@@ -102,6 +109,11 @@ class HKLProblem:
         ``svm_max_iter`` steps (the behaviour before the interior point fallback);
         ``"ipm"``: the interior point method alone; ``"libsvm"``: scikit-learn's libsvm (no
         warm start; reference).
+    sample_weight : array-like of shape (m,) or None
+        Positive per-sample weights ``s_i``: the loss of (1) is ``C Σ_i s_i ξ_i`` and the dual box
+        ``0 ≤ α_i ≤ C s_i`` (``C s_i`` is sample ``i``'s cost, :meth:`costs`).  A sample of zero
+        weight does not enter the problem: drop it (the estimators do).  ``None``: every sample
+        weighs 1, computed as before weights existed (the same floating-point operations).
     smo_budget : int or None
         SMO steps before ``inner="auto"`` switches to the interior point method; ``None`` means
         ``20 m`` (a few hundredths of a second for ``m ≈ 10³``; warm-started SMO converges in far
@@ -117,11 +129,18 @@ class HKLProblem:
 
     def __init__(self, X, y, C=1.0, p=2.0, omega=None, delta_top=1.0, svm_tol=1e-7,
                  eta_min=1e-6, svm_max_iter=10_000_000, delta_node=None, inner="auto",
-                 smo_budget=None):
+                 smo_budget=None, sample_weight=None):
         self.X = sp.csr_matrix(X, dtype=np.float64)
         self.Xcsc = self.X.tocsc()
         self.y = np.asarray(y, dtype=np.float64)
         self.m, self.n = self.X.shape
+        if sample_weight is not None:
+            sample_weight = np.asarray(sample_weight, dtype=np.float64)
+            if sample_weight.shape != (self.m,) or not np.all(np.isfinite(sample_weight)) \
+                    or not np.all(sample_weight > 0):
+                raise ValueError("sample_weight must be positive and finite, one per sample "
+                                 "(drop the samples of zero weight)")
+        self.sample_weight = sample_weight
         self.C = float(C)
         self.p = float(p)
         if not (1.0 < self.p <= 2.0):
@@ -158,6 +177,18 @@ class HKLProblem:
     #: largest number of samples for which :meth:`union_rows` keeps ``R`` of all samples
     #: (``m²`` doubles: 128 MiB at this size); above it, ``R`` is recomputed on every call
     UNION_CACHE_MAX = 4096
+
+    def costs(self):
+        """The per-sample costs ``C s_i``, the upper bounds of the dual box ``τ(y, C s)``: ``C``
+        itself (a float) without sample weights, else an array of shape (m,)."""
+        return self.C if self.sample_weight is None else self.C * self.sample_weight
+
+    def loss(self, f):
+        """``C Σ_i s_i max(0, 1 − y_i f_i)``: the loss term of (1) at the decision values ``f``."""
+        xi = np.maximum(0.0, 1.0 - self.y * f)
+        if self.sample_weight is None:
+            return self.C * xi.sum()
+        return self.C * float(self.sample_weight @ xi)
 
     def union_rows(self, rows):
         """``R_ij = ∏_{k∈x_i∪x_j}(1 + h_k)^{−1}`` (:func:`union_matrix`) for the samples ``rows``.
@@ -301,14 +332,14 @@ class RestrictedProblem:
                 K = (self.Psi.multiply(sigma[None, :]) @ self.PsiT).toarray()
                 cap = prob.svm_max_iter if prob.inner == "smo" else \
                     min(prob.smo_budget, prob.svm_max_iter)
-                alpha, b, _, ok = smo_svm(K, prob.y, prob.C, alpha0=prob.alpha_warm,
+                alpha, b, _, ok = smo_svm(K, prob.y, prob.costs(), alpha0=prob.alpha_warm,
                                           tol=prob.svm_tol, max_iter=cap)
                 if not ok:
                     prob.smo_failed_at = prob.C
             if not ok and prob.inner != "smo":
-                alpha_ipm, b_ipm, ok = ipm_svm(self.Psi, sigma, prob.y, prob.C)
+                alpha_ipm, b_ipm, ok = ipm_svm(self.Psi, sigma, prob.y, prob.costs())
                 if not ok:            # the Woodbury factorisation lost to rounding: Clarabel
-                    alpha_ipm, b_ipm, ok = clarabel_svm(self.Psi, sigma, prob.y, prob.C)
+                    alpha_ipm, b_ipm, ok = clarabel_svm(self.Psi, sigma, prob.y, prob.costs())
                 prob.n_ipm += 1
                 if ok or prob.inner == "ipm":
                     alpha, b = alpha_ipm, b_ipm
@@ -321,7 +352,7 @@ class RestrictedProblem:
                       max_iter=prob.svm_max_iter, cache_size=500)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
-                svc.fit(K, prob.y)
+                svc.fit(K, prob.y, sample_weight=prob.sample_weight)   # libsvm: C s_i
             self.n_svm_capped += int(svc.fit_status_ != 0)
             c = np.zeros(prob.m)
             # sklearn: decision = K @ dual_coef + intercept, positive side = classes_[1]
@@ -404,13 +435,13 @@ class RestrictedProblem:
         return dict(g=g, grad=grad, c=c, b=b, s=s, a=a, sigma=sigma, zeta=zeta, eta=eta)
 
     def primal(self, ev):
-        """Primal objective (1) of ``w = σ ∘ s`` with the SVM's intercept; returns (P, w, Ω(w))."""
+        """Primal objective (1) of ``w = σ ∘ s`` with the SVM's intercept (the loss weighted by
+        the sample weights, :meth:`HKLProblem.loss`); returns (P, w, Ω(w))."""
         prob = self.prob
         w = ev["sigma"] * ev["s"]
         f = self.Psi @ w + ev["b"]
-        xi = np.maximum(0.0, 1.0 - prob.y * f)
         omega = float(self.d @ (self.MT @ np.abs(w) ** prob.p) ** (1.0 / prob.p))
-        return 0.5 * omega ** 2 + prob.C * xi.sum(), w, omega
+        return 0.5 * omega ** 2 + prob.loss(f), w, omega
 
     def dual_norm(self, s, eta0=None, max_iter=300, rtol=1e-7):
         """Bounds on ``Ω_A*(s)²``: (upper, lower, η).
@@ -658,7 +689,7 @@ def _conic_restricted(red, eta, sol=None):
     w, b = sol["w"], sol["b"]
     f = red.Psi @ w + b
     omega = float(red.d @ (red.MT @ np.abs(w) ** prob.p) ** (1.0 / prob.p))
-    P = 0.5 * omega ** 2 + prob.C * float(np.maximum(0.0, 1.0 - prob.y * f).sum())
+    P = 0.5 * omega ** 2 + float(prob.loss(f))
     eta0 = eta if eta is not None and len(eta) == len(red.nodes) else None
     up, _, eta_dn = red.dual_norm(sol["s"], eta0)
     gapA = P - _dual_lower(np.abs(sol["c"]).sum(), up)

@@ -21,6 +21,10 @@ and ``ζ(η)`` is concave), and each block has a closed or a warm-startable mini
   simplex (Cauchy–Schwarz) is at ``η_v ∝ δ_v ||w_{D_A(v)}||`` with value
   ``(Σ_v δ_v ||w_{D_A(v)}||)² = Ω_A(w)²``: the penalty of (2) is recovered exactly.
 
+With sample weights (:class:`fsbook.hkl.HKLProblem`'s ``sample_weight``) the w-step is the SVM
+with per-sample costs ``C s_i`` (the box ``0 ≤ α_i ≤ C s_i``) and ``P`` carries the weighted loss;
+the η-step does not involve the samples.
+
 ``η`` is kept above a floor (relative to its largest entry) so that a node whose weights are
 zero at one step can come back at the next (``ζ_u > 0``).  The iteration stops on the reduced
 duality gap of (2)–(3) at ``(w, b, α)``: the primal ``P`` of (2) at ``(w, b)`` minus the dual
@@ -187,6 +191,7 @@ def restricted_variational(red, eta0=None, alpha0=None, w0=None, b0=None, tol=1e
     if prob.p != 2.0:
         raise ValueError("the variational restricted solver needs p = 2")
     y, C = prob.y, prob.C
+    costs = prob.costs()             # C, or the per-sample C s_i with sample weights
     k = len(red.nodes)
     t0 = time.perf_counter()
     D = red.Psi.toarray()
@@ -205,12 +210,12 @@ def restricted_variational(red, eta0=None, alpha0=None, w0=None, b0=None, tol=1e
     for rounds in range(1, max_rounds + 1):  # noqa: B007 (the count is read after the loop)
         zeta, _ = red.zeta(eta)
         K = (D * zeta) @ D.T
-        alpha, b, _, ok = smo_svm(K, y, C, alpha0=alpha, tol=svm_tol, max_iter=budget)
+        alpha, b, _, ok = smo_svm(K, y, costs, alpha0=alpha, tol=svm_tol, max_iter=budget)
         c = alpha * y
         s = red.PsiT @ c
         w = zeta * s
         omega = float(red.d @ np.sqrt(red.MT @ w ** 2))
-        P = 0.5 * omega ** 2 + C * float(np.maximum(0.0, 1.0 - y * (D @ w + b)).sum())
+        P = 0.5 * omega ** 2 + float(prob.loss(D @ w + b))
         nxt = eta_from_weights(red, w, floor)
         if nxt is None:
             nxt = eta
