@@ -2,7 +2,7 @@
 
 1. Wall time of HSFS (default: active-set solver, λ path from a tenth of the largest gradient
    row, loose tolerance before the bisection, vectorised numba pair kernel), of the same HSFS with
-   the scalar pair kernel (libm's ``exp`` per pair, :class:`LibmKernelHSFS`: the same
+   the scalar pair kernel (libm's ``exp`` per pair, ``HSFS(pair_kernel="libm")``: the same
    path to rounding, so the ratio is the kernel's gain), of today's HSFS (fsbook before
    the active-set solver: FISTA on every row, ``lambda_start=1e-3, path_tol=None`` and the NumPy criterion,
    :class:`TodaysHSFS`) and of
@@ -108,15 +108,6 @@ class _NumPyHSIC:
         return self.crit.reference(W)
 
 
-class LibmKernelHSFS(HSFS):
-    """Today's default HSFS with the scalar pair kernel that preceded the vectorised one (libm's ``exp``
-    per pair, ``pair_kernel="libm"`` of :class:`~fsbook.l1linf.HSICCriterion`): the same path
-    to rounding, so the ratio to the default is the vectorised kernel's gain."""
-
-    def _criterion(self, X, y):
-        return HSICCriterion(X, y, sigma=self.sigma, pair_kernel="libm")
-
-
 class TodaysHSFS(HSFS):
     """HSFS before the active-set solver: FISTA on every row, λ from 1e-3 of the largest gradient row, one
     tolerance everywhere (``REFERENCE``) and the NumPy criterion."""
@@ -124,8 +115,8 @@ class TodaysHSFS(HSFS):
     def __init__(self, n_features_to_select=None, *, random_state=None):
         super().__init__(n_features_to_select, random_state=random_state, **REFERENCE)
 
-    def _criterion(self, X, y):
-        return _NumPyHSIC(super()._criterion(X, y))
+    def _criterion(self, X, y, regression=False, sample_weight=None):
+        return _NumPyHSIC(super()._criterion(X, y, regression, sample_weight=sample_weight))
 
 
 def svm_accuracy(X, y, support):
@@ -236,7 +227,7 @@ def selection_times(reference=True, profile=False, datasets=("arcene", "dexter")
         print(f"{name:7s} k={k:2d}  HSFS fast path {t_q:8.2f} s CPU ({w_q:.2f} s wall; {fq.n_iter_} iterations, "
               f"{len(fq.path_)} λ, SVM accuracy {acc_q:.3f})   fast/FOHSIC = {t_q / t_f:6.2f} CPU, "
               f"{w_q / w_f:6.2f} wall   features in common with HSFS {common_q}/{k}", flush=True)
-        w_l, t_l, hl = _cpu_time(lambda: LibmKernelHSFS(k, random_state=0).fit(X, b.target), REPEAT)  # noqa: B023
+        w_l, t_l, hl = _cpu_time(lambda: HSFS(k, pair_kernel="libm", random_state=0).fit(X, b.target), REPEAT)  # noqa: B023
         common_l = int((hl.support_ & h.support_).sum())
         print(f"{name:7s} k={k:2d}  HSFS, libm pair kernel {t_l:8.2f} s CPU ({w_l:.2f} s wall; {hl.n_iter_} "
               f"iterations)   libm/FOHSIC = {t_l / t_f:6.2f} CPU   libm/HSFS = {t_l / t_h:6.2f} CPU   "

@@ -326,7 +326,7 @@ def test_mrmr_weights_are_counts_dense_or_sparse_and_zero_drops_a_sample(discret
     np.testing.assert_array_equal(a.ranking_, d.ranking_)
 
 
-@pytest.mark.parametrize("name", ["ExhaustedSafePLS", "FeatureWeightingSVM"])
+@pytest.mark.parametrize("name", sorted(WEIGHTED))
 @pytest.mark.parametrize("bad, message", [(-1.0, "Negative values"), (np.nan, "NaN"), (np.inf, "infinity")])
 def test_negative_or_non_finite_weights_give_scikit_learns_error(name, bad, message):
     X, y = _data()

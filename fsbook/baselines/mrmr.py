@@ -363,7 +363,7 @@ class MRMR(SupportSelectorMixin, BaseEstimator):
         """
         X, codes = self._validate_classes(X, y)
         if sample_weight is not None:
-            sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
+            sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         k = self._resolve_k(X.shape[1])
         states, n_states = self._states(X, sample_weight)
         self.ranking_, self.relevance_, self.scores_ = mrmr_order(

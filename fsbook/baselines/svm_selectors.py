@@ -34,20 +34,6 @@ from fsbook.l1linf.estimators import feature_scales
 __all__ = ["L1SVMSelector", "SVMRFE"]
 
 
-def _weighted_scales(X, w):
-    """Weighted standard deviation of every column (1 for constant columns): the
-    :func:`~fsbook.l1linf.estimators.feature_scales` of ``X`` with row ``i`` repeated ``w_i`` times."""
-    w = np.asarray(w, dtype=float) / np.sum(w)
-    if sp.issparse(X):
-        mean = np.asarray(X.T @ w).ravel()
-        sq = np.asarray(X.multiply(X).T @ w).ravel()
-    else:
-        mean = w @ X
-        sq = w @ (X * X)
-    sd = np.sqrt(np.maximum(sq - mean ** 2, 0.0))
-    return np.where(sd > 1e-12 * max(1.0, float(np.max(sd, initial=0.0))), sd, 1.0)
-
-
 def elimination_order(svc):
     """RFE's importance of every remaining feature, as distinct ranks: ``d`` for the feature to
     keep first, ``1`` for the first to remove.
@@ -100,7 +86,7 @@ def _l1_min_c(X, codes, sample_weight=None):
 
 
 def _scaled(X, sample_weight=None):
-    s = feature_scales(X) if sample_weight is None else _weighted_scales(X, sample_weight)
+    s = feature_scales(X, sample_weight)
     return (X @ sp.diags(1.0 / s)).tocsr() if sp.issparse(X) else X / s
 
 
