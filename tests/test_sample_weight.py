@@ -695,3 +695,18 @@ def test_pipeline_routes_sample_weight_to_every_weighted_estimator(name):
     alone = _make(name).fit(X, y, sample_weight=w)
     np.testing.assert_array_equal(_fitted(name, pipe[0]), _fitted(name, alone))
     assert not np.array_equal(_fitted(name, pipe[0]), _fitted(name, _make(name).fit(X, y)))
+
+
+def test_relief_refuses_weights_for_the_reason_it_gives():
+    """Relief's refusal quotes a measurement: doubling every sample of 60 Gaussian points moves
+    the second feature's ReliefF importance from 0.033 to 0.056 (a copy is a nearest hit at
+    distance 0), so no instance weight equals repeated samples."""
+    from fsbook.baselines import Relief
+    X = np.random.default_rng(0).normal(size=(60, 5))
+    y = (X[:, 0] > 0).astype(int)
+    once = Relief().fit(X, y).feature_importances_
+    twice = Relief().fit(np.repeat(X, 2, axis=0), np.repeat(y, 2)).feature_importances_
+    assert (round(once[1], 3), round(twice[1], 3)) == (0.033, 0.056)
+    assert "from 0.033 to 0.056" in REFUSALS["Relief"]
+    with pytest.raises(TypeError, match="Relief.fit does not take sample_weight: ReliefF averages"):
+        Relief().fit(X, y, sample_weight=np.ones(len(y)))
