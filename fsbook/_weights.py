@@ -19,7 +19,6 @@ __all__ = ["REFUSALS", "refusal"]
 
 _PAIRS = ("it learns from pairs of points (Xing et al.'s problem has no per-sample weight; weight "
           "the pairs by repeating them)")
-_NOT_YET = "a weighted form of its {what} is possible but not implemented"
 
 #: why each public estimator without ``sample_weight`` refuses it
 REFUSALS = {
