@@ -3,8 +3,8 @@
 The version has one source, ``fsbook.__version__``: setuptools reads it (``dynamic = ["version"]``)
 and ``CITATION.cff``, ``.zenodo.json``, the README's BibTeX entry and ``CHANGELOG.md`` repeat it.
 ``CITATION.cff`` and ``.zenodo.json`` list the five papers the book reproduces, with a DOI only
-where ``references.bib`` has one. The data packages of ``pyproject.toml`` are exactly the committed
-stores (an undeclared one makes setuptools warn and ``make dist`` fail).
+where ``references.bib`` has one. The packages are discovered by ``setup.py``, not listed by hand
+(``tests/test_wheel_install.py`` checks that the wheel holds every one of them).
 """
 import json
 import re
@@ -89,22 +89,16 @@ def test_zenodo_json_has_the_citation_metadata():
         assert ref["title"] in text, (ref["title"], text)
 
 
-def test_the_data_packages_are_the_committed_stores():
+def test_no_package_or_store_is_listed_by_hand():
+    """A new protocol package or store needs no line in pyproject.toml or setup.py: setuptools'
+    options name no fsbook package, and setup.py names no store."""
     setuptools = _pyproject()["tool"]["setuptools"]
+    assert "packages" not in setuptools and "package-data" not in setuptools
+    setup_py = (ROOT / "setup.py").read_text()
     stores = {p.parent.name for p in ROOT.glob("results/*/tasks-v*.jsonl.gz")}
-    prefix = "fsbook._data.results."
-    declared = {p[len(prefix):] for p in setuptools["packages"] if p.startswith(prefix)}
-    assert declared == stores
-    data = {k[len(prefix):] for k in setuptools["package-data"] if k.startswith(prefix)}
-    assert data == stores
-
-
-def test_every_code_package_is_declared():
-    """A subpackage missing from the list would be missing from the wheel without a warning."""
-    setuptools = _pyproject()["tool"]["setuptools"]
+    assert stores and not any(f'"{name}"' in setup_py or f".{name}" in setup_py for name in stores)
     code = {".".join(p.parent.relative_to(ROOT).parts) for p in ROOT.glob("fsbook/**/__init__.py")}
-    declared = {p for p in setuptools["packages"] if not p.startswith("fsbook._data")}
-    assert declared == code
+    assert not any(f'"{package}"' in setup_py for package in code - {"fsbook"})
 
 
 def _badge_script():

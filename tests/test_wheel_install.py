@@ -82,7 +82,7 @@ SCRIPT = textwrap.dedent("""
 def _copy_sources(dest):
     """The files the wheel is built from (not the notebooks, tests or local run leftovers)."""
     dest.mkdir()
-    for name in ("pyproject.toml", "README.md", "LICENSE"):
+    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE"):
         shutil.copy2(ROOT / name, dest / name)
     shutil.copytree(ROOT / "fsbook", dest / "fsbook", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     shutil.copytree(ROOT / "data", dest / "data")

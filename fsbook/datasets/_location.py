@@ -7,7 +7,7 @@ Three places, in this order:
    ``SHA256SUMS``) or ``FSBOOK_RESULTS_DIR`` (one sub-folder per protocol, as ``results/``);
 2. the copy installed with the package: a wheel built from the repository ships ``data/`` as
    ``fsbook/_data/data/`` and the committed packs ``results/<name>/tasks-v*.jsonl.gz`` as
-   ``fsbook/_data/results/`` (``pyproject.toml``, ``[tool.setuptools.package-data]``);
+   ``fsbook/_data/results/`` (the package data ``setup.py`` discovers);
 3. the repository's own ``data/`` and ``results/``, beside the ``fsbook`` package of a clone
    (or an editable install).
 
