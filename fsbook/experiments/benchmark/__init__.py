@@ -113,43 +113,29 @@ from fsbook.experiments.benchmark.claims import (
                                                 fold_accuracies,
 )
 from fsbook.experiments.benchmark.data import attribute_groups, fold_data, folds, load, vocabulary, width
-from fsbook.experiments.benchmark.models import (
-                                                classifier_searches,
-                                                projection_accuracy,
-                                                projection_search,
-                                                test_accuracies,
-)
+from fsbook.experiments.benchmark.models import classifier_searches, projection_search, test_accuracies
 from fsbook.experiments.benchmark.paper import (
-                                                BASELINES,
-                                                BOOK_DATASETS,
-                                                BOOK_KS,
-                                                BOOK_METHODS,
-                                                C_LINEAR,
-                                                C_RBF,
-                                                CLASSIFIER_SIDE,
-                                                CLASSIFIERS,
-                                                FULL_DATASETS,
-                                                FULL_KS,
-                                                FULL_ONLY,
-                                                GEO_MAX_GROUPS,
-                                                HKL_N_BINS,
-                                                HKL_SETTINGS,
-                                                L1LINF_FAST,
-                                                METHOD_TABLE,
-                                                OWN_SIZE,
-                                                PROJ_PENALTIES,
-                                                RANK_K,
-                                                RANKERS,
-                                                SVM_TIES,
-                                                TEXT_DATASETS,
-                                                UNSCALED,
-                                                VERSION,
-                                                VOCABULARY,
-                                                Method,
-                                                all_methods,
-                                                methods,
-                                                order_margin,
-                                                over_datasets_margin,
+    BOOK_DATASETS,
+    C_LINEAR,
+    C_RBF,
+    CLASSIFIER_SIDE,
+    CLASSIFIERS,
+    FULL_DATASETS,
+    FULL_KS,
+    FULL_ONLY,
+    GEO_MAX_GROUPS,
+    HKL_SETTINGS,
+    OWN_SIZE,
+    PROJ_PENALTIES,
+    RANK_K,
+    RANKERS,
+    SVM_TIES,
+    TEXT_DATASETS,
+    UNSCALED,
+    VERSION,
+    VOCABULARY,
+    all_methods,
+    order_margin,
 )
 from fsbook.experiments.benchmark.ranks import score_matrix, statistics, versus_control
 from fsbook.experiments.benchmark.selectors import cannot_run, hkl_certificate, make_selector, support_at
@@ -160,18 +146,17 @@ from fsbook.experiments.benchmark.tables import (
                                                 reduce,
                                                 stored_datasets,
 )
-from fsbook.experiments.benchmark.tasks import RUNNERS, make_tasks, run_task
+from fsbook.experiments.benchmark.tasks import make_tasks, run_task
 
-__all__ = ["PROTOCOL", "Method", "METHOD_TABLE", "BASELINES", "BOOK_METHODS", "CLASSIFIER_SIDE", "OWN_SIZE",
-           "RANKERS", "UNSCALED", "FULL_ONLY", "HKL_SETTINGS", "SVM_TIES", "VERSION", "HKL_N_BINS",
-           "GEO_MAX_GROUPS", "BOOK_DATASETS", "FULL_DATASETS", "TEXT_DATASETS", "VOCABULARY", "BOOK_KS",
-           "FULL_KS", "L1LINF_FAST", "C_LINEAR", "C_RBF", "PROJ_PENALTIES", "RANK_K", "CLASSIFIERS",
-           "CLAIM_TABLES", "OVER", "RUNNERS", "methods", "all_methods", "load", "vocabulary", "width",
-           "fold_data", "folds", "attribute_groups", "make_selector", "cannot_run", "support_at",
-           "projection_accuracy", "projection_search", "classifier_searches", "test_accuracies", "run_task", "hkl_certificate", "make_tasks",
-           "stored_datasets", "reduce", "kuncheva_by_repeat", "not_run_table", "hkl_fits_by_dataset",
-           "fold_accuracies", "family_label", "claims", "claims_view", "order_margin", "over_datasets_margin",
-           "score_matrix", "versus_control", "statistics", "task_seed"]
+__all__ = ["PROTOCOL", "CLASSIFIER_SIDE", "OWN_SIZE", "RANKERS", "UNSCALED", "FULL_ONLY", "HKL_SETTINGS",
+           "SVM_TIES", "GEO_MAX_GROUPS", "BOOK_DATASETS", "FULL_DATASETS", "TEXT_DATASETS", "VOCABULARY",
+           "FULL_KS", "C_LINEAR", "C_RBF", "PROJ_PENALTIES", "RANK_K", "CLASSIFIERS", "CLAIM_TABLES", "OVER",
+           "all_methods", "load", "vocabulary", "width", "fold_data", "folds", "attribute_groups",
+           "make_selector", "cannot_run", "support_at", "projection_search", "classifier_searches",
+           "test_accuracies", "run_task", "hkl_certificate", "make_tasks", "stored_datasets", "reduce",
+           "kuncheva_by_repeat", "not_run_table", "hkl_fits_by_dataset", "fold_accuracies", "family_label",
+           "claims", "claims_view", "order_margin", "score_matrix", "versus_control", "statistics",
+           "task_seed"]
 
 PROTOCOL = Protocol(name="benchmark", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version=VERSION,
                     description="Benchmark chapter: the book's selectors and the usual baselines on shared data "

@@ -1,6 +1,12 @@
 """The claims of the benchmark chapter in words: the per-data-set tallies and the claims over data
 sets of each table, what one test sample weighs, Proj-SVM, GeoRatio and the declared margins
-(parts of :func:`fsbook.experiments.benchmark.facts.facts`)."""
+(parts of :func:`fsbook.experiments.benchmark.facts.facts`).
+
+Each part takes what the chapter reads from the store (``pg``, the namespace of
+:func:`~fsbook.experiments.benchmark.facts.page`) and returns glue key → value (str or int;
+:func:`~fsbook.experiments.benchmark.facts.facts` makes every value text), as do those of
+:mod:`~fsbook.experiments.benchmark.rank_facts`.
+"""
 from __future__ import annotations
 
 import numpy as np
@@ -24,19 +30,8 @@ def _wilcoxon(cl, table, clf, a=None):
     return claim_words((g if a is None else g[g.a == a]).iloc[0])
 
 
-def claim_facts(pg):
-    """Per table and classifier, how its claims fare on the data sets and over them.
-
-    Parameters
-    ----------
-    pg : types.SimpleNamespace
-        What the chapter reads from the store (:func:`~fsbook.experiments.benchmark.facts.page`).
-
-    Returns
-    -------
-    dict of str to str or int
-        Glue key → value (:func:`~fsbook.experiments.benchmark.facts.facts` makes every value text).
-    """
+def _claim_facts(pg):
+    """Per table and classifier, how its claims fare on the data sets and over them."""
     cl = pg.claims
     per_all = cl[cl.dataset != ""]
     c_all = verdict_counts(per_all["verdict"])
@@ -61,19 +56,8 @@ def claim_facts(pg):
     return out
 
 
-def data_facts(pg):
-    """The smallest effect that holds, the majority rate and what one test sample weighs.
-
-    Parameters
-    ----------
-    pg : types.SimpleNamespace
-        What the chapter reads from the store (:func:`~fsbook.experiments.benchmark.facts.page`).
-
-    Returns
-    -------
-    dict of str to str or int
-        Glue key → value (:func:`~fsbook.experiments.benchmark.facts.facts` makes every value text).
-    """
+def _data_facts(pg):
+    """The smallest effect that holds, the majority rate and what one test sample weighs."""
     data, out = pg.data, {"n_test": pg.repeats * pg.n_folds}
     per_all = pg.claims[pg.claims.dataset != ""]
     held = per_all[per_all.verdict == "holds"]
@@ -97,19 +81,8 @@ def data_facts(pg):
     return out
 
 
-def proj_facts(pg):
-    """Proj-SVM against the linear SVM on all features, and the λ the inner CV chose.
-
-    Parameters
-    ----------
-    pg : types.SimpleNamespace
-        What the chapter reads from the store (:func:`~fsbook.experiments.benchmark.facts.page`).
-
-    Returns
-    -------
-    dict of str to str or int
-        Glue key → value (:func:`~fsbook.experiments.benchmark.facts.facts` makes every value text).
-    """
+def _proj_facts(pg):
+    """Proj-SVM against the linear SVM on all features, and the λ the inner CV chose."""
     proj = _per_dataset(pg.claims, "proj")
     lams = [r["reduced_penalty"] for p, r in zip(pg.params, pg.results) if p["method"] == "Proj-SVM"]
     ordered = proj.sort_values("effect", ascending=False, kind="stable")
@@ -119,19 +92,8 @@ def proj_facts(pg):
             "proj_grid": len(C_LINEAR) * len(PROJ_PENALTIES), "linear_grid": len(C_LINEAR)}
 
 
-def geo_facts(pg):
-    """GeoRatio at its own size against all features, where it runs.
-
-    Parameters
-    ----------
-    pg : types.SimpleNamespace
-        What the chapter reads from the store (:func:`~fsbook.experiments.benchmark.facts.page`).
-
-    Returns
-    -------
-    dict of str to str or int
-        Glue key → value (:func:`~fsbook.experiments.benchmark.facts.facts` makes every value text).
-    """
+def _geo_facts(pg):
+    """GeoRatio at its own size against all features, where it runs."""
     own = pg.own
     geo = own[own.method == "GeoRatio"].set_index("data set")
     rows = _per_dataset(pg.claims, "own_size")
@@ -151,18 +113,8 @@ def geo_facts(pg):
             "geo_not_run": int((not_run.method == "GeoRatio").sum())}
 
 
-def margin_facts(pg):
+def _margin_facts(pg):
     """The declared margins of the claims and what they decide.
-
-    Parameters
-    ----------
-    pg : types.SimpleNamespace
-        What the chapter reads from the store (:func:`~fsbook.experiments.benchmark.facts.page`).
-
-    Returns
-    -------
-    dict of str to str or int
-        Glue key → value (:func:`~fsbook.experiments.benchmark.facts.facts` makes every value text).
 
     Examples
     --------
@@ -172,7 +124,7 @@ def margin_facts(pg):
     ...                    "verdict": ["holds", "no gain", "holds"], "size": ["below margin", "", ""],
     ...                    "a": ["MI", "HSFS", "MI"], "b": ["none"] * 3, "classifier": ["linear SVM"] * 3,
     ...                    "ci_low": [0.2, -0.1, 0.1], "ci_high": [2.0, 0.2, 1.0]})
-    >>> f = margin_facts(SimpleNamespace(claims=cl))
+    >>> f = _margin_facts(SimpleNamespace(claims=cl))
     >>> f["margin_range"], f["margin_over"], f["margin_below"]
     ('0.35 points on wdbc to 1.12 points on wine', '0.70', 'One claim holds by less than its margin.')
     >>> f["margin_no_gain"]

@@ -15,11 +15,11 @@ import numpy as np
 import pandas as pd
 
 from fsbook.experiments.benchmark.claim_facts import (
-    claim_facts,
-    data_facts,
-    geo_facts,
-    margin_facts,
-    proj_facts,
+    _claim_facts,
+    _data_facts,
+    _geo_facts,
+    _margin_facts,
+    _proj_facts,
 )
 from fsbook.experiments.benchmark.claims import claims, claims_view
 from fsbook.experiments.benchmark.paper import (
@@ -31,7 +31,12 @@ from fsbook.experiments.benchmark.paper import (
     fit_time_unit,
     methods,
 )
-from fsbook.experiments.benchmark.rank_facts import baseline_facts, control_facts, rank_facts, stability_facts
+from fsbook.experiments.benchmark.rank_facts import (
+    _baseline_facts,
+    _control_facts,
+    _rank_facts,
+    _stability_facts,
+)
 from fsbook.experiments.benchmark.ranks import score_matrix, statistics, versus_control
 from fsbook.experiments.benchmark.tables import (
     datasets_table,
@@ -169,8 +174,8 @@ def facts(stored, datasets=None, claims_df=None):
     """
     pg = stored if isinstance(stored, SimpleNamespace) else page(stored, datasets, claims_df)
     out = {}
-    for part in (_store_facts, rank_facts, control_facts, claim_facts, data_facts, stability_facts,
-                 _wine_facts, _hkl_facts, proj_facts, geo_facts, baseline_facts, margin_facts):
+    for part in (_store_facts, _rank_facts, _control_facts, _claim_facts, _data_facts, _stability_facts,
+                 _wine_facts, _hkl_facts, _proj_facts, _geo_facts, _baseline_facts, _margin_facts):
         out.update(part(pg))
     return {k: v if isinstance(v, str) else str(v) for k, v in out.items()}
 

@@ -1,7 +1,8 @@
 """The rank statistics of the benchmark chapter in words: average ranks, the Friedman and
 Nemenyi tests, each selector against the classifier on all features, the stability of the kept
 sets and the best baseline and book method (parts of
-:func:`fsbook.experiments.benchmark.facts.facts`)."""
+:func:`fsbook.experiments.benchmark.facts.facts`; each takes and returns what those of
+:mod:`~fsbook.experiments.benchmark.claim_facts` do)."""
 from __future__ import annotations
 
 from fsbook.experiments.benchmark.paper import BASELINES, BOOK_METHODS
@@ -9,19 +10,9 @@ from fsbook.experiments.benchmark.words import TAGS, firsts, key, names, same
 from fsbook.report import format_p, format_value, join_words
 
 
-def rank_facts(pg):
+def _rank_facts(pg):
     """Average ranks and the Friedman and Nemenyi tests at ``k`` =
     :data:`~fsbook.experiments.benchmark.paper.RANK_K`, per classifier.
-
-    Parameters
-    ----------
-    pg : types.SimpleNamespace
-        What the chapter reads from the store (:func:`~fsbook.experiments.benchmark.facts.page`).
-
-    Returns
-    -------
-    dict of str to str or int
-        Glue key → value (:func:`~fsbook.experiments.benchmark.facts.facts` makes every value text).
     """
     out = {"datasets_text": join_words(pg.datasets),
            "n_methods": str(pg.scores["linear SVM"].shape[1])}
@@ -60,19 +51,8 @@ def _side_words(rows, side):
             + (" rank" if len(rows) > 1 else " ranks") + f" {side} it")
 
 
-def control_facts(pg):
-    """Each selector against the classifier on all features (comparison with a control, Holm).
-
-    Parameters
-    ----------
-    pg : types.SimpleNamespace
-        What the chapter reads from the store (:func:`~fsbook.experiments.benchmark.facts.page`).
-
-    Returns
-    -------
-    dict of str to str or int
-        Glue key → value (:func:`~fsbook.experiments.benchmark.facts.facts` makes every value text).
-    """
+def _control_facts(pg):
+    """Each selector against the classifier on all features (comparison with a control, Holm)."""
     vs, out, words = pg.vs, {}, {}
     for label, tag in TAGS:
         v = vs[(vs.classifier == label) & (vs["p (Holm)"] < 0.05)]
@@ -101,25 +81,15 @@ def control_facts(pg):
     return out
 
 
-def stability_facts(pg):
+def _stability_facts(pg):
     """Stability at k = RANK_K: median over the data sets (stored values).
-
-    Parameters
-    ----------
-    pg : types.SimpleNamespace
-        What the chapter reads from the store (:func:`~fsbook.experiments.benchmark.facts.page`).
-
-    Returns
-    -------
-    dict of str to str or int
-        Glue key → value (:func:`~fsbook.experiments.benchmark.facts.facts` makes every value text).
 
     Examples
     --------
     >>> import pandas as pd
     >>> from types import SimpleNamespace
     >>> st5 = pd.DataFrame({"wine": [0.5, 0.9], "wdbc": [0.7, 0.9]}, index=["MI", "l1-SVM"])
-    >>> f = stability_facts(SimpleNamespace(st5=st5))
+    >>> f = _stability_facts(SimpleNamespace(st5=st5))
     >>> f["stab_MI"], int(f["stab_higher_MI"]), f["stab_l1_SVM"], int(f["stab_higher_l1_SVM"])
     ('0.60', 1, '0.90', 0)
     """
@@ -132,19 +102,8 @@ def stability_facts(pg):
     return out
 
 
-def baseline_facts(pg):
-    """The best-ranked baseline and book method per classifier, and CFS's numbers of kept features.
-
-    Parameters
-    ----------
-    pg : types.SimpleNamespace
-        What the chapter reads from the store (:func:`~fsbook.experiments.benchmark.facts.page`).
-
-    Returns
-    -------
-    dict of str to str or int
-        Glue key → value (:func:`~fsbook.experiments.benchmark.facts.facts` makes every value text).
-    """
+def _baseline_facts(pg):
+    """The best-ranked baseline and book method per classifier, and CFS's numbers of kept features."""
     selectors = [m for m in pg.ranked if m != "none"]
     out = {}
     for label, tag in TAGS:

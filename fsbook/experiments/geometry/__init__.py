@@ -43,86 +43,38 @@ dimensions) for a quick look.
 from __future__ import annotations
 
 from fsbook.experiments._runner import Protocol
-from fsbook.experiments.geometry.claims import (
-    CPU_CLAIM,
-    METRIC_COUNTS,
-    claims,
-    growth_claim,
-    headline,
-    over_family,
-)
+from fsbook.experiments.geometry.claims import CPU_CLAIM, claims, growth_claim, headline, over_family
 from fsbook.experiments.geometry.claims import (
     _binomial_row as _binomial_row,
 )
 from fsbook.experiments.geometry.facts import facts
 from fsbook.experiments.geometry.figures import (
-    growth_exponent,
     growth_exponent_table,
     growth_fit,
     plot_figure1,
     plot_figure3,
     timing,
 )
-from fsbook.experiments.geometry.paper import (
-    PAPER,
-    SEED,
-    SETTINGS,
-    TRAIN_NAMES,
-    UCI_SETS,
-    UNMARGINED,
-    VERSION,
-    gain_margin,
-    paper_base_rates,
-    settings_table,
-)
-from fsbook.experiments.geometry.problems import (
-    FUNCTION_WORDS,
-    NEWS_GROUPS,
-    WEBTEXT_SITES,
-    WEBTEXT_TRAIN_SITES,
-    add_random_columns,
-    allocate,
-    text_problem,
-    uci_problem,
-)
+from fsbook.experiments.geometry.paper import PAPER, UNMARGINED, VERSION, paper_base_rates, settings_table
+from fsbook.experiments.geometry.problems import allocate, text_problem, uci_problem
 from fsbook.experiments.geometry.tables import (
     LABEL_RULES,
     classifier_keys,
-    confusion,
     figure1_clustered,
     figure1_performance,
-    figure1_stats,
-    label_rule_table,
-    model_table,
     random_column_table,
     random_summary,
     reduce,
-    refit,
     scores,
-    selector_scores,
-    zcols,
 )
-from fsbook.experiments.geometry.tasks import (
-    EXTRAS,
-    PROBLEMS,
-    SUITE_COLUMNS,
-    label_suite,
-    make_tasks,
-    run_task,
-    task_problem,
-)
+from fsbook.experiments.geometry.tasks import PROBLEMS, make_tasks, run_task, task_problem
 from fsbook.report import styled_table as render
 
-__all__ = ["PROTOCOL", "PAPER", "SETTINGS", "TRAIN_NAMES", "PROBLEMS", "task_problem", "make_tasks",
-           "run_task", "reduce", "label_suite", "scores", "confusion", "selector_scores", "refit", "classifier_keys",
-           "figure1_performance", "figure1_stats", "figure1_clustered", "random_column_table", "random_summary",
-           "model_table", "claims", "headline", "growth_claim", "LABEL_RULES", "paper_base_rates",
-           "label_rule_table", "facts", "growth_exponent_table", "settings_table", "over_family", "zcols",
-           "SUITE_COLUMNS", "EXTRAS", "METRIC_COUNTS", "UCI_SETS", "SEED", "VERSION", "gain_margin", "UNMARGINED",
-           # the chapter's names from the problems, figures and report modules
-           "FUNCTION_WORDS", "NEWS_GROUPS", "WEBTEXT_SITES", "WEBTEXT_TRAIN_SITES", "add_random_columns",
-           "allocate", "text_problem", "uci_problem", "growth_exponent", "growth_fit", "plot_figure1",
-           "plot_figure3", "CPU_CLAIM", "timing", "render"]
+__all__ = ["PROTOCOL", "PAPER", "PROBLEMS", "task_problem", "make_tasks", "run_task", "scores",
+           "classifier_keys", "figure1_performance", "figure1_clustered", "random_column_table",
+           "random_summary", "claims", "headline", "growth_claim", "LABEL_RULES", "paper_base_rates", "facts",
+           "growth_exponent_table", "settings_table", "over_family", "UNMARGINED", "allocate", "text_problem",
+           "uci_problem", "growth_fit", "plot_figure1", "plot_figure3", "CPU_CLAIM", "timing", "render"]
 
 PROTOCOL = Protocol(name="geometry", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
                     version=VERSION,

@@ -46,12 +46,6 @@ def timing(X, y, dims, *, naive_max=None, repeats=1):
     return pd.DataFrame(rows)
 
 
-def growth_exponent(dims, seconds):
-    """Slope of log(time) on log(dimension) (least squares); :func:`growth_fit` adds its
-    uncertainty."""
-    return growth_fit(dims, seconds)["exponent"]
-
-
 def growth_fit(dims, seconds):
     """The growth exponent ``b`` of ``t ≈ e^a n^b``: least squares of log t on log n, with the
     slope's standard error and 95 % t interval (``n − 2`` degrees of freedom).

@@ -85,26 +85,14 @@ from fsbook.experiments.hkl.claims import (
     TABLE2_OTHER,
     agreement_table,
     claims,
-    paper_table2_asserts,
-    paper_table2_level,
-    repeated_values,
-    table1_fold_accuracy,
-    table3_fold_accuracy,
 )
 
 # the private name is re-exported for benchmarks and tests
-from fsbook.experiments.hkl.data import (  # noqa: F401
-    _bunch,
-    load_numeric,
-    load_raw,
-    load_table1,
-    table4_boolean,
-)
+from fsbook.experiments.hkl.data import load_numeric, load_raw, load_table1, table4_boolean
 from fsbook.experiments.hkl.folds import (
     disjunction_split,
     inner_seed,
     majority_accuracy,
-    partition_seed,
     table_folds,
     task_split,
 )
@@ -119,21 +107,15 @@ from fsbook.experiments.hkl.paper import (
     CONFIGS,
     FRACTIONS,
     HKL_C_GRID,
-    HKL_TIE,
     HKL_TOL,
-    INNER_SEED_OFFSET,
-    INTERACTION_DEGREES,
     N_FOLDS,
-    PAPER_DISJUNCTIONS,
     PAPER_TABLE1,
-    PAPER_TABLE2,
     PAPER_TABLE3,
     PAPER_TABLE4,
     PAPER_TABLE5,
     RAW_ALL,
     RAW_CONFIGS,
     RAW_TUNED,
-    RBF_C1_LABEL,
     RBF_C_GRID,
     RBF_GAMMA_GRID,
     REPEATED_TABLE1,
@@ -141,29 +123,24 @@ from fsbook.experiments.hkl.paper import (
     SMALL_DATASETS,
     SVM_C_GRID,
     TABLE1_DATASETS,
-    TABLE1_METHODS,
     VERSION,
     WORDS_FOR_WEKA,
 )
-from fsbook.experiments.hkl.parts import PARTS, svm_tuned_fold
-from fsbook.experiments.hkl.tables import reduce, task_frame
-from fsbook.experiments.hkl.tasks import make_tasks, repeated_tasks, run_task
+from fsbook.experiments.hkl.parts import svm_tuned_fold
+from fsbook.experiments.hkl.tables import reduce
+from fsbook.experiments.hkl.tasks import make_tasks, run_task
 
-__all__ = ["PROTOCOL", "VERSION", "PARTS", "make_tasks", "repeated_tasks", "run_task", "reduce", "task_frame",
+__all__ = ["PROTOCOL", "make_tasks", "run_task", "reduce",
            # the paper's numbers and the settings (paper.py)
-           "CONFIGS", "TABLE1_DATASETS", "SMALL_DATASETS", "TABLE1_METHODS", "RAW_CONFIGS", "RAW_ALL",
-           "RAW_TUNED", "FRACTIONS", "HKL_C_GRID", "HKL_TOL", "HKL_TIE", "INNER_SEED_OFFSET",
-           "SVM_C_GRID", "RBF_C_GRID", "RBF_GAMMA_GRID", "N_FOLDS", "WORDS_FOR_WEKA", "RBF_C1_LABEL",
-           "INTERACTION_DEGREES", "REPEATS", "REPEATED_TABLE1", "PAPER_TABLE1", "PAPER_TABLE2", "PAPER_TABLE3", "PAPER_DISJUNCTIONS",
-           "PAPER_TABLE4", "PAPER_TABLE5",
+           "CONFIGS", "TABLE1_DATASETS", "SMALL_DATASETS", "RAW_CONFIGS", "RAW_ALL", "RAW_TUNED", "FRACTIONS",
+           "HKL_C_GRID", "HKL_TOL", "SVM_C_GRID", "RBF_C_GRID", "RBF_GAMMA_GRID", "N_FOLDS", "WORDS_FOR_WEKA",
+           "REPEATS", "REPEATED_TABLE1", "PAPER_TABLE1", "PAPER_TABLE3", "PAPER_TABLE4", "PAPER_TABLE5",
            # data, folds, models and parts (data.py, folds.py, models.py, parts.py)
-           "load_table1", "load_raw", "load_numeric", "table_folds", "task_split", "partition_seed", "table4_boolean",
+           "load_table1", "load_raw", "load_numeric", "table_folds", "task_split", "table4_boolean",
            "disjunction_split", "inner_seed", "majority_accuracy", "svm_tuned_fold", "tuned_l1_svm",
            "tuned_hkl", "raw_tuned_svms", "tuned_svms", "tuned_weighted_svm",
            # claims (claims.py)
-           "claims", "paper_table2_level", "paper_table2_asserts", "table1_fold_accuracy",
-           "table3_fold_accuracy", "repeated_values", "agreement_table", "AGREEMENT_MARGIN", "TABLE1_OVER",
-           "TABLE2_ASSERTED", "TABLE2_OTHER"]
+           "claims", "agreement_table", "AGREEMENT_MARGIN", "TABLE1_OVER", "TABLE2_ASSERTED", "TABLE2_OTHER"]
 
 PROTOCOL = Protocol(name="hkl", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
                     version=VERSION, description="Section 3 of the disjunctive-HKL paper: Tables 1-5",

@@ -60,25 +60,10 @@ quotes).  The package's ``claims`` and ``facts`` are the functions of those name
 the modules by their full dotted path.
 """
 from fsbook.experiments._runner import Protocol
-from fsbook.experiments.kernel_design.ablations import (
-    ALPHA_ZERO_TOL,
-    REGIME_GAMMA1,
-    REGIME_GAMMA2,
-    REGIMES,
-    weak_kernel_regimes,
-)
+from fsbook.experiments.kernel_design.ablations import REGIME_GAMMA1, REGIME_GAMMA2, weak_kernel_regimes
 from fsbook.experiments.kernel_design.claims import (
-    BEST_SINGLE,
     EQUIVALENCE_CLAIMS,
     EQUIVALENCE_MARGIN,
-    MIN_WILCOXON_DATASETS,
-    OVER_LABEL,
-    OVER_SUFFIX,
-    PAPER_EXCEPTIONS,
-    REGIME_HYPOTHESES,
-    SDP_COST_SOLVERS,
-    TEST,
-    best_single_kernel,
     claim_rows,
     claims,
     regime_claims,
@@ -88,25 +73,18 @@ from fsbook.experiments.kernel_design.coverage import coverage_table, held, mach
 from fsbook.experiments.kernel_design.facts import facts
 from fsbook.experiments.kernel_design.figures import score_bars
 from fsbook.experiments.kernel_design.paper import (
-    BOOK_GRID,
     DATASETS,
-    FULL_GRID,
     FULL_MU,
     MIXTURES,
-    PAPER_INDEX,
     PAPER_NAMES,
     SELECTION_DATASETS,
     SELECTION_REPEATS,
     SINGLES,
-    SVM_C,
-    THRESHOLD,
-    TIE_RULE,
     VERSION,
     WEAK_MU,
 )
-from fsbook.experiments.kernel_design.phrases import CHAPTER_CLAIMS, ClaimPhrases
+from fsbook.experiments.kernel_design.phrases import CHAPTER_CLAIMS
 from fsbook.experiments.kernel_design.records import (
-    accuracy_gap,
     arcene_facts,
     arcene_table,
     regime_claim_rows,
@@ -114,25 +92,19 @@ from fsbook.experiments.kernel_design.records import (
     sdp_facts,
     sdp_table,
 )
-from fsbook.experiments.kernel_design.tables import (  # noqa: F401
+from fsbook.experiments.kernel_design.tables import (
     LABELS,
-    VIOLATION_FLOOR,
-    _pm,
-    _violation,
     format_violation,
     reduce,
     selection_outcomes,
-    selection_runs,
 )
 from fsbook.experiments.kernel_design.tasks import (
     PARTS,
-    SKIP_IMPLIED_ZERO,
     choose_gammas,
     fit_mixture,
     load,
     make_tasks,
     respected,
-    respected_after_map,
     run_task,
     selection_fold,
     selection_svm,
@@ -147,17 +119,11 @@ PROTOCOL = Protocol(name="kernel_design", make_tasks=make_tasks, run_task=run_ta
                     "and a feature-selection check")
 
 __all__ = [
-    "CHAPTER_CLAIMS", "ClaimPhrases", "accuracy_gap", "arcene_facts", "arcene_table", "coverage_table",
-    "facts", "held", "machines", "regime_claim_rows", "regime_facts", "scope_note", "score_bars",
-    "sdp_facts", "sdp_table",
-    "ALPHA_ZERO_TOL", "BEST_SINGLE", "BOOK_GRID", "DATASETS", "EQUIVALENCE_CLAIMS",
-    "EQUIVALENCE_MARGIN", "FULL_GRID", "FULL_MU", "LABELS", "MIN_WILCOXON_DATASETS", "MIXTURES",
-    "OVER_LABEL", "OVER_SUFFIX", "PAPER_EXCEPTIONS", "PAPER_INDEX", "PAPER_NAMES", "PARTS",
-    "PROTOCOL", "REGIMES", "REGIME_GAMMA1", "REGIME_GAMMA2", "REGIME_HYPOTHESES",
-    "SDP_COST_SOLVERS", "SELECTION_DATASETS", "SELECTION_REPEATS", "SINGLES", "SKIP_IMPLIED_ZERO", "SVM_C", "TEST",
-    "THRESHOLD", "TIE_RULE", "VERSION", "VIOLATION_FLOOR", "WEAK_MU", "best_single_kernel",
-    "choose_gammas", "claim_rows", "claims", "fit_mixture", "format_violation", "load", "make_tasks", "reduce",
-    "regime_claims", "respected", "respected_after_map", "run_task", "sdp_cost_claims",
-    "selection_fold", "selection_outcomes", "selection_runs", "selection_svm", "split",
-    "stored_datasets", "weak_kernel_regimes", "zero_implied",
+    "CHAPTER_CLAIMS", "arcene_facts", "arcene_table", "coverage_table", "facts", "held", "machines",
+    "regime_claim_rows", "regime_facts", "scope_note", "score_bars", "sdp_facts", "sdp_table", "DATASETS",
+    "EQUIVALENCE_CLAIMS", "EQUIVALENCE_MARGIN", "FULL_MU", "LABELS", "MIXTURES", "PAPER_NAMES", "PARTS",
+    "PROTOCOL", "REGIME_GAMMA1", "REGIME_GAMMA2", "SELECTION_DATASETS", "SELECTION_REPEATS", "SINGLES",
+    "VERSION", "WEAK_MU", "choose_gammas", "claim_rows", "claims", "fit_mixture", "format_violation", "load",
+    "make_tasks", "reduce", "regime_claims", "respected", "run_task", "sdp_cost_claims", "selection_fold",
+    "selection_outcomes", "selection_svm", "split", "stored_datasets", "weak_kernel_regimes", "zero_implied",
 ]

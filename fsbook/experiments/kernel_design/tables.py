@@ -45,10 +45,6 @@ def format_violation(v):
     """
     return f"< {VIOLATION_FLOOR:g}" if v < VIOLATION_FLOOR else format_significant(v, 3)
 
-
-_violation = format_violation     # an older name of it, still imported
-
-
 #: column names of the tables, by method
 LABELS = {"full": "Mix Full Kernels", "weak": "Mix Weak Kernels",
           "weak_nonneg": "Mix Weak Kernels (α ≥ 0)", "mmc": "MMC (Xing et al.)", "nca": "NCA"}

@@ -51,17 +51,11 @@ from __future__ import annotations
 
 from fsbook.experiments._runner import Protocol
 from fsbook.experiments.l1linf.claims import (
-    CLAIM_ARCENE_4,
-    CLAIM_ARCENE_LATER,
     CLAIM_FOHSIC,
     CLAIM_HSFS,
     CLAIM_LDFS,
-    EXTRA_COLUMNS,
-    FOLD_TEST,
     OVER_DATASETS,
     OVER_DATASETS_FAMILY,
-    REPEATED_TEST,
-    TEST,
     agreement_table,
     better_than_each,
     claims,
@@ -73,14 +67,10 @@ from fsbook.experiments.l1linf.paper import (
     AGREEMENT_MARGIN,
     BOOK_DATASETS,
     C_GRID,
-    FIGURE_KS,
-    FIGURES,
-    L1LINF_PATH,
     METHODS,
     N_FOLDS,
     NAMES,
     PAPER_COLUMN,
-    PAPER_ROW_THRESHOLD,
     PAPER_TABLE1,
     SHARED_DATASETS,
     TABLE1_K,
@@ -88,32 +78,17 @@ from fsbook.experiments.l1linf.paper import (
     VERSION,
     paper_value,
 )
-from fsbook.experiments.l1linf.tables import (
-    all_data_selection,
-    curves,
-    fold_errors,
-    reduce,
-    repetition_errors,
-    sample_outcomes,
-    supports,
-    table1,
-    table1_se,
-)
+from fsbook.experiments.l1linf.tables import fold_errors, reduce
 from fsbook.experiments.l1linf.tasks import (
     RECORDED_EXPLANATION_DATASETS,
     RECORDED_EXPLANATION_FOLDS,
-    SELECTION_ROWS,
-    SUPPORT_WITHOUT_SELECTION,
     explanation_runs,
     folds,
     load,
     make_selector,
     make_tasks,
-    outcome_string,
     recorded_variants,
     run_task,
-    svm_error,
-    svm_fit_predict,
     table1_tasks,
     variant_errors,
 )
@@ -122,14 +97,11 @@ PROTOCOL = Protocol(name="l1linf", make_tasks=make_tasks, run_task=run_task, red
                     description="l1/linf feature selection: Table 1 and Figures 1-5 of Masaeli et al. 2010")
 
 __all__ = [
-    "AGREEMENT_MARGIN", "BOOK_DATASETS", "CLAIM_ARCENE_4", "CLAIM_ARCENE_LATER", "CLAIM_FOHSIC",
-    "CLAIM_HSFS", "CLAIM_LDFS", "C_GRID", "EXTRA_COLUMNS", "FIGURES", "FIGURE_KS", "L1LINF_PATH",
-    "METHODS", "NAMES", "N_FOLDS", "OVER_DATASETS", "OVER_DATASETS_FAMILY", "PAPER_COLUMN",
-    "PAPER_ROW_THRESHOLD", "PAPER_TABLE1", "PROTOCOL", "RECORDED_EXPLANATION_DATASETS",
-    "RECORDED_EXPLANATION_FOLDS", "SELECTION_ROWS", "SHARED_DATASETS", "SUPPORT_WITHOUT_SELECTION",
-    "FOLD_TEST", "REPEATED_TEST", "TABLE1_K", "TABLE1_REPEATS", "TEST", "VERSION", "agreement_table", "all_data_selection", "better_than_each",
-    "claims", "claims_for_page", "curves", "explanation_claims", "explanation_runs", "fold_errors",
-    "folds", "load", "make_selector", "make_tasks", "outcome_string", "paper_value", "recorded_variants", "reduce", "repetition_errors",
-    "run_task", "sample_outcomes", "supports", "svm_error", "svm_fit_predict", "table1", "table1_agreement", "table1_se", "table1_tasks",
+    "AGREEMENT_MARGIN", "BOOK_DATASETS", "CLAIM_FOHSIC", "CLAIM_HSFS", "CLAIM_LDFS", "C_GRID", "METHODS",
+    "NAMES", "N_FOLDS", "OVER_DATASETS", "OVER_DATASETS_FAMILY", "PAPER_COLUMN", "PAPER_TABLE1", "PROTOCOL",
+    "RECORDED_EXPLANATION_DATASETS", "RECORDED_EXPLANATION_FOLDS", "SHARED_DATASETS", "TABLE1_K",
+    "TABLE1_REPEATS", "agreement_table", "better_than_each", "claims", "claims_for_page",
+    "explanation_claims", "explanation_runs", "fold_errors", "folds", "load", "make_selector", "make_tasks",
+    "paper_value", "recorded_variants", "reduce", "run_task", "table1_agreement", "table1_tasks",
     "variant_errors",
 ]

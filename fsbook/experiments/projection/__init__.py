@@ -56,28 +56,14 @@ so they are imported on their own: ``from fsbook.experiments.projection import f
 """
 
 from fsbook.experiments._runner import Protocol
-from fsbook.experiments.projection.boston import BOSTON_SCALINGS, boston_data, boston_run, pls_predict
+from fsbook.experiments.projection.boston import boston_data, boston_run, pls_predict
 from fsbook.experiments.projection.claims import (
     agreement_table,
     claims,
-    equal_errors,
     order_claims,
     paper_agreement,
     split_ratios,
     with_margins,
-)
-from fsbook.experiments.projection.newsgroups import (
-    LGR_CV,
-    LGR_TIE_RULES,
-    lgr_choice,
-    lgr_fast_fit,
-    newsgroups_corpus,
-    newsgroups_designs,
-    newsgroups_pair,
-    newsgroups_sample,
-    newsgroups_task,
-    newsgroups_topics,
-    newsgroups_vocabulary,
 )
 from fsbook.experiments.projection.newsgroups import (
     _lgr_cv as _lgr_cv,
@@ -88,11 +74,19 @@ from fsbook.experiments.projection.newsgroups import (
 from fsbook.experiments.projection.newsgroups import (
     _news_topics as _news_topics,
 )
+from fsbook.experiments.projection.newsgroups import (
+    lgr_choice,
+    lgr_fast_fit,
+    newsgroups_corpus,
+    newsgroups_designs,
+    newsgroups_pair,
+    newsgroups_sample,
+    newsgroups_vocabulary,
+)
 from fsbook.experiments.projection.paper import (
     AGREEMENT_MARGIN,
     BOSTON_REDUCED_PENALTY,
     FINE_GRID,
-    GAINS,
     GRID,
     LGR_SOLVER,
     NEWS_FRACS,
@@ -101,10 +95,7 @@ from fsbook.experiments.projection.paper import (
     NEWS_REDUCED_PENALTY,
     ORDER_MARGINS,
     PAPER,
-    PAPER_RUNS,
-    RUNS,
     SWEEP,
-    TABLE_LABEL,
     TABLE_NAMES,
     TEST_PREDICTIONS,
     VERSION,
@@ -121,23 +112,10 @@ from fsbook.experiments.projection.search import (
 from fsbook.experiments.projection.search import (
     _svc_cv_fit as _svc_cv_fit,
 )
-from fsbook.experiments.projection.search import (
-    _svc_cv_table as _svc_cv_table,
-)
-from fsbook.experiments.projection.search import (
-    _svc_tie_choice as _svc_tie_choice,
-)
-from fsbook.experiments.projection.search import (
-    face_svm_search,
-    n_inner_folds,
-    ridge_path_cv,
-    svc_cv_fits,
-)
+from fsbook.experiments.projection.search import face_svm_search, ridge_path_cv, svc_cv_fits
 from fsbook.experiments.projection.tables import (
-    BUILDERS,
     NAME,
     balanced_block,
-    boston_by_d,
     boston_table,
     coverage_table,
     mean_se,
@@ -146,15 +124,12 @@ from fsbook.experiments.projection.tables import (
     run_means,
     runs_table,
     store_coverage,
-    subsample,
 )
-from fsbook.experiments.projection.tasks import PARTS, make_tasks, run_task
+from fsbook.experiments.projection.tasks import make_tasks, run_task
 from fsbook.experiments.projection.yale import (
-    YALE_IMAGES,
     pair_split,
     yale_data,
     yale_grams,
-    yale_reductions,
     yale_run_grams,
     yale_seed,
     yale_setup,
@@ -170,31 +145,21 @@ PROTOCOL = Protocol(name=NAME, make_tasks=make_tasks, run_task=run_task, reduce=
 __all__ = [
     "AGREEMENT_MARGIN",
     "BOSTON_REDUCED_PENALTY",
-    "BOSTON_SCALINGS",
-    "BUILDERS",
-    "FINE_GRID",
-    "GAINS",
-    "GRID",
-    "LGR_CV",
-    "LGR_SOLVER",
-    "LGR_TIE_RULES",
-    "NEWS_FRACS",
+            "FINE_GRID",
+        "GRID",
+        "LGR_SOLVER",
+        "NEWS_FRACS",
     "NEWS_METHODS",
     "NEWS_PAIRS",
     "NEWS_REDUCED_PENALTY",
     "ORDER_MARGINS",
     "PAPER",
-    "PAPER_RUNS",
-    "PARTS",
-    "PROTOCOL",
-    "RUNS",
-    "SWEEP",
-    "TABLE_LABEL",
-    "TABLE_NAMES",
+            "PROTOCOL",
+        "SWEEP",
+        "TABLE_NAMES",
     "TEST_PREDICTIONS",
     "VERSION",
-    "YALE_IMAGES",
-    "YALE_K",
+        "YALE_K",
     "YALE_METHODS",
     "YALE_PAIRS",
     "YALE_RHO",
@@ -202,26 +167,21 @@ __all__ = [
     "YALE_TIES",
     "agreement_table",
     "balanced_block",
-    "boston_by_d",
-    "boston_data",
+        "boston_data",
     "boston_run",
     "boston_table",
     "claims",
     "coverage_table",
-    "equal_errors",
-    "face_svm_search",
+        "face_svm_search",
     "lgr_choice",
     "lgr_fast_fit",
     "make_tasks",
     "mean_se",
-    "n_inner_folds",
-    "newsgroups_corpus",
+        "newsgroups_corpus",
     "newsgroups_designs",
     "newsgroups_pair",
     "newsgroups_sample",
-    "newsgroups_task",
-    "newsgroups_topics",
-    "newsgroups_vocabulary",
+            "newsgroups_vocabulary",
     "order_claims",
     "pair_split",
     "paper_agreement",
@@ -234,14 +194,12 @@ __all__ = [
     "runs_table",
     "split_ratios",
     "store_coverage",
-    "subsample",
-    "svc_cv_fits",
+        "svc_cv_fits",
     "with_margins",
     "yale_data",
     "yale_grams",
     "yale_kernel_balance",
-    "yale_reductions",
-    "yale_run_grams",
+        "yale_run_grams",
     "yale_seed",
     "yale_separability",
     "yale_setup",

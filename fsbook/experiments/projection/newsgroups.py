@@ -22,7 +22,6 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from fsbook._compat import LineSearchWarning
 from fsbook.decisions import SCORE_ATOL, argbest, tie_refit
 from fsbook.experiments.projection.paper import (
-    GRID,
     LGR_SOLVER,
     NEWS_FRACS,
     NEWS_PAIRS,
@@ -146,6 +145,7 @@ def lgr_fast_fit(A_tr, y_tr, A_te, y_te, grid, seed, refit="exact", tie="first")
     Examples
     --------
     >>> import numpy as np
+    >>> from fsbook.experiments.projection.paper import GRID
     >>> rng = np.random.default_rng(0)
     >>> A = rng.normal(size=(40, 30)); y = np.repeat([0, 1], 20); A[y == 1, :3] += 1.5
     >>> C, err = lgr_fast_fit(A[::2], y[::2], A[1::2], y[1::2], GRID, seed=0)
@@ -161,17 +161,6 @@ def lgr_fast_fit(A_tr, y_tr, A_te, y_te, grid, seed, refit="exact", tie="first")
         return C, _lgr_refit_error(A_tr, y_tr, A_te, y_te, C)
     z = lgr_refit_decision(A_tr, y_tr, A_te, path["C"][:best + 1])
     return C, float(np.mean((z > 0) != (np.asarray(y_te) == 1)))
-
-
-def _lgr_cv_fast(A_tr, y_tr, A_te, y_te, grid, seed):
-    """Test error of :func:`lgr_fast_fit` (exact refit): :func:`_lgr_cv`'s model, solved to
-    machine precision."""
-    return lgr_fast_fit(A_tr, y_tr, A_te, y_te, grid, seed)[1]
-
-
-#: the cross-validated logistic regression :func:`newsgroups_task` runs: the scikit-learn
-#: reference :func:`_lgr_cv` or the batched path :func:`_lgr_cv_fast`
-LGR_CV = {"reference": _lgr_cv, "fast": _lgr_cv_fast}
 
 
 def newsgroups_sample(y_tr, frac, seed):
@@ -190,21 +179,6 @@ def newsgroups_sample(y_tr, frac, seed):
         idx = np.sort(rng.choice(m, n, replace=False))
         if np.bincount(y_tr[idx], minlength=2).min() >= 2:
             return idx
-
-
-def newsgroups_task(X_tr, Z_tr, y_tr, X_te, Z_te, y_te, frac, seed, grid=GRID,
-                    reduced_penalty=NEWS_REDUCED_PENALTY, lgr="reference"):
-    """One pairwise task: errors of L2-LGR, LGR-Topic and Proj-Topic (eq. 7 + Section 2.5).
-
-    ``frac`` of the task's training documents are sampled (at least 2 per class).  ``lgr``
-    names the cross-validated logistic regression of :data:`LGR_CV` (``"reference"``:
-    scikit-learn's grid search; ``"fast"``: the batched path).
-    """
-    if lgr not in LGR_CV:
-        raise ValueError(f"unknown lgr {lgr!r}; choose one of {sorted(LGR_CV)}")
-    fit = LGR_CV[lgr]
-    designs, ys = newsgroups_designs(X_tr, Z_tr, y_tr, X_te, Z_te, frac, seed, reduced_penalty)
-    return {m: fit(A, ys, A_te, y_te, grid, seed) for m, (A, A_te) in designs.items()}
 
 
 def newsgroups_designs(X_tr, Z_tr, y_tr, X_te, Z_te, frac, seed, reduced_penalty=NEWS_REDUCED_PENALTY):
@@ -251,7 +225,7 @@ def _news_topics(n_topics):
 
 
 def newsgroups_pair(params, topics=True, corpus=None):
-    """The arguments of :func:`newsgroups_task` for a text task (``{"table", "topics", "run",
+    """The arguments of :func:`newsgroups_designs` for a text task (``{"table", "topics", "run",
     "pair"}``, :mod:`fsbook.experiments.projection_text`): the pair's
     training and test documents (words ``X_*``, topic proportions ``Z_*`` of the LDA with
     ``params["topics"]`` topics, or ``None`` with ``topics=False``), labels (1: the pair's
