@@ -202,13 +202,7 @@ class ExhaustedSafePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEs
                              ensure_min_samples=2)
         if sample_weight is not None:
             return self._fit_weighted(X, y, check_sample_weight(sample_weight, X, ensure_non_negative=True))
-        for name, A in (("X", X), ("y", y.reshape(X.shape[0], -1))):
-            if np.all(A == A[0]):
-                raise ValueError(f"ExhaustedSafePLS: every column of {name} is constant, so PLS has no "
-                                 "direction that covaries with the other; remove constant features "
-                                 "or check the data")
-        if self.n_components > X.shape[1]:
-            raise ValueError(f"n_components = {self.n_components} exceeds the {X.shape[1]} feature(s) of X")
+        self._check_pls_input(X, y.reshape(X.shape[0], -1))
         try:
             pls = PLSRegression(self.n_components, scale=False).fit(X, y)
         except ValueError as err:     # a score of exactly zero: the residual of X vanished
@@ -223,6 +217,19 @@ class ExhaustedSafePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEs
         self.pls_ = pls
         return self
 
+    def _check_pls_input(self, X, Y, weighted=False):
+        """Refuse an X or Y whose columns are all constant (over the samples of positive weight),
+        and more components than features."""
+        over, check = (" over the samples of positive weight", "the data and the weights") if weighted \
+            else ("", "the data")
+        for name, A in (("X", X), ("y", Y)):
+            if np.all(A == A[0]):
+                raise ValueError(f"ExhaustedSafePLS: every column of {name} is constant{over}, so PLS has "
+                                 "no direction that covaries with the other; remove constant features "
+                                 f"or check {check}")
+        if self.n_components > X.shape[1]:
+            raise ValueError(f"n_components = {self.n_components} exceeds the {X.shape[1]} feature(s) of X")
+
     def _fit_weighted(self, X, y, sample_weight):
         """:meth:`fit` with weights: scikit-learn's PLS on the lifted rows of the samples of
         positive weight (Notes), then the training samples' own scores."""
@@ -230,13 +237,7 @@ class ExhaustedSafePLS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEs
         Xp, w = X[positive], sample_weight[positive]
         Y = y.reshape(X.shape[0], -1)
         Yp = Y[positive]
-        for name, A in (("X", Xp), ("y", Yp)):
-            if np.all(A == A[0]):
-                raise ValueError(f"ExhaustedSafePLS: every column of {name} is constant over the samples "
-                                 "of positive weight, so PLS has no direction that covaries with the "
-                                 "other; remove constant features or check the data and the weights")
-        if self.n_components > X.shape[1]:
-            raise ValueError(f"n_components = {self.n_components} exceeds the {X.shape[1]} feature(s) of X")
+        self._check_pls_input(Xp, Yp, weighted=True)
         x_mean, y_mean = np.average(Xp, axis=0, weights=w), np.average(Yp, axis=0, weights=w)
         root = np.sqrt(w)[:, None]
         Xl = _lift(root * (Xp - x_mean)) + x_mean
