@@ -23,8 +23,8 @@ Methods (:func:`make_selector`): ``none`` (all features, one point), ``MI`` (``S
 ``mutual_info_classif``, seeded), ``SVM-RFE`` (linear SVM, 10 % of the features per step),
 ``l1-SVM`` (ℓ1-penalised linear SVM with C bisected to k features), ``ReliefF`` (10 neighbours),
 ``CFS`` (Weka's CfsSubsetEval + BestFirst: it picks its own number of features, one point), and
-the book's ``LDFS`` and ``HSFS`` (ℓ1/ℓ∞ path, fast settings :data:`L1LINF_FAST`) and
-the weak-kernel LP (``WK-LP``: its
+the book's ``LDFS`` and ``HSFS`` (ℓ1/ℓ∞ path, fast settings
+:data:`~fsbook.experiments.benchmark.paper.L1LINF_FAST`) and the weak-kernel LP (``WK-LP``: its
 defaults, 1 000 triplets drawn from the labels with the task's seed, α ≥ 0, the k features of
 largest group weight).
 
@@ -43,8 +43,8 @@ Two more methods of the book's papers (version 8 on):
   fold's majority class), never zero-score fillers.  HKL learns on 0/1 features.  The boolean
   sets (breast cancer, 20 Newsgroups) are used as they are; a continuous set is booleanised on
   the training fold only, one indicator ``x > t`` per quartile ``t`` of each column
-  (:data:`HKL_N_BINS`; :func:`fsbook.booleanize.quantile_thresholds`), and the indicators'
-  scores are summed back to their column.  The paper says only that continuous attributes are
+  (:data:`~fsbook.experiments.benchmark.paper.HKL_N_BINS`;
+  :func:`fsbook.booleanize.quantile_thresholds`), and the indicators' scores are summed back to their column.  The paper says only that continuous attributes are
   booleanised before HKL reads them, not how; the quartile thresholds are the book's choice, the
   one chapter 6 makes for the paper's continuous sets (colon, ionosphere, the original Wisconsin
   breast-cancer data; WDBC is not among the paper's sets).  It puts HKL in the rank statistics on
@@ -76,8 +76,8 @@ selectors.
 
 Data: the book's subsample (:data:`BOOK_DATASETS`) is wine, ionosphere, Wisconsin diagnostic
 (WDBC) and breast cancer (Ljubljana, booleanised: one indicator per nominal level, missing = all
-zeros, as in the datasets chapter), ``ks`` = :data:`BOOK_KS`, one repeat of 3 folds.  The full
-protocol adds ARCENE, MADELON, colon and the 20 Newsgroups pair alt.atheism / talk.religion.misc
+zeros, as in the datasets chapter), ``ks`` = :data:`~fsbook.experiments.benchmark.paper.BOOK_KS`,
+one repeat of 3 folds.  The full protocol adds ARCENE, MADELON, colon and the 20 Newsgroups pair alt.atheism / talk.religion.misc
 (``20newsgroups``: all 1 427 posts, word presence ``x > 0``), more ``k`` (:data:`FULL_KS`) and 5 repeats
 of 2 folds (5 × 2 CV).  The text set's vocabulary is chosen inside each training fold
 (:func:`vocabulary`): the :data:`VOCABULARY` words with the largest document frequency among the

@@ -3,7 +3,7 @@
 Tasks (``params["table"]``):
 
 * ``1`` -- one dataset (a key of :mod:`fsbook.datasets`, :data:`TABLE1_DATASETS`), one outer
-  fold, one method (:data:`TABLE1_METHODS`).  Two input forms:
+  fold, one method (:data:`~fsbook.experiments.hkl.paper.TABLE1_METHODS`).  Two input forms:
 
   - *booleanised* (as HKL sees the data; :func:`fsbook.booleanize.booleanize`: one-hot nominal
     columns, quartile thresholds of numeric columns, thresholds from the whole data:
@@ -60,7 +60,7 @@ no node budget and no iteration cap, to the relative duality gap :data:`HKL_TOL`
 decides a stored result.  Versions up to 5 used the mirror-descent solver with a 200-node
 budget (1 000 for Table 4), which left the 20 Newsgroups fits uncertified.  Version 7
 breaks HKL's CV ties toward a fit that predicts both classes on the validation points
-(:data:`HKL_TIE`) before the smallest C.
+(:data:`~fsbook.experiments.hkl.paper.HKL_TIE`) before the smallest C.
 
 The package: :mod:`~fsbook.experiments.hkl.paper` (the paper's numbers, the settings, the tie
 rule, the version history), :mod:`~fsbook.experiments.hkl.data` (the inputs),

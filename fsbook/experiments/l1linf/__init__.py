@@ -23,7 +23,7 @@ whether the features were selected inside the folds.
 
 What ``--full`` runs (``make_tasks(True)``, 1 505 tasks): the seven data sets above x the seven
 methods and ``all`` x the 5 folds, selection in the training folds at the figures' k and Table
-1's k (:data:`FIGURE_KS`, :data:`TABLE1_K`), n <= 1 000; plus selection on all the data at
+1's k (:data:`~fsbook.experiments.l1linf.paper.FIGURE_KS`, :data:`TABLE1_K`), n <= 1 000; plus selection on all the data at
 Table 1's k on wine, glass and glass_id (385 tasks on the first partition); and Table 1's tasks
 on :data:`TABLE1_REPEATS` − 1 more partitions of 5-fold CV (1 120 tasks, key ``repeat``).  The book reads these tasks from the committed store
 ``results/l1linf/`` (``fsbook.experiments.read_store``); ``make_tasks(False)`` is a quick

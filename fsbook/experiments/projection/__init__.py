@@ -2,7 +2,7 @@
 
 * Table 1 -- Boston housing, R², 50 training / 456 test examples: :func:`~fsbook.experiments.projection.boston.boston_run`.
 * Tables 2-4 -- 20 Newsgroups, 190 pairwise tasks, LDA topics: the helpers
-  :func:`newsgroups_vocabulary`, :func:`newsgroups_topics`, :func:`newsgroups_designs`, the
+  :func:`newsgroups_vocabulary`, :func:`~fsbook.experiments.projection.newsgroups.newsgroups_topics`, :func:`newsgroups_designs`, the
   cross-validation on the exact batched logistic path of :mod:`fsbook.projection.logistic`
   (:func:`lgr_choice`, :func:`lgr_fast_fit`) and the scikit-learn reference (:func:`_lgr_cv_search`).  Their protocol
   is :mod:`fsbook.experiments.projection_text` (its own store, ``results/projection_text``).
