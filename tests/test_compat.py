@@ -182,3 +182,22 @@ def test_parametrize_with_checks_gives_pytest_a_list(monkeypatch):
     monkeypatch.setattr(estimator_checks, "parametrize_with_checks", as_in_1_6)
     mark = parametrize_with_checks([LogisticRegression()])
     assert isinstance(mark.args[1], list) and len(mark.args[1]) > 10
+
+
+def test_old_scikit_learn_weight_checks_are_excused_only_for_binary_weighted_classifiers(monkeypatch):
+    """On scikit-learn < 1.7 the weight-equivalence checks binarise the weighted and the repeated
+    labels differently; the wrapper excuses exactly those two checks, and only for a binary-only
+    classifier whose fit takes weights (never on scikit-learn ≥ 1.7)."""
+    import sklearn
+    import sklearn_checks
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.utils.fixes import parse_version
+
+    from fsbook.baselines import FeatureWeightingSVM, WekaLibSVM
+    assert sklearn_checks.BINARISES_BY_FIRST_LABEL == (parse_version(sklearn.__version__) < parse_version("1.7"))
+    monkeypatch.setattr(sklearn_checks, "BINARISES_BY_FIRST_LABEL", True)
+    assert set(sklearn_checks.old_binary_weight_checks(FeatureWeightingSVM())) == set(sklearn_checks.WEIGHT_CHECKS)
+    assert sklearn_checks.old_binary_weight_checks(LogisticRegression()) == {}      # multiclass
+    assert sklearn_checks.old_binary_weight_checks(WekaLibSVM()) == {}             # takes no weights
+    monkeypatch.setattr(sklearn_checks, "BINARISES_BY_FIRST_LABEL", False)
+    assert sklearn_checks.old_binary_weight_checks(FeatureWeightingSVM()) == {}
