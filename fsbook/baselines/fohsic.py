@@ -39,10 +39,11 @@ from sklearn.base import BaseEstimator
 from fsbook._compat import Interval, check_sample_weight, fit_context
 from fsbook._cost import check_cost
 from fsbook._selection import N_FEATURES_CONSTRAINT, SupportSelectorMixin
-from fsbook._targets import refuse_constant_target, standardised
+from fsbook._targets import standardised
 from fsbook.baselines._kernels_fohsic import hsic_gains_block, multiply_gaussian_factor
 from fsbook.decisions import RTOL, argbest
 from fsbook.l1linf.estimators import feature_scales
+from fsbook.l1linf.hsic import weighted_centred_factors
 
 __all__ = ["FOHSIC", "fohsic_path"]
 
@@ -66,23 +67,10 @@ def _centred_target_rows(target, regression):
 
 
 def _weighted_target_rows(target, regression, sample_weight):
-    """The rows ``b0:b1`` of ``Γ = n² D_p H_p L H_pᵀ D_p`` (:func:`fsbook.l1linf.hsic.weighted_centred_kernel`)
-    from ``n p`` and the ``c × c`` table of the weighted-centred class indicators, or (regression)
-    ``n p ∘ t`` for the target ``t`` standardised by its weighted mean and standard deviation."""
-    w = np.asarray(sample_weight, dtype=float)
-    p = w / w.sum()
-    s = w * (len(w) / w.sum())                            # n p: exactly 1 for equal weights
-    if regression:
-        y = np.asarray(target, dtype=float)
-        refuse_constant_target(y[w > 0])
-        t = y - p @ y
-        st = s * (t / np.sqrt(p @ t ** 2))
-        return lambda b0, b1: np.outer(st[b0:b1], st)
-    codes = np.asarray(target, dtype=np.intp)
-    prior = np.bincount(codes, weights=p)                 # the weighted class priors π
-    centred = np.eye(len(prior)) - prior
-    table = centred @ centred.T                           # (H_p L H_pᵀ)_il = table[code_i, code_l]
-    return lambda b0, b1: s[b0:b1, None] * table[codes[b0:b1, None], codes[None, :]] * s[None, :]
+    """The rows ``b0:b1`` of ``Γ = n² D_p H_p L H_pᵀ D_p``, from its factor ``F`` (``Γ = F Fᵀ``,
+    :func:`fsbook.l1linf.hsic.weighted_centred_factors`)."""
+    F = weighted_centred_factors(target, sample_weight, regression)
+    return lambda b0, b1: F[b0:b1] @ F.T
 
 
 def fohsic_path(X, codes, k, *, sigma=1.0, scale=True, block_bytes=None, regression=False, sample_weight=None):

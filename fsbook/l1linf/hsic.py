@@ -42,7 +42,7 @@ PAIR_KERNELS = {"vectorised": (hsic_value_and_daz_vectorised, hsic_value_vectori
                 "libm": (hsic_value_and_daz, hsic_value)}
 
 __all__ = ["HSICCriterion", "centred_label_kernel", "centred_target_kernel", "gaussian_kernel_from_scores",
-           "weighted_centred_kernel"]
+           "weighted_centred_kernel", "weighted_centred_factors"]
 
 
 def centred_label_kernel(y):
@@ -91,6 +91,15 @@ def weighted_centred_kernel(y, sample_weight, regression=False):
     >>> bool(np.isclose(weighted, HSICCriterion(X[rows], y[rows]).value(W), rtol=1e-12))
     True
     """
+    Ys = weighted_centred_factors(y, sample_weight, regression)
+    return Ys @ Ys.T
+
+
+def weighted_centred_factors(y, sample_weight, regression=False):
+    """The factor ``F = S Y_p`` of :func:`weighted_centred_kernel`'s ``Γ = F Fᵀ``: ``S = diag(n p)``
+    and ``Y_p`` the one-hot labels centred by the weighted class priors (one column per class),
+    or the target standardised by its weighted mean and standard deviation (one column).
+    :class:`~fsbook.baselines.FOHSIC` forms ``Γ`` a block of rows at a time from it."""
     w = np.asarray(sample_weight, dtype=float)
     s = w * (len(w) / w.sum())                          # n p: exactly 1 for equal weights
     p = w / w.sum()
@@ -104,8 +113,7 @@ def weighted_centred_kernel(y, sample_weight, regression=False):
         _, codes = np.unique(np.asarray(y), return_inverse=True)
         Y = np.eye(codes.max() + 1)[codes]
         Yp = Y - p @ Y
-    Ys = s[:, None] * Yp
-    return Ys @ Ys.T
+    return s[:, None] * Yp
 
 
 def gaussian_kernel_from_scores(Z, sigma):
