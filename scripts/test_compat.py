@@ -57,6 +57,7 @@ SUBSET = [
     "tests/test_l1linf_baselines.py::test_sklearn_compatible",
     "tests/test_projection_kernel.py::test_sklearn_compatible",
     "tests/test_projection_linear.py::test_sklearn_compatible",
+    "tests/test_mutual_info.py",  # scikit-learn's neighbour searches, replayed bit for bit
     "tests/test_svc.py",          # scikit-learn's private libsvm calls (through fsbook._compat)
     "tests/test_rowspace.py",     # LinearSVC subclassed: liblinear's steps in the row space
 ]

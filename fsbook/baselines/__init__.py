@@ -24,12 +24,15 @@ selection frequencies of a wrapped selector over stratified half-size subsamples
 
 Chapter 7, benchmark: :class:`SVMRFE`, :class:`L1SVMSelector`, :class:`Relief` and CFS
 (:class:`WekaSubsetSelector`) next to the book's own selectors; :class:`MRMR` (Peng, Long & Ding
-2005, minimum redundancy and maximum relevance by mutual information).
+2005, minimum redundancy and maximum relevance by mutual information);
+:func:`mutual_info_classif`, scikit-learn's nearest-neighbour mutual information (Ross 2014) with
+equal scores, computed by sorting.
 """
 from fsbook.baselines.fohsic import FOHSIC
 from fsbook.baselines.laplacian_score import LaplacianScore
 from fsbook.baselines.mmc import MMC, MMCSupervised, UnboundedMetricError
 from fsbook.baselines.mrmr import MRMR
+from fsbook.baselines.mutual_info import mutual_info_classif
 from fsbook.baselines.relief import Relief
 from fsbook.baselines.stability import StabilitySelection
 from fsbook.baselines.svm_selectors import SVMRFE, L1SVMSelector
@@ -40,4 +43,5 @@ from fsbook.baselines.zero_norm_svm import ZeroNormSVM
 
 __all__ = ["WekaSubsetSelector", "EVALUATORS", "SEARCHES", "WekaLibSVM", "WekaFilters", "ZeroNormSVM",
            "FeatureWeightingSVM", "FOHSIC", "LaplacianScore", "Relief", "SVMRFE", "L1SVMSelector",
-           "MMC", "MMCSupervised", "UnboundedMetricError", "StabilitySelection", "MRMR"]
+           "MMC", "MMCSupervised", "UnboundedMetricError", "StabilitySelection", "MRMR",
+           "mutual_info_classif"]

@@ -79,9 +79,10 @@ def make_selector(method, k, seed, *, l1linf_path=None, boolean=False, earlier_d
     ...
     ValueError: unknown selector 'RFE'; expected one of ('MI', 'SVM-RFE', ...
     """
-    from sklearn.feature_selection import SelectKBest, mutual_info_classif
+    from sklearn.feature_selection import SelectKBest
 
     from fsbook.baselines import FOHSIC, SVMRFE, L1SVMSelector, LaplacianScore, Relief
+    from fsbook.baselines.mutual_info import mutual_info_classif
     from fsbook.baselines.weka_selector import WekaSubsetSelector
     from fsbook.kernel_design import WeakKernelSelector
     from fsbook.kernel_design.colgen import LEGACY_OPTIONS

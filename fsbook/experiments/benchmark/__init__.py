@@ -20,7 +20,8 @@ they are fitted once per task and cut at every ``k`` (:func:`support_at`, the sa
 at each ``k``), and their fit time is that one fit's at every ``k``.
 
 Methods (:func:`make_selector`): ``none`` (all features, one point), ``MI`` (``SelectKBest`` with
-``mutual_info_classif``, seeded), ``SVM-RFE`` (linear SVM, 10 % of the features per step),
+scikit-learn's ``mutual_info_classif`` scores, seeded, computed by
+:func:`fsbook.baselines.mutual_info_classif`: the same scores bit for bit, by sorting), ``SVM-RFE`` (linear SVM, 10 % of the features per step),
 ``l1-SVM`` (ℓ1-penalised linear SVM with C bisected to k features), ``ReliefF`` (10 neighbours),
 ``CFS`` (Weka's CfsSubsetEval + BestFirst: it picks its own number of features, one point), and
 the book's ``LDFS`` and ``HSFS`` (ℓ1/ℓ∞ path, fast settings
