@@ -82,3 +82,12 @@ def test_bad_input_is_refused():
         mutual_info_classif(X[:3], np.arange(3))
     with pytest.raises(ValueError, match="Unknown label type"):
         mutual_info_classif(X, X[:, 0])
+
+
+def test_benchmark_record_holds_equal_scores():
+    """The side-by-side record (``benchmarks/mutual_info.py``) checked equality on every data set."""
+    from fsbook.benchmark_records import read_benchmark
+
+    record = read_benchmark("mutual_info", "sklearn")["values"]
+    assert set(record) == {"dexter", "orl"}
+    assert all(r["equal_bit_for_bit"] and r["ratio"] > 1 for r in record.values())
