@@ -415,3 +415,38 @@ def test_weka_fill_values_equal_simple_imputer_mean_and_mode():
     for strategy, cols in (("mean", ~nominal), ("most_frequent", nominal)):
         imp = SimpleImputer(strategy=strategy, keep_empty_features=True).fit(X[:, cols])
         np.testing.assert_allclose(fill[cols], imp.statistics_, rtol=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_weka_libsvm_sparse_handoff_is_the_same_fit(seed):
+    """On a mostly-zero integer table WekaLibSVM gives libsvm a sparse copy; the support vectors,
+    dual coefficients, intercepts and decision values equal those of libsvm on the dense table
+    bit for bit (binary and three classes, codes beyond 0/1, negative values)."""
+    from sklearn.svm import SVC
+
+    from fsbook.baselines.weka_svm import libsvm_input
+
+    rng = np.random.default_rng(seed)
+    n, d = 120, 300
+    X = rng.integers(-3, 4, size=(n, d)) * (rng.random((n, d)) < 0.04)
+    y = (X[:, :5].sum(axis=1) + rng.normal(size=n) > 0).astype(int) + (seed % 2) * (X[:, 5] > 0)
+    X = X.astype(float)
+    assert type(libsvm_input(X)).__name__ == "csr_matrix"
+    ours = WekaLibSVM(nominal=np.zeros(d, bool), C=10.0).fit(X, y)
+    dense = SVC(C=10.0, kernel="rbf", gamma=ours.gamma_, tol=1e-3).fit(X, y)
+    np.testing.assert_array_equal(ours.svc_.support_, dense.support_)
+    np.testing.assert_array_equal(ours.svc_.dual_coef_.toarray(), dense.dual_coef_)
+    np.testing.assert_array_equal(ours.svc_.intercept_, dense.intercept_)
+    np.testing.assert_array_equal(ours.decision_function(X), dense.decision_function(X))
+
+
+def test_weka_libsvm_keeps_real_valued_tables_dense():
+    from fsbook.baselines.weka_svm import libsvm_input
+
+    X = np.zeros((50, 100))
+    X[::10, ::10] = 0.5
+    assert libsvm_input(X) is X                              # a real value: BLAS sums stay
+    assert type(libsvm_input(np.ones((5, 5)))) is np.ndarray   # no zeros to skip
+    big = np.zeros((4, 10))
+    big[0, 0] = 2.0 ** 26                                    # squares summed reach 2**53
+    assert libsvm_input(big) is big
