@@ -487,3 +487,21 @@ def test_cli_build_and_list(tmp_path, capsys):
 def test_dexter_is_the_manifest_sparse_matrix():
     b = D.load_dexter()
     assert sp.issparse(b.data) and b.data.nnz == 28218 and b.data.max() == 907
+
+
+def test_two_informative_is_the_examples_problem():
+    """The toy problem of the Examples sections: the construction they spelled out before."""
+    import numpy as np
+
+    from fsbook.datasets import two_informative
+
+    X, y = two_informative()
+    rng = np.random.default_rng(0)
+    expected = rng.normal(size=(100, 8))
+    expected[:, :2] += 2.0 * np.repeat([0, 1], 50)[:, None]
+    np.testing.assert_array_equal(X, expected)
+    np.testing.assert_array_equal(y, np.repeat([0, 1], 50))
+    with pytest.raises(ValueError, match="even"):
+        two_informative(n_samples=7)
+    with pytest.raises(ValueError, match="at least 2"):
+        two_informative(n_features=1)

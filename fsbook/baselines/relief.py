@@ -257,13 +257,12 @@ class Relief(SupportSelectorMixin, BaseEstimator):
 
     Examples
     --------
-    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
+    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class
+    (:func:`fsbook.datasets.two_informative`):
 
     >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> y = np.repeat([0, 1], 50)
-    >>> X = rng.normal(size=(100, 8))
-    >>> X[:, :2] += 2.0 * y[:, None]
+    >>> from fsbook.datasets import two_informative
+    >>> X, y = two_informative()
     >>> from fsbook.baselines import Relief
     >>> sel = Relief(n_features_to_select=2).fit(X, y)
     >>> sel.get_support(indices=True)
@@ -271,7 +270,7 @@ class Relief(SupportSelectorMixin, BaseEstimator):
 
     A regression target (continuous ``y``) gives RReliefF's weights; only column 2 carries it:
 
-    >>> t = X[:, 2] + 0.1 * rng.normal(size=100)
+    >>> t = X[:, 2] + 0.1 * np.random.default_rng(1).normal(size=100)
     >>> Relief(n_features_to_select=1).fit(X, t).get_support(indices=True)
     array([2])
     """

@@ -148,13 +148,12 @@ class L1SVMSelector(SupportSelectorMixin, BaseEstimator):
 
     Examples
     --------
-    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
+    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class
+    (:func:`fsbook.datasets.two_informative`):
 
     >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> y = np.repeat([0, 1], 50)
-    >>> X = rng.normal(size=(100, 8))
-    >>> X[:, :2] += 2.0 * y[:, None]
+    >>> from fsbook.datasets import two_informative
+    >>> X, y = two_informative()
     >>> from fsbook.baselines import L1SVMSelector
     >>> sel = L1SVMSelector(n_features_to_select=2, random_state=0).fit(X, y)
     >>> sel.get_support(indices=True)
@@ -314,13 +313,12 @@ class SVMRFE(SupportSelectorMixin, BaseEstimator):
 
     Examples
     --------
-    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
+    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class
+    (:func:`fsbook.datasets.two_informative`):
 
     >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> y = np.repeat([0, 1], 50)
-    >>> X = rng.normal(size=(100, 8))
-    >>> X[:, :2] += 2.0 * y[:, None]
+    >>> from fsbook.datasets import two_informative
+    >>> X, y = two_informative()
     >>> from fsbook.baselines import SVMRFE
     >>> sel = SVMRFE(n_features_to_select=2, random_state=0).fit(X, y)
     >>> sel.get_support(indices=True)

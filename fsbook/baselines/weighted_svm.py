@@ -86,13 +86,12 @@ class FeatureWeightingSVM(LinearBinarySelectorMixin, BaseEstimator):
 
     Examples
     --------
-    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
+    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class
+    (:func:`fsbook.datasets.two_informative`):
 
     >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> y = np.repeat([0, 1], 50)
-    >>> X = rng.normal(size=(100, 8))
-    >>> X[:, :2] += 2.0 * y[:, None]
+    >>> from fsbook.datasets import two_informative
+    >>> X, y = two_informative()
     >>> from fsbook.baselines import FeatureWeightingSVM
     >>> svm = FeatureWeightingSVM(C=1.0).fit(X, y)
     >>> np.flatnonzero(svm.feature_weights_ > 0.2)        # weights sum to 1; most on 0 and 1

@@ -8,6 +8,9 @@ raises :class:`DatasetError`, naming the file and the remedy that works where it
 it is missing or corrupted.  There is no fallback to synthetic data.  The data folder
 (:func:`data_dir`) is ``$FSBOOK_DATA_DIR`` if set, else the copy installed with the package,
 else the clone's ``data/`` (:mod:`fsbook.datasets._location`).
+
+One generator stands beside the loaders: :func:`two_informative`, the toy problem of the
+estimators' Examples sections (two classes, two informative columns), never a stand-in for data.
 """
 
 from fsbook.datasets import _newsgroups, _registry, _store
@@ -73,6 +76,7 @@ from fsbook.datasets._loaders import (
 from fsbook.datasets._newsgroups import load_atheism_religion, most_frequent_words, outer_folds
 from fsbook.datasets._store import DatasetError, data_dir, data_size_mb
 from fsbook.datasets._suite import one_hot_bases
+from fsbook.datasets._toy import two_informative
 
 #: the two newsgroups of the binary task of chapters 1 and 6; ``y = 1`` is talk.religion.misc
 PAIR = _newsgroups.PAIR
@@ -85,6 +89,7 @@ DOMAINS = _registry.DOMAINS
 BYDATE_PUBLISHED_COUNTS = _registry.BYDATE_PUBLISHED_COUNTS
 
 __all__ = [
+    "two_informative",
     "load_20newsgroups",
     "load_arcene",
     "load_atheism_religion",

@@ -131,13 +131,12 @@ class WeakKernelSelector(SupportSelectorMixin, BaseEstimator):
 
     Examples
     --------
-    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
+    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class
+    (:func:`fsbook.datasets.two_informative`):
 
     >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> y = np.repeat([0, 1], 50)
-    >>> X = rng.normal(size=(100, 8))
-    >>> X[:, :2] += 2.0 * y[:, None]
+    >>> from fsbook.datasets import two_informative
+    >>> X, y = two_informative()
     >>> from fsbook.kernel_design import WeakKernelSelector
     >>> sel = WeakKernelSelector(n_features_to_select=2, n_triplets=300, random_state=0).fit(X, y)
     >>> sel.get_support(indices=True)

@@ -244,13 +244,12 @@ class LDFS(_L1LinfSelector):
 
     Examples
     --------
-    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
+    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class
+    (:func:`fsbook.datasets.two_informative`):
 
     >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> y = np.repeat([0, 1], 50)
-    >>> X = rng.normal(size=(100, 8))
-    >>> X[:, :2] += 2.0 * y[:, None]
+    >>> from fsbook.datasets import two_informative
+    >>> X, y = two_informative()
     >>> from fsbook.l1linf import LDFS
     >>> sel = LDFS(n_features_to_select=2, random_state=0).fit(X, y)
     >>> sel.get_support(indices=True)
@@ -401,13 +400,12 @@ class HSFS(_L1LinfSelector):
 
     Examples
     --------
-    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class:
+    Two classes of 50 points in 8 dimensions; only columns 0 and 1 carry the class
+    (:func:`fsbook.datasets.two_informative`):
 
     >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> y = np.repeat([0, 1], 50)
-    >>> X = rng.normal(size=(100, 8))
-    >>> X[:, :2] += 2.0 * y[:, None]
+    >>> from fsbook.datasets import two_informative
+    >>> X, y = two_informative()
     >>> from fsbook.l1linf import HSFS
     >>> sel = HSFS(n_features_to_select=2, random_state=0).fit(X, y)
     >>> sel.get_support(indices=True)
@@ -415,7 +413,7 @@ class HSFS(_L1LinfSelector):
 
     A regression target carried by column 2 alone:
 
-    >>> t = X[:, 2] + 0.1 * rng.normal(size=100)
+    >>> t = X[:, 2] + 0.1 * np.random.default_rng(1).normal(size=100)
     >>> HSFS(n_features_to_select=1, random_state=0).fit(X, t).get_support(indices=True)
     array([2])
     """
