@@ -86,7 +86,8 @@ unit: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadscope tests -q
 	$(BIN)/python -m pytest -n $(JOBS) --doctest-modules fsbook -q
 
-# style, imports and bug-prone patterns (pyproject.toml [tool.ruff]); the notebooks are checked by nbval
+# style, imports and bug-prone patterns (pyproject.toml [tool.ruff]), the notebooks' code cells included
+# at the book's width (book/ruff.toml)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
