@@ -9,6 +9,7 @@ import pytest
 
 from fsbook.experiments import hkl, hkl_ablations, read_store
 from fsbook.experiments.hkl import facts
+from fsbook.experiments.hkl.paper import TABLE1_METHODS
 
 CHAPTER = Path(__file__).resolve().parents[1] / "book" / "06_hkl_experiments.ipynb"
 
@@ -77,6 +78,12 @@ def test_store_facts_read_the_store(result, stored):
     assert stored["hkl_tasks_stored"] == result.n_cached == stored["hkl_tasks_total"]
     assert stored["hkl_tol"] == "0.0001" and stored["weka_words"] == hkl.WORDS_FOR_WEKA
     assert stored["hkl_hours"] == round(sum(result.cpu_seconds) / 3600, 1)     # CPU time (version 8 on)
+    ng = [(p["method"], c) for p, c in zip(result.params, result.cpu_seconds)
+          if p.get("table") == 1 and p.get("dataset") == "20newsgroups"]
+    assert len(ng) == len(TABLE1_METHODS) * hkl.N_FOLDS                         # one partition
+    assert stored["ng_partition_hours"] == round(sum(c for _, c in ng) / 3600, 2)
+    assert 0 < stored["ng_hkl_hours"] == round(sum(c for m, c in ng if m == "hkl") / 3600, 2) \
+        < stored["ng_partition_hours"]
 
 
 def test_table_values_are_the_tables(result, stored):
