@@ -5,7 +5,7 @@ Each 20 Newsgroups task of Tables 2-4 runs three cross-validated logistic-regres
 one run, on tasks of :mod:`fsbook.experiments.projection_text` at d = 30 (``--tasks`` per table,
 spread over runs and pairs by a seeded draw):
 
-* the reference, :func:`fsbook.experiments.projection._lgr_cv_search`: scikit-learn's
+* the reference, :func:`fsbook.experiments.projection.newsgroups._lgr_cv_search`: scikit-learn's
   ``GridSearchCV`` over C with Newton-CG at ``tol=1e-8``, ``folds × 10`` fits and a refit;
 * the fast path, :func:`fsbook.experiments.projection.lgr_fast_fit`: all folds and all C in one
   warm-started, batched Newton solve in each fold's reduced coordinates (at most ``n``
@@ -35,6 +35,7 @@ from fsbook.benchmark_records import record_benchmark
 from fsbook.experiments import projection as P
 from fsbook.experiments import projection_text as T
 from fsbook.experiments._comparison import compare_results
+from fsbook.experiments.projection.newsgroups import _lgr_cv_search, _news_topics
 
 
 def task_data(params):
@@ -50,7 +51,7 @@ def reference(data, y, yte, seed):
     """``({method: error}, {method: C})`` by the reference grid search."""
     err, C = {}, {}
     for name, (A, Ate) in data.items():
-        search = P._lgr_cv_search(A, y, P.GRID, seed)
+        search = _lgr_cv_search(A, y, P.GRID, seed)
         err[name] = float(np.mean(search.predict(Ate) != yte))
         C[name] = float(search.best_params_["C"])
     return err, C
@@ -85,7 +86,7 @@ def main():
     for t in args.tables:
         rows = [p for p in news if p["table"] == t]
         chosen += [rows[i] for i in np.sort(rng.choice(len(rows), args.tasks, replace=False))]
-    lda_seconds, _ = _cpu(lambda: (P.newsgroups_corpus(), P._news_topics(T.NEWS_D)))
+    lda_seconds, _ = _cpu(lambda: (P.newsgroups_corpus(), _news_topics(T.NEWS_D)))
     print(f"corpus and LDA (d = {T.NEWS_D}): {lda_seconds:.1f} s CPU")
 
     rows = []

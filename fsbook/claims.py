@@ -89,7 +89,7 @@ from scipy import stats
 from fsbook.decisions import RTOL
 
 __all__ = ["ALPHA", "HOLDS", "FAILS", "NO_GAIN", "NOT_SEPARABLE", "VERDICTS", "TESTS", "VERDICT_TESTS", "UNITS",
-           "Claim", "paired_test", "evaluate", "claims_table", "holm", "count_rule", "evaluate_over_datasets",
+           "Claim", "paired_test", "evaluate", "sample_margin_row", "claims_table", "holm", "count_rule", "evaluate_over_datasets",
            "over_datasets_table", "verdict_counts", "family_check", "min_achievable_p", "agreement",
            "AGREES", "DIFFERS", "INCONCLUSIVE", "hodges_lehmann", "COLUMNS", "binomial_min_p", "binomial_test",
            "slope_t_test", "wins_ties_losses", "fold_test", "repetition_folds", "ClaimFamily", "equivalence_verdicts"]
@@ -396,6 +396,23 @@ def evaluate(claim: Claim, a_values, b_values, *, atol=0.0, rtol=RTOL, note=""):
                               test=claim.test)
     row["size"] = _size(row["verdict"], row["effect"], claim.margin)
     return row
+
+
+def sample_margin_row(text, a_values, b_values, *, n_samples, margin_samples=1, **fields):
+    """:func:`evaluate` of ``Claim(text, **fields)`` on results in percent of ``n_samples`` test
+    samples, whose margin is ``margin_samples`` of those samples (``100 · margin_samples /
+    n_samples`` points); the row carries the claim's ``dataset``.
+
+    Examples
+    --------
+    >>> from fsbook.claims import sample_margin_row
+    >>> row = sample_margin_row("a above b", [90.0, 80.0], [85.0, 70.0], n_samples=20, a="a", b="b",
+    ...                         better="higher", unit="folds", test="paired_t", dataset="wine")
+    >>> row["margin"], row["dataset"], row["effect"]
+    (5.0, 'wine', 7.5)
+    """
+    claim = Claim(text, margin=100.0 * margin_samples / n_samples, **fields)
+    return {**evaluate(claim, a_values, b_values), "dataset": claim.dataset}
 
 
 def holm(p):

@@ -5,6 +5,7 @@ import pytest
 
 from fsbook.experiments import geometry as E
 from fsbook.experiments import run_protocol
+from fsbook.experiments.geometry.claims import _binomial_row
 
 
 def test_scores_closed_form_and_undefined_precision():
@@ -302,8 +303,8 @@ def test_paper_base_rates_reproduce_table4():
 
 def test_binomial_rows_too_small_to_pass_are_untestable():
     # one recommended set against the paper's 0.63: no outcome reaches p < 0.05
-    row = E._binomial_row("Table 4", "x", 0, 1, 0.63, "higher", a="a", b="b")
+    row = _binomial_row("Table 4", "x", 0, 1, 0.63, "higher", a="a", b="b")
     assert np.isnan(row["p"]) and row["note"] == "untestable: 1 set cannot reach p < 0.05"
     assert row["effect"] == pytest.approx(-0.63)
     # six optimal sets against 1/2: 0 of 6 gives p = 2/2**6, testable
-    assert E._binomial_row("Table 6", "y", 0, 6, 0.5, "lower", a="a", b="b")["p"] == pytest.approx(2 / 2 ** 6)
+    assert _binomial_row("Table 6", "y", 0, 6, 0.5, "lower", a="a", b="b")["p"] == pytest.approx(2 / 2 ** 6)

@@ -17,6 +17,8 @@ from fsbook.claims import HOLDS, NO_GAIN, NOT_SEPARABLE
 from fsbook.decisions import SCORE_ATOL
 from fsbook.experiments import projection as ex
 from fsbook.experiments._store import canonical_json
+from fsbook.experiments.projection.newsgroups import _lgr_cv, _lgr_cv_search
+from fsbook.experiments.projection.search import _proj_ridge_path_cv
 from fsbook.projection import ProjectionPenalty, ProjectionPenaltySVC
 from fsbook.projection import logistic as L
 
@@ -37,7 +39,7 @@ def test_projection_path_cv_equals_estimator():
     rng = np.random.default_rng(1)
     X, y = rng.normal(size=(40, 6)), rng.normal(size=40)
     alphas = np.array([0.1, 10.0])
-    errs = ex._proj_ridge_path_cv(X, y, PCA(2), alphas, 1e-3, seed=0)
+    errs = _proj_ridge_path_cv(X, y, PCA(2), alphas, 1e-3, seed=0)
     ref = np.zeros(2)
     for tr, va in KFold(5, shuffle=True, random_state=0).split(X):
         for j, a in enumerate(alphas):
@@ -238,7 +240,7 @@ def test_lgr_at_the_largest_alpha_is_at_its_flat_optimum():
     # and a real fit through the grid search raises no warning to the caller
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        err = ex._lgr_cv(X, y, X, y, ex.GRID, seed=0)
+        err = _lgr_cv(X, y, X, y, ex.GRID, seed=0)
     assert 0.0 <= err <= 1.0
 
 
@@ -456,7 +458,7 @@ def test_fast_cv_path_agrees_with_the_grid_search_on_real_tasks(params):
     idx = ex.newsgroups_sample(a["y_tr"], a["frac"], a["seed"])
     X, y = a["X_tr"][idx], a["y_tr"][idx]
     path = L.lgr_cv_path(X, y, ex.GRID, a["seed"])
-    search = ex._lgr_cv_search(X, y, ex.GRID, a["seed"])
+    search = _lgr_cv_search(X, y, ex.GRID, a["seed"])
     folds = path["accuracy"].shape[0]
     ref = np.array([search.cv_results_[f"split{f}_test_score"] for f in range(folds)])
     alpha = 1 / (2 * path["C"])

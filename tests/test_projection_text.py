@@ -9,6 +9,7 @@ from fsbook.decisions import SCORE_ATOL
 from fsbook.experiments import projection as pp
 from fsbook.experiments import projection_text as tx
 from fsbook.experiments._store import canonical_json, task_key
+from fsbook.experiments.projection.newsgroups import _lgr_cv_search
 from fsbook.projection import logistic as L
 
 
@@ -63,7 +64,7 @@ def test_fast_path_equals_the_scikit_learn_reference_where_it_converges(seed):
     solver tolerance; with the lexicographic rule the choice is one of the reference's ties."""
     from sklearn.linear_model import LogisticRegression
     X, y, Xt, yt = _small_task(seed)
-    search = pp._lgr_cv_search(X, y, CONVERGED, seed)
+    search = _lgr_cv_search(X, y, CONVERGED, seed)
     fast = tx.lgr_record(X, y, Xt, yt, CONVERGED, seed, tie="first")
     assert fast["C"] == float(search.best_params_["C"])
     assert fast["error"] == float(np.mean(search.predict(Xt) != yt))

@@ -5,7 +5,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fsbook.experiments import _suite_analysis as A
 from fsbook.experiments import _suite_claims as C
 from fsbook.experiments import run_protocol
 from fsbook.experiments import selection_suite as S
@@ -122,10 +121,10 @@ def test_interval_holds_the_mean_and_widens_with_spread():
 
 
 def test_statistics_find_the_planted_effects(synthetic):
-    fr = A.friedman_tests(synthetic["accuracy"])
+    fr = S.friedman_tests(synthetic["accuracy"])
     assert list(fr["scope"]) == ["all", "image", "tabular"]
     assert (fr["p"] < 1e-3).all() and (fr["data sets"] == [14, 6, 8]).all()
-    vs = A.versus_none(synthetic["accuracy"]).query("scope == 'all' and classifier == 'RBF SVM'").set_index("method")
+    vs = S.versus_none(synthetic["accuracy"]).query("scope == 'all' and classifier == 'RBF SVM'").set_index("method")
     assert vs.loc["MI", "side"] == "better" and vs.loc["MI", "p_holm"] < 0.05
     assert vs.loc["ReliefF", "side"] == "worse" and vs.loc["ReliefF", "p_holm"] < 0.05
     assert vs.loc["MRMR", "p_holm"] > 0.05
@@ -138,7 +137,7 @@ def test_statistics_find_the_planted_effects(synthetic):
 
 
 def test_pareto_per_domain(synthetic):
-    p = A.pareto(synthetic["accuracy"], synthetic["cost"]).query("domain == 'tabular'").set_index("method")
+    p = S.pareto(synthetic["accuracy"], synthetic["cost"]).query("domain == 'tabular'").set_index("method")
     # none is free, MI the most accurate; MRMR (as accurate as none, dearer than MI) is dominated
     assert p.loc["none", "pareto"] and p.loc["MI", "pareto"] and not p.loc["MRMR", "pareto"]
     assert not p.loc["ReliefF", "pareto"] and p.loc["MRMR", "fit_cpu"] == 10.0
@@ -148,10 +147,10 @@ def test_pareto_per_domain(synthetic):
 def test_score_matrix_drops_methods_missing_somewhere(synthetic):
     acc = synthetic["accuracy"]
     acc = acc[~((acc["dataset"] == "t0") & (acc["method"] == "MI"))]
-    s, dropped = A.score_matrix(acc)
+    s, dropped = S.score_matrix(acc)
     assert dropped == ["MI"] and "MI" not in s.columns and s.shape == (14, 3)
     with pytest.raises(ValueError, match="metric"):
-        A.score_matrix(acc, "acc_linear")
+        S.score_matrix(acc, "acc_linear")
 
 
 def test_peak_rss_sees_an_allocation_even_after_the_same_memory_was_freed():
@@ -195,7 +194,7 @@ def test_over_datasets_decides_each_scope_with_its_own_family(synthetic):
 def test_which_selector_lists_only_decided_comparisons(synthetic):
     design = _design(synthetic["accuracy"])
     over = C.over_datasets_vs_none(synthetic["accuracy"], design)
-    when = A.which_selector(over, synthetic["cost"]).set_index("scope")
+    when = S.which_selector(over, synthetic["cost"]).set_index("scope")
     assert when.loc["all", "above all features"].startswith("MI (+5.")
     assert when.loc["all", "below all features"].startswith("ReliefF (−5.")
     assert when.loc["all", "not separated"].startswith("MRMR")
@@ -204,14 +203,14 @@ def test_which_selector_lists_only_decided_comparisons(synthetic):
 
 
 def test_effects_and_counts_and_stability(synthetic):
-    eff = A.effects_vs_none(synthetic["accuracy"])
+    eff = S.effects_vs_none(synthetic["accuracy"])
     assert list(eff.columns) == ["MI", "ReliefF", "MRMR"] and abs(eff["MI"].mean() - 5.0) < 0.5
     per = C.claims_vs_none(synthetic["accuracy"], synthetic["folds"])
-    counts = A.decided_counts(per)
+    counts = S.decided_counts(per)
     assert counts.loc["all", "comparisons"] == 3 * 14
     assert counts.loc["all", "above"] == 14 and counts.loc["all", "below"] == 14
     assert counts.loc["tabular", "comparisons"] == 3 * 8
-    stab = A.stability_summary(synthetic["stability"], synthetic["accuracy"])
+    stab = S.stability_summary(synthetic["stability"], synthetic["accuracy"])
     assert list(stab.columns)[0] == "all" and set(stab.index) == {"MI", "ReliefF", "MRMR"}
     assert ((stab.fillna(1.0) <= 1.0) & (stab.fillna(-1.0) >= -1.0)).all().all()
 
@@ -225,7 +224,7 @@ def test_facts_quote_the_tables(synthetic):
     over = C.over_datasets_vs_none(synthetic["accuracy"], design, margins=margins).assign(dataset="")
     n = 14 * 5 * 2 * 4
     res = SimpleNamespace(tables=synthetic, params=[{}] * n, cpu_seconds=[1.0] * n)
-    f = A.facts(res, design, pd.concat([per, over], ignore_index=True))
+    f = S.page_facts(res, design, pd.concat([per, over], ignore_index=True))
     assert f["ws_margins"].startswith("0.10 points on t0") and f["ws_margins"].endswith("2.00 points on i0 (one of 50)")
     # over every data set: the Hodges-Lehmann estimate of eight 0.1 and six 2.0 margins
     from fsbook.claims import hodges_lehmann
@@ -238,7 +237,7 @@ def test_facts_quote_the_tables(synthetic):
     assert f["ws_conclusion_papers"].startswith("On data their papers never used:\n\n- ")
     from markdown_it import MarkdownIt
 
-    for key in A.MARKDOWN_FACTS:
+    for key in S.MARKDOWN_FACTS:
         tokens = [t.type for t in MarkdownIt().parse(f[key])]
         assert "bullet_list_open" in tokens or "- " not in f[key], key
 
@@ -254,7 +253,7 @@ def test_claims_and_advice_with_a_given_design_equal_those_that_build_it():
     every = S.claims(res, design)
     pd.testing.assert_frame_equal(every, S.claims(res))
     over = every[every["scope"] != ""]
-    expected = A.which_selector(over, res.tables["cost"]).set_index("scope")
+    expected = S.which_selector(over, res.tables["cost"]).set_index("scope")
     effects = over.pivot_table(index="method", columns="scope", values="effect", sort=False)
     scopes = ["all", "tabular", "two classes", "n ≫ d"]
     for when in (S.advice(res), S.advice(res, design=design)):

@@ -26,6 +26,12 @@ waited children) and its peak memory: the largest growth of the process's reside
 the fit, in MiB, sampled every 5 ms (:class:`~fsbook.experiments._memory.PeakRSS`: every allocation counts, compiled
 solvers' included, at no cost to the fit; a spike shorter than 5 ms can be missed).
 
+The page's statistics on the reduced tables (:func:`score_matrix`, :func:`friedman_tests`,
+:func:`versus_none`, :func:`effects_vs_none`, :func:`which_selector`, :func:`pareto`,
+:func:`stability_summary`, :func:`decided_counts`) and the facts its prose quotes
+(:func:`page_facts`, :data:`MARKDOWN_FACTS`) are :mod:`fsbook.experiments._suite_analysis`'s,
+re-exported here: the page reads them from this module.
+
 Example (one task of the quick subsample, a few seconds):
 
 >>> from fsbook.experiments import selection_suite as S
@@ -49,6 +55,18 @@ from sklearn.preprocessing import StandardScaler
 from fsbook.experiments import benchmark as B
 from fsbook.experiments._memory import PeakRSS
 from fsbook.experiments._runner import Protocol, task_seed
+from fsbook.experiments._suite_analysis import (  # noqa: F401  (the page's statistics, re-exported)
+    MARKDOWN_FACTS,
+    decided_counts,
+    effects_vs_none,
+    friedman_tests,
+    pareto,
+    score_matrix,
+    stability_summary,
+    versus_none,
+    which_selector,
+)
+from fsbook.experiments._suite_analysis import facts as page_facts  # noqa: F401  (the page's prose)
 from fsbook.experiments._suite_design import (  # noqa: F401  (the protocol's declarations, re-exported)
     CLASSIFIERS,
     DATASETS,
@@ -453,7 +471,7 @@ def _given_or_built(given_design):
 
 def advice(results, scopes=None, design=None):
     """The page's "which selector, when" table from the stored protocol
-    (:func:`~fsbook.experiments._suite_analysis.which_selector` over the decisions over data sets
+    (:func:`which_selector` over the decisions over data sets
     of :func:`claims`, :func:`~fsbook.experiments._suite_claims.over_datasets_vs_none`; the
     per-data-set claims, which it does not use, are not computed), indexed by scope; ``scopes``
     keeps those rows, in that order; ``design`` is the protocol's :func:`design` when the caller
@@ -462,12 +480,11 @@ def advice(results, scopes=None, design=None):
     Also ``advice(results).attrs["effects"]``: per scope and selector, the Hodges–Lehmann effect
     over data sets against all features (accuracy points), the order in which a user might try them.
     """
-    from fsbook.experiments import _suite_analysis as A
     from fsbook.experiments import _suite_claims as C
 
     design = _given_or_built(design)
     over = C.over_datasets_vs_none(results.tables["accuracy"], design, margins=order_margins(design))
-    when = A.which_selector(over, results.tables["cost"]).set_index("scope")
+    when = which_selector(over, results.tables["cost"]).set_index("scope")
     if scopes is not None:
         when = when.loc[list(scopes)]
     when.attrs["effects"] = over.pivot_table(index="method", columns="scope", values="effect", sort=False)

@@ -44,9 +44,6 @@ from __future__ import annotations
 
 from fsbook.experiments._runner import Protocol
 from fsbook.experiments.geometry.claims import CPU_CLAIM, claims, growth_claim, headline, over_family
-from fsbook.experiments.geometry.claims import (
-    _binomial_row as _binomial_row,
-)
 from fsbook.experiments.geometry.facts import facts
 from fsbook.experiments.geometry.figures import (
     growth_exponent_table,

@@ -98,15 +98,12 @@ def _sample_claim(df, *, table, claim, a, b, dataset):
     """An accuracy claim decided on the pooled test samples of one data set's partition (McNemar's
     exact test on the samples where the two disagree): the paper's estimand is the accuracy over
     that partition, and the samples, unlike its four folds, are many (:mod:`fsbook.claims`)."""
-    from fsbook.claims import Claim, evaluate
+    from fsbook.claims import sample_margin_row
     va, vb = pooled_outcomes(df, *a[1]), pooled_outcomes(df, *b[1])
     if va.size != vb.size:
         raise ValueError(f"{a[0]} and {b[0]} on {dataset}: {va.size} and {vb.size} test samples, not paired")
-    c = Claim(claim, a=a[0], b=b[0], better="higher", unit="samples", test="sign", table=table,
-              dataset=dataset, margin=100.0 * MARGIN_SAMPLES / va.size)
-    row = evaluate(c, va, vb)
-    row["dataset"] = dataset
-    return row
+    return sample_margin_row(claim, va, vb, n_samples=va.size, margin_samples=MARGIN_SAMPLES, a=a[0], b=b[0],
+                             better="higher", unit="samples", test="sign", table=table, dataset=dataset)
 
 
 def repeated_values(dfr, table, dataset, method, column, fraction=None):
@@ -141,14 +138,12 @@ def _accuracy_claim(df, dfr, *, table, claim, a, b, dataset):
     partition or split (:func:`_sample_claim`)."""
     if _partitions(dfr, dataset) < 2:
         return _sample_claim(df, table=table, claim=claim, a=a, b=b, dataset=dataset)
-    from fsbook.claims import Claim, evaluate, fold_test
+    from fsbook.claims import fold_test, sample_margin_row
     va, vb = repeated_values(dfr, *a[1]), repeated_values(dfr, *b[1])
     if va.shape != vb.shape:
         raise ValueError(f"{a[0]} and {b[0]} on {dataset}: not stored on the same partitions and folds")
-    n_samples = pooled_outcomes(df, *a[1]).size
-    c = Claim(claim, a=a[0], b=b[0], better="higher", table=table, dataset=dataset,
-              margin=100.0 * MARGIN_SAMPLES / n_samples, **fold_test(va))
-    return {**evaluate(c, va, vb), "dataset": dataset}
+    return sample_margin_row(claim, va, vb, n_samples=pooled_outcomes(df, *a[1]).size, margin_samples=MARGIN_SAMPLES,
+                             a=a[0], b=b[0], better="higher", table=table, dataset=dataset, **fold_test(va))
 
 
 def _fold_claim(df, dfr, *, table, claim, a, b, dataset, better="higher", unit="folds", note=""):

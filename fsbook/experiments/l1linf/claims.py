@@ -19,6 +19,7 @@ from fsbook.claims import (
     evaluate_over_datasets,
     fold_test,
     repetition_folds,
+    sample_margin_row,
 )
 from fsbook.experiments.l1linf.paper import (
     AGREEMENT_MARGIN,
@@ -78,9 +79,9 @@ def _paired(errors, dataset, k, a, b):
 
 def _pair(errors, claim, dataset, k, a, b, table):
     va, vb = _paired(errors, dataset, k, a, b)
-    c = Claim(claim, a=a, b=b, better="lower", unit="samples", test=TEST, table=table, dataset=dataset,
-              margin=100.0 * MARGIN_SAMPLES / va.size)
-    return {**evaluate(c, va, vb), "dataset": dataset, "k": k, "level": "pair"}
+    return {**sample_margin_row(claim, va, vb, n_samples=va.size, margin_samples=MARGIN_SAMPLES, a=a, b=b,
+                                better="lower", unit="samples", test=TEST, table=table, dataset=dataset),
+            "k": k, "level": "pair"}
 
 
 def better_than_each(pairs, claim):
@@ -142,9 +143,9 @@ def _repeated_pair(repeats, n_samples, claim, dataset, a, b):
     va, vb = _repeated(repeats, dataset, a), _repeated(repeats, dataset, b)
     if va.shape != vb.shape:
         raise ValueError(f"{a} and {b} are not stored on the same repetitions of {dataset}")
-    c = Claim(claim, a=a, b=b, better="lower", table="Table 1", dataset=dataset,
-              margin=100.0 * MARGIN_SAMPLES / n_samples, **fold_test(va))
-    return {**evaluate(c, va, vb), "dataset": dataset, "k": TABLE1_K[dataset], "level": "pair"}
+    return {**sample_margin_row(claim, va, vb, n_samples=n_samples, margin_samples=MARGIN_SAMPLES, a=a, b=b,
+                                better="lower", table="Table 1", dataset=dataset, **fold_test(va)),
+            "k": TABLE1_K[dataset], "level": "pair"}
 
 
 def _table1_pairs(errors, repeats, datasets):

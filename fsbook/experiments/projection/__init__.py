@@ -4,7 +4,8 @@
 * Tables 2-4 -- 20 Newsgroups, 190 pairwise tasks, LDA topics: the helpers
   :func:`newsgroups_vocabulary`, :func:`~fsbook.experiments.projection.newsgroups.newsgroups_topics`, :func:`newsgroups_designs`, the
   cross-validation on the exact batched logistic path of :mod:`fsbook.projection.logistic`
-  (:func:`lgr_choice`, :func:`lgr_fast_fit`) and the scikit-learn reference (:func:`_lgr_cv_search`).  Their protocol
+  (:func:`lgr_choice`, :func:`lgr_fast_fit`) and the scikit-learn reference
+  (:func:`~fsbook.experiments.projection.newsgroups._lgr_cv_search`).  Their protocol
   is :mod:`fsbook.experiments.projection_text` (its own store, ``results/projection_text``).
 * Tables 5-7 -- Yale faces, 105 pairwise tasks, degree-2 polynomial kernel: :func:`yale_task`;
   sensitivity of Proj-R to ρ (eq. 17): the ``"rho"`` tasks.
@@ -66,15 +67,6 @@ from fsbook.experiments.projection.claims import (
     with_margins,
 )
 from fsbook.experiments.projection.newsgroups import (
-    _lgr_cv as _lgr_cv,
-)
-from fsbook.experiments.projection.newsgroups import (
-    _lgr_cv_search as _lgr_cv_search,
-)
-from fsbook.experiments.projection.newsgroups import (
-    _news_topics as _news_topics,
-)
-from fsbook.experiments.projection.newsgroups import (
     lgr_choice,
     lgr_fast_fit,
     newsgroups_corpus,
@@ -105,12 +97,6 @@ from fsbook.experiments.projection.paper import (
     YALE_RHO,
     YALE_RHOS,
     YALE_TIES,
-)
-from fsbook.experiments.projection.search import (
-    _proj_ridge_path_cv as _proj_ridge_path_cv,
-)
-from fsbook.experiments.projection.search import (
-    _svc_cv_fit as _svc_cv_fit,
 )
 from fsbook.experiments.projection.search import face_svm_search, ridge_path_cv, svc_cv_fits
 from fsbook.experiments.projection.tables import (

@@ -164,7 +164,7 @@ def svc_cv_fits(grams, y, tr, te, grid, seed, tie="first"):
     Examples
     --------
     >>> import numpy as np
-    >>> from fsbook.experiments.projection import _svc_cv_fit, svc_cv_fits
+    >>> from fsbook.experiments.projection.search import _svc_cv_fit, svc_cv_fits
     >>> rng = np.random.default_rng(0)
     >>> X, y = rng.normal(size=(20, 3)), np.repeat([0, 1], 10)
     >>> X[y == 1] += 1.0
