@@ -293,7 +293,7 @@ DESIGNS = {
                                                         (0.0, 0.25, 0.5, 1.0)),
     "4-fold CV, one partition (ch. 6)": ("cv4", None, 4, ("paired_t", "corrected_t"), (0.0, 1.0, 2.0, 5.0)),
     "5-fold CV, one partition (ch. 2)": ("cv5", None, 5, ("paired_t", "corrected_t"), (0.0, 1.0, 2.0, 5.0)),
-    "5-fold CV, pooled samples (ch. 2)": ("cv5_samples", None, 5, ("sign",), (0.0, 1.0, 2.0, 5.0)),
+    "5-fold CV, pooled samples": ("cv5_samples", None, 5, ("sign",), (0.0, 1.0, 2.0, 5.0)),
     "4-fold CV, pooled samples (ch. 6)": ("cv4_samples", None, 4, ("sign",), (0.0, 1.0, 2.0, 5.0)),
     "10-fold CV, one partition (ch. 3)": ("cv10", None, 10, ("paired_t", "corrected_t"), (0.0, 1.0, 2.0, 5.0)),
     "5 × 2 CV (ch. 7)": ("cv2x5", None, 5, ("repeated_cv_t",), (0.0, 1.0, 2.0, 5.0)),

@@ -54,7 +54,7 @@ def test_the_record_recomputes_on_boston():
         assert abs(row["power"] - stored) < 0.08                      # 400 against 2 000 replicates
 
 
-@pytest.mark.parametrize("design", ["5-fold CV, pooled samples (ch. 2)", "4-fold CV, pooled samples (ch. 6)"])
+@pytest.mark.parametrize("design", ["5-fold CV, pooled samples", "4-fold CV, pooled samples (ch. 6)"])
 def test_the_pooled_sample_design_holds_its_level_and_sees_five_points(design):
     """The sign test on the pooled test samples of one k-fold partition (chapters 2 and 6): the
     samples that share a fold's model are not independent, so the level is measured, not assumed."""

@@ -311,16 +311,22 @@ def test_table1_agreement_uses_the_declared_margin_and_the_papers_column():
     assert AGREEMENT_MARGIN == 2.5
 
 
-# ----------------------------------------------------------------------------- repeated CV (version 6)
-def test_table1_runs_on_repeated_partitions_and_the_first_is_the_stored_one():
+# ------------------------------------------------------------------- repeated CV (versions 6 and 7)
+def test_table1_and_figures_run_on_repeated_partitions_and_the_first_is_the_stored_one():
     from fsbook.experiments.l1linf import TABLE1_REPEATS, folds
+    from fsbook.experiments.l1linf.paper import FIGURE_KS
 
     full = make_tasks(True)
     repeated = [t for t in full if "repeat" in t]
-    assert len(full) == 385 + (TABLE1_REPEATS - 1) * len(TABLE1_K) * (len(METHODS) + 1) * N_FOLDS
+    table1 = [t for t in repeated if t["ks"] == ([0] if t["method"] == "all" else [TABLE1_K[t["dataset"]]])]
+    figures = [t for t in repeated if t not in table1]
+    assert len(table1) == (TABLE1_REPEATS - 1) * len(TABLE1_K) * (len(METHODS) + 1) * N_FOLDS
+    assert len(figures) == (TABLE1_REPEATS - 1) * len(TABLE1_K) * len(METHODS) * N_FOLDS
+    assert len(full) == 385 + len(table1) + len(figures)
     assert {t["repeat"] for t in repeated} == set(range(1, TABLE1_REPEATS))
-    assert all(t["selection"] == "fold" and t["ks"] == ([0] if t["method"] == "all" else [TABLE1_K[t["dataset"]]])
-               for t in repeated)
+    # each partition holds every figure's k once: Table 1's in its Table 1 task, the others here
+    assert all(sorted(t["ks"] + [TABLE1_K[t["dataset"]]]) == sorted(FIGURE_KS[t["dataset"]]) for t in figures)
+    assert all(t["selection"] == "fold" for t in repeated)
     assert not any("repeat" in t for t in make_tasks(False))
     y = load("wine", 1000)[1]
     first, again, other = folds("wine", 1000, y), folds("wine", 1000, y, 0), folds("wine", 1000, y, 1)
@@ -339,7 +345,7 @@ def _repeated_result(errors_by_repeat):
     return SimpleNamespace(params=params, results=results)
 
 
-def test_table1_claims_use_the_repetition_means_and_the_figures_the_first_partition():
+def test_claims_use_the_repetition_means_where_several_partitions_are_stored():
     base = np.array([0.10, 0.125, 0.075, 0.10, 0.10])
     by_repeat = {}
     for r in range(5):
@@ -351,5 +357,7 @@ def test_table1_claims_use_the_repetition_means_and_the_figures_the_first_partit
     assert r["test"] == "repeated_cv_t" and r["unit"] == "repetitions" and r["n"] == 5
     assert r["effect"] == pytest.approx(100 * np.mean([0.05 + 0.01 * (r_ % 2) for r_ in range(5)]), abs=0.3)
     assert r["verdict"] == HOLDS and r["margin"] == pytest.approx(100 / (5 * FOLD_SIZE))
+    figure = t[(t.claim == CLAIM_HSFS) & (t.table != "Table 1") & (t.level == "pair")]
+    assert set(figure["test"]) == {"repeated_cv_t"}                           # the figures' rows too
     single = claims(fake_result(by_repeat[0]))                                 # one partition: the sign test
     assert row(single, CLAIM_LDFS, "wine")["test"] == "sign"

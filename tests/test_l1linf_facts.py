@@ -127,3 +127,14 @@ def test_speed_table_has_a_column_per_data_set():
     assert list(table.columns) == ["ARCENE (k = 10)", "DEXTER (k = 20)"]
     assert table.loc["paper's claim: HSFS cheaper than forward HSIC selection (FOHSIC)"].isin(
         ["holds", "fails"]).all()
+
+
+def test_the_curves_decided_points_are_every_decided_point(page, store_facts):
+    """Each decided point of the figures is named once, under its verdict, with its effect."""
+    points = page.curve_points
+    decided = points[points.verdict != "not separable"]
+    text = store_facts["l1_curve_decided"]
+    assert text.count(" at k = ") == len(decided) > 0
+    for verdict in set(decided.verdict):
+        assert text.count(f"{verdict} ") >= 1
+    assert all(f"({r['effect']:+.2f} points)" in text for _, r in decided.iterrows())

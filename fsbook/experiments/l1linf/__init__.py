@@ -25,14 +25,14 @@ What ``--full`` runs (``make_tasks(True)``, 1 505 tasks): the seven data sets ab
 methods and ``all`` x the 5 folds, selection in the training folds at the figures' k and Table
 1's k (:data:`~fsbook.experiments.l1linf.paper.FIGURE_KS`, :data:`TABLE1_K`), n <= 1 000; plus selection on all the data at
 Table 1's k on wine, glass and glass_id (385 tasks on the first partition); and Table 1's tasks
-on :data:`TABLE1_REPEATS` − 1 more partitions of 5-fold CV (1 120 tasks, key ``repeat``).  The book reads these tasks from the committed store
+on :data:`TABLE1_REPEATS` − 1 more partitions of 5-fold CV (1 120 tasks, key ``repeat``), with
+the figures' other k there (980 tasks).  The book reads these tasks from the committed store
 ``results/l1linf/`` (``fsbook.experiments.read_store``); ``make_tasks(False)`` is a quick
 subsample (wine, glass, glass_id; folds 0 and 1; Table 1's k) for checks, not shown in the book.
 
-The chapter's verdicts come from :func:`claims`: Table 1's pair the methods over the
-:data:`TABLE1_REPEATS` partitions (the paired t over the repetition means), the figures' over the
-first partition's pooled test samples (McNemar's exact test); Holm within a table or figure
-(see ``book/verdicts.md``).
+The chapter's verdicts come from :func:`claims`: Table 1's and the figures' pair the methods over
+the :data:`TABLE1_REPEATS` partitions (the paired t over the repetition means); Holm within a
+table or figure (see ``book/verdicts.md``).
 :func:`variant_errors` reruns HSFS or LDFS on the same folds and seeds with one setting of
 the paper's (raw features with width 1, another q, the paper's 0.01 threshold on the rows of W:
 the selectors' ``row_threshold``), and :func:`explanation_claims` decides whether such a variant moves

@@ -32,19 +32,19 @@ from fsbook.experiments.l1linf.paper import (
     TABLE1_K,
     paper_value,
 )
-from fsbook.experiments.l1linf.tables import fold_errors, repetition_errors, sample_outcomes
+from fsbook.experiments.l1linf.tables import fold_errors, partition_errors, sample_outcomes
 
-#: the test of a comparison on one 5-fold partition (the figures' claims, and Table 1's where
-#: only one partition is stored): the exact sign test (McNemar's exact test) on its test samples,
-#: pooled over its folds: each sample is tested once, so its paired outcomes are the units (the
-#: paper's estimand is the CV error of *this* data set; see :mod:`fsbook.claims`).  The effect is
-#: the difference of the pooled errors in points.  Table 1's claims on several partitions
-#: (:data:`~fsbook.experiments.l1linf.paper.TABLE1_REPEATS`) are decided by
+#: the test of a comparison where only one 5-fold partition is stored (a partial store): the
+#: exact sign test (McNemar's exact test) on its test samples, pooled over its folds: each sample
+#: is tested once, so its paired outcomes are the units (the paper's estimand is the CV error of
+#: *this* data set; see :mod:`fsbook.claims`).  The effect is the difference of the pooled errors
+#: in points.  With the full store's partitions
+#: (:data:`~fsbook.experiments.l1linf.paper.TABLE1_REPEATS`) every comparison is decided by
 #: :data:`REPEATED_TEST` instead.
 TEST = "sign"
-#: the test of Table 1's comparisons on repeated 5-fold CV: the paired t over the repetition
-#: means (:func:`fsbook.claims.fold_test`), whose units are independent given the data set; the
-#: effect is the mean over the repetitions of the 5-fold CV difference, in points
+#: the test of the comparisons (Table 1's and the figures') on repeated 5-fold CV: the paired t
+#: over the repetition means (:func:`fsbook.claims.fold_test`), whose units are independent given
+#: the data set; the effect is the mean over the repetitions of the 5-fold CV difference, in points
 REPEATED_TEST = "repeated_cv_t"
 #: the test of the explanations, which store fold errors only: the plain paired t over the folds
 FOLD_TEST = "paired_t"
@@ -131,53 +131,62 @@ def better_than_each(pairs, claim):
     return row
 
 
-def _repeated(repeats, dataset, method):
-    """``method``'s fold errors on ``dataset`` at Table 1's k, shape (repetitions, folds)."""
-    sub = repeats[(repeats.dataset == dataset) & (repeats.method == method)]
-    return repetition_folds(sub, "error", f"{method} on {dataset}")
+def _repeated(partitions, dataset, method, k):
+    """``method``'s fold errors on ``dataset`` at ``k``, shape (repetitions, folds)."""
+    sub = partitions[(partitions.dataset == dataset) & (partitions.method == method) & (partitions.k == k)]
+    return repetition_folds(sub, "error", f"{method} on {dataset} at k = {k}")
 
 
-def _repeated_pair(repeats, n_samples, claim, dataset, a, b):
-    """Table 1's comparison of ``a`` and ``b`` on ``dataset`` over its repetitions of 5-fold CV
-    (:data:`REPEATED_TEST`); the margin is one test sample of one repetition."""
-    va, vb = _repeated(repeats, dataset, a), _repeated(repeats, dataset, b)
+def _repeated_pair(partitions, n_samples, claim, dataset, k, a, b, table):
+    """The comparison of ``a`` and ``b`` on ``dataset`` at ``k`` over its repetitions of 5-fold
+    CV (:data:`REPEATED_TEST`); the margin is one test sample of one repetition."""
+    va, vb = _repeated(partitions, dataset, a, k), _repeated(partitions, dataset, b, k)
     if va.shape != vb.shape:
-        raise ValueError(f"{a} and {b} are not stored on the same repetitions of {dataset}")
+        raise ValueError(f"{a} and {b} are not stored on the same repetitions of {dataset} at k = {k}")
     return {**sample_margin_row(claim, va, vb, n_samples=n_samples, margin_samples=MARGIN_SAMPLES, a=a, b=b,
-                                better="lower", table="Table 1", dataset=dataset, **fold_test(va)),
-            "k": TABLE1_K[dataset], "level": "pair"}
+                                better="lower", table=table, dataset=dataset, **fold_test(va)),
+            "k": k, "level": "pair"}
 
 
-def _table1_pairs(errors, repeats, datasets):
-    """Table 1's comparisons: over the repetitions of 5-fold CV where more than one partition is
-    stored, else on the pooled samples of the one partition (:func:`_pair`)."""
+def _decide_pair(errors, partitions, claim, dataset, k, a, b, table):
+    """A comparison at one k: over the repetitions of 5-fold CV where both methods are stored on
+    more than one partition at that k (:func:`_repeated_pair`), else on the pooled samples of the
+    one partition (:func:`_pair`)."""
+    at = partitions[(partitions.dataset == dataset) & (partitions.k == k) & partitions.method.isin([a, b])]
+    if at.groupby("method")["repeat"].nunique().reindex([a, b]).min() > 1:
+        n_samples = len(errors[(errors.dataset == dataset) & (errors.k == k) & (errors.method == a)])
+        return _repeated_pair(partitions, n_samples, claim, dataset, k, a, b, table)
+    return _pair(errors, claim, dataset, k, a, b, table)
+
+
+def _table1_pairs(errors, partitions, datasets):
+    """Table 1's comparisons at Table 1's k (:func:`_decide_pair`)."""
     rows = []
     for ds in datasets:
         k = TABLE1_K[ds]
-        many = repeats[repeats.dataset == ds]["repeat"].nunique() > 1
-        n_samples = len(errors[(errors.dataset == ds) & (errors.k == k) & (errors.method == "HSFS")])
-
-        def pair(claim, a, b, ds=ds, k=k, many=many, n_samples=n_samples):
-            return (_repeated_pair(repeats, n_samples, claim, ds, a, b) if many
-                    else _pair(errors, claim, ds, k, a, b, "Table 1"))
-
-        rows += [pair(CLAIM_HSFS, "HSFS", m) for m in METHODS if m != "HSFS"]
-        rows += [pair(CLAIM_FOHSIC, "FOHSIC", m) for m in METHODS if m not in ("HSFS", "FOHSIC")]
-        rows.append(pair(CLAIM_LDFS, "LDFS", "LS"))
+        rows += [_decide_pair(errors, partitions, CLAIM_HSFS, ds, k, "HSFS", m, "Table 1")
+                 for m in METHODS if m != "HSFS"]
+        rows += [_decide_pair(errors, partitions, CLAIM_FOHSIC, ds, k, "FOHSIC", m, "Table 1")
+                 for m in METHODS if m not in ("HSFS", "FOHSIC")]
+        rows.append(_decide_pair(errors, partitions, CLAIM_LDFS, ds, k, "LDFS", "LS", "Table 1"))
     return rows
 
 
-def _curve_pairs(errors, datasets):
+def _curve_pairs(errors, partitions, datasets):
+    """The figures' comparisons at each of their k (:func:`_decide_pair`), and the text's remark
+    on Figures 3 and 4."""
     rows = []
     for ds in datasets:
         family = f"{FIGURES.get(ds, 'curve (ours only)')}, {NAMES[ds]}"
         for k in sorted(errors.loc[(errors.dataset == ds) & (errors.method == "HSFS"), "k"].unique()):
-            rows += [_pair(errors, CLAIM_HSFS, ds, int(k), "HSFS", m, family) for m in METHODS if m != "HSFS"]
+            rows += [_decide_pair(errors, partitions, CLAIM_HSFS, ds, int(k), "HSFS", m, family)
+                     for m in METHODS if m != "HSFS"]
     arcene_ks = set(errors.loc[errors.dataset == "arcene", "k"])
     if {4, 6, 8, 10} <= arcene_ks:
         family = "Figures 3 and 4, text"
-        rows.append(_pair(errors, CLAIM_ARCENE_4, "arcene", 4, "FOHSIC", "HSFS", family))
-        rows += [_pair(errors, CLAIM_ARCENE_LATER, "arcene", k, "HSFS", "FOHSIC", family) for k in (6, 8, 10)]
+        rows.append(_decide_pair(errors, partitions, CLAIM_ARCENE_4, "arcene", 4, "FOHSIC", "HSFS", family))
+        rows += [_decide_pair(errors, partitions, CLAIM_ARCENE_LATER, "arcene", k, "HSFS", "FOHSIC", family)
+                 for k in (6, 8, 10)]
     return rows
 
 
@@ -203,16 +212,15 @@ def _per_dataset(pairs):
 
 
 def claims(results):
-    """The chapter's claims table, decided on the store's repetitions of 5-fold CV (Table 1) and
-    on the per-sample outcomes of its first partition (the figures).
+    """The chapter's claims table, decided on the store's repetitions of 5-fold CV.
 
-    Table 1's comparisons pair two methods' 5-fold CV errors on the same partitions of a data set
-    and are decided by the paired t over the repetition means (:data:`REPEATED_TEST`; with one
-    stored partition, as the figures).  The figures' comparisons pair two methods over the same
-    test samples of the first partition's five folds, pooled, and are decided by the exact sign
-    test on the samples where one is right and the other wrong (:data:`TEST`, McNemar's exact
-    test): the paper's quantity is the 5-fold CV error of this data set, and each sample is tested
-    once, by the model of its fold.  Holm's correction runs within a family: Table 1 (all its comparisons), each
+    Every comparison (Table 1's, at its k, and the figures', at each of theirs) pairs two
+    methods' 5-fold CV errors on the same partitions of a data set and is decided by the paired t
+    over the repetition means (:data:`REPEATED_TEST`): the paper's quantity is the 5-fold CV
+    error of this data set.  Where the store holds one partition only (a partial store), the
+    comparison pairs the two methods over the same test samples of its five folds, pooled, and is
+    decided by the exact sign test on the samples where one is right and the other wrong
+    (:data:`TEST`, McNemar's exact test).  Holm's correction runs within a family: Table 1 (all its comparisons), each
     figure's curve, and the text's remark on Figures 3 and 4.  "HSFS lowest of the seven" and
     "FOHSIC lower than the five others" are decided by :func:`better_than_each` on the adjusted
     comparisons with each other method.  The general claims of Table 1 are tested over
@@ -251,7 +259,8 @@ def claims(results):
     """
     errors = sample_outcomes(results)
     datasets = [d for d in TABLE1_K if d in set(errors.dataset)]
-    pairs = claims_table(_table1_pairs(errors, repetition_errors(results), datasets) + _curve_pairs(errors, datasets))
+    partitions = partition_errors(results)
+    pairs = claims_table(_table1_pairs(errors, partitions, datasets) + _curve_pairs(errors, partitions, datasets))
     per_ds = pd.DataFrame(_per_dataset(pairs))
     shared = per_ds[(per_ds.table == "Table 1") & per_ds.dataset.isin(SHARED_DATASETS)]
     over = [{**evaluate_over_datasets(shared, c, table=OVER_DATASETS_FAMILY), "dataset": "", "k": np.nan,

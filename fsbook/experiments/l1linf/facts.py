@@ -270,9 +270,10 @@ def curve_facts(p):
     later = p.remark[p.remark.claim == CLAIM_ARCENE_LATER].iloc[0]
     arc = p.curves[p.curves.dataset == "arcene"].pivot(index="k", columns="method", values="mean")
     out = {"l1_curve_points": str(len(points)), "l1_curve_tally": tally(points.verdict),
-           "l1_curve_decided": "; ".join(f"{NAMES[r['dataset']]} at k = {int(r['k'])} against {r['b']}, "
-                                         f"{describe_claim(r, units='points')}" for _, r in decided.iterrows())
-                               or "nowhere"}
+           "l1_curve_decided": "; ".join(
+               f"{verdict} " + ", ".join(f"{NAMES[r['dataset']]} at k = {int(r['k'])} against {r['b']} "
+                                         f"({r['effect']:+.2f} points)" for _, r in rows.iterrows())
+               for verdict, rows in decided.groupby("verdict", sort=False)) or "nowhere"}
     for m in ("HSFS", "FOHSIC"):
         out[f"l1_curve_{m.lower()}_lowest"] = str(sum(m in w for b in best_k.values() for w in b.values()))
     out.update({"l1_arcene_k4": describe_claim(k4, units="points"),

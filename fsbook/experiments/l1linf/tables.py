@@ -119,6 +119,36 @@ def fold_errors(results):
     return df.loc[df.selection == "fold", ["dataset", "method", "k", "fold", "error"]].reset_index(drop=True)
 
 
+def partition_errors(results):
+    """The fold errors (%) at every stored k on every stored partition: selection in the training
+    folds (``all``: no selection, at ``k = 0``), one row per repetition, fold and k; the units of
+    the claims decided over the repetitions.
+
+    Parameters
+    ----------
+    results : ProtocolResult
+        ``read_store(PROTOCOL)``.
+
+    Returns
+    -------
+    DataFrame with columns ``dataset``, ``method``, ``k``, ``repeat``, ``fold``, ``error``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> ps = [{"dataset": "wine", "method": "LS", "fold": 0, "ks": [1, 2], "selection": "fold"},
+    ...       {"dataset": "wine", "method": "LS", "fold": 0, "ks": [1], "selection": "fold", "repeat": 1}]
+    >>> rs = [{"errors": [0.5, 0.25], "C": [1.0, 1.0]}, {"errors": [0.75], "C": [1.0]}]
+    >>> partition_errors(SimpleNamespace(params=ps, results=rs))[["repeat", "k"]].values.tolist()
+    [[0, 1], [0, 2], [1, 1]]
+    """
+    df = _long(results.params, results.results, repeats=True)
+    if df.empty:
+        raise ValueError("the protocol result holds no task")
+    fold = df[df.selection == "fold"]
+    return fold[["dataset", "method", "k", "repeat", "fold", "error"]].reset_index(drop=True)
+
+
 def repetition_errors(results):
     """Table 1's fold errors (%) on every stored partition: selection in the training folds, at
     Table 1's k (``all``: no selection), one row per repetition and fold.
@@ -141,10 +171,7 @@ def repetition_errors(results):
     >>> repetition_errors(SimpleNamespace(params=ps, results=rs)).set_index("repeat")["error"].to_dict()
     {0: 25.0, 1: 50.0}
     """
-    df = _long(results.params, results.results, repeats=True)
-    if df.empty:
-        raise ValueError("the protocol result holds no task")
-    df = _at_table1_k(df[df.selection == "fold"])
+    df = _at_table1_k(partition_errors(results))
     return df[["dataset", "method", "repeat", "fold", "error"]].reset_index(drop=True)
 
 

@@ -152,7 +152,8 @@ def make_tasks(full):
     """Full: every data set, method and fold at the figures' k and Table 1's k, n ≤ 1 000, and
     the all-data selection on wine and glass (385 tasks), then Table 1's tasks (Table 1's k,
     selection in the training folds) on the other :data:`TABLE1_REPEATS` − 1 partitions (key
-    ``repeat``; 1 120 tasks).  Quick subsample (``full=False``, for checks; the book reads the
+    ``repeat``; 1 120 tasks) and the figures' other k there (one task per method, fold and
+    partition; 980 tasks).  Quick subsample (``full=False``, for checks; the book reads the
     full store): wine, glass and glass with its id column only (the high-dimensional sets take
     minutes per HSFS fit), folds 0 and 1 of the same 5-fold splits, Table 1's k, and the
     all-data selection."""
@@ -171,6 +172,10 @@ def make_tasks(full):
     tasks += [{"dataset": dataset, "method": method, "fold": fold, "n_max": 1000,
                "ks": [0] if method == "all" else [k1], "selection": "fold", "repeat": r}
               for r in repeats for dataset, k1 in TABLE1_K.items() for method in METHODS + ["all"]
+              for fold in range(N_FOLDS)]
+    tasks += [{"dataset": dataset, "method": method, "fold": fold, "n_max": 1000,
+               "ks": [k for k in FIGURE_KS[dataset] if k != k1], "selection": "fold", "repeat": r}
+              for r in repeats for dataset, k1 in TABLE1_K.items() for method in METHODS
               for fold in range(N_FOLDS)]
     return tasks
 
