@@ -80,8 +80,8 @@ def reduce(params_list, results_list):
     selection in the training folds; ``all`` = no selection), ``table1_se`` (standard errors
     over folds), ``all_data_selection`` (wine and glass, selection on all the data),
     ``curves`` (mean error per data set, method and k), ``supports``: all on the first
-    partition, the one the paper's protocol runs (Table 1's other repetitions decide its claims,
-    :func:`repetition_errors`)."""
+    partition, the one the paper's protocol runs (the other repetitions decide the claims,
+    :func:`partition_errors`)."""
     df = _long(params_list, results_list)
     return {"table1": table1(df), "table1_se": table1_se(df), "all_data_selection": all_data_selection(df),
             "curves": curves(df), "supports": supports(params_list, results_list)}
@@ -147,32 +147,6 @@ def partition_errors(results):
         raise ValueError("the protocol result holds no task")
     fold = df[df.selection == "fold"]
     return fold[["dataset", "method", "k", "repeat", "fold", "error"]].reset_index(drop=True)
-
-
-def repetition_errors(results):
-    """Table 1's fold errors (%) on every stored partition: selection in the training folds, at
-    Table 1's k (``all``: no selection), one row per repetition and fold.
-
-    Parameters
-    ----------
-    results : ProtocolResult
-        ``read_store(PROTOCOL)``.
-
-    Returns
-    -------
-    DataFrame with columns ``dataset``, ``method``, ``repeat``, ``fold``, ``error``.
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace
-    >>> ps = [{"dataset": "wine", "method": "LS", "fold": 0, "ks": [2], "selection": "fold"},
-    ...       {"dataset": "wine", "method": "LS", "fold": 0, "ks": [2], "selection": "fold", "repeat": 1}]
-    >>> rs = [{"errors": [0.25], "C": [1.0]}, {"errors": [0.5], "C": [1.0]}]
-    >>> repetition_errors(SimpleNamespace(params=ps, results=rs)).set_index("repeat")["error"].to_dict()
-    {0: 25.0, 1: 50.0}
-    """
-    df = _at_table1_k(partition_errors(results))
-    return df[["dataset", "method", "repeat", "fold", "error"]].reset_index(drop=True)
 
 
 # ----------------------------------------------------------------------------- the chapter's tables
