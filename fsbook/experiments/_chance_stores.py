@@ -74,12 +74,10 @@ def _svm_row(protocol, task, choice, stored, search, X_train, y_train, stored_pa
 
 def _l1linf_rows(recompute):
     import scipy.sparse as sp
-    from sklearn.svm import SVC
 
     from fsbook.experiments import l1linf as L
     from fsbook.experiments import read_store
     from fsbook.experiments._runner import task_seed
-    from fsbook.model_selection import tuned_svm
 
     res, rows = read_store(L.PROTOCOL), []
     for p, r in zip(res.params, res.results):
@@ -95,8 +93,7 @@ def _l1linf_rows(recompute):
             cols = np.arange(X.shape[1]) if p["method"] == "all" else np.asarray(support, dtype=int)
             Xtr = X[train][:, cols]
             Xtr = Xtr.toarray() if sp.issparse(Xtr) else Xtr
-            search = tuned_svm(SVC(kernel="rbf", gamma=0.5), {"C": L.C_GRID}, seed, scale=True)
-            rows.append(_svm_row("l1linf", task, "RBF SVM C", C, search, Xtr, y[train],
+            rows.append(_svm_row("l1linf", task, "RBF SVM C", C, L.svm_search(seed), Xtr, y[train],
                                  {"svc__C": C}, recompute))
     return rows
 

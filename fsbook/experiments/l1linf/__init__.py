@@ -89,6 +89,7 @@ from fsbook.experiments.l1linf.tasks import (
     make_tasks,
     recorded_variants,
     run_task,
+    svm_search,
     table1_tasks,
     variant_errors,
 )
@@ -102,6 +103,6 @@ __all__ = [
     "RECORDED_EXPLANATION_DATASETS", "RECORDED_EXPLANATION_FOLDS", "SHARED_DATASETS", "TABLE1_K",
     "TABLE1_REPEATS", "agreement_table", "better_than_each", "claims", "claims_for_page",
     "explanation_claims", "explanation_runs", "fold_errors", "folds", "load", "make_selector", "make_tasks",
-    "paper_value", "recorded_variants", "reduce", "run_task", "table1_agreement", "table1_tasks",
+    "paper_value", "recorded_variants", "reduce", "run_task", "svm_search", "table1_agreement", "table1_tasks",
     "variant_errors",
 ]

@@ -29,6 +29,7 @@ from fsbook.experiments.l1linf.paper import (
     METHODS,
     N_FOLDS,
     PAPER_ROW_THRESHOLD,
+    SVM_TIE,
     TABLE1_K,
     TABLE1_REPEATS,
 )
@@ -69,13 +70,19 @@ def make_selector(method, k, seed):
     return registry_selector(method, k, seed, l1linf_path=L1LINF_PATH)
 
 
+def svm_search(seed, *, standardise=True):
+    """The RBF SVM's search of :func:`svm_fit_predict`, unfitted: σ = 1 (on standardised
+    features unless ``standardise=False``), C in :data:`C_GRID` by inner 3-fold CV, ties broken
+    by :data:`SVM_TIE` (a two-class model before one at the majority rate, since version 7)."""
+    return tuned_svm(SVC(kernel="rbf", gamma=0.5), {"C": C_GRID}, seed, scale=standardise, tie=SVM_TIE)
+
+
 def svm_fit_predict(X_train, y_train, X_test, seed, *, standardise=True):
-    """Test predictions of the RBF SVM (σ = 1 on standardised features, C by inner 3-fold CV)
-    and its ``C``; ``standardise=False`` keeps the raw features (the width is then 1 in their
-    units)."""
+    """Test predictions of the RBF SVM of :func:`svm_search` and its ``C``;
+    ``standardise=False`` keeps the raw features (the width is then 1 in their units)."""
     if sp.issparse(X_train):
         X_train, X_test = X_train.toarray(), X_test.toarray()
-    model = tuned_svm(SVC(kernel="rbf", gamma=0.5), {"C": C_GRID}, seed, scale=standardise)
+    model = svm_search(seed, standardise=standardise)
     model.fit(X_train, y_train)
     return model.predict(X_test), float(model.best_params_["svc__C" if standardise else "C"])
 
