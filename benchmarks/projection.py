@@ -2,7 +2,7 @@
 
 Each 20 Newsgroups task of Tables 2-4 runs three cross-validated logistic-regression grids
 (L2-LGR on the words, LGR-Topic on the topics, Proj-Topic on both).  Measured side by side in
-one run, on tasks of :mod:`fsbook.experiments.projection_text` at d = 30 (``--tasks`` per table,
+one run, on tasks of :mod:`fsbook.experiments.projection.text` at d = 30 (``--tasks`` per table,
 spread over runs and pairs by a seeded draw):
 
 * the reference, :func:`fsbook.experiments.projection.newsgroups._lgr_cv_search`: scikit-learn's
@@ -33,13 +33,13 @@ import numpy as np
 
 from fsbook.benchmark_records import record_benchmark
 from fsbook.experiments import projection as P
-from fsbook.experiments import projection_text as T
 from fsbook.experiments._comparison import compare_results
+from fsbook.experiments.projection import text as T
 from fsbook.experiments.projection.newsgroups import _lgr_cv_search, _news_topics
 
 
 def task_data(params):
-    """The designs of a text task, as :func:`fsbook.experiments.projection_text.run_task` builds
+    """The designs of a text task, as :func:`fsbook.experiments.projection.text.run_task` builds
     them (:func:`fsbook.experiments.projection.newsgroups_designs`): ``{method: (A_tr, A_te)}``,
     ``y_tr``, ``y_te``, seed."""
     a = P.newsgroups_pair(params)

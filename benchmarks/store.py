@@ -22,7 +22,7 @@ import time
 
 from fsbook.experiments import StoreError, read_store
 from fsbook.experiments._store import Store, machine_facts, make_record, normalise, task_key
-from fsbook.experiments.projection_text import PROTOCOL as TEXT
+from fsbook.experiments.projection.text import PROTOCOL as TEXT
 
 
 def synthetic_records(seed=0):

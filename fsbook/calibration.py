@@ -308,8 +308,9 @@ REPEATED_CV = {"cv2x5": 2, "cv5x10": 5, "cv5x5": 5, "cv4x5": 4}
 
 def _store_pool(source, pair):
     """Per-run differences ``a − b`` of a stored chapter-1 table (the runs of this data set)."""
-    from fsbook.experiments import projection, projection_text
+    from fsbook.experiments import projection
     from fsbook.experiments._reading import read_store
+    from fsbook.experiments.projection import text as projection_text
 
     if source == "news":
         v = projection_text.per_run(read_store("projection_text"), "table2")
@@ -357,7 +358,7 @@ def _test_train_ratio(source):
     if source in ("cv4", "cv5", "cv10"):
         return 1.0 / ({"cv4": 4, "cv5": 5, "cv10": 10}[source] - 1)
     if source == "news":
-        from fsbook.experiments import projection_text
+        from fsbook.experiments.projection import text as projection_text
         return float(projection_text.split_ratios()["table2"])
     from fsbook.experiments import projection
     return float(projection.split_ratios()["table1" if source == "boston" else "table5"])

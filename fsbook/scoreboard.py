@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from fsbook.claims import VERDICTS
+from fsbook.experiments._registry import protocol_module
 
 __all__ = ["Chapter", "CHAPTERS", "chapter_claims", "family_summary", "scoreboard", "verdict_summary", "chapter_rows",
            "agreement_board", "agreement_summary",
@@ -74,7 +75,7 @@ def chapter_claims(chapter: Chapter, read=None) -> pd.DataFrame:
         from fsbook.experiments._reading import read_store as read
     frames = []
     for name in chapter.protocols:
-        module = importlib.import_module(f"fsbook.experiments.{name}")
+        module = importlib.import_module(protocol_module(name))
         t = module.claims(read(name)).copy()
         t["chapter"], t["paper"], t["protocol"] = chapter.number, chapter.paper, name
         frames.append(t)
@@ -100,7 +101,7 @@ def agreement_board(chapters=CHAPTERS, read=None) -> pd.DataFrame:
     frames = []
     for chapter in chapters:
         for name in chapter.protocols:
-            module = importlib.import_module(f"fsbook.experiments.{name}")
+            module = importlib.import_module(protocol_module(name))
             if hasattr(module, "agreement_table"):
                 t = module.agreement_table(read(name)).copy()
                 t["chapter"], t["paper"], t["protocol"] = chapter.number, chapter.paper, name

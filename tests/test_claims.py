@@ -408,3 +408,27 @@ def test_family_check_uses_the_binomial_tests_own_floor():
     assert binomial_min_p(7, 0.754) < 0.05 / 13 < 2 / 2 ** 7
     assert family_check(rows)["can pass"].iloc[0]
     assert not family_check(rows.drop(columns="p0"))["can pass"].iloc[0]
+
+
+def test_clustered_slope_test_is_hc1_with_one_point_per_cluster_and_undefined_on_a_constant_x():
+    from fsbook.claims import clustered_slope_test
+
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=30)
+    y = 0.5 * x + rng.standard_t(3, size=30)
+    r = clustered_slope_test(x, y, np.arange(30))
+    # White's HC1, written out: (X'X)^-1 X' diag(e^2) X (X'X)^-1 · n / (n - 2)
+    X = np.column_stack([np.ones(30), x])
+    beta = np.linalg.lstsq(X, y, rcond=None)[0]
+    e = y - X @ beta
+    inv = np.linalg.inv(X.T @ X)
+    hc1 = inv @ (X.T * e ** 2) @ X @ inv * 30 / 28
+    assert r["slope"] == pytest.approx(np.polyfit(x, y, 1)[0], rel=1e-12)
+    assert r["se"] == pytest.approx(np.sqrt(hc1[1, 1]), rel=1e-12)
+    assert r["clusters"] == 30
+    assert r["p"] == pytest.approx(2 * stats.t.sf(abs(r["slope"] / r["se"]), 29), rel=1e-12)
+    # clustering the same points in pairs changes the error, not the slope
+    pairs = clustered_slope_test(x, y, np.repeat(np.arange(15), 2))
+    assert pairs["slope"] == pytest.approx(r["slope"], rel=1e-12) and pairs["clusters"] == 15
+    assert pairs["se"] != pytest.approx(r["se"], rel=1e-6)
+    assert np.isnan(clustered_slope_test(np.ones(5), np.arange(5.0), np.arange(5))["p"])

@@ -1,4 +1,4 @@
-"""The ablations of chapter 6's tuned L1-SVM (fsbook.experiments.hkl_ablations): the LP of the
+"""The ablations of chapter 6's tuned L1-SVM (fsbook.experiments.hkl.ablations): the LP of the
 hinge-loss 1-norm SVM, the verdict rule, the explanation table, and the reference variant
 against the stored hkl protocol."""
 import gzip
@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from fsbook.experiments import hkl
-from fsbook.experiments import hkl_ablations as A
+from fsbook.experiments.hkl import ablations as A
 
 ROOT = Path(__file__).resolve().parents[1]
 

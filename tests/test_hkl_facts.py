@@ -7,7 +7,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from fsbook.experiments import hkl, hkl_ablations, read_store
+from fsbook.experiments import hkl, read_store
+from fsbook.experiments.hkl import ablations as hkl_ablations
 from fsbook.experiments.hkl import facts
 from fsbook.experiments.hkl.paper import TABLE1_METHODS
 

@@ -1,4 +1,4 @@
-"""The ablations of chapter 2's HSFS and LDFS (fsbook.experiments.l1linf_ablations): the task list,
+"""The ablations of chapter 2's HSFS and LDFS (fsbook.experiments.l1linf.ablations): the task list,
 the task function against the selectors' own settings, and the store against an independent
 record of the same variants (benchmarks/l1linf.py --only explanations)."""
 from types import SimpleNamespace
@@ -9,8 +9,8 @@ import pytest
 
 from fsbook.benchmark_records import read_benchmark
 from fsbook.experiments import l1linf
-from fsbook.experiments import l1linf_ablations as A
 from fsbook.experiments._reading import read_store
+from fsbook.experiments.l1linf import ablations as A
 
 
 def test_tasks_cover_every_variant_and_fold_of_the_shared_data_sets():

@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from fsbook.benchmark_records import read_benchmark
-from fsbook.experiments import l1linf, l1linf_ablations, read_store
+from fsbook.experiments import l1linf, read_store
+from fsbook.experiments.l1linf import ablations as l1linf_ablations
 from fsbook.experiments.l1linf import facts as F
 from fsbook.experiments.l1linf import words
 from fsbook.report import tally

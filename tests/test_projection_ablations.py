@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from fsbook.experiments import projection as ex
-from fsbook.experiments import projection_ablations as ab
-from fsbook.experiments import projection_text as tx
 from fsbook.experiments import read_store
 from fsbook.experiments._store import canonical_json
+from fsbook.experiments.projection import ablations as ab
+from fsbook.experiments.projection import text as tx
 
 
 def _store(tasks):

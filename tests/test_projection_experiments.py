@@ -377,7 +377,7 @@ def test_the_margins_are_one_test_prediction_of_a_run_of_each_design():
     """Counted on the data: Boston's test houses, the 190 pairs' test posts, the 105 pairs' test
     images; every table of the chapter's order claims (Tables 2-4 are projection_text's) has one."""
     from fsbook.datasets import load_20newsgroups
-    from fsbook.experiments import projection_text as tx
+    from fsbook.experiments.projection import text as tx
     assert ex.TEST_PREDICTIONS["table1"] == ex.TEST_PREDICTIONS["table1_paper_grid"] == len(ex.boston_data()[1]) - 50
     test_posts = np.bincount(load_20newsgroups(subset="test").target)
     assert all(ex.TEST_PREDICTIONS[t] == sum(test_posts[a] + test_posts[b] for a, b in ex.NEWS_PAIRS)

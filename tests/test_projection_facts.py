@@ -6,10 +6,12 @@ import pandas as pd
 import pytest
 
 from fsbook.claims import family_check, verdict_counts
-from fsbook.experiments import projection, projection_ablations, projection_text, read_store
+from fsbook.experiments import projection, read_store
+from fsbook.experiments.projection import ablations as projection_ablations
 from fsbook.experiments.projection import boston_facts as B
 from fsbook.experiments.projection import facts as F
 from fsbook.experiments.projection import summaries as S
+from fsbook.experiments.projection import text as projection_text
 from fsbook.experiments.projection.words import Verdicts, counts
 from fsbook.report import format_value, spaced
 

@@ -1,4 +1,4 @@
-"""Tests of the 20 Newsgroups protocol fsbook.experiments.projection_text (Tables 2-4 of chapter 1)."""
+"""Tests of the 20 Newsgroups protocol fsbook.experiments.projection.text (Tables 2-4 of chapter 1)."""
 import warnings
 from types import SimpleNamespace
 
@@ -7,8 +7,8 @@ import pytest
 
 from fsbook.decisions import SCORE_ATOL
 from fsbook.experiments import projection as pp
-from fsbook.experiments import projection_text as tx
 from fsbook.experiments._store import canonical_json, task_key
+from fsbook.experiments.projection import text as tx
 from fsbook.experiments.projection.newsgroups import _lgr_cv_search
 from fsbook.projection import logistic as L
 

@@ -386,6 +386,7 @@ def test_cli_lists_and_dispatches_protocols(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "fsbook.experiments.legacy", legacy)
     monkeypatch.setitem(sys.modules, "fsbook.experiments.ported", ported)
     monkeypatch.setattr(cli, "available_protocols", lambda: ["legacy", "ported"])
+    monkeypatch.setattr(cli, "protocol_module", lambda name: f"fsbook.experiments.{name}")
     assert cli.main(["legacy", "--full", "--x"]) == 2 and calls == []
     assert "defines no PROTOCOL" in capsys.readouterr().err
     with pytest.raises(SystemExit) as info:

@@ -1,8 +1,10 @@
-"""Experiment protocols, one module per paper, all run by one runner.
+"""Experiment protocols, one package per paper, all run by one runner.
 
-A protocol module ``fsbook/experiments/<name>.py`` defines ``PROTOCOL = Protocol(...)``: a list
+A protocol package ``fsbook/experiments/<name>/`` defines ``PROTOCOL = Protocol(...)``: a list
 of independent tasks, a pure function that runs one task and a reduction into the chapter's
-tables (see :mod:`fsbook.experiments._runner`).
+tables (see :mod:`fsbook.experiments._runner`).  A module of the package that declares a
+``PROTOCOL`` of its own is the protocol ``<name>_<module>`` (``l1linf/ablations.py`` is
+``l1linf_ablations``); :mod:`fsbook.experiments._registry` finds them all from the files.
 ``python -m fsbook.experiments <name> --full`` runs the paper's protocol, on local processes or
 on a Dask cluster, resumably, into the protocol's committed store ``results/<name>/``, which
 ``read_store(PROTOCOL)`` reduces without computing anything (``allow_partial=True`` where a

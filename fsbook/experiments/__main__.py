@@ -22,7 +22,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from fsbook.experiments._registry import available_protocols
+from fsbook.experiments._registry import available_protocols, protocol_module
 
 #: subcommands that are not protocols: their module and entry point
 SUBCOMMANDS = {"verify": ("_verify", "main"), "pack": ("_verify", "pack_main"), "cost": ("_cost", "main"),
@@ -182,9 +182,9 @@ def main(argv=None):
                   f"{', '.join(available_protocols())}, verify, pack, cost, retime (--help lists the options)",
                   file=sys.stderr)
             return 2
-        module = importlib.import_module(f"fsbook.experiments.{name}")
+        module = importlib.import_module(protocol_module(name))
         if not hasattr(module, "PROTOCOL"):
-            print(f"python -m fsbook.experiments: error: fsbook.experiments.{name} defines no PROTOCOL",
+            print(f"python -m fsbook.experiments: error: {protocol_module(name)} defines no PROTOCOL",
                   file=sys.stderr)
             return 2
         return run(module.PROTOCOL, rest)

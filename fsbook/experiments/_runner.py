@@ -174,21 +174,25 @@ def task_seed(params: dict, salt: str = "") -> int:
 
 # ----------------------------------------------------------------------------- execution
 def load_protocol(name: str) -> Protocol:
-    """``fsbook.experiments.<name>.PROTOCOL``; an unknown name raises ``ValueError`` listing the
-    protocols."""
-    from fsbook.experiments._registry import available_protocols
+    """The ``PROTOCOL`` of the protocol ``name``
+    (:func:`fsbook.experiments._registry.protocol_module`); an unknown name raises
+    ``ValueError`` listing the protocols."""
+    from fsbook.experiments._registry import available_protocols, protocol_module
 
-    if not isinstance(name, str) or name not in available_protocols() and not name.startswith("_"):
+    if not isinstance(name, str):
         raise ValueError(f"unknown protocol {name!r}; choose one of {available_protocols()}")
+    path = protocol_module(name)
     try:
-        module = importlib.import_module(f"fsbook.experiments.{name}")
+        module = importlib.import_module(path)
     except ModuleNotFoundError as e:
-        if e.name != f"fsbook.experiments.{name}":
+        if e.name != path:
             raise
         raise ValueError(f"unknown protocol {name!r}; choose one of {available_protocols()}") from None
     protocol = getattr(module, "PROTOCOL", None)
     if not isinstance(protocol, Protocol):
-        raise ValueError(f"fsbook.experiments.{name} defines no PROTOCOL")
+        raise ValueError(f"{path} defines no PROTOCOL")
+    if protocol.name != name:
+        raise ValueError(f"{path} declares the protocol {protocol.name!r}, not {name!r}")
     return protocol
 
 
@@ -317,7 +321,7 @@ def run_protocol(protocol: Protocol | str, *, full: bool = False, tasks=None, n_
     Parameters
     ----------
     protocol : Protocol or str
-        The protocol, or the name of a module ``fsbook.experiments.<name>`` defining ``PROTOCOL``.
+        The protocol, or its name (:func:`fsbook.experiments._registry.protocol_module`).
     full : bool
         Passed to ``make_tasks``: the paper's protocol (``True``) or the book's subsample.
     tasks : list of dict, optional

@@ -46,10 +46,10 @@ def stored_protocols(root) -> list:
     """Names of the protocol modules (with a ``PROTOCOL``) that have a folder under ``root``."""
     import importlib
 
-    from fsbook.experiments._registry import available_protocols
+    from fsbook.experiments._registry import protocol_modules
 
-    return [n for n in available_protocols() if (Path(root) / n).is_dir()
-            and hasattr(importlib.import_module(f"fsbook.experiments.{n}"), "PROTOCOL")]
+    return [n for n, module in protocol_modules().items() if (Path(root) / n).is_dir()
+            and hasattr(importlib.import_module(module), "PROTOCOL")]
 
 
 @dataclass

@@ -121,30 +121,18 @@ def figure1_clustered(suite):
         One row per ratio: ``ratio``, ``slope``, ``se`` (clustered), ``p``, ``p_holm``, ``n``,
         ``clusters``.
     """
-    from fsbook.claims import holm
+    from fsbook.claims import clustered_slope_test, holm
 
     perf = figure1_performance(suite)
-    groups = pd.factorize(classifier_keys(suite))[0]
-    n_groups, n = int(groups.max()) + 1, len(suite)
+    keys = classifier_keys(suite)
     rows = []
     for i, z in enumerate(zcols()):
-        x = suite[z].to_numpy(dtype=float)
-        y = perf[:, i]
-        if np.ptp(x) == 0:
-            rows.append({"ratio": f"f{i + 1}", "slope": np.nan, "se": np.nan, "p": np.nan})
-            continue
-        X = np.column_stack([np.ones(n), x])
-        bread = np.linalg.inv(X.T @ X)
-        beta = bread @ X.T @ y
-        score = np.zeros((n_groups, 2))
-        np.add.at(score, groups, X * (y - X @ beta)[:, None])
-        meat = score.T @ score * (n_groups / (n_groups - 1)) * ((n - 1) / (n - 2))
-        se = float(np.sqrt((bread @ meat @ bread)[1, 1]))
-        p = float(2 * stats.t.sf(abs(beta[1] / se), n_groups - 1))
-        rows.append({"ratio": f"f{i + 1}", "slope": float(beta[1]), "se": se, "p": p})
+        r = clustered_slope_test(suite[z].to_numpy(dtype=float), perf[:, i], keys)
+        rows.append({"ratio": f"f{i + 1}", "slope": r["slope"], "se": r["se"], "p": r["p"]})
+        n_groups = r["clusters"]
     out = pd.DataFrame(rows)
     out["p_holm"] = holm(out["p"].to_numpy(dtype=float))
-    out["n"], out["clusters"] = n, n_groups
+    out["n"], out["clusters"] = len(suite), n_groups
     return out
 
 

@@ -78,6 +78,11 @@ transfusion) and :mod:`~fsbook.experiments.hkl.newsgroups` (fold-level experimen
 from __future__ import annotations
 
 from fsbook.experiments._runner import Protocol
+
+# the chapter's other slots, read as hkl.ablations, hkl.diagnosis, hkl.facts
+from fsbook.experiments.hkl import ablations as ablations
+from fsbook.experiments.hkl import diagnosis as diagnosis
+from fsbook.experiments.hkl import facts as facts
 from fsbook.experiments.hkl.claims import (
     AGREEMENT_MARGIN,
     TABLE1_OVER,

@@ -13,7 +13,7 @@ import pandas as pd
 
 from fsbook.benchmark_records import read_benchmark
 from fsbook.claims import verdict_counts
-from fsbook.experiments import hkl_ablations
+from fsbook.experiments.hkl import ablations as hkl_ablations
 from fsbook.experiments.hkl import diagnosis as hkl_diagnosis
 from fsbook.experiments.hkl.claims import (
     AGREEMENT_MARGIN,
@@ -82,7 +82,7 @@ def facts(results, claims_table=None, diagnosis=None, ablations=None, benchmarks
         :func:`~fsbook.experiments.hkl.diagnosis.run_diagnosis`'s output (its keys left out
         when omitted; its CPU time is never a fact: it changes from run to run).
     ablations : ProtocolResult, optional
-        ``read_store`` of :mod:`fsbook.experiments.hkl_ablations` (its keys left out when
+        ``read_store`` of :mod:`fsbook.experiments.hkl.ablations` (its keys left out when
         omitted).
     benchmarks : bool, default=True
         Include the timings recorded by ``benchmarks/hkl.py``.
@@ -455,7 +455,7 @@ def diagnosis_facts(diagnosis):
 
 
 def gap_explanations(results, ablations):
-    """:func:`fsbook.experiments.hkl_ablations.explanation_table` against the ``hkl`` store's
+    """:func:`fsbook.experiments.hkl.ablations.explanation_table` against the ``hkl`` store's
     own L1-SVM folds (``results``; ``ablations``: the ``hkl_ablations`` store)."""
     return hkl_ablations.explanation_table(ablations, reference=table3_fold_accuracy(results, "L1"))
 

@@ -120,7 +120,7 @@ def tuned_svms(seed, l1=None):
         Seed of the inner folds (:func:`~fsbook.experiments.hkl.folds.inner_seed`).
     l1 : callable, optional
         ``l1(seed)`` replaces the L1-SVM (the ablations of
-        :mod:`fsbook.experiments.hkl_ablations`).
+        :mod:`fsbook.experiments.hkl.ablations`).
 
     Returns
     -------

@@ -1,6 +1,6 @@
 """The parts of the ``hkl`` protocol: the function that runs each table's tasks (:data:`PARTS`,
 keyed by ``params["table"]``), and Table 3's tuned SVMs on one outer fold
-(:func:`svm_tuned_fold`), which the ablations of :mod:`fsbook.experiments.hkl_ablations` rerun
+(:func:`svm_tuned_fold`), which the ablations of :mod:`fsbook.experiments.hkl.ablations` rerun
 with one setting changed.
 """
 from __future__ import annotations

@@ -50,6 +50,10 @@ variants), :mod:`~fsbook.experiments.l1linf.tables` (:func:`reduce` and the chap
 from __future__ import annotations
 
 from fsbook.experiments._runner import Protocol
+
+# the chapter's other slots, read as l1linf.ablations, l1linf.facts
+from fsbook.experiments.l1linf import ablations as ablations
+from fsbook.experiments.l1linf import facts as facts
 from fsbook.experiments.l1linf.claims import (
     CLAIM_FOHSIC,
     CLAIM_HSFS,

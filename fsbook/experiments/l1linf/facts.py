@@ -329,7 +329,7 @@ def explanation_facts(p, variants, cpu_seconds):
     p : the page's tables (:func:`page`)
     variants : dict
         ``{(dataset, method, variant): per-fold errors}`` of the ``l1linf_ablations`` store
-        (:func:`fsbook.experiments.l1linf_ablations.variants`).
+        (:func:`fsbook.experiments.l1linf.ablations.variants`).
     cpu_seconds : float
         The CPU time that store records.
     """
@@ -386,7 +386,7 @@ def facts(results, *, selection_record, variants, variants_cpu_seconds, starts, 
         (:func:`fsbook.benchmark_records.read_benchmark`).
     variants : dict
         ``{(dataset, method, variant): per-fold errors}``: the paper's settings one at a time, from
-        the ``l1linf_ablations`` store (:func:`fsbook.experiments.l1linf_ablations.variants`).
+        the ``l1linf_ablations`` store (:func:`fsbook.experiments.l1linf.ablations.variants`).
     variants_cpu_seconds : float
         The CPU time that store records.
     starts : DataFrame

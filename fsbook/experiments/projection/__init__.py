@@ -6,7 +6,7 @@
   cross-validation on the exact batched logistic path of :mod:`fsbook.projection.logistic`
   (:func:`lgr_choice`, :func:`lgr_fast_fit`) and the scikit-learn reference
   (:func:`~fsbook.experiments.projection.newsgroups._lgr_cv_search`).  Their protocol
-  is :mod:`fsbook.experiments.projection_text` (its own store, ``results/projection_text``).
+  is :mod:`fsbook.experiments.projection.text` (its own store, ``results/projection_text``).
 * Tables 5-7 -- Yale faces, 105 pairwise tasks, degree-2 polynomial kernel: :func:`yale_task`;
   sensitivity of Proj-R to ρ (eq. 17): the ``"rho"`` tasks.
 
@@ -46,7 +46,7 @@ reductions, Gram matrices and one pairwise task), :mod:`~fsbook.experiments.proj
 (the live checks of the face experiment),
 :mod:`~fsbook.experiments.projection.search` (each part's model search),
 :mod:`~fsbook.experiments.projection.newsgroups` (the text tasks' parts, shared with
-:mod:`fsbook.experiments.projection_text`), :mod:`~fsbook.experiments.projection.tables`
+:mod:`fsbook.experiments.projection.text`), :mod:`~fsbook.experiments.projection.tables`
 (:func:`reduce`, one builder per part), :mod:`~fsbook.experiments.projection.claims` (the claim
 families) and :mod:`~fsbook.experiments.projection.facts` (the numbers the chapter's prose quotes,
 worded by :mod:`~fsbook.experiments.projection.words`, from the tables of
@@ -57,6 +57,11 @@ so they are imported on their own: ``from fsbook.experiments.projection import f
 """
 
 from fsbook.experiments._runner import Protocol
+
+# the chapter's other slots, read as projection.ablations, projection.facts, projection.text
+from fsbook.experiments.projection import ablations as ablations
+from fsbook.experiments.projection import facts as facts
+from fsbook.experiments.projection import text as text
 from fsbook.experiments.projection.boston import boston_data, boston_run, pls_predict
 from fsbook.experiments.projection.claims import (
     agreement_table,

@@ -3,7 +3,7 @@ the agreement of each level it prints with ours, decided with :mod:`fsbook.claim
 
 Every order claim carries its table's declared margin (:data:`~fsbook.experiments.projection.
 paper.ORDER_MARGINS`, one test prediction of a run): :func:`order_claims` for the orders of
-methods (Tables 2-4's too, through :func:`fsbook.experiments.projection_text.claims`),
+methods (Tables 2-4's too, through :func:`fsbook.experiments.projection.text.claims`),
 :func:`with_margins` for a claims table built elsewhere (the choice of d).
 """
 
@@ -114,7 +114,7 @@ def order_claims(values_of, tables, paper, gains, margins=ORDER_MARGINS):
 def claims(results):
     """The chapter's claims table for Tables 1 and 5-7: the paper's order of every pair of
     methods of each table, decided on the stored per-run results by :mod:`fsbook.claims`
-    (:func:`order_claims`; Tables 2-4: :func:`fsbook.experiments.projection_text.claims`).
+    (:func:`order_claims`; Tables 2-4: :func:`fsbook.experiments.projection.text.claims`).
 
     The claims are paired over runs (:func:`per_run`; for the faces each run's average over its
     pairs, so the runs are the units) and tested by the paired t-test, Holm within each table; each
@@ -154,7 +154,7 @@ def with_margins(claims, margins=ORDER_MARGINS):
     (:func:`fsbook.claims.claims_table`: Holm within each family, as before).
 
     For the order claims built outside this package, such as the choice of d
-    (:func:`fsbook.experiments.projection_text.topic_count_claims`).
+    (:func:`fsbook.experiments.projection.text.topic_count_claims`).
 
     Parameters
     ----------

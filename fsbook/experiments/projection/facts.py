@@ -16,7 +16,8 @@ live here too.
 import pandas as pd
 
 from fsbook.claims import HOLDS, VERDICTS
-from fsbook.experiments import projection_ablations, projection_text
+from fsbook.experiments.projection import ablations as projection_ablations
+from fsbook.experiments.projection import text as projection_text
 from fsbook.experiments.projection.boston_facts import _table1_facts
 from fsbook.experiments.projection.claims import claims
 from fsbook.experiments.projection.paper import (
@@ -285,8 +286,8 @@ def facts(res, res_text, res_why):
     ----------
     res, res_text, res_why : ProtocolResult
         ``read_store`` of :data:`~fsbook.experiments.projection.PROTOCOL`,
-        :data:`fsbook.experiments.projection_text.PROTOCOL` and
-        :data:`fsbook.experiments.projection_ablations.PROTOCOL`.
+        :data:`fsbook.experiments.projection.text.PROTOCOL` and
+        :data:`fsbook.experiments.projection.ablations.PROTOCOL`.
 
     Returns
     -------
@@ -305,7 +306,7 @@ def facts(res, res_text, res_why):
 
 def vocabulary_facts(n_vocab, vocab, paper=projection_text.PAPER_VOCABULARY):
     """The vocabulary's size and how the other readings of the rule compare with the paper's
-    (``vocab``: :func:`fsbook.experiments.projection_text.vocabulary_sizes`)."""
+    (``vocab``: :func:`fsbook.experiments.projection.text.vocabulary_sizes`)."""
     gap, row, col = sorted((abs(int(vocab.loc[r, c]) - paper), r, c) for r in vocab.index for c in vocab.columns)[0]
     story = (f"With the stop list '{row}' and words ranked by {col} the rule gives the paper's {spaced(paper)} "
              "words exactly") if gap == 0 else \
@@ -355,10 +356,10 @@ UNIT = {"boston": "test R² (%)", "news": "test error (%)", "yale": "test error 
 
 def ablation_shown(why, part):
     """The ablations of one data set (``part``, a key of
-    :data:`fsbook.experiments.projection_ablations.DATA`) as the chapter shows them: each
+    :data:`fsbook.experiments.projection.ablations.DATA`) as the chapter shows them: each
     setting changed, the model's level with the book's settings and with that one changed, the
     paper's, and the gap closed with its interval (``why``:
-    :func:`fsbook.experiments.projection_ablations.ablation_table`)."""
+    :func:`fsbook.experiments.projection.ablations.ablation_table`)."""
     data = projection_ablations.DATA[part]
     t = why[why["data set"] == data]
     shown = pd.DataFrame({

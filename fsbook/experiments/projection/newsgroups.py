@@ -1,7 +1,7 @@
 """Tables 2-4 (20 Newsgroups): the vocabulary, the topics, the designs and the cross-validated
 logistic regression of a pairwise text task.
 
-Their protocol is :mod:`fsbook.experiments.projection_text` (its own store,
+Their protocol is :mod:`fsbook.experiments.projection.text` (its own store,
 ``results/projection_text``); this module holds the parts it shares with the ablations and the
 benchmark: :func:`newsgroups_vocabulary`, :func:`newsgroups_topics`,
 :func:`newsgroups_designs`, the cross-validation on the exact batched logistic path of
@@ -226,7 +226,7 @@ def _news_topics(n_topics):
 
 def newsgroups_pair(params, topics=True, corpus=None):
     """The arguments of :func:`newsgroups_designs` for a text task (``{"table", "topics", "run",
-    "pair"}``, :mod:`fsbook.experiments.projection_text`): the pair's
+    "pair"}``, :mod:`fsbook.experiments.projection.text`): the pair's
     training and test documents (words ``X_*``, topic proportions ``Z_*`` of the LDA with
     ``params["topics"]`` topics, or ``None`` with ``topics=False``), labels (1: the pair's
     second group), the table's fraction and the task's seed.  ``corpus`` replaces

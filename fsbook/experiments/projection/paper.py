@@ -1,7 +1,7 @@
 """The paper's printed numbers, the protocol's settings and its version history.
 
 Zhang & Schneider (2010), Section 3: Table 1's levels and best d, Tables 5-7's levels (Tables
-2-4's are :data:`fsbook.experiments.projection_text.PAPER`), the α and ρ grids, the penalties
+2-4's are :data:`fsbook.experiments.projection.text.PAPER`), the α and ρ grids, the penalties
 on the reduced coordinates, the runs, tables and pairs of each part, the tie rule of the face
 SVMs' C search, the margins of the order claims (:data:`ORDER_MARGINS`) and of the agreement with
 the paper's levels, and the version whose store the chapter reads.
@@ -10,7 +10,7 @@ Version history (:data:`VERSION`)
 ---------------------------------
 * Version 4's store also held the first 20 Newsgroups tasks (d = 30, scikit-learn's grid
   search, ties to the largest α); they moved, recomputed with the exact path and another tie
-  rule, to :mod:`fsbook.experiments.projection_text`.  The Boston, face and ρ tasks did not
+  rule, to :mod:`fsbook.experiments.projection.text`.  The Boston, face and ρ tasks did not
   change, so the version did not either.
 * Version 5 breaks the ties of the face SVMs' C search lexicographically (:data:`YALE_TIES`)
   instead of giving them to the smallest C, and stores each fit's chosen C.

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from fsbook.decisions import argbest
-from fsbook.experiments import projection_text
+from fsbook.experiments.projection import text as projection_text
 from fsbook.experiments.projection.claims import agreement_table, claims, with_margins
 from fsbook.experiments.projection.paper import (
     GRID,
@@ -30,7 +30,7 @@ def chapter_claims(res, res_text):
 
 
 def chapter_d_claims(res_text):
-    """The paper's choice of d as claims (:func:`fsbook.experiments.projection_text.
+    """The paper's choice of d as claims (:func:`fsbook.experiments.projection.text.
     topic_count_claims`), with the margin of their table's order claims
     (:func:`~fsbook.experiments.projection.claims.with_margins`)."""
     return with_margins(projection_text.topic_count_claims(res_text))

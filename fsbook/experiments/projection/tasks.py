@@ -32,7 +32,7 @@ from fsbook.experiments.projection.yale import yale_data, yale_run_grams, yale_s
 def make_tasks(full):
     """Task parameters: ``{"part": "boston", "run"}``, ``{"part": "yale", "table", "run", "pair"}``
     and ``{"part": "rho", "run", "pair"}`` (the ρ sweep).  ``full=False`` is the chapter's
-    subsample.  (The text tasks of Tables 2-4 are :mod:`fsbook.experiments.projection_text`'s.)
+    subsample.  (The text tasks of Tables 2-4 are :mod:`fsbook.experiments.projection.text`'s.)
 
     Parameters
     ----------

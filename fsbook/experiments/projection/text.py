@@ -61,23 +61,17 @@ import pandas as pd
 
 from fsbook.decisions import SCORE_ATOL
 from fsbook.experiments._runner import Protocol
-from fsbook.experiments.projection import (
+from fsbook.experiments.projection.claims import order_claims, paper_agreement
+from fsbook.experiments.projection.newsgroups import lgr_choice, newsgroups_designs, newsgroups_pair
+from fsbook.experiments.projection.paper import (
     AGREEMENT_MARGIN,
     GRID,
     NEWS_FRACS,
     NEWS_METHODS,
     NEWS_PAIRS,
     NEWS_REDUCED_PENALTY,
-    balanced_block,
-    coverage_table,
-    lgr_choice,
-    newsgroups_designs,
-    newsgroups_pair,
-    order_claims,
-    paper_agreement,
-    run_means,
-    runs_table,
 )
+from fsbook.experiments.projection.tables import balanced_block, coverage_table, run_means, runs_table
 from fsbook.projection.logistic import lgr_cv_path, lgr_refit_decision
 
 #: the paper's Tables 2-4 (mean and standard error of the test error, %)
@@ -422,7 +416,7 @@ def vocabulary_sizes(stop_lists=None, rankings=("occurrences", "documents"), per
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
     from fsbook.datasets import load_20newsgroups
-    from fsbook.experiments.projection import newsgroups_vocabulary
+    from fsbook.experiments.projection.newsgroups import newsgroups_vocabulary
     if stop_lists is None:
         stop_lists = {"none": frozenset(), "scikit-learn ENGLISH_STOP_WORDS": ENGLISH_STOP_WORDS}
     tr = load_20newsgroups(subset="train")

@@ -20,7 +20,7 @@ the paper's Table 1 value.
 
 Examples
 --------
->>> from fsbook.experiments import l1linf_ablations as A
+>>> from fsbook.experiments.l1linf import ablations as A
 >>> tasks = A.make_tasks(full=True)
 >>> len(tasks), tasks[0]
 (130, {'dataset': 'wine', 'method': 'HSFS', 'variant': 'unstandardised, width 1', 'fold': 0})
@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import pandas as pd
 
-from fsbook.experiments import l1linf
 from fsbook.experiments._runner import Protocol
+from fsbook.experiments.l1linf.paper import N_FOLDS, SHARED_DATASETS
+from fsbook.experiments.l1linf.tasks import explanation_runs, variant_errors
 
 __all__ = ["PROTOCOL", "DATASETS", "make_tasks", "run_task", "reduce", "variants"]
 
 #: the data sets the paper shares with us (its Table 1's columns), in the order the tasks run
-DATASETS = l1linf.SHARED_DATASETS
+DATASETS = SHARED_DATASETS
 #: the data sets of the documented subsample (the small ones, seconds per task)
 QUICK_DATASETS = ("wine", "glass")
 
@@ -45,18 +46,18 @@ def make_tasks(full):
     five folds of every shared data set.  Subsample: wine and glass."""
     datasets = DATASETS if full else QUICK_DATASETS
     return [{"dataset": ds, "method": method, "variant": name, "fold": fold}
-            for ds in datasets for (method, name) in l1linf.explanation_runs(ds)
-            for fold in range(l1linf.N_FOLDS)]
+            for ds in datasets for (method, name) in explanation_runs(ds)
+            for fold in range(N_FOLDS)]
 
 
 def run_task(params):
     """The test error (%) of one variant on one fold
     (:func:`fsbook.experiments.l1linf.variant_errors`)."""
     ds, method, name = params["dataset"], params["method"], params["variant"]
-    settings = l1linf.explanation_runs(ds).get((method, name))
+    settings = explanation_runs(ds).get((method, name))
     if settings is None:
         raise ValueError(f"no variant {name!r} of {method} on {ds}")
-    errors = l1linf.variant_errors(ds, method, folds_used=[params["fold"]], **settings)
+    errors = variant_errors(ds, method, folds_used=[params["fold"]], **settings)
     return {"error": float(errors.iloc[0])}
 
 
@@ -78,7 +79,7 @@ def variants(results):
     """
     out = {}
     for key, g in results.tables["folds"].groupby(["dataset", "method", "variant"], sort=False):
-        if len(g) == l1linf.N_FOLDS:
+        if len(g) == N_FOLDS:
             out[key] = g.set_index("fold")["error"].sort_index().rename("error").astype(float)
     return out
 

@@ -30,8 +30,10 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from fsbook.experiments import hkl
 from fsbook.experiments._runner import Protocol
+from fsbook.experiments.hkl.models import tuned_l1_svm
+from fsbook.experiments.hkl.paper import N_FOLDS, PAPER_TABLE3, SVM_C_GRID
+from fsbook.experiments.hkl.parts import svm_tuned_fold
 from fsbook.model_selection import tuned_svm
 
 __all__ = ["PROTOCOL", "VARIANTS", "WIDE_C_GRID", "CONVERGED_MAX_ITER", "L1HingeSVM", "make_tasks", "run_task", "reduce",
@@ -138,12 +140,12 @@ def _words(min_df, counts):
 
 def _grid_search(model, grid_name="C", grid=None):
     """``seed ↦`` the tuned ``model`` over ``grid`` (default the stored C grid)."""
-    return lambda seed: tuned_svm(model, {grid_name: hkl.SVM_C_GRID if grid is None else grid}, seed)
+    return lambda seed: tuned_svm(model, {grid_name: SVM_C_GRID if grid is None else grid}, seed)
 
 
 def _variant(name):
     """``(X or None, l1 or None)`` of :func:`fsbook.experiments.hkl.svm_tuned_fold` for ``name``."""
-    l1 = hkl.tuned_l1_svm
+    l1 = tuned_l1_svm
     makers = {
         "stored": lambda: (None, None),
         "c_grid": lambda: (None, _grid_search(l1(), grid=WIDE_C_GRID)),
@@ -165,7 +167,7 @@ def make_tasks(full):
     """Full: every variant (:data:`VARIANTS`, in its order) on each of the four outer folds.
     Subsample: the ``"l2_penalty"`` variant and the reference (``"stored"``), four folds each."""
     names = list(VARIANTS) if full else ["l2_penalty", "stored"]
-    return [{"variant": v, "fold": f} for v in names for f in range(hkl.N_FOLDS)]
+    return [{"variant": v, "fold": f} for v in names for f in range(N_FOLDS)]
 
 
 def run_task(params):
@@ -174,7 +176,7 @@ def run_task(params):
     X, l1 = _variant(params["variant"])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
-        out = hkl.svm_tuned_fold(params["fold"], X=X, l1=l1, models=("L1",))
+        out = svm_tuned_fold(params["fold"], X=X, l1=l1, models=("L1",))
     unconverged = sum(issubclass(w.category, ConvergenceWarning) for w in caught)
     return {"accuracy": out["L1"], "C": out["C_L1"], "unconverged_fits": int(unconverged)}
 
@@ -235,9 +237,9 @@ def explanation_table(results, reference=None, paper=None):
     from fsbook.claims import paired_test
 
     folds = results.tables["folds"]
-    paper = float(hkl.PAPER_TABLE3["L1-SVM"] if paper is None else paper)
+    paper = float(PAPER_TABLE3["L1-SVM"] if paper is None else paper)
     by = {v: g.sort_values("fold") for v, g in folds.groupby("variant", sort=False)
-          if len(g) == hkl.N_FOLDS}
+          if len(g) == N_FOLDS}
     ref = np.asarray(by["stored"]["accuracy"] if reference is None else reference, dtype=float)
     gap = paper - float(ref.mean())
     rows = []

@@ -1,7 +1,7 @@
 """Why chapter 1's levels differ from the paper's: declared ablations of its protocols.
 
 Every level the chapter prints differs from the paper's (:func:`fsbook.experiments.projection.
-agreement_table`, :func:`fsbook.experiments.projection_text.agreement_table`).  Each candidate
+agreement_table`, :func:`fsbook.experiments.projection.text.agreement_table`).  Each candidate
 explanation is one setting the paper leaves unstated and the book chose; an *ablation* changes
 that one setting, and nothing else, for the model whose level differs most on each data set,
 on the paper's own runs (the same splits and seeds as the stored protocols: the seeds come from
@@ -26,7 +26,7 @@ Yale faces         SVM-GDA, SVM-Kernel raw pixels, standardised pixels, no kerne
 The tasks reuse the protocols' functions with one setting overridden
 (:func:`~fsbook.experiments.projection.boston_run`,
 :func:`~fsbook.experiments.projection.newsgroups_pair`,
-:func:`~fsbook.experiments.projection_text.lgr_record`,
+:func:`~fsbook.experiments.projection.text.lgr_record`,
 :func:`~fsbook.experiments.projection.yale_task`); the ``"book"`` tasks recompute the stored
 protocols' values.  :func:`ablation_table` decides each explanation (:data:`ABLATIONS`).
 
@@ -57,7 +57,14 @@ import pandas as pd
 
 from fsbook.decisions import RTOL, argbest
 from fsbook.experiments._runner import Protocol
-from fsbook.experiments.projection import (
+from fsbook.experiments.projection.boston import boston_data, boston_run
+from fsbook.experiments.projection.newsgroups import (
+    newsgroups_corpus,
+    newsgroups_pair,
+    newsgroups_sample,
+    newsgroups_vocabulary,
+)
+from fsbook.experiments.projection.paper import (
     AGREEMENT_MARGIN,
     FINE_GRID,
     GRID,
@@ -66,22 +73,12 @@ from fsbook.experiments.projection import (
     YALE_K,
     YALE_PAIRS,
     YALE_TIES,
-    balanced_block,
-    boston_data,
-    boston_run,
-    newsgroups_corpus,
-    newsgroups_pair,
-    newsgroups_sample,
-    newsgroups_vocabulary,
-    yale_data,
-    yale_grams,
-    yale_seed,
-    yale_setup,
-    yale_task,
 )
-from fsbook.experiments.projection import VERSION as PROJECTION_VERSION
-from fsbook.experiments.projection_text import PAPER as PAPER_TEXT
-from fsbook.experiments.projection_text import lgr_record
+from fsbook.experiments.projection.paper import VERSION as PROJECTION_VERSION
+from fsbook.experiments.projection.tables import balanced_block
+from fsbook.experiments.projection.text import PAPER as PAPER_TEXT
+from fsbook.experiments.projection.text import lgr_record
+from fsbook.experiments.projection.yale import yale_data, yale_grams, yale_seed, yale_setup, yale_task
 
 VERSION = "1"
 #: the table of each data set whose levels are ablated
@@ -226,7 +223,7 @@ def news_corpus(headers=True, weights="counts", vocabulary="book"):
 def _run_news(params):
     """One (run, pair) task of Table 2 under its setting: L2-LGR on the task's sampled training
     posts (:func:`~fsbook.experiments.projection.newsgroups_sample`), cross-validated and refitted
-    as the protocol does (:func:`~fsbook.experiments.projection_text.lgr_record`)."""
+    as the protocol does (:func:`~fsbook.experiments.projection.text.lgr_record`)."""
     over = SETTINGS["news"][params["setting"]]
     corpus = news_corpus(over.get("headers", True), over.get("weights", "counts"), over.get("vocabulary", "book"))
     a = newsgroups_pair({"table": NEWS_TABLE, "topics": None, **params}, topics=False, corpus=corpus)
