@@ -28,7 +28,11 @@ def test_the_book_protocols_are_found_with_their_ablations():
     assert protocol_module("projection_text") == "fsbook.experiments.projection.text"
     # kernel_design's ablations module declares no protocol: its regimes are a benchmark's rows
     assert "kernel_design_ablations" not in names
+    # the template and its ablations are protocols, private ones: not among the book's
     assert protocol_module("_example") == "fsbook.experiments._example"
+    assert protocol_module("_example_ablations") == "fsbook.experiments._example.ablations"
+    assert "_example_ablations" not in names
+    assert load_protocol("_example_ablations").name == "_example_ablations"
     with pytest.raises(ValueError, match="unknown protocol"):
         protocol_module("no_such_protocol")
 

@@ -293,21 +293,12 @@ def verify_parser():
 
 
 def _check_names(parser, names):
-    from fsbook.experiments._registry import available_protocols
+    from fsbook.experiments._registry import available_protocols, protocol_modules
 
-    known = available_protocols()
+    known = protocol_modules(private=True)          # the template's protocols may be verified too
     for name in names or []:
-        if name not in known and not (name.startswith("_") and _importable(name)):
-            parser.error(f"unknown protocol {name!r}; choose one of {', '.join(known)}")
-
-
-def _importable(name):
-    import importlib.util
-
-    try:
-        return importlib.util.find_spec(f"fsbook.experiments.{name}") is not None
-    except (ImportError, ValueError):
-        return False
+        if name not in known:
+            parser.error(f"unknown protocol {name!r}; choose one of {', '.join(available_protocols())}")
 
 
 def _check_root(parser, root):

@@ -14,12 +14,15 @@ features and noise level ``noise``, repeated ``rep`` times.  Each slot of a prot
 ``claims``
     the paper's claims, decided on the paired per-unit results (:mod:`fsbook.claims`);
 ``facts``
-    every number and verdict the page's prose quotes, as a function of the results.
+    every number and verdict the page's prose quotes, as a function of the results;
+``ablations`` (optional)
+    the variants that explain a gap, a protocol of their own (``_example_ablations``).
 
 ``PROTOCOL`` joins them; ``python -m fsbook.experiments <name> --full`` runs it into its store,
 and a page reads the store and glues ``facts``.  The module name starts with ``_``, so the
 template is not listed among the book's protocols.
 """
+from fsbook.experiments._example import ablations as ablations
 from fsbook.experiments._example.claims import FAMILY, claims
 from fsbook.experiments._example.facts import facts
 from fsbook.experiments._example.paper import ALPHAS, VERSION

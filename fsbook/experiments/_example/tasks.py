@@ -9,7 +9,7 @@ from sklearn.linear_model import LinearRegression, RidgeCV
 from fsbook.experiments._example.paper import ALPHAS, N_FEATURES, N_SAMPLES, NOISE_LEVELS, REPETITIONS
 from fsbook.experiments._runner import task_seed
 
-__all__ = ["make_tasks", "run_task"]
+__all__ = ["draw", "make_tasks", "run_task"]
 
 
 def make_tasks(full):
@@ -35,6 +35,23 @@ def make_tasks(full):
             for noise in NOISE_LEVELS for rep in range(REPETITIONS[full])]
 
 
+def draw(params):
+    """One synthetic draw of a task: ``2n`` points ``X`` (the first ``n`` train, the rest test)
+    and ``y = Xw + noise``, from the seed of the task's parameters (:func:`make_tasks`'s keys).
+
+    Examples
+    --------
+    >>> X, y = draw({"n": 30, "p": 10, "noise": 2.0, "rep": 0})
+    >>> X.shape, y.shape
+    ((60, 10), (60,))
+    """
+    rng = np.random.default_rng(task_seed(params))
+    n, p = params["n"], params["p"]
+    w = rng.normal(size=p)
+    X = rng.normal(size=(2 * n, p))
+    return X, X @ w + params["noise"] * rng.normal(size=2 * n)
+
+
 def run_task(params):
     """Test R² of OLS and of ridge (α by leave-one-out CV on :data:`ALPHAS`) on one synthetic
     draw, and the index of the chosen α.
@@ -58,11 +75,8 @@ def run_task(params):
     >>> sorted(r), r["alpha"] in (0.001, 0.01, 0.1, 1.0, 10.0, 100.0, 1000.0)
     (['OLS', 'Ridge', 'alpha', 'alpha_index'], True)
     """
-    rng = np.random.default_rng(task_seed(params))
-    n, p = params["n"], params["p"]
-    w = rng.normal(size=p)
-    X = rng.normal(size=(2 * n, p))
-    y = X @ w + params["noise"] * rng.normal(size=2 * n)
+    X, y = draw(params)
+    n = params["n"]
     ols = LinearRegression().fit(X[:n], y[:n])
     ridge = RidgeCV(alphas=ALPHAS).fit(X[:n], y[:n])
     return {"OLS": ols.score(X[n:], y[n:]), "Ridge": ridge.score(X[n:], y[n:]), "alpha": ridge.alpha_,
