@@ -5,9 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fsbook.experiments import _suite_claims as C
 from fsbook.experiments import run_protocol
 from fsbook.experiments import selection_suite as S
+from fsbook.experiments.selection_suite import comparisons as C
 
 
 def test_design_has_thirty_sets_in_five_domains_multiclass_and_subsamples():

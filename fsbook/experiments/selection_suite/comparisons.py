@@ -9,16 +9,16 @@ Both read the tables of :func:`fsbook.experiments.selection_suite.reduce`:
   shape of :data:`SHAPES`), each selector above ``none`` over the scope's data sets by the
   Wilcoxon signed-rank test, Holm over the selectors of a scope.
 
-The statistics that read these claims (:func:`~fsbook.experiments._suite_analysis.which_selector`,
-:func:`~fsbook.experiments._suite_analysis.decided_counts`) are
-:mod:`fsbook.experiments._suite_analysis`'.
+The statistics that read these claims (:func:`~fsbook.experiments.selection_suite.analysis.which_selector`,
+:func:`~fsbook.experiments.selection_suite.analysis.decided_counts`) are
+:mod:`fsbook.experiments.selection_suite.analysis`'.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from fsbook.experiments._suite_analysis import effects_vs_none
-from fsbook.experiments._suite_design import CLASSIFIERS, DOMAINS, METHODS
+from fsbook.experiments.selection_suite.analysis import effects_vs_none
+from fsbook.experiments.selection_suite.settings import CLASSIFIERS, DOMAINS, METHODS
 
 __all__ = ["SHAPES", "claims_vs_none", "over_datasets_vs_none", "scopes"]
 
@@ -82,7 +82,7 @@ def scopes(design):
     Parameters
     ----------
     design : DataFrame
-        :func:`fsbook.experiments.selection_suite.design`'s table (columns ``dataset``,
+        :func:`fsbook.experiments.selection_suite.settings`'s table (columns ``dataset``,
         ``domain``, ``n``, ``d``, ``classes``).
 
     Returns
@@ -109,7 +109,7 @@ def scopes(design):
 def over_datasets_vs_none(accuracy, design, metric="acc_rbf", margins=None):
     """Per scope (:func:`scopes`) and selector: "the selector above all features", decided over
     the scope's data sets where it ran by the Wilcoxon signed-rank test on the per-data-set
-    differences (:func:`~fsbook.experiments._suite_analysis.effects_vs_none`), with the
+    differences (:func:`~fsbook.experiments.selection_suite.analysis.effects_vs_none`), with the
     Hodges–Lehmann effect and its exact 95 %
     interval (:func:`fsbook.claims.evaluate`); Holm over the selectors of a scope (one family per
     scope).  A scope of too few data sets for the test to reach p < 0.05 is untestable, never

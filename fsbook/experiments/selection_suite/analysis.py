@@ -10,19 +10,19 @@ Every function reads the tables of :func:`fsbook.experiments.selection_suite.red
   step-down over average ranks (:func:`fsbook.stats.holm_vs_control`);
 * :func:`effects_vs_none` -- per data set, each selector's accuracy minus that of all features;
 * :func:`which_selector` -- per scope, the selectors decided above and below all features
-  (:func:`~fsbook.experiments._suite_claims.over_datasets_vs_none`'s claims);
+  (:func:`~fsbook.experiments.selection_suite.comparisons.over_datasets_vs_none`'s claims);
 * :func:`pareto` -- accuracy against fit cost per domain, and which methods no other dominates.
 
 The claims against all features (per data set and over each scope) are
-:mod:`fsbook.experiments._suite_claims`'.
+:mod:`fsbook.experiments.selection_suite.comparisons`'.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from fsbook.experiments import _suite_design as S
-from fsbook.experiments._suite_design import CLASSIFIERS, DOMAINS, METHODS
+from fsbook.experiments.selection_suite import settings as S
+from fsbook.experiments.selection_suite.settings import CLASSIFIERS, DOMAINS, METHODS
 
 __all__ = ["MARKDOWN_FACTS", "effects_vs_none", "friedman_tests", "pareto", "pareto_front", "score_matrix", "stability_summary",
            "decided_counts", "versus_none", "which_selector", "facts", "PAPER_METHODS"]
@@ -172,7 +172,7 @@ def which_selector(decided, cost=None):
     Parameters
     ----------
     decided : DataFrame
-        :func:`~fsbook.experiments._suite_claims.over_datasets_vs_none`'s table.
+        :func:`~fsbook.experiments.selection_suite.comparisons.over_datasets_vs_none`'s table.
     cost : DataFrame, optional
         ``reduce``'s ``cost`` table: with it, the column ``cheapest not below`` names the selector
         of least median fit CPU time among those not decided below all features.
@@ -227,7 +227,7 @@ def stability_summary(stability, accuracy):
 
 def decided_counts(per_dataset):
     """Per method: how many per-data-set comparisons with all features are decided above, below,
-    not separated, and in all (:func:`~fsbook.experiments._suite_claims.claims_vs_none`'s table), overall and per domain.
+    not separated, and in all (:func:`~fsbook.experiments.selection_suite.comparisons.claims_vs_none`'s table), overall and per domain.
 
     Examples
     --------
@@ -326,7 +326,7 @@ def facts(results, design, claims_table):
     results : ProtocolResult
         The stored protocol.
     design : DataFrame
-        :func:`fsbook.experiments.selection_suite.design`.
+        :func:`fsbook.experiments.selection_suite.settings`.
     claims_table : DataFrame
         :func:`fsbook.experiments.selection_suite.claims` of ``results``.
 

@@ -29,7 +29,7 @@ solvers' included, at no cost to the fit; a spike shorter than 5 ms can be misse
 The page's statistics on the reduced tables (:func:`score_matrix`, :func:`friedman_tests`,
 :func:`versus_none`, :func:`effects_vs_none`, :func:`which_selector`, :func:`pareto`,
 :func:`stability_summary`, :func:`decided_counts`) and the facts its prose quotes
-(:func:`page_facts`, :data:`MARKDOWN_FACTS`) are :mod:`fsbook.experiments._suite_analysis`'s,
+(:func:`page_facts`, :data:`MARKDOWN_FACTS`) are :mod:`fsbook.experiments.selection_suite.analysis`'s,
 re-exported here: the page reads them from this module.
 
 Example (one task of the quick subsample, a few seconds):
@@ -55,7 +55,9 @@ from sklearn.preprocessing import StandardScaler
 from fsbook.experiments import benchmark as B
 from fsbook.experiments._memory import PeakRSS
 from fsbook.experiments._runner import Protocol, task_seed
-from fsbook.experiments._suite_analysis import (  # noqa: F401  (the page's statistics, re-exported)
+from fsbook.experiments._workers import process_cpu_seconds
+from fsbook.experiments.benchmark import attribute_groups
+from fsbook.experiments.selection_suite.analysis import (  # noqa: F401  (the page's statistics, re-exported)
     MARKDOWN_FACTS,
     decided_counts,
     effects_vs_none,
@@ -66,8 +68,8 @@ from fsbook.experiments._suite_analysis import (  # noqa: F401  (the page's stat
     versus_none,
     which_selector,
 )
-from fsbook.experiments._suite_analysis import facts as page_facts  # noqa: F401  (the page's prose)
-from fsbook.experiments._suite_design import (  # noqa: F401  (the protocol's declarations, re-exported)
+from fsbook.experiments.selection_suite.analysis import facts as page_facts  # noqa: F401  (the page's prose)
+from fsbook.experiments.selection_suite.settings import (  # noqa: F401  (the protocol's declarations, re-exported)
     CLASSIFIERS,
     DATASETS,
     DOMAINS,
@@ -87,8 +89,6 @@ from fsbook.experiments._suite_design import (  # noqa: F401  (the protocol's de
     REPEATS,
     WIDTH_CAP,
 )
-from fsbook.experiments._workers import process_cpu_seconds
-from fsbook.experiments.benchmark import attribute_groups
 
 VERSION = "1"
 #: the version of :mod:`fsbook.experiments.benchmark` whose selector settings and SVM tie rule
@@ -433,10 +433,10 @@ def order_margins(design):
 def claims(results, design=None):
     """Every comparison the page decides, on the stored folds: per data set, each selector above
     all features by the paired t over the repetition means (Holm within each selector's family of
-    data sets, :func:`~fsbook.experiments._suite_claims.claims_vs_none`), then per scope (all data
+    data sets, :func:`~fsbook.experiments.selection_suite.comparisons.claims_vs_none`), then per scope (all data
     sets, each domain, each shape) each selector above all features over the scope's data sets by
     the Wilcoxon signed-rank test (Holm within the scope,
-    :func:`~fsbook.experiments._suite_claims.over_datasets_vs_none`).  Every claim carries its
+    :func:`~fsbook.experiments.selection_suite.comparisons.over_datasets_vs_none`).  Every claim carries its
     declared margin (:func:`order_margins`; over data sets their Hodges–Lehmann estimate,
     :func:`fsbook.experiments.benchmark.over_datasets_margin`).
 
@@ -454,7 +454,7 @@ def claims(results, design=None):
         A claims table with ``dataset``, ``domain``, ``method`` and ``scope`` columns (``scope``
         empty on per-data-set rows, ``dataset`` empty on the rows over data sets).
     """
-    from fsbook.experiments import _suite_claims as C
+    from fsbook.experiments.selection_suite import comparisons as C
 
     t = results.tables
     design = _given_or_built(design)
@@ -472,7 +472,7 @@ def _given_or_built(given_design):
 def advice(results, scopes=None, design=None):
     """The page's "which selector, when" table from the stored protocol
     (:func:`which_selector` over the decisions over data sets
-    of :func:`claims`, :func:`~fsbook.experiments._suite_claims.over_datasets_vs_none`; the
+    of :func:`claims`, :func:`~fsbook.experiments.selection_suite.comparisons.over_datasets_vs_none`; the
     per-data-set claims, which it does not use, are not computed), indexed by scope; ``scopes``
     keeps those rows, in that order; ``design`` is the protocol's :func:`design` when the caller
     has built it (built here when omitted).
@@ -480,7 +480,7 @@ def advice(results, scopes=None, design=None):
     Also ``advice(results).attrs["effects"]``: per scope and selector, the Hodges–Lehmann effect
     over data sets against all features (accuracy points), the order in which a user might try them.
     """
-    from fsbook.experiments import _suite_claims as C
+    from fsbook.experiments.selection_suite import comparisons as C
 
     design = _given_or_built(design)
     over = C.over_datasets_vs_none(results.tables["accuracy"], design, margins=order_margins(design))

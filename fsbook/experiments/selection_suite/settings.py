@@ -2,7 +2,7 @@
 preprocessing), the methods, sizes, repetitions and the declared exclusions with their reasons.
 
 They live apart from :mod:`fsbook.experiments.selection_suite` (which runs and reduces the tasks)
-so that the statistics of :mod:`fsbook.experiments._suite_analysis` can read them without
+so that the statistics of :mod:`fsbook.experiments.selection_suite.analysis` can read them without
 importing the protocol.
 """
 from __future__ import annotations
