@@ -94,3 +94,30 @@ def test_fit_clock_and_its_words_follow_the_version():
     assert VERSION not in WALL_FIT_TIME
     assert fit_clock() is time.process_time and fit_time_unit() == "CPU seconds"
     assert all(fit_clock(v) is time.perf_counter for v in WALL_FIT_TIME)
+
+
+def test_by_datasets_splits_the_columns_in_the_given_order():
+    table = pd.DataFrame({"d1": [12.345, 1.0], "d2": [2.0, float("nan")], "d3": [3.0, 3.0], "d4": [4.0, 4.25],
+                          "d5": [5.0, 5.0], "d6": [6.0, 6.0]}, index=pd.Index(["MI", "none"], name="method"))
+    # "x" is not a column: skipped; six data sets in parts of at most four: 4 + 2
+    parts = F.by_datasets(table, ["d5", "d1", "x", "d2", "d3", "d4", "d6"], "Accuracy", decimals=1)
+    assert [p.caption for p in parts] == ["Accuracy (part 1 of 2)", "Accuracy (part 2 of 2)"]
+    assert [list(p.data.columns) for p in parts] == [["method", "d5", "d1", "d2", "d3"], ["method", "d4", "d6"]]
+    # one decimal, "—" for a missing value, the methods as a column and no index shown
+    assert parts[0].to_string().splitlines() == ["method d5 d1 d2 d3", "MI 5.0 12.3 2.0 3.0",
+                                                 "none 5.0 1.0 — 3.0"]
+    assert parts[1].to_string().splitlines()[2] == "none 4.2 6.0"          # 4.25: a half to even
+    (one,) = F.by_datasets(table, ["d2", "d1"], "Accuracy", decimals=2, per=4)
+    assert one.caption == "Accuracy" and one.to_string().splitlines()[1] == "MI 2.00 12.35"
+    assert len(F.by_datasets(table, list(table.columns), "A", decimals=1, per=1)) == 6
+
+
+def test_by_datasets_on_the_stored_stability_shows_every_value_once(page):
+    st5 = page.st5
+    parts = F.by_datasets(st5, page.datasets, "Stability", decimals=2)
+    shown = [d for p in parts for d in p.data.columns if d != "method"]
+    assert shown == [d for d in page.datasets if d in st5.columns] and len(parts) == -(-len(shown) // 4)
+    for p in parts:
+        assert list(p.data["method"]) == list(st5.index)
+        cols = [c for c in p.data.columns if c != "method"]
+        assert p.data[cols].equals(st5[cols].reset_index(drop=True).rename_axis(columns=None))
