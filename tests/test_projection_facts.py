@@ -2,6 +2,9 @@
 stored results, against independent counts of the same stores, and on small cases whose answer
 is known."""
 
+import re
+
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -146,3 +149,131 @@ def test_the_rho_summary_takes_the_smallest_tied_rho():
     assert "for Proj-GDA, and ρ chosen by CV for no reducer" in F._sweep_facts(tables)["pp_sweep"]
     assert F.balance_facts({"Proj-GDA": 2e-3, "Proj-OLap": 5e-2})["pp_rho_ratio"] == "200"
 
+
+
+# ---- the display helpers and the Krylov check, on known cases and against the stores -----------
+
+
+def test_with_agreement_on_a_known_case():
+    agree = pd.DataFrame({"id": ["table1", "table1", "table5"], "method": ["Ridge", "PCR", "Ridge"],
+                          "agreement": ["agrees", "differs", "inconclusive"], "z": [0.04, -2.96, 9.9]})
+    frame = pd.DataFrame({"paper": [1.0, 2.0, 3.0]}, index=["PCR", "Ridge", "PLS"])
+    out = F.with_agreement(agree, "table1", frame)
+    assert list(out.index) == ["PCR", "Ridge", "PLS"] and list(out["paper"]) == [1.0, 2.0, 3.0]
+    assert list(out["agreement (z)"]) == ["differs (-3.0)", "agrees (+0.0)", "—"]     # PLS: not compared
+
+
+def test_with_agreement_on_the_stored_tables(stores):
+    res, res_text, _ = stores
+    agree = S.chapter_agreement(res, res_text)
+    shown = {**{t: res.tables[t] for t in ("table1", *projection.YALE_K) if t in res.tables},
+             **S.news_tables(res_text)}
+    assert set(shown) == set(agree["id"])
+    for t, table in shown.items():
+        paper = (projection.PAPER if t in projection.PAPER else projection_text.PAPER)[t]["mean"]
+        a = agree[agree["id"] == t].set_index("method")
+        out = F.with_agreement(agree, t, table[["mean"]])
+        for m, text in out["agreement (z)"].items():
+            z = (table.loc[m, "mean"] - paper[m]) / a.loc[m, "se"]        # ours − paper in standard errors
+            assert text == f"{a.loc[m, 'agreement']} ({z:+.1f})"
+
+
+def test_store_machines_name_each_machine_once_sorted(stores):
+    from types import SimpleNamespace
+
+    a = SimpleNamespace(machines=[{"cpu": "Intel Xeon", "cores": 8}, None, {"cpu": "AMD EPYC", "cores": 2}])
+    b = SimpleNamespace(machines=[{"cpu": "AMD EPYC", "cores": 2}, {"cpu": "AMD EPYC", "cores": 4}, {}])
+    assert F.store_machines(a, b) == ["AMD EPYC, 2 logical CPUs", "AMD EPYC, 4 logical CPUs",
+                                      "Intel Xeon, 8 logical CPUs"]
+    assert F.store_machines(a) == ["AMD EPYC, 2 logical CPUs", "Intel Xeon, 8 logical CPUs"]
+    assert F.store_machines() == []
+    seen = pd.DataFrame([m for r in stores for m in r.machines if m]).drop_duplicates()
+    assert F.store_machines(*stores) == sorted(f"{c}, {n} logical CPUs" for c, n in zip(seen["cpu"], seen["cores"]))
+
+
+def test_claims_shown_names_each_claim_with_its_table_and_margin(stores):
+    res, res_text, _ = stores
+    cl = S.chapter_claims(res, res_text)
+    rows = cl[cl["id"].isin(["table5", "table6"])]
+    shown = F.claims_shown(rows, "Tables 5 and 6")
+    assert list(shown.data["claim"]) == [f"{t}: {c}" for t, c in zip(rows["table"], rows["claim"])]
+    assert list(shown.data["verdict"]) == [v + (f", {s}" if s else "") for v, s in zip(rows["verdict"], rows["size"])]
+    assert shown.caption.startswith("Tables 5 and 6; 'below margin' / 'no gain' against the margin of ")
+    for (table, margin) in rows.groupby("table")["margin"].first().items():
+        # one test prediction of a run: the margin is 100 / (test predictions a run)
+        m = re.search(rf"([\d.]+) points in {table}, one of ([\d ]+) test predictions a run", shown.caption)
+        assert m and int(m.group(2).replace(" ", "")) == round(100 / margin)
+        assert float(m.group(1)) == pytest.approx(margin, rel=0.05)
+
+
+def test_claims_shown_on_a_known_row():
+    row = pd.DataFrame({"table": ["Table 1"], "id": ["table1"], "claim": ["PLS above Ridge"], "n": [500],
+                        "unit": ["runs"], "n_direction": [289], "effect": [0.1], "ci_low": [0.05], "ci_high": [0.15],
+                        "test": ["paired_t"], "p_adj": [0.0001], "verdict": ["holds"], "size": ["below margin"],
+                        "note": [""]})
+    shown = F.claims_shown(row, "Table 1")
+    assert shown.data.iloc[0].to_dict() == {
+        "claim": "Table 1: PLS above Ridge", "n": "500 runs", "in direction": "289 of 500", "effect": "+0.10",
+        "95 % CI": "[+0.05, +0.15]", "test": "paired t", "p (Holm)": "< 0.001", "verdict": "holds, below margin"}
+    assert shown.caption.endswith(f"the margin of {format_value(100 / 456, 2)} points in Table 1, one of 456 test "
+                                  "predictions a run")
+
+
+def test_ablation_shown_on_a_known_table():
+    why = pd.DataFrame({"data set": [projection_ablations.DATA["boston"]] * 2 + ["other"],
+                        "model": ["Ridge", "PCR", "Ridge"], "explanation": ["no standardisation", "d = 11", "x"],
+                        "book": [60.0, 59.9, 1.0], "with it": [53.5, 55.6, 2.0], "paper": [49.53, 52.93, 3.0],
+                        "change": [6.609, 4.2, 0.0], "ci_low": [5.2, -0.004, 0.0], "ci_high": [8.0, 5.1, 0.0],
+                        "verdict": ["explains part", "does not explain", "explains"]})
+    shown = F.ablation_shown(why, "boston")
+    assert list(shown.data.index) == ["no standardisation", "d = 11"]          # the other data set left out
+    assert shown.data.index.name == "setting changed"
+    assert list(shown.data["gap closed (95 % CI)"]) == ["6.61 (5.20, 8.00)", "4.20 (0.00, 5.10)"]
+    assert list(shown.data["ours"]) == [60.0, 59.9] and list(shown.data["with it"]) == [53.5, 55.6]
+    assert list(shown.data["verdict"]) == ["explains part", "does not explain"]
+    assert shown.caption.startswith(f"Why our levels differ, {projection_ablations.DATA['boston']}: test R² (%)")
+
+
+def test_ablation_shown_levels_are_the_chapters_tables(stores):
+    res, _, res_why = stores
+    why = projection_ablations.ablation_table(res_why)
+    t1, paper = res.tables["table1"], projection.PAPER["table1"]["mean"]
+    for part, data in projection_ablations.DATA.items():
+        shown = F.ablation_shown(why, part)
+        assert len(shown.data) == int((why["data set"] == data).sum()) > 0
+        assert data in shown.caption and F.UNIT[part] in shown.caption
+        for text in shown.data["gap closed (95 % CI)"]:
+            change, low, high = map(float, re.fullmatch(r"(\S+) \((\S+), (\S+)\)", text).groups())
+            assert low <= change <= high
+    # Boston's levels with the book's settings are Table 1's means, over the same 500 runs
+    boston = F.ablation_shown(why, "boston").data
+    for model, ours, p in zip(boston["model"], boston["ours"], boston["paper"]):
+        assert ours == pytest.approx(t1.loc[model, "mean"]) and p == paper[model]
+
+
+def _krylov_dimension(run):
+    """The dimension of the Krylov space of PLS on ``run``'s standardised training sample: the
+    eigen-directions of XᵀX on which Xᵀy has a weight (the eigenvalues are distinct)."""
+    from fsbook.datasets import load_boston
+
+    b = load_boston()
+    train = np.random.default_rng(run).permutation(len(b.target))[:50]
+    x, y = b.data[train], b.target[train]
+    sd = x.std(axis=0)
+    xs = (x - x.mean(axis=0)) / np.where(sd > 0, sd, 1.0)      # a constant feature stays a column of 0
+    s = xs.T @ (y - y.mean())
+    values, vectors = np.linalg.eigh(xs.T @ xs)
+    assert np.diff(values).min() > 1e-6 * values.max()
+    return int((np.abs(vectors.T @ s) > 1e-8 * np.linalg.norm(s)).sum()), bool((sd == 0).any())
+
+
+def test_krylov_exhausted_where_the_krylov_space_has_fewer_than_13_dimensions(stores, glued):
+    res = stores[0]
+    runs = [p["run"] for p in res.params if p["part"] == "boston"]
+    exhausted = {run: B.krylov_exhausted(run) for run in runs}
+    dims = {run: _krylov_dimension(run) for run in runs}
+    assert all(exhausted[run] == (dims[run][0] < 13) for run in runs)
+    # it happens where a feature (CHAS, the river dummy) is constant on the 50 training houses
+    assert all(exhausted[run] == dims[run][1] for run in runs)
+    assert 0 < sum(exhausted.values()) < len(runs)
+    assert glued["pp_t1_exhausted"] == str(sum(exhausted.values()))
