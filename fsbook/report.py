@@ -507,6 +507,15 @@ def with_unit(n, unit: str) -> str:
     return f"{n} {_SINGULAR.get(unit, unit) if n == 1 else unit}"
 
 
+#: the verb of each claim verdict with the claim as its subject, singular; a claim that holds by
+#: less than its margin is "holds, below margin"
+VERDICT_VERB = {"holds": "holds", "holds, below margin": "holds by less than its margin", "fails": "fails",
+                "no gain": "shows no gain", "not separable": "is not separable"}
+#: the same verbs, plural
+VERDICT_VERB_PLURAL = {"holds": "hold", "holds, below margin": "hold by less than their margin", "fails": "fail",
+                       "no gain": "show no gain", "not separable": "are not separable"}
+
+
 def tally(verdicts):
     """How many verdicts hold, fail, show no gain (only when some do) and are not separable, in words.
 

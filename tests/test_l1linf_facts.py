@@ -13,7 +13,7 @@ from fsbook.experiments import l1linf, read_store
 from fsbook.experiments.l1linf import ablations as l1linf_ablations
 from fsbook.experiments.l1linf import facts as F
 from fsbook.experiments.l1linf import words
-from fsbook.report import spaced, tally
+from fsbook.report import VERDICT_VERB, spaced, tally
 
 CHAPTER = Path(__file__).resolve().parents[1] / "book" / "02_l1linf_feature_selection.ipynb"
 
@@ -138,7 +138,8 @@ def test_the_curves_decided_points_are_every_decided_point(page, store_facts):
     text = store_facts["l1_curve_decided"]
     assert text.count(" at k = ") == len(decided) > 0
     for verdict in set(decided.verdict):
-        assert text.count(f"{verdict} ") >= 1
+        assert text.count(f"{VERDICT_VERB[verdict]} on ") == 1
+    assert text.startswith("the claim ")
     assert all(f"({r['effect']:+.2f} points)" in text for _, r in decided.iterrows())
 
 

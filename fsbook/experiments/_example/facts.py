@@ -1,6 +1,6 @@
 """The template's facts: every number and verdict its page quotes, as glue keys to text."""
 from fsbook.experiments._example.claims import claims
-from fsbook.report import format_value, join_words
+from fsbook.report import VERDICT_VERB, format_value, join_words
 
 __all__ = ["facts"]
 
@@ -36,7 +36,6 @@ def facts(results):
         out[f"ex_r2_{name}"] = (f"{format_value(row['Ridge'], 3)} for ridge against "
                                 f"{format_value(row['OLS'], 3)} for least squares")
     verdicts = claims(results)
-    verbs = {"holds": "holds", "fails": "fails", "no gain": "shows no gain", "not separable": "is not separable"}
     out["ex_verdicts"] = "The claim " + join_words(
-        [f"{verbs[v]} at noise {n:g}" for n, v in zip(verdicts["noise"], verdicts["verdict"])]) + "."
+        [f"{VERDICT_VERB[v]} at noise {n:g}" for n, v in zip(verdicts["noise"], verdicts["verdict"])]) + "."
     return out

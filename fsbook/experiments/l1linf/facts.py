@@ -52,7 +52,7 @@ from fsbook.experiments.l1linf.words import (
     versus,
     where,
 )
-from fsbook.report import describe_claim, format_p, format_value, join_words, spaced, tally
+from fsbook.report import VERDICT_VERB, describe_claim, format_p, format_value, join_words, spaced, tally
 
 #: the glue keys of the three claims of Table 1
 TABLE1_CLAIM_KEYS = {"hsfs": CLAIM_HSFS, "fohsic": CLAIM_FOHSIC, "ldfs": CLAIM_LDFS}
@@ -271,9 +271,10 @@ def curve_facts(p):
     arc = p.curves[p.curves.dataset == "arcene"].pivot(index="k", columns="method", values="mean")
     out = {"l1_curve_points": str(len(points)), "l1_curve_tally": tally(points.verdict),
            "l1_curve_decided": "; ".join(
-               f"{verdict} " + ", ".join(f"{NAMES[r['dataset']]} at k = {int(r['k'])} against {r['b']} "
-                                         f"({r['effect']:+.2f} points)" for _, r in rows.iterrows())
-               for verdict, rows in decided.groupby("verdict", sort=False)) or "nowhere"}
+               f"{'the claim' if i == 0 else 'it'} {VERDICT_VERB[verdict]} "
+               + ", ".join(f"on {NAMES[r['dataset']]} at k = {int(r['k'])} against {r['b']} "
+                           f"({r['effect']:+.2f} points)" for _, r in rows.iterrows())
+               for i, (verdict, rows) in enumerate(decided.groupby("verdict", sort=False))) or "nowhere"}
     for m in ("HSFS", "FOHSIC"):
         out[f"l1_curve_{m.lower()}_lowest"] = str(sum(m in w for b in best_k.values() for w in b.values()))
     out.update({"l1_arcene_k4": describe_claim(k4, units="points"),

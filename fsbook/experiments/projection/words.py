@@ -10,16 +10,20 @@ from fsbook.experiments.projection.paper import (
     TEST_PREDICTIONS,
     YALE_K,
 )
-from fsbook.report import describe_claim, format_significant, format_value, join_words, spaced
+from fsbook.report import (
+    VERDICT_VERB,
+    VERDICT_VERB_PLURAL,
+    describe_claim,
+    format_significant,
+    format_value,
+    join_words,
+    spaced,
+)
 
 #: the plural verb of each agreement verdict
 AGREE_PLURAL = {"agrees": "agree", "differs": "differ", "inconclusive": "are inconclusive"}
-#: the singular and plural verb of each claim verdict (:meth:`Verdicts.label`: a claim that holds
-#: by less than its margin is "holds, below margin")
-VERB = {"holds": "holds", "holds, below margin": "holds by less than its margin", "fails": "fails",
-        "no gain": "shows no gain", "not separable": "is not separable"}
-PLURAL = {"holds": "hold", "holds, below margin": "hold by less than their margin", "fails": "fail",
-          "no gain": "show no gain", "not separable": "are not separable"}
+#: the singular and plural verb of each claim verdict
+VERB, PLURAL = VERDICT_VERB, VERDICT_VERB_PLURAL
 #: how the prose names each table: the text tables by their fraction, the face tables by number
 LABEL = {**{t: f"{int(f * 100)} %" for t, f in NEWS_FRACS.items()}, **{t: f"Table {t[-1]}" for t in YALE_K}}
 #: what a part of the stores holds and the tables it feeds
