@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
+from fsbook.experiments._reading import machines
 from fsbook.experiments.benchmark.claim_facts import (
     _claim_facts,
     _data_facts,
@@ -208,11 +209,6 @@ def _task_seconds(stored, i):
     if cpu is None:
         raise ValueError(f"stored task {i} recorded no CPU time; the store predates version {VERSION}")
     return cpu
-
-
-def machines(stored):
-    """The machines that ran the stored tasks, in words."""
-    return "; ".join(sorted({f"{m['cpu']}, {m['cores']} logical CPUs" for m in stored.machines if m}))
 
 
 def _wine_facts(pg):
