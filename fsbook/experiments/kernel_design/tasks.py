@@ -24,7 +24,7 @@ from fsbook import datasets
 from fsbook.baselines.mmc import MMC, UnboundedMetricError
 from fsbook.decisions import RTOL, SCORE_ATOL, argbest
 from fsbook.experiments._protocol_helpers import outcome_string
-from fsbook.experiments._runner import stored_flags, task_seed
+from fsbook.experiments._runner import task_seed, whole_datasets
 from fsbook.experiments.kernel_design.paper import (
     BOOK_GRID,
     DATASETS,
@@ -447,7 +447,5 @@ def stored_datasets(params_list, full=True):
     >>> KD.stored_datasets(tasks, full=True)          # the subsample's tasks are not the full protocol's
     []
     """
-    tasks, stored = stored_flags("kernel_design", params_list, full)
-    missing = {p["dataset"] for p, s in zip(tasks, stored) if not s}
-    return [d for d in DATASETS if d not in missing]
+    return whole_datasets("kernel_design", params_list, DATASETS, full)
 
