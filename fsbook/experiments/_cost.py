@@ -24,6 +24,7 @@ import pandas as pd
 from fsbook.experiments._reading import store_root
 from fsbook.experiments._runner import load_protocol
 from fsbook.experiments._store import Store
+from fsbook.experiments._verify import _check_names, _check_root, stored_protocols
 
 __all__ = ["cost_table", "main"]
 
@@ -78,8 +79,6 @@ def cost_table(root=None, names=None) -> pd.DataFrame:
     >>> int(n.sum())
     28
     """
-    from fsbook.experiments._verify import stored_protocols
-
     root = store_root() if root is None else Path(root)
     rows = {}
     for name in names or stored_protocols(root):
@@ -114,8 +113,6 @@ def cost_parser():
 
 def main(argv=None) -> int:
     """``python -m fsbook.experiments cost [NAME ...] [--root DIR]``."""
-    from fsbook.experiments._verify import _check_names, _check_root
-
     p = cost_parser()
     args = p.parse_args(argv)
     _check_names(p, args.names)
