@@ -24,7 +24,7 @@ from fsbook.experiments._runner import (
     load_protocol,
     task_texts,
 )
-from fsbook.experiments._store import Store, StoreError
+from fsbook.experiments._store import Store, StoreError, machine_words
 
 __all__ = ["build_command", "default_out", "machines", "read_results", "read_store", "store_machines",
            "store_root"]
@@ -145,14 +145,16 @@ def read_results(path) -> dict:
 
 
 def store_machines(*stores) -> list[str]:
-    """``"<cpu>, <cores> logical CPUs"`` of every machine that ran a task of the stored results
-    ``stores`` (each a :class:`~fsbook.experiments._runner.ProtocolResult`), each once, sorted.
+    """``"<cpu>, <cores> logical CPUs"`` (:func:`~fsbook.experiments._store.machine_words`) of
+    every machine that ran a task of the stored results ``stores`` (each a
+    :class:`~fsbook.experiments._runner.ProtocolResult`), each once, sorted.
 
-    >>> r = ProtocolResult([], [], {}, machines=[{"cpu": "Xeon", "cores": 2}, None, {"cpu": "Xeon", "cores": 2}])
+    >>> xeon = {"cpu": "Xeon", "cores": 2}
+    >>> r = ProtocolResult([], [], {}, machines=[xeon, None, xeon])
     >>> store_machines(r, ProtocolResult([], [], {}, machines=[{"cpu": "EPYC", "cores": 4}]))
     ['EPYC, 4 logical CPUs', 'Xeon, 2 logical CPUs']
     """
-    return sorted({f"{m['cpu']}, {m['cores']} logical CPUs" for r in stores for m in r.machines if m})
+    return sorted({machine_words(m) for r in stores for m in r.machines if m})
 
 
 def machines(*stores) -> str:

@@ -252,7 +252,8 @@ def whole_datasets(protocol: Protocol | str, params, order, full: bool = True) -
 
     >>> from fsbook.experiments._runner import load_protocol, whole_datasets
     >>> tasks = load_protocol("benchmark").make_tasks(False)
-    >>> whole_datasets("benchmark", [t for t in tasks if t["dataset"] != "wine"], ["wine", "wdbc"], full=False)
+    >>> stored = [t for t in tasks if t["dataset"] != "wine"]
+    >>> whole_datasets("benchmark", stored, ["wine", "wdbc"], full=False)
     ['wdbc']
     """
     tasks, stored = stored_flags(protocol, params, full)
