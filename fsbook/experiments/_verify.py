@@ -247,21 +247,22 @@ def verify(protocols=None, root=None, budget_seconds: float = 300.0, turn=None, 
     return 1 if bad else 0
 
 
-def _n_jobs(text):
+def _integer(text):
     try:
-        n = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def _n_jobs(text):
+    n = _integer(text)
     if n == 0 or n < -1:
         raise argparse.ArgumentTypeError(f"must be a positive integer or -1 (every core), got {n}")
     return n
 
 
 def _turn(text):
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    n = _integer(text)
     if n < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, got {n}")
     return n
@@ -319,13 +320,19 @@ def main(argv=None) -> int:
     return code
 
 
-def pack_parser():
-    """The argument parser of ``python -m fsbook.experiments pack``."""
-    p = argparse.ArgumentParser(prog="python -m fsbook.experiments pack", allow_abbrev=False,
-                                description="Merge each store's journal (left by an interrupted run) into its pack.")
+def stores_parser(command, description):
+    """The argument parser of ``python -m fsbook.experiments COMMAND [NAME ...] [--root DIR]``
+    (``pack``, ``cost``)."""
+    p = argparse.ArgumentParser(prog=f"python -m fsbook.experiments {command}", allow_abbrev=False,
+                                description=description)
     p.add_argument("names", nargs="*", metavar="NAME", help="protocols (default: every store under --root)")
     p.add_argument("--root", default=None, metavar="DIR", help="stores folder (default: as verify's)")
     return p
+
+
+def pack_parser():
+    """The argument parser of ``python -m fsbook.experiments pack``."""
+    return stores_parser("pack", "Merge each store's journal (left by an interrupted run) into its pack.")
 
 
 def pack_main(argv=None) -> int:
