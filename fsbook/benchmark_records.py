@@ -18,7 +18,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from fsbook.experiments._store import machine_facts
+from fsbook.experiments._store import machine_facts, machine_words
 
 __all__ = ["RESULTS_DIR", "record_benchmark", "read_benchmark", "book_notebooks", "execution_table"]
 
@@ -165,7 +165,7 @@ def execution_table(notebooks=None, directory: Path | None = None):
         rows.append({"notebook": nb, "status": v["status"], "wall (s)": f"{v['wall_seconds']:.1f}",
                      "CPU (s)": f"{v['cpu_seconds']:.1f}", "finished": v["finished"],
                      "load": f"{v['load_average_at_start']:.1f}", "commit": rec["commit"] or "—"})
-        machine = f"{rec['machine']['cpu']}, {rec['machine']['cores']} logical CPUs"
+        machine = machine_words(rec["machine"])
         if machine not in machines:
             machines.append(machine)
         if v.get("error"):

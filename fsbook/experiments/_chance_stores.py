@@ -34,10 +34,14 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from sklearn.base import clone
 
 from fsbook.decisions import SCORE_ATOL
 from fsbook.experiments._chance import CHOICE_COLUMNS, svm_choice, tie_check
+from fsbook.experiments._reading import read_store
+from fsbook.experiments._runner import task_seed
+from fsbook.geometry.candidates import binary_splits, split_label
 
 __all__ = ["PROTOCOL_ROWS", "chance_level_choices"]
 
@@ -73,12 +77,7 @@ def _svm_row(protocol, task, choice, stored, search, X_train, y_train, stored_pa
 
 
 def _l1linf_rows(recompute):
-    import scipy.sparse as sp
-
     from fsbook.experiments import l1linf as L
-    from fsbook.experiments import read_store
-    from fsbook.experiments._runner import task_seed
-
     res, rows = read_store(L.PROTOCOL), []
     for p, r in zip(res.params, res.results):
         X, y = L.load(p["dataset"], p["n_max"])
@@ -103,8 +102,6 @@ _PROJECTION_KEYS = ("projectionpenalty__estimator__C", "projectionpenalty__reduc
 
 def _benchmark_rows(recompute):
     from fsbook.experiments import benchmark as B
-    from fsbook.experiments import read_store
-    from fsbook.experiments._runner import task_seed
 
     res, rows = read_store(B.PROTOCOL), []
     for p, r in zip(res.params, res.results):
@@ -144,7 +141,6 @@ def _benchmark_rows(recompute):
 
 def _kernel_lp_row(p, r, recompute):
     from fsbook.experiments import kernel_design as K
-    from fsbook.experiments._runner import task_seed
 
     task = f"{p['dataset']} {p['method']} split {p['split']}"
     pair = (r["gamma1"], r["gamma2"])
@@ -185,7 +181,6 @@ def _repeat_label(params):
 
 def _kernel_design_rows(recompute):
     from fsbook.experiments import kernel_design as K
-    from fsbook.experiments import read_store
 
     res, rows = read_store(K.PROTOCOL), []
     for p, r in zip(res.params, res.results):
@@ -207,8 +202,6 @@ def _kernel_design_rows(recompute):
 
 def _geometry_rows(recompute):
     from fsbook.experiments import geometry as G
-    from fsbook.experiments import read_store
-    from fsbook.geometry.candidates import binary_splits, split_label
 
     res, rows = read_store(G.PROTOCOL), []
     for p, r in zip(res.params, res.results):
@@ -236,7 +229,6 @@ def _projection_rows(recompute):
     stored test error.  The Gram matrices of a run (its KPCA, GDA and OLap: about a second) are
     computed once."""
     from fsbook.experiments import projection as P
-    from fsbook.experiments import read_store
 
     res, rows, screened, splits = read_store(P.PROTOCOL), [], {}, {}
     X, y = P.yale_data()
@@ -297,7 +289,6 @@ def _hkl_rows(recompute):
     recomputed here (none of its choices is at the chance level: a screened one fails the
     test)."""
     from fsbook.experiments import hkl as H
-    from fsbook.experiments import read_store
 
     res, rows = read_store(H.PROTOCOL), []
     for p, r in zip(res.params, res.results):

@@ -15,7 +15,6 @@ stored yet are counted, not guessed.
 """
 from __future__ import annotations
 
-import argparse
 import textwrap
 from pathlib import Path
 
@@ -24,6 +23,7 @@ import pandas as pd
 from fsbook.experiments._reading import store_root
 from fsbook.experiments._runner import load_protocol
 from fsbook.experiments._store import Store
+from fsbook.experiments._verify import _check_names, _check_root, stored_protocols, stores_parser
 
 __all__ = ["cost_table", "main"]
 
@@ -78,8 +78,6 @@ def cost_table(root=None, names=None) -> pd.DataFrame:
     >>> int(n.sum())
     28
     """
-    from fsbook.experiments._verify import stored_protocols
-
     root = store_root() if root is None else Path(root)
     rows = {}
     for name in names or stored_protocols(root):
@@ -104,18 +102,11 @@ def cost_table(root=None, names=None) -> pd.DataFrame:
 
 def cost_parser():
     """The argument parser of ``python -m fsbook.experiments cost``."""
-    p = argparse.ArgumentParser(prog="python -m fsbook.experiments cost", allow_abbrev=False,
-                                description="Tasks stored and the CPU and wall-clock time recorded for them, "
-                                            "per store.")
-    p.add_argument("names", nargs="*", metavar="NAME", help="protocols (default: every store under --root)")
-    p.add_argument("--root", default=None, metavar="DIR", help="stores folder (default: as verify's)")
-    return p
+    return stores_parser("cost", "Tasks stored and the CPU and wall-clock time recorded for them, per store.")
 
 
 def main(argv=None) -> int:
     """``python -m fsbook.experiments cost [NAME ...] [--root DIR]``."""
-    from fsbook.experiments._verify import _check_names, _check_root
-
     p = cost_parser()
     args = p.parse_args(argv)
     _check_names(p, args.names)

@@ -3,9 +3,10 @@
 :func:`read_store` reduces a stored protocol without computing anything (for the book's pages)
 and raises :class:`~fsbook.experiments._store.StoreError`, naming the command that builds the
 store, when it is missing, of another version or incomplete.  :func:`store_root` is the folder
-of the stores, :func:`build_command` the command that builds (or completes) one, and
+of the stores, :func:`build_command` the command that builds (or completes) one,
 :func:`read_results` reads the reduced tables of a run (``out/results.json``, written by
-:func:`fsbook.experiments._runner.run_protocol`).
+:func:`fsbook.experiments._runner.run_protocol`) and :func:`store_machines` names the machines
+that ran the stored tasks, as the chapters' captions and prose give them.
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ from fsbook.experiments._runner import (
     load_protocol,
     task_texts,
 )
-from fsbook.experiments._store import Store, StoreError
+from fsbook.experiments._store import Store, StoreError, machine_words
 
-__all__ = ["build_command", "default_out", "read_results", "read_store", "store_root"]
+__all__ = ["build_command", "default_out", "machines", "read_results", "read_store", "store_machines",
+           "store_root"]
 
 
 def store_root() -> Path:
@@ -140,3 +142,25 @@ def read_results(path) -> dict:
         raise ValueError(f"{path} is not a {RESULTS_FORMAT} file")
     record["tables"] = {name: pd.DataFrame(**split) for name, split in record["tables"].items()}
     return record
+
+
+def store_machines(*stores) -> list[str]:
+    """``"<cpu>, <cores> logical CPUs"`` (:func:`~fsbook.experiments._store.machine_words`) of
+    every machine that ran a task of the stored results ``stores`` (each a
+    :class:`~fsbook.experiments._runner.ProtocolResult`), each once, sorted.
+
+    >>> xeon = {"cpu": "Xeon", "cores": 2}
+    >>> r = ProtocolResult([], [], {}, machines=[xeon, None, xeon])
+    >>> store_machines(r, ProtocolResult([], [], {}, machines=[{"cpu": "EPYC", "cores": 4}]))
+    ['EPYC, 4 logical CPUs', 'Xeon, 2 logical CPUs']
+    """
+    return sorted({machine_words(m) for r in stores for m in r.machines if m})
+
+
+def machines(*stores) -> str:
+    """:func:`store_machines` in one phrase, joined by ``"; "``.
+
+    >>> machines(ProtocolResult([], [], {}, machines=[{"cpu": "Xeon", "cores": 2}]))
+    'Xeon, 2 logical CPUs'
+    """
+    return "; ".join(store_machines(*stores))

@@ -55,7 +55,7 @@ from fsbook.experiments._store import (
 from fsbook.experiments._workers import call_task, parallel_results
 
 __all__ = ["Protocol", "ProtocolResult", "RawDataUnavailable", "load_protocol", "run_protocol",
-           "stored_flags", "task_list", "task_seed", "task_texts"]
+           "stored_flags", "task_list", "task_seed", "task_texts", "whole_datasets"]
 
 #: identifies the layout of the combined results file (the reduced tables of a run)
 RESULTS_FORMAT = "fsbook-results/2"
@@ -243,6 +243,22 @@ def stored_flags(protocol: Protocol | str, params, full: bool = True):
     texts, _ = task_texts(protocol, full, None)
     present = {canonical_json(p) for p in params}
     return [json.loads(t) for t in texts], [t in present for t in texts]
+
+
+def whole_datasets(protocol: Protocol | str, params, order, full: bool = True) -> list:
+    """The data sets of ``order`` all of whose tasks of ``make_tasks(full)`` are among ``params``
+    (:func:`stored_flags`; a task's data set is its ``"dataset"``), in that order: the data sets
+    a partial store holds whole.
+
+    >>> from fsbook.experiments._runner import load_protocol, whole_datasets
+    >>> tasks = load_protocol("benchmark").make_tasks(False)
+    >>> stored = [t for t in tasks if t["dataset"] != "wine"]
+    >>> whole_datasets("benchmark", stored, ["wine", "wdbc"], full=False)
+    ['wdbc']
+    """
+    tasks, stored = stored_flags(protocol, params, full)
+    missing = {p["dataset"] for p, s in zip(tasks, stored) if not s}
+    return [d for d in order if d not in missing]
 
 
 def task_list(protocol, full, tasks):

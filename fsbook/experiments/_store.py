@@ -150,6 +150,15 @@ def machine_facts() -> dict:
     return {"cpu": cpu or platform.processor() or platform.machine(), "cores": os.cpu_count()}
 
 
+def machine_words(machine: dict) -> str:
+    """A machine of :func:`machine_facts` as the book names it.
+
+    >>> machine_words({"cpu": "Xeon", "cores": 2})
+    'Xeon, 2 logical CPUs'
+    """
+    return f"{machine['cpu']}, {machine['cores']} logical CPUs"
+
+
 def _dumps(obj) -> str:
     """Canonical JSON of plain JSON data (as :func:`canonical_json`, without its conversion)."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False)

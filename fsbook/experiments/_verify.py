@@ -27,6 +27,7 @@ its plan counts it.
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import sys
 import time
@@ -35,7 +36,8 @@ from pathlib import Path
 
 from fsbook.experiments._comparison import compare_results
 from fsbook.experiments._reading import build_command, store_root
-from fsbook.experiments._runner import load_protocol
+from fsbook.experiments._registry import available_protocols, protocol_modules
+from fsbook.experiments._runner import RawDataUnavailable, load_protocol
 from fsbook.experiments._store import Store, canonical_json, normalise, task_key
 from fsbook.experiments._turns import MIN_COST, Item, commit_counter, plan_turns, setup_chunks
 from fsbook.experiments._workers import call_task, ignore_sigint
@@ -44,10 +46,6 @@ from fsbook.experiments._workers import call_task, ignore_sigint
 # ----------------------------------------------------------------------------- verification
 def stored_protocols(root) -> list:
     """Names of the protocol modules (with a ``PROTOCOL``) that have a folder under ``root``."""
-    import importlib
-
-    from fsbook.experiments._registry import protocol_modules
-
     return [n for n, module in protocol_modules().items() if (Path(root) / n).is_dir()
             and hasattr(importlib.import_module(module), "PROTOCOL")]
 
@@ -101,7 +99,6 @@ def _checked_call(run_task, index, params):
     needs raw data this machine does not have
     (:class:`~fsbook.experiments._runner.RawDataUnavailable`) as ``(index, None, message,
     "skipped", None)``."""
-    from fsbook.experiments._runner import RawDataUnavailable
     try:
         return call_task(run_task, index, params)
     except Exception as e:
@@ -250,21 +247,22 @@ def verify(protocols=None, root=None, budget_seconds: float = 300.0, turn=None, 
     return 1 if bad else 0
 
 
-def _n_jobs(text):
+def _integer(text):
     try:
-        n = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def _n_jobs(text):
+    n = _integer(text)
     if n == 0 or n < -1:
         raise argparse.ArgumentTypeError(f"must be a positive integer or -1 (every core), got {n}")
     return n
 
 
 def _turn(text):
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    n = _integer(text)
     if n < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, got {n}")
     return n
@@ -293,8 +291,6 @@ def verify_parser():
 
 
 def _check_names(parser, names):
-    from fsbook.experiments._registry import available_protocols, protocol_modules
-
     known = protocol_modules(private=True)          # the template's protocols may be verified too
     for name in names or []:
         if name not in known:
@@ -324,13 +320,19 @@ def main(argv=None) -> int:
     return code
 
 
-def pack_parser():
-    """The argument parser of ``python -m fsbook.experiments pack``."""
-    p = argparse.ArgumentParser(prog="python -m fsbook.experiments pack", allow_abbrev=False,
-                                description="Merge each store's journal (left by an interrupted run) into its pack.")
+def stores_parser(command, description):
+    """The argument parser of ``python -m fsbook.experiments COMMAND [NAME ...] [--root DIR]``
+    (``pack``, ``cost``)."""
+    p = argparse.ArgumentParser(prog=f"python -m fsbook.experiments {command}", allow_abbrev=False,
+                                description=description)
     p.add_argument("names", nargs="*", metavar="NAME", help="protocols (default: every store under --root)")
     p.add_argument("--root", default=None, metavar="DIR", help="stores folder (default: as verify's)")
     return p
+
+
+def pack_parser():
+    """The argument parser of ``python -m fsbook.experiments pack``."""
+    return stores_parser("pack", "Merge each store's journal (left by an interrupted run) into its pack.")
 
 
 def pack_main(argv=None) -> int:

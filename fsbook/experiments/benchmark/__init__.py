@@ -106,12 +106,12 @@ from fsbook.experiments._runner import Protocol, task_seed
 from fsbook.experiments.benchmark import facts as facts
 from fsbook.experiments.benchmark import figures as figures
 from fsbook.experiments.benchmark.claims import (
-                                                CLAIM_TABLES,
-                                                OVER,
-                                                claims,
-                                                claims_view,
-                                                family_label,
-                                                fold_accuracies,
+    CLAIM_TABLES,
+    OVER,
+    claims,
+    claims_view,
+    family_label,
+    fold_accuracies,
 )
 from fsbook.experiments.benchmark.data import attribute_groups, fold_data, folds, load, vocabulary, width
 from fsbook.experiments.benchmark.models import classifier_searches, projection_search, test_accuracies
@@ -141,11 +141,11 @@ from fsbook.experiments.benchmark.paper import (
 from fsbook.experiments.benchmark.ranks import score_matrix, statistics, versus_control
 from fsbook.experiments.benchmark.selectors import cannot_run, hkl_certificate, make_selector, support_at
 from fsbook.experiments.benchmark.tables import (
-                                                hkl_fits_by_dataset,
-                                                kuncheva_by_repeat,
-                                                not_run_table,
-                                                reduce,
-                                                stored_datasets,
+    hkl_fits_by_dataset,
+    kuncheva_by_repeat,
+    not_run_table,
+    reduce,
+    stored_datasets,
 )
 from fsbook.experiments.benchmark.tasks import make_tasks, run_task
 

@@ -14,6 +14,8 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
+from fsbook.claims import min_achievable_p
+from fsbook.experiments._reading import machines
 from fsbook.experiments.benchmark.claim_facts import (
     _claim_facts,
     _data_facts,
@@ -49,7 +51,8 @@ from fsbook.experiments.benchmark.tables import (
     stored_datasets,
     wine_frequencies,
 )
-from fsbook.report import format_p, format_value, spaced
+from fsbook.report import captioned, claims_display, format_p, format_value, spaced
+from fsbook.stats import average_ranks, nemenyi
 
 
 def significant2(v):
@@ -96,8 +99,6 @@ def by_rank(ranks, order):
 def claims_table(claims_df, table, caption, repeats):
     """One table of the claims (:func:`~fsbook.experiments.benchmark.claims.claims_view`) for
     display, captioned with its comparison and its two Holm families."""
-    from fsbook.report import claims_display
-
     t = claims_view(claims_df, table)
     n_per = int((t["p"].notna() & (t["dataset"] != "")).sum())
     n_over = int((t["p"].notna() & (t["dataset"] == "")).sum())
@@ -114,8 +115,6 @@ def claims_table(claims_df, table, caption, repeats):
 def by_datasets(table, datasets, caption, decimals, per=4):
     """A methods × data sets table for display in parts of at most ``per`` data sets (the width
     of the text column): a list of captioned tables."""
-    from fsbook.report import captioned
-
     cols = [d for d in datasets if d in table.columns]
     chunks = [cols[i:i + per] for i in range(0, len(cols), per)]
     return [captioned(table[chunk].rename_axis(index="method", columns=None).reset_index(),
@@ -145,8 +144,6 @@ def page(stored, datasets=None, claims_df=None):
     acc = tables["accuracy_at_k"]
     ranked = [m for m in methods() if m in set(acc.method)]
     scores = {label: score_matrix(acc, metric).loc[datasets] for metric, label in CLASSIFIERS.items()}
-    from fsbook.stats import average_ranks, nemenyi
-
     repeats, n_folds = protocol_shape()
     return SimpleNamespace(
         stored=stored, datasets=datasets, use=use, params=params, results=results, tables=tables, claims=cl,
@@ -181,8 +178,6 @@ def facts(stored, datasets=None, claims_df=None):
 
 
 def _store_facts(pg):
-    from fsbook.claims import min_achievable_p
-
     s, n = pg.stored, len(pg.datasets)
     state = ("complete: every table holds all of its data sets" if s.complete else
              f"partial: only the {n} data sets whose tasks are all stored ({', '.join(pg.datasets)}) enter "
@@ -208,11 +203,6 @@ def _task_seconds(stored, i):
     if cpu is None:
         raise ValueError(f"stored task {i} recorded no CPU time; the store predates version {VERSION}")
     return cpu
-
-
-def machines(stored):
-    """The machines that ran the stored tasks, in words."""
-    return "; ".join(sorted({f"{m['cpu']}, {m['cores']} logical CPUs" for m in stored.machines if m}))
 
 
 def _wine_facts(pg):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from fsbook.experiments.benchmark.paper import CLASSIFIERS, methods
+from fsbook.stats import average_ranks, critical_difference, friedman, holm_vs_control, nemenyi
 
 
 def score_matrix(accuracy_at_k, metric):
@@ -70,8 +71,6 @@ def versus_control(accuracy_at_k, control="none"):
     >>> versus_control(acc)[["method", "average rank", "side"]].round(3).to_dict("records")[0]
     {'method': 'MI', 'average rank': 2.333, 'side': 'ranks below'}
     """
-    from fsbook.stats import average_ranks, holm_vs_control
-
     rows = []
     for metric, label in CLASSIFIERS.items():
         s = score_matrix(accuracy_at_k, metric)
@@ -113,8 +112,6 @@ def statistics(accuracy_at_k):
     >>> row["pairs Nemenyi separates"]
     'none'
     """
-    from fsbook.stats import critical_difference, friedman, nemenyi
-
     rows = []
     for metric, label in (("acc_linear", "linear SVM"), ("acc_rbf", "RBF SVM")):
         s = score_matrix(accuracy_at_k, metric)

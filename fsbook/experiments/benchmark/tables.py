@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from fsbook.experiments._runner import whole_datasets
 from fsbook.experiments.benchmark.data import load, width
 from fsbook.experiments.benchmark.paper import (
     BOOK_DATASETS,
@@ -46,11 +47,7 @@ def stored_datasets(params_list, full=True):
     >>> B.stored_datasets([t for t in tasks if not (t["dataset"] == "wdbc" and t["fold"] == 2)], full=False)
     ['wine', 'ionosphere', 'breast_cancer']
     """
-    from fsbook.experiments._runner import stored_flags
-
-    tasks, stored = stored_flags("benchmark", params_list, full)     # by name: no import of the package
-    missing = {p["dataset"] for p, s in zip(tasks, stored) if not s}
-    return [d for d in (FULL_DATASETS if full else BOOK_DATASETS) if d not in missing]
+    return whole_datasets("benchmark", params_list, FULL_DATASETS if full else BOOK_DATASETS, full)
 
 
 def _long(params_list, results_list):

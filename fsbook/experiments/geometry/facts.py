@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from fsbook.claims import FAILS, HOLDS, NO_GAIN, NOT_SEPARABLE, VERDICTS, holm, verdict_counts
+from fsbook.experiments._reading import machines
 from fsbook.experiments.geometry.claims import CPU_CLAIM, claims, headline, table4_claim, table5_claim
 from fsbook.experiments.geometry.figures import growth_fit
 from fsbook.experiments.geometry.paper import PAPER, paper_base_rates
@@ -133,8 +134,7 @@ def _overview(C):
 
 def _store(res):
     return {"geo_store_tasks": str(res.n_cached), "geo_store_total": str(res.n_total),
-            "geo_store_machines": "; ".join(sorted({f"{m['cpu']}, {m['cores']} logical CPUs"
-                                                    for m in res.machines if m}))}
+            "geo_store_machines": machines(res)}
 
 
 def _table3(T):

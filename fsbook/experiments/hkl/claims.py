@@ -5,6 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from fsbook.claims import (
+    Claim,
+    agreement,
+    claims_table,
+    evaluate,
+    evaluate_over_datasets,
+    fold_test,
+    repetition_folds,
+    sample_margin_row,
+)
 from fsbook.experiments.hkl.paper import (
     CONFIGS,
     PAPER_TABLE1,
@@ -98,7 +108,6 @@ def _sample_claim(df, *, table, claim, a, b, dataset):
     """An accuracy claim decided on the pooled test samples of one data set's partition (McNemar's
     exact test on the samples where the two disagree): the paper's estimand is the accuracy over
     that partition, and the samples, unlike its four folds, are many (:mod:`fsbook.claims`)."""
-    from fsbook.claims import sample_margin_row
     va, vb = pooled_outcomes(df, *a[1]), pooled_outcomes(df, *b[1])
     if va.size != vb.size:
         raise ValueError(f"{a[0]} and {b[0]} on {dataset}: {va.size} and {vb.size} test samples, not paired")
@@ -118,8 +127,6 @@ def repeated_values(dfr, table, dataset, method, column, fraction=None):
     >>> repeated_values(dfr, 1, "d", "hkl", "HKL").tolist()
     [[100.0, 50.0], [75.0, 25.0]]
     """
-    from fsbook.claims import repetition_folds
-
     keep = (dfr.table == table) & (dfr.dataset == dataset) & (dfr.method == method)
     if fraction is not None:
         keep &= np.isclose(dfr["fraction"].astype(float), fraction)
@@ -138,7 +145,6 @@ def _accuracy_claim(df, dfr, *, table, claim, a, b, dataset):
     partition or split (:func:`_sample_claim`)."""
     if _partitions(dfr, dataset) < 2:
         return _sample_claim(df, table=table, claim=claim, a=a, b=b, dataset=dataset)
-    from fsbook.claims import fold_test, sample_margin_row
     va, vb = repeated_values(dfr, *a[1]), repeated_values(dfr, *b[1])
     if va.shape != vb.shape:
         raise ValueError(f"{a[0]} and {b[0]} on {dataset}: not stored on the same partitions and folds")
@@ -152,7 +158,6 @@ def _fold_claim(df, dfr, *, table, claim, a, b, dataset, better="higher", unit="
     else the plain paired t over the folds of its one partition (the paper's estimand is the
     mean over that partition; the test is conservative for it, :mod:`fsbook.claims`); a single
     train/test split is one unit and cannot be tested."""
-    from fsbook.claims import Claim, evaluate, fold_test
     if _partitions(dfr, dataset) >= 2:
         va, vb = repeated_values(dfr, *a[1]), repeated_values(dfr, *b[1])
         c = Claim(claim, a=a[0], b=b[0], better=better, table=table, dataset=dataset, **fold_test(va))
@@ -193,8 +198,6 @@ def claims(results):
         tests); Table 5's sparsity claim over the repetitions too (a fraction of attributes has
         no per-sample outcome).
     """
-    from fsbook.claims import Claim, claims_table, evaluate, evaluate_over_datasets
-
     dfr = task_frame(results.params, results.results, repetitions=True)
     df = dfr[dfr.repeat == 0].reset_index(drop=True)          # the first partition, as the tables show
     t1 = results.tables["table1"]
@@ -310,8 +313,6 @@ def agreement_table(results, margin=AGREEMENT_MARGIN):
         ``table``, ``dataset``, ``row``, ``paper``, ``ours``, ``diff``, ``ci_low``, ``ci_high``
         (95 %), ``agreement`` (:data:`fsbook.claims.AGREES` / ``DIFFERS`` / ``INCONCLUSIVE``).
     """
-    from fsbook.claims import agreement
-
     df = task_frame(results.params, results.results)
     checks = []
     for d in TABLE1_DATASETS:

@@ -8,6 +8,7 @@ import functools
 
 import numpy as np
 
+from fsbook import datasets as ds
 from fsbook.booleanize import booleanize
 from fsbook.datasets import load_atheism_religion
 
@@ -19,7 +20,6 @@ def load_table1(name):
     ``name`` is a key of fsbook.datasets (:data:`TABLE1_DATASETS`, ``"ionosphere"``).  ``X`` is
     dense float 0/1 except for ``"20newsgroups"`` (CSR).
     """
-    from fsbook import datasets as ds
     if name.startswith("monks"):
         k = int(name[-1])
         tr, te = ds.load_monks(k, "train"), ds.load_monks(k, "test")
@@ -39,7 +39,6 @@ def load_table1(name):
 
 def _bunch(name):
     """The data set by its fsbook.datasets key (tabular sets of Tables 1 and 5)."""
-    from fsbook import datasets as ds
     if name not in _TABULAR:
         raise ValueError(f"unknown data set {name!r}; expected one of {sorted(_TABULAR)}")
     return getattr(ds, f"load_{name}")()
@@ -57,7 +56,6 @@ def load_raw(name):
     file has ``?``; ``split`` as in :func:`load_table1`.  The 20 Newsgroups pair's attributes are
     its word indicators (two-valued nominal), the same matrix as :func:`load_table1` (dense here).
     """
-    from fsbook import datasets as ds
     if name == "20newsgroups":
         X, y, _, split = load_table1(name)
         n = X.shape[1]
@@ -81,7 +79,6 @@ def load_raw(name):
 def load_numeric(name):
     """Raw numeric features and binary target of the Table 4/5 data sets (missing values stay NaN:
     the models impute inside the training fold)."""
-    from fsbook import datasets as ds
     b = {"colon": ds.load_colon, "lymphoma": ds.load_lymphoma, "ionosphere": ds.load_ionosphere,
          "breast_cancer_wisconsin": ds.load_breast_cancer_wisconsin}[name]()
     X = np.asarray(b.data, dtype=np.float64)

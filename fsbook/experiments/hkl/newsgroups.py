@@ -10,6 +10,7 @@ vocabulary rule and its outer folds are :mod:`fsbook.datasets`'
 from __future__ import annotations
 
 import numpy as np
+from sklearn.svm import SVC, LinearSVC
 
 from fsbook.datasets import load_atheism_religion, most_frequent_words, outer_folds
 from fsbook.decisions import SCORE_ATOL, argbest
@@ -24,7 +25,6 @@ SVM_CS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 
 
 def _svm_fold(Xtr, ytr, Xte, yte, penalty, seed):
-    from sklearn.svm import LinearSVC
     svm = LinearSVC(penalty=penalty, dual=(penalty == "l2"), max_iter=20_000, random_state=seed)
     gs = tuned_svm(svm, {"C": SVM_CS}, seed).fit(Xtr, ytr)
     return dict(accuracy=float(np.mean(gs.predict(Xte) == yte)), C=float(gs.best_params_["C"]),
@@ -140,8 +140,6 @@ def interaction_svm_fold(fold, gammas=INTERACTION_GAMMAS, Cs=SVM_CS, seed=0, min
         inner-CV accuracy of the chosen setting (``inner``); with ``outcomes=True`` also the test
         posts' outcomes (``outcomes``, a string of ``"1"`` correct and ``"0"`` wrong in test order).
     """
-    from sklearn.svm import SVC
-
     X, y, _ = load_atheism_religion(min_df)
     tr, te = outer_folds(y, seed=seed)[fold]
     G = (X @ X.T).toarray()

@@ -59,6 +59,7 @@ paper's data sets, the settings, the tie rule, the version history),
 quotes).  The package's ``claims`` and ``facts`` are the functions of those names; import from
 the modules by their full dotted path.
 """
+from fsbook.experiments._reading import machines
 from fsbook.experiments._runner import Protocol
 from fsbook.experiments.kernel_design.ablations import REGIME_GAMMA1, REGIME_GAMMA2, weak_kernel_regimes
 from fsbook.experiments.kernel_design.claims import (
@@ -69,7 +70,7 @@ from fsbook.experiments.kernel_design.claims import (
     regime_claims,
     sdp_cost_claims,
 )
-from fsbook.experiments.kernel_design.coverage import coverage_table, held, machines, scope_note
+from fsbook.experiments.kernel_design.coverage import coverage_table, held, scope_note
 from fsbook.experiments.kernel_design.facts import facts
 from fsbook.experiments.kernel_design.figures import score_bars
 from fsbook.experiments.kernel_design.paper import (

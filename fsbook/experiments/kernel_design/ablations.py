@@ -15,7 +15,7 @@ import pandas as pd
 from fsbook.decisions import SCORE_ATOL, argbest
 from fsbook.experiments._runner import task_seed
 from fsbook.experiments.kernel_design.paper import DATASETS, SINGLES, THRESHOLD, WEAK_MU
-from fsbook.experiments.kernel_design.tasks import _distinct, _standardise, load, respected
+from fsbook.experiments.kernel_design.tasks import _distinct, _standardise, cv_halves, load, respected
 from fsbook.kernel_design import (
     KernelDesign,
     full_kernel_specs,
@@ -90,15 +90,9 @@ def _regime_split(dataset, split, n_train, n_test, scale):
 
 def _regime_gammas(regime, Xtr, ytr, n_train, n_val, seed):
     """γ1, γ2 by the protocol's 2-fold CV (:func:`choose_gammas`) for a regime."""
-    rng = np.random.default_rng(seed)
-    perm = rng.permutation(ytr.size)
-    halves = [perm[: ytr.size // 2], perm[ytr.size // 2:]]
     pairs = list(itertools.product(REGIME_GAMMA1, REGIME_GAMMA2))
     scores = np.zeros(len(pairs))
-    for fold, (a, b) in enumerate([(0, 1), (1, 0)]):
-        ia, ib = halves[a], halves[b]
-        ta = _distinct(Xtr[ia], triplets_from_labels(ytr[ia], n_train // 2, seed + 10 + fold))
-        tb = paper_test_triples(ytr[ib], n_val, seed + 20 + fold)
+    for ia, ib, ta, tb in cv_halves(Xtr, ytr, n_train, n_val, seed):
         for k, (g1, g2) in enumerate(pairs):
             alpha, specs, _ = _regime_fit(regime, Xtr[ia], ta, g1, g2)
             scores[k] += _regime_score(alpha, specs, Xtr[ib], tb) / 2

@@ -1,7 +1,7 @@
 """The part of the ``kernel_design`` store the chapter reads (:func:`held`: the data sets whose
-tasks are all stored) and its accounting: the tasks stored per data set (:func:`coverage_table`),
-the machines that ran them (:func:`machines`) and the caption's note on a partial store
-(:func:`scope_note`).
+tasks are all stored) and its accounting: the tasks stored per data set (:func:`coverage_table`)
+and the caption's note on a partial store (:func:`scope_note`); the machines that ran them are
+:func:`fsbook.experiments._reading.machines`'.
 """
 from __future__ import annotations
 
@@ -36,11 +36,6 @@ def held(res, command="python -m fsbook.experiments kernel_design --full --out r
     params, results = [res.params[i] for i in use], [res.results[i] for i in use]
     tables = res.tables if res.complete else reduce(params, results)
     return Held(datasets, params, results, tables)
-
-
-def machines(res):
-    """The machines that ran the stored tasks, one phrase each."""
-    return "; ".join(sorted({f"{m['cpu']}, {m['cores']} logical CPUs" for m in res.machines if m}))
 
 
 def coverage_table(res, tasks, is_stored, datasets):

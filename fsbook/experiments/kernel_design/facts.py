@@ -12,9 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from fsbook.experiments._reading import machines
 from fsbook.experiments._runner import stored_flags
 from fsbook.experiments.kernel_design.claims import EQUIVALENCE_MARGIN, PAPER_EXCEPTIONS, claims
-from fsbook.experiments.kernel_design.coverage import held, machines
+from fsbook.experiments.kernel_design.coverage import held
 from fsbook.experiments.kernel_design.paper import (
     DATASETS,
     MIXTURES,

@@ -24,7 +24,7 @@ from fsbook import datasets
 from fsbook.baselines.mmc import MMC, UnboundedMetricError
 from fsbook.decisions import RTOL, SCORE_ATOL, argbest
 from fsbook.experiments._protocol_helpers import outcome_string
-from fsbook.experiments._runner import stored_flags, task_seed
+from fsbook.experiments._runner import task_seed, whole_datasets
 from fsbook.experiments.kernel_design.paper import (
     BOOK_GRID,
     DATASETS,
@@ -196,6 +196,26 @@ def zero_implied(g1, g2, zero_at):
 SKIP_IMPLIED_ZERO = ("weak", "full")
 
 
+def cv_halves(Xtr, ytr, n_train, n_val, seed):
+    """The two folds of the γ search's 2-fold CV on the training part (:func:`choose_gammas`,
+    the regimes' search of :mod:`~fsbook.experiments.kernel_design.ablations`): for each, the
+    indices ``ia`` of the half that trains and ``ib`` of the half that scores, ``n_train // 2``
+    distinct training triples of ``ia`` and ``n_val`` test triples of ``ib``, all drawn from
+    ``seed``.
+
+    Examples
+    --------
+    >>> X, y = load("iris")
+    >>> [(ia.size, ib.size, len(ta), len(tb)) for ia, ib, ta, tb in cv_halves(X[:60], y[:60], 40, 30, 0)]
+    [(30, 30, 20, 30), (30, 30, 20, 30)]
+    """
+    perm = np.random.default_rng(seed).permutation(ytr.size)
+    halves = [perm[: ytr.size // 2], perm[ytr.size // 2:]]
+    for fold, (ia, ib) in enumerate([(halves[0], halves[1]), (halves[1], halves[0])]):
+        yield (ia, ib, _distinct(Xtr[ia], triplets_from_labels(ytr[ia], n_train // 2, seed + 10 + fold)),
+               paper_test_triples(ytr[ib], n_val, seed + 20 + fold))
+
+
 def choose_gammas(method, Xtr, ytr, grid, n_train, n_val, seed, skip_implied_zero=None):
     """γ1, γ2 by 2-fold CV on the training part (Section 3.1: "splitting the training set in
     two halves"); returns ``(g1, g2, cv_table)``.  Scores within :data:`fsbook.decisions.SCORE_ATOL`
@@ -210,15 +230,9 @@ def choose_gammas(method, Xtr, ytr, grid, n_train, n_val, seed, skip_implied_zer
     exact zeros, and that the skipped points are zero mixtures up to HiGHS's tolerance)."""
     if skip_implied_zero is None:
         skip_implied_zero = method in SKIP_IMPLIED_ZERO
-    rng = np.random.default_rng(seed)
-    perm = rng.permutation(ytr.size)
-    halves = [perm[: ytr.size // 2], perm[ytr.size // 2:]]
     skip = skip_implied_zero and MIXTURES[method][1] == "dominance"
     scores = {}
-    for fold, (a, b) in enumerate([(0, 1), (1, 0)]):
-        ia, ib = halves[a], halves[b]
-        ta = _distinct(Xtr[ia], triplets_from_labels(ytr[ia], n_train // 2, seed + 10 + fold))
-        tb = paper_test_triples(ytr[ib], n_val, seed + 20 + fold)
+    for ia, ib, ta, tb in cv_halves(Xtr, ytr, n_train, n_val, seed):
         zero_at = []
         for g1, g2 in itertools.product(grid, grid):
             if skip and zero_implied(g1, g2, zero_at):
@@ -447,7 +461,5 @@ def stored_datasets(params_list, full=True):
     >>> KD.stored_datasets(tasks, full=True)          # the subsample's tasks are not the full protocol's
     []
     """
-    tasks, stored = stored_flags("kernel_design", params_list, full)
-    missing = {p["dataset"] for p, s in zip(tasks, stored) if not s}
-    return [d for d in DATASETS if d not in missing]
+    return whole_datasets("kernel_design", params_list, DATASETS, full)
 

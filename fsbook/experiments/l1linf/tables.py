@@ -88,6 +88,12 @@ def reduce(params_list, results_list):
 
 
 
+def _check_result(results):
+    if not (hasattr(results, "params") and hasattr(results, "results")):
+        raise TypeError("results must be a protocol result with .params and .results "
+                        f"(read_store(PROTOCOL)); got {type(results).__name__}")
+
+
 def fold_errors(results):
     """The per-fold test errors (%) with selection in the training folds, from a protocol result.
 
@@ -110,9 +116,7 @@ def fold_errors(results):
     >>> fold_errors(SimpleNamespace(params=[p], results=[r]))[["method", "k", "error"]].values.tolist()
     [['LS', 2, 25.0]]
     """
-    if not (hasattr(results, "params") and hasattr(results, "results")):
-        raise TypeError("results must be a protocol result with .params and .results "
-                        f"(read_store(PROTOCOL)); got {type(results).__name__}")
+    _check_result(results)
     df = _long(results.params, results.results)
     if df.empty:
         raise ValueError("the protocol result holds no task")
@@ -233,9 +237,7 @@ def sample_outcomes(results):
     >>> sample_outcomes(SimpleNamespace(params=[p], results=[r]))[["unit", "error"]].values.tolist()
     [['0:0', 0.0], ['0:1', 100.0], ['0:2', 0.0], ['0:3', 0.0]]
     """
-    if not (hasattr(results, "params") and hasattr(results, "results")):
-        raise TypeError("results must be a protocol result with .params and .results "
-                        f"(read_store(PROTOCOL)); got {type(results).__name__}")
+    _check_result(results)
     rows = []
     for p, r in zip(results.params, results.results):
         if p["selection"] != "fold" or p.get("repeat", 0):          # the first partition's samples

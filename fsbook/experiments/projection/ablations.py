@@ -54,9 +54,16 @@ from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfTransformer
+from sklearn.preprocessing import normalize
 
+from fsbook.claims import ALPHA, paired_test
+from fsbook.datasets import load_20newsgroups
+from fsbook.datasets._location import repo_root
+from fsbook.datasets._store import decode_strings, sparse_from_arrays
+from fsbook.datasets._text import parse_20newsgroups
 from fsbook.decisions import RTOL, argbest
-from fsbook.experiments._runner import Protocol
+from fsbook.experiments._runner import Protocol, RawDataUnavailable
 from fsbook.experiments.projection.boston import boston_data, boston_run
 from fsbook.experiments.projection.newsgroups import (
     newsgroups_corpus,
@@ -79,6 +86,7 @@ from fsbook.experiments.projection.tables import balanced_block
 from fsbook.experiments.projection.text import PAPER as PAPER_TEXT
 from fsbook.experiments.projection.text import lgr_record
 from fsbook.experiments.projection.yale import yale_data, yale_grams, yale_seed, yale_setup, yale_task
+from fsbook.report import format_value, join_words
 
 VERSION = "1"
 #: the table of each data set whose levels are ablated
@@ -145,7 +153,6 @@ def _run_boston(params):
 # ============================================================================ 20 Newsgroups
 def source_dir() -> Path:
     """The raw data folder: ``FSBOOK_SOURCE_DIR``, else ``../shared/data`` beside the clone."""
-    from fsbook.datasets._location import repo_root
     return Path(os.environ.get("FSBOOK_SOURCE_DIR", repo_root().parent / "shared" / "data"))
 
 
@@ -154,10 +161,6 @@ def _news_without_headers():
     """``(X_train, y_train, X_test, y_test, words)``: counts of the posts without their headers
     (:func:`fsbook.datasets._text.parse_20newsgroups`, ``headers=False``), in the stored
     corpus's order."""
-    from fsbook.datasets import load_20newsgroups
-    from fsbook.datasets._store import decode_strings, sparse_from_arrays
-    from fsbook.datasets._text import parse_20newsgroups
-    from fsbook.experiments._runner import RawDataUnavailable
     archive = source_dir() / "text/20newsgroups/20news-bydate.tar.gz"
     if not archive.is_file():
         raise RawDataUnavailable(f"the posts with their headers removed need the raw archive {archive} "
@@ -174,8 +177,6 @@ def _news_without_headers():
 def _weighted(Xtr, Xte, weights):
     """The counts reweighted: ``"counts"``, ``"binary"`` (presence), ``"tf-idf"`` (idf of the
     training corpus, rows of unit length) or ``"unit length"`` (rows of unit ℓ2 norm)."""
-    from sklearn.feature_extraction.text import TfidfTransformer
-    from sklearn.preprocessing import normalize
     if weights == "counts":
         return Xtr, Xte
     if weights == "binary":
@@ -199,7 +200,6 @@ def news_corpus(headers=True, weights="counts", vocabulary="book"):
         Xtr, ytr, Xte, yte = newsgroups_corpus()
     else:
         if headers:
-            from fsbook.datasets import load_20newsgroups
             tr, te = load_20newsgroups(subset="train"), load_20newsgroups(subset="test")
             Xa, ytr, Xb, yte = tr.data.astype(float).tocsr(), tr.target, te.data.astype(float).tocsr(), te.target
             words = np.asarray(tr.feature_names)
@@ -208,7 +208,6 @@ def news_corpus(headers=True, weights="counts", vocabulary="book"):
         keep = np.arange(Xa.shape[1])
         per_group = 200
         if vocabulary == "stop words":
-            from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
             keep = np.flatnonzero(~np.isin(words, sorted(ENGLISH_STOP_WORDS)))
         elif vocabulary == "paper size":
             per_group = NEWS_PER_GROUP_PAPER_SIZE
@@ -379,7 +378,6 @@ def decide(book, ablated, paper, margin=AGREEMENT_MARGIN):
     >>> decide(book, book + noise, paper=50.0)["verdict"]
     'does not explain'
     """
-    from fsbook.claims import ALPHA, paired_test
     book, ablated = np.asarray(book, dtype=float), np.asarray(ablated, dtype=float)
     before = float(book.mean() - paper)
     sign = -1.0 if before > 0 else 1.0
@@ -457,7 +455,6 @@ def verdict_words(table, data):
     "Explains the gap: a (M: 10.00 → 12.40, the paper 12.50). Does not explain it: b (M: 10.00 → 10.10,
     the paper 12.50) and c (M: 10.00 → 16.00, the paper 12.50: past the paper's level)."
     """
-    from fsbook.report import format_value, join_words
     rows = table[table["data set"] == data]
     out = []
     for verdict, opening in VERDICT_WORDS.items():

@@ -12,6 +12,7 @@ import functools
 import numpy as np
 import pandas as pd
 
+from fsbook.claims import Claim, agreement, claims_table, evaluate
 from fsbook.experiments.projection.boston import boston_data
 from fsbook.experiments.projection.paper import (
     AGREEMENT_MARGIN,
@@ -84,7 +85,6 @@ def order_claims(values_of, tables, paper, gains, margins=ORDER_MARGINS):
     >>> c["verdict"].iloc[0], c["size"].iloc[0], c["margin"].iloc[0]
     ('holds', 'below margin', 2.0)
     """
-    from fsbook.claims import Claim, claims_table, evaluate
     missing = [t for t in tables if t not in margins]
     if missing:
         raise ValueError(f"no margin declared for the order claims of {missing}")
@@ -176,7 +176,6 @@ def with_margins(claims, margins=ORDER_MARGINS):
     >>> rows["verdict"].iloc[0], with_margins(rows, {"t": 0.1})["verdict"].iloc[0]
     ('not separable', 'no gain')
     """
-    from fsbook.claims import claims_table
     if not len(claims):
         return claims
     missing = sorted(set(claims["id"]) - set(margins))
@@ -218,7 +217,6 @@ def paper_agreement(values_of, tables, paper, paper_runs, margin=AGREEMENT_MARGI
     >>> paper_agreement(lambda t: vals, {"t": "T"}, paper, {"t": 4})["agreement"].tolist()
     ['agrees', 'differs']
     """
-    from fsbook.claims import agreement
     rows = []
     for table, label in tables.items():
         values = values_of(table)

@@ -10,12 +10,13 @@ built by :mod:`fsbook.experiments.projection.words`, the tables they read by
 :mod:`~fsbook.experiments.projection.boston_facts` and
 :mod:`~fsbook.experiments.projection.yale_facts`.  The small display helpers of the chapter
 (:func:`claims_shown`, :func:`ablation_shown`, :func:`with_agreement`, :func:`order_counts`)
-live here too.
+live here too, and :func:`~fsbook.experiments._reading.store_machines` is importable from here.
 """
 
 import pandas as pd
 
 from fsbook.claims import HOLDS, VERDICTS
+from fsbook.experiments._reading import store_machines as store_machines
 from fsbook.experiments.projection import ablations as projection_ablations
 from fsbook.experiments.projection import text as projection_text
 from fsbook.experiments.projection.boston_facts import _table1_facts
@@ -94,11 +95,6 @@ def with_agreement(agree, table, frame):
     a = agree[agree["id"] == table].set_index("method")
     return frame.assign(**{"agreement (z)": [f"{a.loc[m, 'agreement']} ({a.loc[m, 'z']:+.1f})" if m in a.index
                                              else "—" for m in frame.index]})
-
-
-def store_machines(*stores):
-    """'CPU, n logical CPUs' of every machine that ran a stored task, sorted."""
-    return sorted({f"{m['cpu']}, {m['cores']} logical CPUs" for r in stores for m in r.machines if m})
 
 
 def _store_facts(res, res_text, agree):

@@ -7,6 +7,8 @@ import numpy as np
 import pandas as pd
 
 from fsbook.decisions import RTOL, SCORE_ATOL, argbest
+from fsbook.experiments._runner import ProtocolResult, stored_flags
+from fsbook.experiments._store import canonical_json
 from fsbook.experiments.projection.paper import (
     TABLE_LABEL,
     TABLE_NAMES,
@@ -282,8 +284,6 @@ def per_run(results, table):
 def subsample(results):
     """The stored tasks of the chapter's earlier subsample (``make_tasks(False)``), as a
     :class:`~fsbook.experiments.ProtocolResult` with its tables."""
-    from fsbook.experiments._runner import ProtocolResult
-    from fsbook.experiments._store import canonical_json
     keys = {canonical_json(p) for p in make_tasks(False)}
     keep = [i for i, p in enumerate(results.params) if canonical_json(p) in keys]
     params, res = [results.params[i] for i in keep], [results.results[i] for i in keep]
@@ -335,8 +335,6 @@ def coverage_table(protocol, params, full, group):
     """:func:`store_coverage`'s table for any protocol whose tasks have a ``run``: ``group(p)`` is
     a task's ``(part, detail)`` row; the parts with several rows get a summary row ``(part,
     "all")``, and the last row ``("all", "all")`` sums the protocol."""
-    from fsbook.experiments._runner import stored_flags
-
     groups = {}                                              # (part, detail) -> {run: [stored?]}
     for p, s in zip(*stored_flags(protocol, params, full)):
         groups.setdefault(group(p), {}).setdefault(p["run"], []).append(s)

@@ -58,11 +58,19 @@ import functools
 
 import numpy as np
 import pandas as pd
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
+from fsbook.claims import Claim, claims_table, evaluate
+from fsbook.datasets import load_20newsgroups
 from fsbook.decisions import SCORE_ATOL
 from fsbook.experiments._runner import Protocol
 from fsbook.experiments.projection.claims import order_claims, paper_agreement
-from fsbook.experiments.projection.newsgroups import lgr_choice, newsgroups_designs, newsgroups_pair
+from fsbook.experiments.projection.newsgroups import (
+    lgr_choice,
+    newsgroups_designs,
+    newsgroups_pair,
+    newsgroups_vocabulary,
+)
 from fsbook.experiments.projection.paper import (
     AGREEMENT_MARGIN,
     GRID,
@@ -231,7 +239,6 @@ def split_ratios():
     -------
     dict of str to float, keyed like :data:`TABLE_NAMES`.
     """
-    from fsbook.datasets import load_20newsgroups
     ntr = np.bincount(load_20newsgroups(subset="train").target)
     nte = np.bincount(load_20newsgroups(subset="test").target)
     out = {}
@@ -324,7 +331,6 @@ def topic_count_claims(results, *, best=NEWS_D):
     >>> c[["claim", "verdict"]].values.tolist()[0]
     ['LGR-Topic at d = 30 below d = 10', 'holds']
     """
-    from fsbook.claims import Claim, claims_table, evaluate
     params, res = results.params, results.results
     rows = []
     for table in TABLE_NAMES:
@@ -413,10 +419,6 @@ def vocabulary_sizes(stop_lists=None, rankings=("occurrences", "documents"), per
         Rows: the stop lists (with their sizes); columns: the rankings; the paper's is
         :data:`PAPER_VOCABULARY`.
     """
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
-    from fsbook.datasets import load_20newsgroups
-    from fsbook.experiments.projection.newsgroups import newsgroups_vocabulary
     if stop_lists is None:
         stop_lists = {"none": frozenset(), "scikit-learn ENGLISH_STOP_WORDS": ENGLISH_STOP_WORDS}
     tr = load_20newsgroups(subset="train")

@@ -23,6 +23,8 @@ import pandas as pd
 
 from fsbook.experiments.selection_suite import settings as S
 from fsbook.experiments.selection_suite.settings import CLASSIFIERS, DOMAINS, METHODS
+from fsbook.report import join_words
+from fsbook.stats import critical_difference, friedman, holm_vs_control
 
 __all__ = ["MARKDOWN_FACTS", "effects_vs_none", "friedman_tests", "pareto", "pareto_front", "score_matrix", "stability_summary",
            "decided_counts", "versus_none", "which_selector", "facts", "PAPER_METHODS"]
@@ -83,8 +85,6 @@ def friedman_tests(accuracy):
     """Per scope (all data sets, then each domain) and classifier: the data sets and methods
     compared, the Friedman χ² and p (:func:`fsbook.stats.friedman`) and Nemenyi's critical
     difference at α = 0.05; scopes of fewer than 2 data sets or 3 methods have NaN."""
-    from fsbook.stats import critical_difference, friedman
-
     rows = []
     for scope in _scopes(accuracy):
         for metric, label in CLASSIFIERS.items():
@@ -102,8 +102,6 @@ def versus_none(accuracy):
     """Per scope and classifier, every method against ``none`` (Holm over the methods of the
     scope, :func:`fsbook.stats.holm_vs_control`): average rank, ``z`` (negative: ranks better
     than all features), p, Holm's p and the side."""
-    from fsbook.stats import holm_vs_control
-
     rows = []
     for scope in _scopes(accuracy):
         for metric, label in CLASSIFIERS.items():
@@ -334,8 +332,6 @@ def facts(results, design, claims_table):
     -------
     dict of str to str
     """
-    from fsbook.report import join_words
-
     over = claims_table[claims_table["scope"] != ""]
     everywhere = over[over["scope"] == "all"].sort_values("effect", ascending=False)
     above, below = everywhere[everywhere["verdict"] == "holds"], everywhere[everywhere["verdict"] == "fails"]

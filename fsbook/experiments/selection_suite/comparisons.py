@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from fsbook.claims import Claim, claims_table, evaluate
+from fsbook.experiments.benchmark.paper import over_datasets_margin
 from fsbook.experiments.selection_suite.analysis import effects_vs_none
 from fsbook.experiments.selection_suite.settings import CLASSIFIERS, DOMAINS, METHODS
 
@@ -44,8 +46,6 @@ def claims_vs_none(accuracy, folds, margins=None):
     Returns a claims table (:data:`fsbook.claims.COLUMNS`) with ``dataset``, ``domain``,
     ``method`` and ``classifier`` columns.
     """
-    from fsbook.claims import Claim, claims_table, evaluate
-
     margins = margins or {}
     at = accuracy[accuracy["rank_k"]][["dataset", "method", "k"]]
     f = folds.merge(at, on=["dataset", "method", "k"])
@@ -126,9 +126,6 @@ def over_datasets_vs_none(accuracy, design, metric="acc_rbf", margins=None):
         A claims table (:data:`fsbook.claims.COLUMNS`) with ``scope`` and ``method`` columns;
         ``a`` is the method, ``b`` is ``none``, ``n`` its data sets.
     """
-    from fsbook.claims import Claim, claims_table, evaluate
-    from fsbook.experiments.benchmark.paper import over_datasets_margin
-
     eff = effects_vs_none(accuracy, metric)
     rows = []
     for scope, sets in scopes(design).items():
