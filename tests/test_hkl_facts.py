@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from read_back import tally_counts
 
 from fsbook.experiments import hkl, read_store
 from fsbook.experiments.hkl import ablations as hkl_ablations
@@ -159,15 +160,6 @@ def _mean_accuracy(result, key, **match):
     return 100 * float(np.mean(values))
 
 
-def _tally_counts(text):
-    """``{"holds": 8, "fails": 2, ...}`` read back from :func:`fsbook.report.tally`'s words."""
-    out = {}
-    for verdict, word in (("holds", "hold"), ("fails", "fail"), ("no gain", "show"), ("not separable", "(?:is|are)")):
-        m = re.search(rf"(none|\d+) {word}", text)
-        out[verdict] = 0 if m is None or m.group(1) == "none" else int(m.group(1))
-    return out
-
-
 @pytest.fixture(scope="module")
 def summary(result):
     return facts.table1_summary(result)
@@ -273,7 +265,7 @@ def test_claim_facts_losses_to_the_wrappers_are_table2s_losses(result, claim_out
 def test_claim_facts_verdicts_are_the_claims_tables(claims, claim_out):
     per_set = claims[claims["table"] == "Table 1"]
     assert claim_out["t1_m"] == len(per_set) == 30
-    assert _tally_counts(claim_out["t1_tally"]) == per_set["verdict"].value_counts().reindex(
+    assert tally_counts(claim_out["t1_tally"]) == per_set["verdict"].value_counts().reindex(
         ["holds", "fails", "no gain", "not separable"], fill_value=0).to_dict()
     for key, claim in zip(("t1_libsvm", "t1_wrapper", "t1_tuned"), facts.SHORT_CLAIMS):
         rows = per_set[per_set["claim"] == claim]

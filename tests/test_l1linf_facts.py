@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from read_back import tally_counts
 
 from fsbook.benchmark_records import read_benchmark
 from fsbook.experiments import l1linf, read_store
@@ -155,15 +156,6 @@ def _fold_means(page, k=None):
     return kept.pivot_table(index="method", columns="dataset", values="error", aggfunc="mean")
 
 
-def _tally_counts(text):
-    """``{"holds": 0, "fails": 4, ...}`` read back from :func:`fsbook.report.tally`'s words."""
-    out = {}
-    for verdict, word in (("holds", "hold"), ("fails", "fail"), ("no gain", "show"), ("not separable", "(?:is|are)")):
-        m = re.search(rf"(none|\d+) {word}", text)
-        out[verdict] = 0 if m is None or m.group(1) == "none" else int(m.group(1))
-    return out
-
-
 def _counts(verdicts):
     return pd.Series(verdicts).value_counts().reindex(["holds", "fails", "no gain", "not separable"],
                                                       fill_value=0).to_dict()
@@ -205,7 +197,7 @@ def test_table1_claim_facts_read_the_claims_table(page):
         assert out[f"l1_dir_{key}"] == f"{k} of {n}"
         assert out[f"l1_over_{key}"].endswith(f"direction on {k} of them")
     assert out["l1_n_dataset_claims"] == str(len(page.per_ds))
-    assert _tally_counts(out["l1_tally_table1"]) == _counts(page.per_ds.verdict)
+    assert tally_counts(out["l1_tally_table1"]) == _counts(page.per_ds.verdict)
     assert out["l1_n_table1_pairs"] == str(len(page.pairs_t1))
     hsfs = page.per_ds[page.per_ds.claim == l1linf.CLAIM_HSFS]
     decided = hsfs[hsfs.verdict != "not separable"]
@@ -259,7 +251,7 @@ def test_curve_facts_recomputed_from_the_fold_errors(page):
     means = e.groupby(["dataset", "k", "method"])["error"].mean()
     points = means.groupby(level=["dataset", "k"])
     assert out["l1_curve_points"] == str(points.ngroups) == str(len(page.curve_points))
-    assert _tally_counts(out["l1_curve_tally"]) == _counts(page.curve_points.verdict)
+    assert tally_counts(out["l1_curve_tally"]) == _counts(page.curve_points.verdict)
     for m in ("HSFS", "FOHSIC"):                  # the (data set, k) where m's mean is the lowest
         lowest = sum(np.isclose(g.loc[(ds, k, m)], g.min(), rtol=1e-9, atol=0) for (ds, k), g in points)
         assert out[f"l1_curve_{m.lower()}_lowest"] == str(lowest)
@@ -336,7 +328,7 @@ def test_explanation_facts_on_the_ablation_store(page, ablations):
     assert (f"The largest change: {name} takes {m} on {l1linf.NAMES[ds]} from "
             f"{shared[(ds, m, name)].mean() - change((ds, m, name)):.2f} % to "
             f"{shared[(ds, m, name)].mean():.2f} %") in out["l1_expl_summary"]
-    counts = _tally_counts(out["l1_expl_summary"])
+    counts = tally_counts(out["l1_expl_summary"])
     assert sum(counts.values()) == len(shared)
     held = out["l1_expl_verdict"].count("(holds (")
     assert held == counts["holds"] and out["l1_expl_summary"].startswith(
