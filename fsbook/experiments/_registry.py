@@ -3,8 +3,9 @@
 A protocol is a public module or package of :mod:`fsbook.experiments` (``l1linf``), or a public
 module inside such a package that declares a ``PROTOCOL`` of its own (``l1linf/ablations.py``,
 the protocol ``l1linf_ablations``).  The template ``_example`` and its ablations are protocols
-too, private ones: they are not listed among the book's.  Nothing lists them by hand: a new protocol package is found
-as soon as its folder exists.  The sources are read with :mod:`ast`, without importing them.
+too, private ones: they are not listed among the book's.  Nothing lists them by hand: a new
+protocol package is found as soon as its folder exists.  The sources are read with :mod:`ast`,
+without importing them.
 
 A module of its own, below the runner, the verifier, the cost report and the command line, so
 that each of them can list the protocols without importing another.
@@ -22,8 +23,9 @@ from pathlib import Path
 
 __all__ = ["available_protocols", "protocol_module", "protocol_modules"]
 
-#: the folder of the package whose public modules are the protocols
+#: the folder searched for protocols (the package :mod:`fsbook.experiments`)
 PACKAGE_DIR = Path(__file__).resolve().parent
+#: the dotted name of that package
 PACKAGE = "fsbook.experiments"
 
 
