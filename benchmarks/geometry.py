@@ -49,7 +49,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from fsbook.benchmark_records import record_benchmark
-from fsbook.experiments.geometry import growth_fit, text_problem, timing
+from fsbook.experiments.geometry.figures import growth_fit, timing
+from fsbook.experiments.geometry.problems import text_problem
 from fsbook.geometry import GeometricFeatureSetSelector, geometric_ratios, gram_geometric_ratios
 from fsbook.geometry.hull import sparse_hull
 from fsbook.geometry.ratios import RTOL, point_matrix, svd_affine_dim

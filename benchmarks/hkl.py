@@ -222,9 +222,10 @@ from sklearn.exceptions import ConvergenceWarning
 KW = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
 
 def fold(f):
-    from fsbook.experiments.hkl import load_table1, table_folds
+    from fsbook.experiments.hkl.data import load_table1
+    from fsbook.experiments.hkl.folds import table_folds
     from fsbook.hkl import DisjunctiveHKLCV
-    from fsbook.experiments.hkl import TABLE1_DATASETS
+    from fsbook.experiments.hkl.paper import TABLE1_DATASETS
     X, y, _, _ = load_table1("tic_tac_toe" if "tic_tac_toe" in TABLE1_DATASETS else "tic-tac-toe")
     tr, te = table_folds(y, None)[f]
     t0 = time.process_time()
@@ -336,7 +337,7 @@ def bench_large_c(old_timeout=None, base="76f3d01", factor=12.0, solver="conic")
 
 
 def bench_monks():
-    from fsbook.experiments.hkl import load_table1
+    from fsbook.experiments.hkl.data import load_table1
     from fsbook.hkl import DisjunctiveHKLCV
     print("\ndata-driven C rule, default DisjunctiveHKLCV() on MONK's problems (test split):")
     for k, target in ((1, 99.0), (2, 80.0), (3, 97.0)):
@@ -349,7 +350,7 @@ def bench_monks():
 
 
 def bench_pair_sources(max_active=600, C=3.0):
-    from fsbook.experiments.hkl import load_table1
+    from fsbook.experiments.hkl.data import load_table1
     from fsbook.hkl import DisjunctiveHKL, lattice
     from fsbook.hkl.estimator import _make_problem, _resolve_beta
     from fsbook.hkl.solver import source_group_scores, source_scores_reference
@@ -400,7 +401,8 @@ def bench_pair_sources(max_active=600, C=3.0):
 
 
 def _newsgroups_fold0():
-    from fsbook.experiments.hkl import load_table1, table_folds
+    from fsbook.experiments.hkl.data import load_table1
+    from fsbook.experiments.hkl.folds import table_folds
     X, y, _, _ = load_table1("20newsgroups")
     tr, te = table_folds(y, None)[0]
     return X, np.where(y == np.unique(y)[1], 1.0, -1.0), tr, te
@@ -445,7 +447,8 @@ def bench_conic_fit(C=3.0, tol=1e-3):
 
 
 def bench_c_path(Cs=(0.1, 1.0, 10.0, 100.0, 1000.0), tol=1e-3):
-    from fsbook.experiments.hkl import load_table1, table_folds
+    from fsbook.experiments.hkl.data import load_table1
+    from fsbook.experiments.hkl.folds import table_folds
     from fsbook.hkl import disjunctive_hkl_path
     from fsbook.hkl.estimator import _make_problem, _resolve_beta
     X, y, _, _ = load_table1("tic_tac_toe")
@@ -496,7 +499,8 @@ def bench_c_path(Cs=(0.1, 1.0, 10.0, 100.0, 1000.0), tol=1e-3):
 
 
 def bench_task(fold=0):
-    from fsbook.experiments.hkl import load_table1, table_folds
+    from fsbook.experiments.hkl.data import load_table1
+    from fsbook.experiments.hkl.folds import table_folds
     from fsbook.hkl import DisjunctiveHKLCV
     X, y, _, _ = load_table1("20newsgroups")
     tr, te = table_folds(y, None)[fold]
@@ -530,7 +534,8 @@ def _selected(res):
 def bench_warm_path(dataset="tic_tac_toe", Cs=(0.1, 1.0, 10.0, 100.0, 1000.0), folds=None,
                     tol=1e-3, section="warm_path"):
     import fsbook.hkl.solver as hkl_solver
-    from fsbook.experiments.hkl import load_table1, table_folds
+    from fsbook.experiments.hkl.data import load_table1
+    from fsbook.experiments.hkl.folds import table_folds
     from fsbook.hkl import disjunctive_hkl_path, lattice
     from fsbook.hkl.estimator import _make_problem, _resolve_beta
     # CPU seconds inside the restricted solves of the working-set and variational paths
@@ -647,7 +652,8 @@ def bench_warm_path(dataset="tic_tac_toe", Cs=(0.1, 1.0, 10.0, 100.0, 1000.0), f
 
 
 def bench_warm_path_cv(Cs=(0.1, 1.0, 10.0, 100.0, 1000.0)):
-    from fsbook.experiments.hkl import load_table1, table_folds
+    from fsbook.experiments.hkl.data import load_table1
+    from fsbook.experiments.hkl.folds import table_folds
     from fsbook.hkl import DisjunctiveHKLCV
     X, y, _, _ = load_table1("tic_tac_toe")
     splits = table_folds(y, None)

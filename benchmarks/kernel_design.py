@@ -23,7 +23,7 @@ process), the objectives (must agree to 1e-6 relative), the largest difference o
 whether the selected features are the same.  ``--no-direct`` skips the direct solve (about
 9 min and 3 GB at ``D = 10 000``), ``--direct-max D`` skips it above ``D`` features.
 
-``--only regimes`` runs :func:`fsbook.experiments.kernel_design.weak_kernel_regimes` (formulation
+``--only regimes`` runs :func:`fsbook.experiments.kernel_design.ablations.weak_kernel_regimes` (formulation
 (7) under each regime of ``REGIMES``: raw or standardised features, other widths, dominance per
 triple, α ≥ 0; three data sets × five splits × 1 500 training triples, about 6 CPU minutes) and records its rows for
 chapter 3 (section ``regimes``), with the CPU time it took.
@@ -44,7 +44,8 @@ import time
 import numpy as np
 
 from fsbook.benchmark_records import record_benchmark
-from fsbook.experiments.kernel_design import FULL_MU, WEAK_MU, split
+from fsbook.experiments.kernel_design.paper import FULL_MU, WEAK_MU
+from fsbook.experiments.kernel_design.tasks import split
 from fsbook.kernel_design import (
     full_kernel_specs,
     kernel_groups,
@@ -189,7 +190,7 @@ def regimes():
     """Formulation (7) under each regime (see module); records section ``regimes``."""
     import math
 
-    from fsbook.experiments.kernel_design import weak_kernel_regimes
+    from fsbook.experiments.kernel_design.ablations import weak_kernel_regimes
 
     cpu = time.process_time()
     df = weak_kernel_regimes()

@@ -27,7 +27,7 @@ HiGHS solve with the auxiliary ``r_ij``), on the same base kernel matrices, trip
 and γ.
 
 **Data.**  The chapter's data sets and split 0 of its protocol
-(:func:`fsbook.experiments.kernel_design.split`: standardised 0.85 / 0.15 partition, 1 000 test
+(:func:`fsbook.experiments.kernel_design.tasks.split`: standardised 0.85 / 0.15 partition, 1 000 test
 triples from the test part).  Subsampled so that the SDP fits in memory and time: the
 triplets are drawn (:func:`~fsbook.kernel_design.triplets_from_labels`) among the first
 ``n_points`` training points, ``|S| ≤ n_points``.  Clarabel factors a dense block of order
@@ -42,7 +42,7 @@ Sections:
   Clarabel (SCS needs tens of thousands of iterations, up to 40 s, at ``1e-6`` on some of
   them): CPU seconds (``time.process_time``, building included) of each solver, objectives,
   the smallest eigenvalue of :math:`K^α` on ``S`` and the fraction of the 1 000 held-out test
-  triples each solution respects (:func:`fsbook.experiments.kernel_design.respected`);
+  triples each solution respects (:func:`fsbook.experiments.kernel_design.tasks.respected`);
 * ``scaling`` -- one data set (wdbc, full kernels) at growing ``|S|`` with ``5 |S|`` triplets:
   Clarabel up to ``CLARABEL_MAX`` points, SCS and the LPs at every size; growth exponents of
   the CPU time (slope of log t on log |S|, over the solves that reached an accurate optimum:
@@ -62,7 +62,8 @@ import numpy as np
 
 from fsbook.benchmark_records import record_benchmark
 from fsbook.experiments.geometry.figures import growth_fit
-from fsbook.experiments.kernel_design import DATASETS, FULL_MU, WEAK_MU, respected, split
+from fsbook.experiments.kernel_design.paper import DATASETS, FULL_MU, WEAK_MU
+from fsbook.experiments.kernel_design.tasks import respected, split
 from fsbook.kernel_design import (
     dominance_violation,
     full_kernel_specs,

@@ -41,9 +41,9 @@
    ``--naive-rows`` samples and extrapolated linearly: its cost is exactly linear in them).
 
 3. The explanations of chapter 2's gaps to the paper on the data sets the page cannot afford
-   live (:data:`fsbook.experiments.l1linf.RECORDED_EXPLANATION_DATASETS`, on the folds
-   :data:`~fsbook.experiments.l1linf.RECORDED_EXPLANATION_FOLDS`): every variant of
-   :func:`~fsbook.experiments.l1linf.explanation_runs` (unstandardised features with width 1,
+   live (:data:`fsbook.experiments.l1linf.tasks.RECORDED_EXPLANATION_DATASETS`, on the folds
+   :data:`~fsbook.experiments.l1linf.tasks.RECORDED_EXPLANATION_FOLDS`): every variant of
+   :func:`~fsbook.experiments.l1linf.tasks.explanation_runs` (unstandardised features with width 1,
    the paper's 0.01 threshold on the rows of W, LDFS's q), its per-fold test errors and its CPU
    seconds; the chapter pairs them with the stored errors of the same folds.
 
@@ -360,7 +360,7 @@ def gradient_times(naive_rows):
     return t_s, t_d, t_full
 
 
-def explanations(datasets=L1.RECORDED_EXPLANATION_DATASETS, folds=L1.RECORDED_EXPLANATION_FOLDS):
+def explanations(datasets=L1.tasks.RECORDED_EXPLANATION_DATASETS, folds=L1.tasks.RECORDED_EXPLANATION_FOLDS):
     """Section 3: the variants of every data set, recorded after each variant.  A run resumes the
     record: a variant already recorded on the same folds is not run again (delete the section of
     ``benchmarks/results/l1linf.json`` to measure everything anew).  A complete run of the default
@@ -372,16 +372,16 @@ def explanations(datasets=L1.RECORDED_EXPLANATION_DATASETS, folds=L1.RECORDED_EX
         previous = []
     runs = [r for r in previous if r["dataset"] in datasets and r["folds"] == folds]
     done = {(r["dataset"], r["method"], r["variant"]) for r in runs}
-    default = tuple(datasets) == tuple(L1.RECORDED_EXPLANATION_DATASETS) and tuple(folds) == tuple(
-        L1.RECORDED_EXPLANATION_FOLDS)
+    default = tuple(datasets) == tuple(L1.tasks.RECORDED_EXPLANATION_DATASETS) and tuple(folds) == tuple(
+        L1.tasks.RECORDED_EXPLANATION_FOLDS)
     wanted = [(ds, method, name, settings) for ds in datasets
-              for (method, name), settings in L1.explanation_runs(ds).items()]
+              for (method, name), settings in L1.tasks.explanation_runs(ds).items()]
     for ds, method, name, settings in wanted:
         if (ds, method, name) in done:
             print(f"{ds:8s} {method} {name:26s} recorded already", flush=True)
             continue
         start = time.process_time()
-        errors = L1.variant_errors(ds, method, folds_used=folds, **settings)
+        errors = L1.tasks.variant_errors(ds, method, folds_used=folds, **settings)
         seconds = time.process_time() - start
         runs.append({"dataset": ds, "method": method, "variant": name, "folds": folds,
                      "errors": [float(e) for e in errors], "cpu_seconds": round(seconds, 1)})

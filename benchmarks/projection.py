@@ -7,7 +7,7 @@ spread over runs and pairs by a seeded draw):
 
 * the reference, :func:`fsbook.experiments.projection.newsgroups._lgr_cv_search`: scikit-learn's
   ``GridSearchCV`` over C with Newton-CG at ``tol=1e-8``, ``folds × 10`` fits and a refit;
-* the fast path, :func:`fsbook.experiments.projection.lgr_fast_fit`: all folds and all C in one
+* the fast path, :func:`fsbook.experiments.projection.newsgroups.lgr_fast_fit`: all folds and all C in one
   warm-started, batched Newton solve in each fold's reduced coordinates (at most ``n``
   columns for ``n`` documents; :mod:`fsbook.projection.logistic`), the same tie rule, and an
   exact refit.
@@ -40,10 +40,10 @@ from fsbook.experiments.projection.newsgroups import _lgr_cv_search, _news_topic
 
 def task_data(params):
     """The designs of a text task, as :func:`fsbook.experiments.projection.text.run_task` builds
-    them (:func:`fsbook.experiments.projection.newsgroups_designs`): ``{method: (A_tr, A_te)}``,
+    them (:func:`fsbook.experiments.projection.newsgroups.newsgroups_designs`): ``{method: (A_tr, A_te)}``,
     ``y_tr``, ``y_te``, seed."""
-    a = P.newsgroups_pair(params)
-    data, ys = P.newsgroups_designs(a["X_tr"], a["Z_tr"], a["y_tr"], a["X_te"], a["Z_te"], a["frac"], a["seed"])
+    a = P.newsgroups.newsgroups_pair(params)
+    data, ys = P.newsgroups.newsgroups_designs(a["X_tr"], a["Z_tr"], a["y_tr"], a["X_te"], a["Z_te"], a["frac"], a["seed"])
     return data, ys, a["y_te"], a["seed"]
 
 
@@ -51,7 +51,7 @@ def reference(data, y, yte, seed):
     """``({method: error}, {method: C})`` by the reference grid search."""
     err, C = {}, {}
     for name, (A, Ate) in data.items():
-        search = _lgr_cv_search(A, y, P.GRID, seed)
+        search = _lgr_cv_search(A, y, P.paper.GRID, seed)
         err[name] = float(np.mean(search.predict(Ate) != yte))
         C[name] = float(search.best_params_["C"])
     return err, C
@@ -61,7 +61,7 @@ def fast(data, y, yte, seed):
     """``({method: error}, {method: C})`` by the batched exact path."""
     err, C = {}, {}
     for name, (A, Ate) in data.items():
-        c, e = P.lgr_fast_fit(A, y, Ate, yte, P.GRID, seed)
+        c, e = P.newsgroups.lgr_fast_fit(A, y, Ate, yte, P.paper.GRID, seed)
         err[name], C[name] = e, float(c)
     return err, C
 
@@ -75,7 +75,7 @@ def _cpu(fn, *args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tasks", type=int, default=7, help="tasks per table (default 7)")
-    ap.add_argument("--tables", nargs="+", default=list(P.NEWS_FRACS), choices=list(P.NEWS_FRACS))
+    ap.add_argument("--tables", nargs="+", default=list(P.paper.NEWS_FRACS), choices=list(P.paper.NEWS_FRACS))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-record", action="store_true")
     args = ap.parse_args()
@@ -86,7 +86,7 @@ def main():
     for t in args.tables:
         rows = [p for p in news if p["table"] == t]
         chosen += [rows[i] for i in np.sort(rng.choice(len(rows), args.tasks, replace=False))]
-    lda_seconds, _ = _cpu(lambda: (P.newsgroups_corpus(), _news_topics(T.NEWS_D)))
+    lda_seconds, _ = _cpu(lambda: (P.newsgroups.newsgroups_corpus(), _news_topics(T.NEWS_D)))
     print(f"corpus and LDA (d = {T.NEWS_D}): {lda_seconds:.1f} s CPU")
 
     rows = []
@@ -113,7 +113,7 @@ def main():
                  for t in args.tables}
     per_table_ref = {t: float(np.mean([r["reference_seconds"] for r in rows if r["params"]["table"] == t]))
                      for t in args.tables}
-    n_per_table = len(T.make_tasks(True)) // len(P.NEWS_FRACS)     # every topic count's runs × pairs
+    n_per_table = len(T.make_tasks(True)) // len(P.paper.NEWS_FRACS)     # every topic count's runs × pairs
     summary = {
         "tasks": len(rows),
         "reference_seconds_per_task": round(float(ref_s.mean()), 4),
@@ -126,13 +126,13 @@ def main():
         "grids": 3 * len(rows),
         "lda_seconds": round(lda_seconds, 1),
     }
-    if set(args.tables) == set(P.NEWS_FRACS):
-        grid_hours = lambda s: (sum(s[t] for t in P.NEWS_FRACS) * n_per_table  # noqa: E731
+    if set(args.tables) == set(P.paper.NEWS_FRACS):
+        grid_hours = lambda s: (sum(s[t] for t in P.paper.NEWS_FRACS) * n_per_table  # noqa: E731
                                 + len(T.TOPICS[True]) * lda_seconds) / 3600
         summary["full_grid_cpu_hours"] = {"reference": round(grid_hours(per_table_ref), 2),
                                           "fast": round(grid_hours(per_table), 2)}
     print(summary)
-    if not args.no_record and set(args.tables) == set(P.NEWS_FRACS):
+    if not args.no_record and set(args.tables) == set(P.paper.NEWS_FRACS):
         print("recorded in", record_benchmark("projection", "text_tasks", {**summary, "rows": rows}))
 
 

@@ -51,19 +51,19 @@ def projection(rows):
     from fsbook.experiments import selection_suite as S
 
     measured = {(r["dataset"], r["method"]): r["cpu"] for r in rows}
-    per = S.REPEATS * S.N_FOLDS
-    f = {d: S.facts(d) for d in S.DATASETS}
-    shape = {d: np.log([f[d]["n"], f[d]["d"], f[d]["classes"]]) for d in S.DATASETS}
+    per = S.settings.REPEATS * S.settings.N_FOLDS
+    f = {d: S.facts(d) for d in S.settings.DATASETS}
+    shape = {d: np.log([f[d]["n"], f[d]["d"], f[d]["classes"]]) for d in S.settings.DATASETS}
     out = []
-    for d, (domain, _, _) in S.DATASETS.items():
-        for m in S.METHODS:
+    for d, (domain, _, _) in S.settings.DATASETS.items():
+        for m in S.settings.METHODS:
             row = {"dataset": d, "method": m, "domain": domain}
             if S.cannot_run(m, d):
                 out.append({**row, "how": "excluded", "cpu_task": 0.0})
             elif (d, m) in measured:
                 out.append({**row, "how": "measured", "cpu_task": measured[(d, m)]})
             else:
-                cands = [e for e in S.DATASETS if (e, m) in measured and not S.cannot_run(m, e)]
+                cands = [e for e in S.settings.DATASETS if (e, m) in measured and not S.cannot_run(m, e)]
                 e = min(cands, key=lambda e: float(np.sum((shape[e] - shape[d]) ** 2)))
                 scale = f[d]["n"] * f[d]["d"] / (f[e]["n"] * f[e]["d"])
                 out.append({**row, "how": f"from {e}", "cpu_task": measured[(e, m)] * scale})
@@ -100,7 +100,7 @@ def main(argv=None):
 
     if a.what == "measure":
         measure(a.datasets.split(",") if a.datasets else S.sources(),
-                a.methods.split(",") if a.methods else S.METHODS, a.log)
+                a.methods.split(",") if a.methods else S.settings.METHODS, a.log)
         return
     import pandas as pd
 
@@ -118,8 +118,8 @@ def main(argv=None):
             "total_cpu_hours": round(total, 3), "tasks": len(S.make_tasks(True)),
             "measured_cells": int((t["how"] == "measured").sum()), "scaled_cells": int(t["how"].str.startswith("from").sum()),
             "excluded_cells": int((t["how"] == "excluded").sum()),
-            "design": {"repeats": S.REPEATS, "n_folds": S.N_FOLDS, "fractions": list(S.FRACTIONS),
-                       "max_samples": S.MAX_SAMPLES, "classifiers": list(S.CLASSIFIERS), "version": S.VERSION},
+            "design": {"repeats": S.settings.REPEATS, "n_folds": S.settings.N_FOLDS, "fractions": list(S.settings.FRACTIONS),
+                       "max_samples": S.settings.MAX_SAMPLES, "classifiers": list(S.settings.CLASSIFIERS), "version": S.VERSION},
             "cpu_hours_by_method": by_method.to_dict(), "cpu_hours_by_domain": by_domain.to_dict(),
             "classifier_choice": CLASSIFIER_CHOICE, "notes": NOTES,
             "cells": [{k: (round(v, 3) if isinstance(v, float) else v) for k, v in r.items()} for r in t.to_dict("records")]})

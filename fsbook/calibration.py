@@ -315,7 +315,7 @@ def _store_pool(source, pair):
     if source == "news":
         v = projection_text.per_run(read_store("projection_text"), "table2")
     else:
-        v = projection.per_run(read_store("projection"), "table1" if source == "boston" else "table5")
+        v = projection.tables.per_run(read_store("projection"), "table1" if source == "boston" else "table5")
     return (v[pair[0]] - v[pair[1]]).to_numpy(dtype=float)
 
 
@@ -361,7 +361,7 @@ def _test_train_ratio(source):
         from fsbook.experiments.projection import text as projection_text
         return float(projection_text.split_ratios()["table2"])
     from fsbook.experiments import projection
-    return float(projection.split_ratios()["table1" if source == "boston" else "table5"])
+    return float(projection.claims.split_ratios()["table1" if source == "boston" else "table5"])
 
 
 def calibration_table(designs=None, *, n_rep=2000, n_partitions=400, seed=0, progress=None):

@@ -1,7 +1,7 @@
 """One scoreboard of every claim of every paper the book reproduces.
 
-Each chapter's protocol decides its paper's claims (``claims(results)`` of its module in
-:mod:`fsbook.experiments`, on its complete store) with the one rule of :mod:`fsbook.claims`.
+Each chapter's protocol decides its paper's claims (its ``PROTOCOL.claims(results)``, on its
+complete store) with the one rule of :mod:`fsbook.claims`.
 :func:`scoreboard` gathers them into one table, :func:`verdict_summary` counts the verdicts per
 chapter, and :func:`verdict_strip` draws every claim's standardised effect, by chapter or, at the
 head of each chapter, by table of claims (with :func:`family_summary`).
@@ -14,14 +14,13 @@ Examples
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from fsbook.claims import VERDICTS
-from fsbook.experiments._registry import protocol_module
+from fsbook.experiments._runner import load_protocol
 
 __all__ = ["Chapter", "CHAPTERS", "chapter_claims", "family_summary", "scoreboard", "verdict_summary", "chapter_rows",
            "agreement_board", "agreement_summary",
@@ -32,7 +31,7 @@ __all__ = ["Chapter", "CHAPTERS", "chapter_claims", "family_summary", "scoreboar
 @dataclass(frozen=True)
 class Chapter:
     """A chapter of the book: its number, the paper's short title and the protocols whose
-    ``claims(results)`` decide the paper's claims."""
+    ``PROTOCOL.claims(results)`` decide the paper's claims."""
 
     number: int
     paper: str
@@ -75,8 +74,7 @@ def chapter_claims(chapter: Chapter, read=None) -> pd.DataFrame:
         from fsbook.experiments._reading import read_store as read
     frames = []
     for name in chapter.protocols:
-        module = importlib.import_module(protocol_module(name))
-        t = module.claims(read(name)).copy()
+        t = load_protocol(name).claims(read(name)).copy()
         t["chapter"], t["paper"], t["protocol"] = chapter.number, chapter.paper, name
         frames.append(t)
     out = pd.concat(frames, ignore_index=True)
@@ -94,16 +92,16 @@ def scoreboard(chapters=CHAPTERS, read=None) -> pd.DataFrame:
 
 def agreement_board(chapters=CHAPTERS, read=None) -> pd.DataFrame:
     """Every printed paper number set against ours: the rows of each protocol's
-    ``agreement_table(results)`` (:func:`fsbook.claims.agreement` per number), for the protocols
+    ``PROTOCOL.agreement(results)`` (:func:`fsbook.claims.agreement` per number), for the protocols
     that define one, with ``chapter`` and ``paper``."""
     if read is None:
         from fsbook.experiments._reading import read_store as read
     frames = []
     for chapter in chapters:
         for name in chapter.protocols:
-            module = importlib.import_module(protocol_module(name))
-            if hasattr(module, "agreement_table"):
-                t = module.agreement_table(read(name)).copy()
+            agreement = load_protocol(name).agreement
+            if agreement is not None:
+                t = agreement(read(name)).copy()
                 t["chapter"], t["paper"], t["protocol"] = chapter.number, chapter.paper, name
                 frames.append(t)
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["chapter", "agreement"])

@@ -46,24 +46,24 @@ def test_counts_and_ranks_agree_with_the_tables(page, facts):
     assert per["margin"].notna().all()
     named = facts["margin_no_gain"]
     assert all(f"on {d}" in named for d in per.loc[per.verdict == "no gain", "dataset"])
-    assert facts["n_datasets"] == str(len(B.FULL_DATASETS)) and facts["cv"] == "5 × 2 CV"
+    assert facts["n_datasets"] == str(len(B.paper.FULL_DATASETS)) and facts["cv"] == "5 × 2 CV"
     ranks = page.ranks["linear SVM"]
     assert facts["best_rank_linear"] == f"{ranks.min():.3f}"
     assert facts["n_methods"] == str(len(ranks))
     hf = page.tables["hkl_fits"]
-    assert facts["hkl_n"] == str(int(hf["tasks"].sum())) == str(5 * 2 * len(B.FULL_DATASETS))
+    assert facts["hkl_n"] == str(int(hf["tasks"].sum())) == str(5 * 2 * len(B.paper.FULL_DATASETS))
     assert facts["hkl_uncertified"] == str(int(hf["tasks"].sum() - hf["certified"].sum()))
 
 
 def test_page_tables_have_one_row_per_data_set(page):
-    assert list(T.datasets_table().index) == list(B.FULL_DATASETS)
+    assert list(T.datasets_table().index) == list(B.paper.FULL_DATASETS)
     assert list(T.coverage_table(page.stored, page.datasets)["tasks"]) == [120] * 8
     assert T.sources_table(page.params)["tasks"].iloc[-1] == 1
-    assert list(T.hkl_cost(page.params, page.results, page.datasets).index) == list(B.FULL_DATASETS)
+    assert list(T.hkl_cost(page.params, page.results, page.datasets).index) == list(B.paper.FULL_DATASETS)
     assert set(T.settings_table()["setting"]) >= {"C grid, linear SVM", "selectors"}
     freq = T.wine_frequencies(page.tables["supports"])
     # at k = 5 each selector keeps 5 of wine's 13 features in every fold
-    assert (freq.drop(index="CFS").sum(axis=1).round(9) == B.RANK_K).all()
+    assert (freq.drop(index="CFS").sum(axis=1).round(9) == B.paper.RANK_K).all()
 
 
 def test_prose_helpers_on_known_cases():

@@ -8,7 +8,7 @@ from fsbook.booleanize import quantile_thresholds
 from fsbook.decisions import top_k
 from fsbook.experiments import benchmark as B
 from fsbook.experiments import run_protocol
-from fsbook.experiments.benchmark import attribute_groups
+from fsbook.experiments.benchmark.data import attribute_groups
 from fsbook.hkl import DisjunctiveHKLCV, HKLRanker, hkl_feature_scores
 
 
@@ -76,14 +76,14 @@ def test_hkl_refuses_non_boolean_input_declared_boolean():
 def test_georatio_keeps_whole_attributes_of_its_most_probable_recommended_union():
     """On a breast-cancer training fold (9 nominal attributes), the kept columns are the
     attributes of the recommended union of highest probability in the selector's own table."""
-    names = B.load("breast_cancer")[2]
+    names = B.data.load("breast_cancer")[2]
     groups = attribute_groups(names)
     assert len(groups) == 9 and sorted(np.concatenate(groups).tolist()) == list(range(len(names)))
     assert attribute_groups(["a=x", "alcohol"]) is None
-    y = B.load("breast_cancer")[1]
-    train, test = B.folds("breast_cancer", 0, 3, y)[0]
-    X_train = B.fold_data("breast_cancer", train, test)[0]
-    sel = B.make_selector("GeoRatio", 0, 0, True, groups).fit(X_train, y[train])
+    y = B.data.load("breast_cancer")[1]
+    train, test = B.data.folds("breast_cancer", 0, 3, y)[0]
+    X_train = B.data.fold_data("breast_cancer", train, test)[0]
+    sel = B.selectors.make_selector("GeoRatio", 0, 0, True, groups).fit(X_train, y[train])
     rec = sel.results_[sel.results_.recommended]
     assert len(rec) > 0                                     # a real choice, not the keep-all rule
     best = rec[rec.probability >= rec.probability.max() * (1 - 1e-9)].iloc[0]   # near-ties: the first
@@ -92,18 +92,18 @@ def test_georatio_keeps_whole_attributes_of_its_most_probable_recommended_union(
         expected[groups[g]] = True
     assert np.array_equal(sel.get_support(), expected) and 0 < expected.sum() < len(names)
     with pytest.raises(ValueError, match="groups"):
-        B.make_selector("GeoRatio", 0, 0)
+        B.selectors.make_selector("GeoRatio", 0, 0)
 
 
 def test_a_method_that_cannot_run_gives_its_reason_in_the_not_run_table():
-    assert B.cannot_run("GeoRatio", "breast_cancer") is None
-    assert B.cannot_run("HKL", "wine") is None
-    reason = B.cannot_run("GeoRatio", "wine")
+    assert B.selectors.cannot_run("GeoRatio", "breast_cancer") is None
+    assert B.selectors.cannot_run("HKL", "wine") is None
+    reason = B.selectors.cannot_run("GeoRatio", "wine")
     assert reason.startswith("not run:") and "no feature groups" in reason
-    assert "one feature type" in B.cannot_run("GeoRatio", "20newsgroups")
+    assert "one feature type" in B.selectors.cannot_run("GeoRatio", "20newsgroups")
     task = {"dataset": "wine", "repeat": 0, "fold": 0, "n_folds": 3, "method": "GeoRatio", "ks": [0]}
-    assert B.run_task(task) == {"not_run": reason}
-    tasks = [task, {**task, "fold": 1}, {**task, "method": "MI", "ks": [B.RANK_K]}, {**task, "method": "none"}]
+    assert B.tasks.run_task(task) == {"not_run": reason}
+    tasks = [task, {**task, "fold": 1}, {**task, "method": "MI", "ks": [B.paper.RANK_K]}, {**task, "method": "none"}]
     t = run_protocol(B.PROTOCOL, tasks=tasks, out=None, progress=False).tables
     assert t["not_run"].to_dict("records") == [{"dataset": "wine", "method": "GeoRatio", "reason": reason}]
     assert "GeoRatio" not in set(t["curves"].method) | set(t["accuracy_at_k"].method) | set(t["fit_time"].method)
@@ -112,7 +112,7 @@ def test_a_method_that_cannot_run_gives_its_reason_in_the_not_run_table():
 
 def test_no_kept_feature_scores_the_training_majority():
     y_train, y_test = np.array([0, 1, 1, 2]), np.array([1, 1, 0, 2, 1])
-    lin, rbf = B.test_accuracies(np.zeros((4, 0)), y_train, np.zeros((5, 0)), y_test, 0)
+    lin, rbf = B.models.test_accuracies(np.zeros((4, 0)), y_train, np.zeros((5, 0)), y_test, 0)
     assert lin == rbf == 0.6
 
 
@@ -126,9 +126,9 @@ def test_hkl_fits_table_counts_certificates_per_dataset():
 
     params = [task("wine", 0), task("wine", 1), task("colon", 0)]
     results = [result(True, 1e-4, 6), result(False, 0.3, 10), result(False, 0.5, 40)]
-    fits = B.reduce(params, results)["hkl_fits"].set_index("dataset")
+    fits = B.tables.reduce(params, results)["hkl_fits"].set_index("dataset")
     assert fits.loc["wine", "tasks"] == 2 and fits.loc["wine", "certified"] == 1
     assert fits.loc["wine", "median gap"] == pytest.approx((1e-4 + 0.3) / 2)
     assert fits.loc["wine", "largest gap"] == 0.3 and fits.loc["wine", "mean features used"] == 8
     assert fits.loc["colon", "certified"] == 0
-    assert B.reduce(params[:1], results[:1])["not_run"].empty
+    assert B.tables.reduce(params[:1], results[:1])["not_run"].empty

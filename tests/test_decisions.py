@@ -114,7 +114,7 @@ def test_tie_refit_picks_the_first_of_tied_grid_values():
 
 
 def test_triple_respected_only_by_a_margin():
-    from fsbook.experiments.kernel_design import respected
+    from fsbook.experiments.kernel_design.tasks import respected
     t = np.array([[0, 1, 2]])
     sim = np.array([[1.0, 0.5, 0.5], [0.5, 1.0, 0.2], [0.5, 0.2, 1.0]])
     for noise in (0.0, 1e-16, -1e-16):            # K(a, b) = K(a, c): a tie, never respected
@@ -149,7 +149,7 @@ def test_mmc_refuses_an_unbounded_problem():
 
 def test_unbounded_mmc_is_undefined_in_the_kernel_design_protocol():
     from fsbook.experiments import kernel_design as K
-    out = K.run_task({"dataset": "soybean_small", "split": 0, "method": "mmc", "n_train": 300,
+    out = K.tasks.run_task({"dataset": "soybean_small", "split": 0, "method": "mmc", "n_train": 300,
                       "n_test": 1000})
     assert out["score"] is None and "unbounded" in out["undefined"]
     from fsbook.experiments.kernel_design.tables import _pm

@@ -76,7 +76,7 @@ def test_claim_row_needs_exactly_one_row():
 @pytest.fixture(scope="module")
 def store():
     res = read_store(geometry.PROTOCOL)
-    return res, geometry.claims(res)
+    return res, geometry.claims.claims(res)
 
 
 def chapter_keys():
@@ -98,11 +98,11 @@ def test_facts_are_the_chapter_keys_the_chapter_does_not_fill_itself(store):
 def test_facts_count_and_quote_the_claims_table(store):
     res, C = store
     out = facts(res, C)
-    top = geometry.headline(C)
+    top = geometry.claims.headline(C)
     assert out["geo_n_claims"] == str(len(top))
     assert sum(int(out[f"geo_n_{k}"]) for k in ("holds", "fails", "ns")) == (
         top["verdict"] != "no gain").sum()
-    assert out["geo_cpu_verdict"] == claim_row(C, geometry.CPU_CLAIM)["verdict"]
+    assert out["geo_cpu_verdict"] == claim_row(C, geometry.claims.CPU_CLAIM)["verdict"]
     # the gain claim's margin: one test prediction of a classifier's CV accuracy over 1 200 rows
     assert out["geo_rc_margin"] == f"{100 / 1200:.3f}" and out["geo_rc_rows"] == "1 200"
     assert not any(k.startswith("geo_e_") for k in out)                 # no benchmark record given

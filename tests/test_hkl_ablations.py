@@ -84,7 +84,7 @@ def test_explanation_table_pairs_each_variant_with_the_reference():
 
 def test_tasks_and_variants():
     full, sub = A.make_tasks(True), A.make_tasks(False)
-    assert len(full) == len(A.VARIANTS) * hkl.N_FOLDS and all(t in full for t in sub)
+    assert len(full) == len(A.VARIANTS) * hkl.paper.N_FOLDS and all(t in full for t in sub)
     with pytest.raises(ValueError, match="unknown variant"):
         A.run_task({"variant": "nothing", "fold": 0})
 
@@ -95,11 +95,11 @@ def test_the_reference_variant_is_the_stored_l1_svm():
     stored = _stored_hkl(3, "svm_tuned")
     r = A.run_task({"variant": "stored", "fold": 3})
     assert r["accuracy"] == stored[3]["L1"] and r["C"] == stored[3]["C_L1"]
-    assert hkl.run_task({"table": 3, "fold": 1, "method": "svm_tuned"}) == stored[1]
+    assert hkl.tasks.run_task({"table": 3, "fold": 1, "method": "svm_tuned"}) == stored[1]
 
 
 def test_count_and_vocabulary_inputs_are_the_same_posts():
-    X01, y, words, _ = hkl.load_table1("20newsgroups")
+    X01, y, words, _ = hkl.data.load_table1("20newsgroups")
     counts = A._words(2, True)
     assert counts.shape == X01.shape and ((counts > 0).astype(float) != X01).nnz == 0
     assert counts.max() > 1

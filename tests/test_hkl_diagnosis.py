@@ -14,14 +14,14 @@ def test_majority_rate_of_a_fold_by_hand():
     assert list(acc.columns) == ["majority"]
     assert acc["majority"].tolist() == [142 / 187, 142 / 187, 143 / 187, 143 / 187]
     assert acc["majority"].mean() == pytest.approx(570 / 748, abs=1e-15)
-    assert 100 * acc["majority"].mean() == pytest.approx(section3.majority_accuracy("transfusion"))
+    assert 100 * acc["majority"].mean() == pytest.approx(section3.folds.majority_accuracy("transfusion"))
 
 
 def test_hkl_path_reproduces_the_protocol_fit():
     # the protocol's path is a prefix of the path run to its cap: same choice, same refit
-    X, y, _, split = section3.load_table1("hepatitis")
-    tr, te = section3.table_folds(y, split)[2]
-    model = section3.tuned_hkl(section3.HKL_C_GRID, 1000 * 2 + 7).fit(X[tr], y[tr])
+    X, y, _, split = section3.data.load_table1("hepatitis")
+    tr, te = section3.folds.table_folds(y, split)[2]
+    model = section3.models.tuned_hkl(section3.paper.HKL_C_GRID, 1000 * 2 + 7).fit(X[tr], y[tr])
     folds, path = diag.hkl_path("hepatitis", outer_folds=[2])
     row = folds.loc[2]
     assert row["C"] == model.C_
@@ -33,7 +33,7 @@ def test_hkl_path_reproduces_the_protocol_fit():
     np.testing.assert_allclose(proto["mean_accuracy"], model.cv_results_["mean_accuracy"], atol=1e-12)
     assert len(path) == model.max_Cs and path["C"].is_monotonic_increasing
     # the version-6 rule's column: DisjunctiveHKLCV(tie="simplest") on the same fold
-    old = section3.tuned_hkl(section3.HKL_C_GRID, 1000 * 2 + 7).set_params(tie="simplest").fit(X[tr], y[tr])
+    old = section3.models.tuned_hkl(section3.paper.HKL_C_GRID, 1000 * 2 + 7).set_params(tie="simplest").fit(X[tr], y[tr])
     assert row["C_simplest"] == old.C_ and row["accuracy_simplest"] == np.mean(old.predict(X[te]) == y[te])
     assert row["C_simplest"] < row["C"]             # this fold is one the two-class tie rule changed
 

@@ -253,9 +253,9 @@ def test_cv_ties_prefer_a_two_class_fit():
     (the smaller C) picks the majority-rate model; the default takes the tied two-class fit."""
     from fsbook.experiments import hkl as H
 
-    X, y, _, split = H.load_table1("breast_cancer")
-    tr, _ = H.table_folds(y, split)[3]
-    kw = dict(cv=3, random_state=3007, tol=H.HKL_TOL, solver="conic", max_active=None, max_iter=None)
+    X, y, _, split = H.data.load_table1("breast_cancer")
+    tr, _ = H.folds.table_folds(y, split)[3]
+    kw = dict(cv=3, random_state=3007, tol=H.paper.HKL_TOL, solver="conic", max_active=None, max_iter=None)
     old = DisjunctiveHKLCV(tie="simplest", **kw).fit(X[tr], y[tr])
     new = DisjunctiveHKLCV(**kw).fit(X[tr], y[tr])
     pd.testing.assert_frame_equal(old.cv_results_, new.cv_results_)     # the same CV path

@@ -24,7 +24,7 @@ def result():
 
 @pytest.fixture(scope="module")
 def claims(result):
-    return hkl.claims(result)
+    return hkl.claims.claims(result)
 
 
 @pytest.fixture(scope="module")
@@ -79,11 +79,11 @@ def test_every_key_the_chapter_quotes_is_a_fact(stored):
 
 def test_store_facts_read_the_store(result, stored):
     assert stored["hkl_tasks_stored"] == result.n_cached == stored["hkl_tasks_total"]
-    assert stored["hkl_tol"] == "0.0001" and stored["weka_words"] == hkl.WORDS_FOR_WEKA
+    assert stored["hkl_tol"] == "0.0001" and stored["weka_words"] == hkl.paper.WORDS_FOR_WEKA
     assert stored["hkl_hours"] == round(sum(result.cpu_seconds) / 3600, 1)     # CPU time (version 8 on)
     ng = [(p["method"], c) for p, c in zip(result.params, result.cpu_seconds)
           if p.get("table") == 1 and p.get("dataset") == "20newsgroups"]
-    assert len(ng) == len(TABLE1_METHODS) * hkl.N_FOLDS                         # one partition
+    assert len(ng) == len(TABLE1_METHODS) * hkl.paper.N_FOLDS                         # one partition
     assert stored["ng_partition_hours"] == round(sum(c for _, c in ng) / 3600, 2)
     assert 0 < stored["ng_hkl_hours"] == round(sum(c for m, c in ng if m == "hkl") / 3600, 2) \
         < stored["ng_partition_hours"]
@@ -92,17 +92,17 @@ def test_store_facts_read_the_store(result, stored):
 def test_table_values_are_the_tables(result, stored):
     t1 = result.tables["table1"]
     assert stored["hkl_hepatitis"] == round(float(t1.loc[("hkl", "HKL"), "hepatitis"]), 2)
-    assert stored["paper_hkl_hepatitis"] == hkl.PAPER_TABLE1.loc[("hkl", "HKL"), "hepatitis"]
-    assert stored["best_wrapper_monks1"] == round(float(t1.loc[hkl.CONFIGS, "monks1"].max()), 2)
-    assert stored["n_sets"] == len(hkl.TABLE1_DATASETS) == 10
+    assert stored["paper_hkl_hepatitis"] == hkl.paper.PAPER_TABLE1.loc[("hkl", "HKL"), "hepatitis"]
+    assert stored["best_wrapper_monks1"] == round(float(t1.loc[hkl.paper.CONFIGS, "monks1"].max()), 2)
+    assert stored["n_sets"] == len(hkl.paper.TABLE1_DATASETS) == 10
     t3 = result.tables["table3"]["accuracy (%)"]
-    assert stored["t3_l1_gap"] == round(t3["L1-SVM (tuned C)"] - hkl.PAPER_TABLE3["L1-SVM"], 2)
+    assert stored["t3_l1_gap"] == round(t3["L1-SVM (tuned C)"] - hkl.paper.PAPER_TABLE3["L1-SVM"], 2)
     assert stored["monks2_at"] + stored["monks2_below"] + stored["monks2_above"] == stored["monks2_rows"]
     assert stored["t2_loss_min"] <= stored["t2_loss_max"] <= stored["n_sets"]
 
 
 def test_claim_facts_count_the_claims(claims, stored):
-    asserted = claims[claims["table"] == hkl.TABLE2_ASSERTED]
+    asserted = claims[claims["table"] == hkl.claims.TABLE2_ASSERTED]
     assert stored["t2_m"] == len(asserted) == 27
     assert stored["t2_holds"] == int((asserted["verdict"] == "holds").sum())
     assert stored["t2_verdict"] == facts.one_word(asserted["verdict"])
@@ -120,17 +120,17 @@ def test_claim_facts_count_the_claims(claims, stored):
 
 def test_agreement_and_gap_facts(result, stored):
     assert stored["agree_agrees"] + stored["agree_differs"] + stored["agree_inconclusive"] \
-        == stored["agree_n"] == len(hkl.agreement_table(result))
-    assert stored["agree_margin"] == hkl.AGREEMENT_MARGIN
+        == stored["agree_n"] == len(hkl.claims.agreement_table(result))
+    assert stored["agree_margin"] == hkl.claims.AGREEMENT_MARGIN
     assert stored["gap_gap"] == round(stored["gap_paper"] - stored["gap_stored"], 2)
-    assert stored["gap_paper"] == hkl.PAPER_TABLE3["L1-SVM"]
+    assert stored["gap_paper"] == hkl.paper.PAPER_TABLE3["L1-SVM"]
     assert stored["gap_l2_reading"] == ("is consistent with" if stored["gap_l2_verdict"] == "explains"
                                         else "does not support")
 
 
 def test_the_display_helpers():
-    assert facts.paper_level(hkl.CONFIGS[0], "L2") == "0.05"          # the paper's Table 2
-    assert facts.paper_level(hkl.CONFIGS[5], "L2") == "—"             # not significant
+    assert facts.paper_level(hkl.paper.CONFIGS[0], "L2") == "0.05"          # the paper's Table 2
+    assert facts.paper_level(hkl.paper.CONFIGS[5], "L2") == "—"             # not significant
     assert facts.paper_level("all", "L1") == "0.005"
     assert facts.our_level(0.0049) == "0.005" and facts.our_level(0.05) == "—"
     assert facts.paper_row("colon", "zero_norm", 1 / 64) == (0.015625, 85.83)
@@ -168,18 +168,18 @@ def summary(result):
 def test_table1_summary_rows_are_the_stored_folds_means(result, summary):
     t1 = result.tables["table1"]
     methods = {key: set(summary[key].index.get_level_values("method")) for key in ("wrappers", "raw_cfs")}
-    assert methods["wrappers"] == set(hkl.CONFIGS) and len(summary["wrappers"]) == 2 * len(hkl.CONFIGS)
-    assert methods["raw_cfs"] == set(hkl.RAW_CONFIGS) and len(summary["raw_cfs"]) == 2 * len(hkl.RAW_CONFIGS)
+    assert methods["wrappers"] == set(hkl.paper.CONFIGS) and len(summary["wrappers"]) == 2 * len(hkl.paper.CONFIGS)
+    assert methods["raw_cfs"] == set(hkl.paper.RAW_CONFIGS) and len(summary["raw_cfs"]) == 2 * len(hkl.paper.RAW_CONFIGS)
     assert all(m.startswith("cfs/") and m.endswith("(raw)") for m in methods["raw_cfs"])
     assert summary["t1"].shape == summary["paper"].shape == t1.shape
     for d in t1.columns:
         assert summary["hkl"][d] == pytest.approx(_mean_accuracy(result, "HKL", table=1, dataset=d, method="hkl"))
-        assert summary["wrappers"].loc[(hkl.CONFIGS[7], "L1"), d] == pytest.approx(
-            _mean_accuracy(result, "L1", table=1, dataset=d, method=hkl.CONFIGS[7]))
-        assert summary["raw_cfs"].loc[(hkl.RAW_CONFIGS[2], "L2"), d] == pytest.approx(
-            _mean_accuracy(result, "L2", table=1, dataset=d, method=hkl.RAW_CONFIGS[2]))
+        assert summary["wrappers"].loc[(hkl.paper.CONFIGS[7], "L1"), d] == pytest.approx(
+            _mean_accuracy(result, "L1", table=1, dataset=d, method=hkl.paper.CONFIGS[7]))
+        assert summary["raw_cfs"].loc[(hkl.paper.RAW_CONFIGS[2], "L2"), d] == pytest.approx(
+            _mean_accuracy(result, "L2", table=1, dataset=d, method=hkl.paper.RAW_CONFIGS[2]))
     # the paper's HKL row is the one the agreement table compares ours with
-    agree = hkl.agreement_table(result)
+    agree = hkl.claims.agreement_table(result)
     paper_hkl = agree[(agree["table"] == "Table 1") & (agree["row"] == "HKL")].set_index("dataset")
     assert (summary["paper_hkl"] == paper_hkl["paper"].reindex(t1.columns)).all()
     assert summary["hkl"].to_numpy() == pytest.approx(paper_hkl["ours"].reindex(t1.columns).to_numpy())
@@ -201,7 +201,7 @@ def test_baseline_facts_against_the_agreement_table_and_the_folds(result):
     from fsbook.experiments.hkl.data import load_table1
 
     out = facts.baseline_facts(result)
-    agree = hkl.agreement_table(result)
+    agree = hkl.claims.agreement_table(result)
     libsvm = agree[(agree["table"] == "Table 1") & (agree["row"] == "LibSVM (Weka's defaults)")].set_index("dataset")
     assert len(libsvm) == 10
     for d in ("monks1", "tic_tac_toe", "20newsgroups"):
@@ -215,7 +215,7 @@ def test_baseline_facts_against_the_agreement_table_and_the_folds(result):
     _, y, _, _ = load_table1("20newsgroups")
     default = {r_p["fold"]: r for r_p, r in zip(result.params, result.results)
                if "repeat" not in r_p and r_p.get("table") == 1 and r_p.get("dataset") == "20newsgroups"
-               and r_p.get("method") == hkl.RAW_ALL}
+               and r_p.get("method") == hkl.paper.RAW_ALL}
     folds = list(StratifiedKFold(4, shuffle=True, random_state=0).split(np.zeros(y.size), y))
     majority_folds = sum(
         default[f]["outcomes_L2"] == "".join("1" if c == np.bincount(y[train]).argmax() else "0" for c in y[test])
@@ -232,9 +232,9 @@ def claim_out(result, claims):
 def test_claim_facts_counts_recomputed_from_table1_and_table2(result, summary, claim_out):
     t1, hkl_row = result.tables["table1"], summary["hkl"]
     datasets = list(t1.columns)
-    best = {d: max(t1.loc[r, d] for r in t1.index if r[0] in hkl.CONFIGS) for d in datasets}
+    best = {d: max(t1.loc[r, d] for r in t1.index if r[0] in hkl.paper.CONFIGS) for d in datasets}
     assert claim_out["hkl_ge_best_wrapper"] == sum(hkl_row[d] >= best[d] - 1e-9 for d in datasets)
-    weka, tuned = t1.loc[(hkl.RAW_ALL, "L2")], t1.loc[("all tuned (raw)", "L2")]
+    weka, tuned = t1.loc[(hkl.paper.RAW_ALL, "L2")], t1.loc[("all tuned (raw)", "L2")]
     assert claim_out["hkl_gt_weka_libsvm"] == sum(hkl_row[d] - weka[d] > 1e-9 for d in datasets)
     assert claim_out["hkl_gt_tuned_libsvm"] == sum(hkl_row[d] - tuned[d] > 1e-9 for d in datasets)
     assert claim_out["hkl_lt_tuned_libsvm"] == sum(tuned[d] - hkl_row[d] > 1e-9 for d in datasets)
@@ -253,8 +253,8 @@ def test_claim_facts_counts_recomputed_from_table1_and_table2(result, summary, c
 
 def test_claim_facts_losses_to_the_wrappers_are_table2s_losses(result, claim_out):
     t2 = result.tables["table2"]
-    wrappers = t2[t2["method"].isin(list(hkl.CONFIGS) + list(hkl.RAW_CONFIGS))]
-    assert claim_out["t2_wrapper_rows"] == len(wrappers) == 2 * (len(hkl.CONFIGS) + len(hkl.RAW_CONFIGS))
+    wrappers = t2[t2["method"].isin(list(hkl.paper.CONFIGS) + list(hkl.paper.RAW_CONFIGS))]
+    assert claim_out["t2_wrapper_rows"] == len(wrappers) == 2 * (len(hkl.paper.CONFIGS) + len(hkl.paper.RAW_CONFIGS))
     assert (claim_out["t2_loss_min"], claim_out["t2_loss_max"]) == (wrappers["losses"].min(), wrappers["losses"].max())
     # "breast cancer (33), transfusion (31), ...": one count per data set, summing to the losses
     named = dict(re.findall(r"([\w -]+?) \((\d+)\)(?:, | and |$)", claim_out["t2_loss_where"]))
@@ -269,7 +269,7 @@ def test_claim_facts_verdicts_are_the_claims_tables(claims, claim_out):
         ["holds", "fails", "no gain", "not separable"], fill_value=0).to_dict()
     for key, claim in zip(("t1_libsvm", "t1_wrapper", "t1_tuned"), facts.SHORT_CLAIMS):
         rows = per_set[per_set["claim"] == claim]
-        over = claims[(claims["table"] == hkl.TABLE1_OVER) & (claims["claim"] == claim)].iloc[0]
+        over = claims[(claims["table"] == hkl.claims.TABLE1_OVER) & (claims["claim"] == claim)].iloc[0]
         assert claim_out[f"v_{key}"].startswith(f"{over['verdict']} ({over['effect']:+.2f} points")
         for verdict, suffix in (("holds", "where"), ("fails", "fails_where"), ("no gain", "no_gain_where")):
             text, chosen = claim_out[f"v_{key}_{suffix}"], rows[rows["verdict"] == verdict]
@@ -297,13 +297,13 @@ def test_value_facts_against_the_stored_tasks(result, summary):
         hkl_acc = _mean_accuracy(result, "accuracy", table=4, dataset=d, method="hkl")
         assert out[f"t4_{d}_hkl_acc"] == pytest.approx(hkl_acc, abs=ROUNDED)
         zn = {fr: _mean_accuracy(result, "accuracy", table=4, dataset=d, method="zero_norm", fraction=fr)
-              for fr in hkl.FRACTIONS}
+              for fr in hkl.paper.FRACTIONS}
         assert out[f"t4_{d}_zn_all"] == pytest.approx(zn[1.0], abs=ROUNDED)
         assert out[f"t4_{d}_zn_best"] == pytest.approx(max(zn.values()), abs=ROUNDED)
         assert out[f"t4_{d}_zn_smallest"] == pytest.approx(zn[min(zn)], abs=ROUNDED)
         frac = np.mean([r["fraction_used"] for r in _tasks(result, table=4, dataset=d, method="hkl")])
         assert out[f"t4_{d}_hkl_frac"] == pytest.approx(100 * frac, abs=ROUNDED)
-        assert out[f"t4_{d}_frac_ratio"] == pytest.approx(frac / hkl.PAPER_TABLE4[d]["hkl"][0], abs=ROUNDED)
+        assert out[f"t4_{d}_frac_ratio"] == pytest.approx(frac / hkl.paper.PAPER_TABLE4[d]["hkl"][0], abs=ROUNDED)
     for d in ("ionosphere", "breast_cancer_wisconsin"):
         for m in ("hkl", "weighted_svm"):
             assert out[f"t5_{d}_{m}_acc"] == pytest.approx(
@@ -335,7 +335,7 @@ def test_value_facts_against_the_stored_tasks(result, summary):
     # the paper's LibSVM row: nearer the tuned LibSVM than Weka's defaults on how many data sets
     t1 = tables["table1"]
     p_l2, tuned, default = (summary["paper"].loc[("all", "L2")], t1.loc[("all tuned (raw)", "L2")],
-                            t1.loc[(hkl.RAW_ALL, "L2")])
+                            t1.loc[(hkl.paper.RAW_ALL, "L2")])
     assert out["paper_l2_closer_tuned"] == sum(abs(p_l2[d] - tuned[d]) < abs(p_l2[d] - default[d]) for d in t1.columns)
 
 
@@ -343,9 +343,9 @@ def test_agreement_facts_on_a_known_table_and_on_the_store(result):
     toy = pd.DataFrame({"agreement": ["agrees", "differs", "agrees", "agrees"]})
     out = facts.agreement_facts(result, toy)
     assert (out["agree_agrees"], out["agree_differs"], out["agree_inconclusive"], out["agree_n"]) == (3, 1, 0, 4)
-    assert out["agree_margin"] == hkl.AGREEMENT_MARGIN
+    assert out["agree_margin"] == hkl.claims.AGREEMENT_MARGIN
     stored = facts.agreement_facts(result)
-    agree = hkl.agreement_table(result)
+    agree = hkl.claims.agreement_table(result)
     assert stored["agree_inconclusive"] == int((agree["agreement"] == "inconclusive").sum())
     assert stored["agree_differs"] == int((agree["agreement"] == "differs").sum())
 
@@ -372,8 +372,8 @@ def test_gap_explanations_pair_the_ablation_folds_with_the_stored_l1_svm(result,
     folds = read_store(hkl_ablations.PROTOCOL).tables["folds"]
     stored = _mean_accuracy(result, "L1", table=3, method="svm_tuned")
     assert why.attrs["stored"] == pytest.approx(stored)
-    assert why.attrs["paper"] == hkl.PAPER_TABLE3["L1-SVM"]
-    assert why.attrs["gap"] == pytest.approx(hkl.PAPER_TABLE3["L1-SVM"] - stored)
+    assert why.attrs["paper"] == hkl.paper.PAPER_TABLE3["L1-SVM"]
+    assert why.attrs["gap"] == pytest.approx(hkl.paper.PAPER_TABLE3["L1-SVM"] - stored)
     means = folds[folds["variant"] != "stored"].groupby("variant")["accuracy"].mean()
     assert len(why) == len(means) and why["explanation"].is_unique
     assert sorted(why["accuracy"].round(9)) == sorted(means.round(9))

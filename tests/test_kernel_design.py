@@ -263,7 +263,7 @@ def test_mmc_bad_input():
 
 
 def test_protocol_respected_and_determinism():
-    from fsbook.experiments.kernel_design import make_tasks, respected, run_task
+    from fsbook.experiments.kernel_design.tasks import make_tasks, respected, run_task
     sim = np.array([[1.0, 0.9, 0.2], [0.9, 1.0, 0.95], [0.2, 0.95, 1.0]])
     # (0, 1, 2): K01 = 0.9 > K02 = 0.2 but K01 < K12 = 0.95 -> not respected
     assert respected(sim, np.array([[0, 1, 2]])) == 0.0
@@ -285,16 +285,16 @@ def test_stored_datasets_lists_the_data_sets_whose_tasks_are_all_stored():
 
     from fsbook.experiments import kernel_design as KD
 
-    tasks = [json.loads(json.dumps(t)) for t in KD.make_tasks(True)]
-    assert KD.stored_datasets(tasks) == KD.DATASETS
+    tasks = [json.loads(json.dumps(t)) for t in KD.tasks.make_tasks(True)]
+    assert KD.tasks.stored_datasets(tasks) == KD.paper.DATASETS
     partial = [t for t in tasks if t["dataset"] in ("pima", "boston", "wine", "iris")]
     partial.remove(next(t for t in partial if t["dataset"] == "iris" and t["method"] == "weak_cv10"))
     partial.remove(next(t for t in partial if t["dataset"] == "wine" and t["method"] == "selection"))
-    assert KD.stored_datasets(partial[::-1]) == ["boston", "pima"]
-    assert KD.stored_datasets([]) == []
+    assert KD.tasks.stored_datasets(partial[::-1]) == ["boston", "pima"]
+    assert KD.tasks.stored_datasets([]) == []
     # the subsample's tasks (300 triples, 2 splits) are not the full protocol's
-    assert KD.stored_datasets(KD.make_tasks(False)) == []
-    assert KD.stored_datasets(KD.make_tasks(False), full=False) == KD.DATASETS
+    assert KD.tasks.stored_datasets(KD.tasks.make_tasks(False)) == []
+    assert KD.tasks.stored_datasets(KD.tasks.make_tasks(False), full=False) == KD.paper.DATASETS
 
 
 def test_reduce_on_a_subset_of_the_data_sets():
@@ -302,11 +302,11 @@ def test_reduce_on_a_subset_of_the_data_sets():
     store's page reduces the data sets it holds whole (fake results, the shapes of run_task's)."""
     from fsbook.experiments import kernel_design as KD
 
-    tasks = [t for t in KD.make_tasks(True) if t["dataset"] in ("wine", "boston")]
+    tasks = [t for t in KD.tasks.make_tasks(True) if t["dataset"] in ("wine", "boston")]
 
     def fake(t):
         if t["method"] == "singles":
-            return {"n_features": 3, **{k: 0.5 for k in KD.SINGLES}}
+            return {"n_features": 3, **{k: 0.5 for k in KD.paper.SINGLES}}
         if t["method"] == "selection":
             return {"n_features": 3, "n_kept": 2, "kept": [0, 1], "acc_all": 0.9, "acc_kept": 0.9,
                     "outcomes_all": "1" * 9 + "0", "outcomes_kept": "1" * 9 + "0"}
@@ -318,18 +318,18 @@ def test_reduce_on_a_subset_of_the_data_sets():
                 "n_kernels": 1, "size_S": 10, "min_eig_S": 0.0, "max_dominance_violation": 0.0,
                 "max_abs_diag": 1.0}
 
-    tables = KD.reduce(tasks, [fake(t) for t in tasks])
+    tables = KD.tables.reduce(tasks, [fake(t) for t in tasks])
     for name in ("figure1", "figure2", "figure3"):
         assert list(tables[name]["#"]) == [1, 4], name
     assert list(tables["figure2"]["source"]) == ["10-fold CV"] * 2
     assert list(tables["figure2"]["runs"]) == [10, 10]
-    assert list(tables["selection"]["dataset"]) == [KD.PAPER_NAMES["wine"]]
+    assert list(tables["selection"]["dataset"]) == [KD.paper.PAPER_NAMES["wine"]]
     assert set(tables["scores"]["index"]) == {1, 4}
     assert list(tables["psd"]["fits"]) == [20, 20, 20]
     # the tasks of one method only (a run with --only method=...): the absent columns are "not stored"
     for method in ("weak_cv10", "selection", "full"):
         only = [t for t in tasks if t["method"] == method]
-        fig2 = KD.reduce(only, [fake(t) for t in only])["figure2"]
+        fig2 = KD.tables.reduce(only, [fake(t) for t in only])["figure2"]
         if method == "selection":
             assert fig2.empty
         else:
@@ -337,7 +337,7 @@ def test_reduce_on_a_subset_of_the_data_sets():
             assert set(fig2["kernels with |α|>0.01 (full)"]) == ({"1.0 ± 0.0"} if method == "full" else {"not stored"})
     # no data set of the selection check: an empty table that still has its columns
     no_sel = [t for t in tasks if t["dataset"] == "boston"]
-    assert list(KD.reduce(no_sel, [fake(t) for t in no_sel])["selection"].columns) == \
+    assert list(KD.tables.reduce(no_sel, [fake(t) for t in no_sel])["selection"].columns) == \
         list(tables["selection"].columns)
 
 
@@ -385,12 +385,12 @@ def _fake_store(datasets, score, n_selected=None, alpha_zero=True):
     gives the score of method (or single kernel) ``m`` on split ``s``."""
     from fsbook.experiments import kernel_design as KD
 
-    tasks = [t for t in KD.make_tasks(True) if t["dataset"] in datasets]
+    tasks = [t for t in KD.tasks.make_tasks(True) if t["dataset"] in datasets]
     out = []
     for t in tasks:
         d, m, s = t["dataset"], t["method"], t["split"]
         if m == "singles":
-            out.append({"n_features": 3, **{k: score(d, k, s) for k in KD.SINGLES}})
+            out.append({"n_features": 3, **{k: score(d, k, s) for k in KD.paper.SINGLES}})
         elif m == "selection":
             out.append({"n_features": 3, "n_kept": 2, "kept": [0, 1], "acc_all": 0.9, "acc_kept": 0.9,
                         "outcomes_all": "1" * 9 + "0", "outcomes_kept": "1" * 9 + "0"})
@@ -428,7 +428,7 @@ def test_claims_match_a_hand_computed_paired_t():
         return base + noise.get((m, s), 0.0)
 
     tasks, results = _fake_store(["boston"], score)
-    table = KD.claims((tasks, results))
+    table = KD.claims.claims((tasks, results))
     full = np.array([score("boston", "full", s) for s in range(10)])
     single = np.array([score("boston", "Gauss mu=1", s) for s in range(10)])
     d = full - single
@@ -470,12 +470,12 @@ def test_rounding_cannot_decide_a_claim():
                 "weak": 0.0, "weak_nonneg": 0.5, "mmc": 0.5, "nca": 0.5}[m]
 
     tasks, results = _fake_store(["wine"], score)
-    row = _row(KD.claims((tasks, results)), "full mixture above the best single kernel", "wine")
+    row = _row(KD.claims.claims((tasks, results)), "full mixture above the best single kernel", "wine")
     assert row["effect"] > 0 and row["verdict"] == "not separable"
     # a last-bit difference is zero, not an effect
     tiny.clear()
     tasks, results = _fake_store(["wine"], lambda d, m, s: score(d, m, s) * (1 + 1e-15 * (m == "full")))
-    row = _row(KD.claims((tasks, results)), "full mixture above the best single kernel", "wine")
+    row = _row(KD.claims.claims((tasks, results)), "full mixture above the best single kernel", "wine")
     assert row["effect"] == 0 and row["p"] == 1.0 and row["verdict"] == "not separable"
 
 
@@ -492,11 +492,11 @@ def test_equivalence_claims_hold_by_the_engines_no_gain_and_fail_on_a_clear_diff
                 "weak": 0.0, "weak_nonneg": 0.5, "mmc": 0.5, "nca": 0.5}[m]
 
     tasks, results = _fake_store(["wine", "iris"], score)
-    table = KD.claims((tasks, results))
+    table = KD.claims.claims((tasks, results))
     same = _row(table, "linear ≈ polynomial of degree 2", "wine")
     far = _row(table, "linear ≈ polynomial of degree 2", "iris")
     assert same["verdict"] == "holds" and same["difference"] == "no gain"           # the engine's verdict
-    assert same["margin"] == KD.EQUIVALENCE_MARGIN and same["test"] == "paired_t"
+    assert same["margin"] == KD.claims.EQUIVALENCE_MARGIN and same["test"] == "paired_t"
     assert far["verdict"] == "fails" and far["difference"] == "holds"               # linear 0.3 above poly
     # the other claims keep the engine's verdict as it is
     assert _row(table, "full mixture above the best single kernel", "wine")["difference"] == ""
@@ -508,13 +508,13 @@ def test_claim_rows_label_the_data_sets_and_run_task_refuses_unknown_parts():
     from fsbook.experiments import kernel_design as KD
 
     tasks, results = _fake_store(["wine"], lambda d, m, s: 0.5 + 0.01 * s * (m == "full"))
-    rows = KD.claim_rows(KD.claims((tasks, results)), "full mixture above MMC (ours)")
+    rows = KD.claims.claim_rows(KD.claims.claims((tasks, results)), "full mixture above MMC (ours)")
     assert list(rows["claim"]) == ["4. Wine", "all data sets (Wilcoxon)"]
     with pytest.raises(ValueError, match="no claim"):
-        KD.claim_rows(KD.claims((tasks, results)), "nothing")
+        KD.claims.claim_rows(KD.claims.claims((tasks, results)), "nothing")
     with pytest.raises(ValueError, match="unknown method"):
-        KD.run_task({"dataset": "iris", "split": 0, "method": "svm", "n_train": 50, "n_test": 100})
-    assert set(KD.PARTS) == {t["method"] for t in KD.make_tasks(True)}
+        KD.tasks.run_task({"dataset": "iris", "split": 0, "method": "svm", "n_train": 50, "n_test": 100})
+    assert set(KD.tasks.PARTS) == {t["method"] for t in KD.tasks.make_tasks(True)}
 
 
 def test_weak_lp_degenerate_vertex_protocol_path_returns_the_zero_mixture():
@@ -526,7 +526,8 @@ def test_weak_lp_degenerate_vertex_protocol_path_returns_the_zero_mixture():
     1e-12 and s = 0: the zero mixture up to HiGHS's primal feasibility tolerance (1e-9), not a
     learnt kernel; its test accuracy (0.31–0.38 in the benchmark record) is rounding noise."""
     from fsbook.decisions import RTOL
-    from fsbook.experiments.kernel_design import WEAK_MU, split
+    from fsbook.experiments.kernel_design.paper import WEAK_MU
+    from fsbook.experiments.kernel_design.tasks import split
     from fsbook.kernel_design.estimator import _check_solver
     from fsbook.kernel_design.lp import HIGHS_OPTIONS
 
@@ -565,7 +566,7 @@ def test_choose_gammas_skipping_implied_zero_fits_agrees_with_the_reference(monk
     from fsbook.kernel_design.lp import HIGHS_OPTIONS
 
     fits = {}
-    fit = KD.fit_mixture
+    fit = KD.tasks.fit_mixture
 
     def recorded(meth, X, t, g1, g2):
         est = fit(meth, X, t, g1, g2)
@@ -573,12 +574,12 @@ def test_choose_gammas_skipping_implied_zero_fits_agrees_with_the_reference(monk
         return est
 
     monkeypatch.setattr(tasks, "fit_mixture", recorded)   # the name choose_gammas calls
-    Xtr, ytr, *_ = KD.split({"dataset": "iris", "split": 0, "n_train": 3, "n_test": 3})
+    Xtr, ytr, *_ = KD.tasks.split({"dataset": "iris", "split": 0, "n_train": 3, "n_test": 3})
     grid = [1e-4, 1e-1, 10.0, 100.0]
-    ref = KD.choose_gammas(method, Xtr, ytr, grid, 200, 200, 5, skip_implied_zero=False)
+    ref = KD.tasks.choose_gammas(method, Xtr, ytr, grid, 200, 200, 5, skip_implied_zero=False)
     ref_fits = dict(fits)
     fits.clear()
-    fast = KD.choose_gammas(method, Xtr, ytr, grid, 200, 200, 5, skip_implied_zero=True)
+    fast = KD.tasks.choose_gammas(method, Xtr, ytr, grid, 200, 200, 5, skip_implied_zero=True)
     assert len(ref_fits) == 2 * len(grid) ** 2 and len(fits) < len(ref_fits) / 2
     assert set(fits) < set(ref_fits) and all(fits[k] == ref_fits[k] for k in fits)
     skipped = set(ref_fits) - set(fits)
@@ -592,11 +593,11 @@ def test_choose_gammas_skipping_implied_zero_fits_agrees_with_the_reference(monk
         assert both and all(fast[2][p] == ref[2][p] for p in both)
     # the protocol's default (version 4 on): skipping for both mixtures (see SKIP_IMPLIED_ZERO)
     fits.clear()
-    assert KD.choose_gammas(method, Xtr, ytr, grid, 200, 200, 5) == fast
+    assert KD.tasks.choose_gammas(method, Xtr, ytr, grid, 200, 200, 5) == fast
 
 
 def test_zero_implied_needs_a_dominated_zero_point_and_a_positive_gamma1():
-    from fsbook.experiments.kernel_design import zero_implied
+    from fsbook.experiments.kernel_design.tasks import zero_implied
 
     assert not zero_implied(1.0, 1.0, [])
     assert zero_implied(1.0, 1e-4, [(1e-4, 1e-4)]) and zero_implied(1e-4, 1.0, [(1e-4, 1e-4)])

@@ -328,7 +328,7 @@ def test_protocols_pin_the_stores_settings():
     the benchmark's versions up to 10; the benchmark's version 11 runs the defaults."""
     from fsbook.experiments import selection_suite
     from fsbook.experiments._protocol_helpers import make_selector
-    from fsbook.experiments.benchmark import make_selector as benchmark_selector
+    from fsbook.experiments.benchmark.selectors import make_selector as benchmark_selector
     assert make_selector("WK-LP", 5, 0, earlier_defaults=True).solver_options == LEGACY_OPTIONS
     assert benchmark_selector("WK-LP", 5, 0, version="10").solver_options == LEGACY_OPTIONS
     assert selection_suite.make_selector("WK-LP", 5, 0).solver_options == LEGACY_OPTIONS

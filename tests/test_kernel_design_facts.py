@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fsbook.experiments.kernel_design import facts as kd_facts  # the function
 from fsbook.experiments.kernel_design.coverage import held
 from fsbook.experiments.kernel_design.facts import _full_zero_sentence
+from fsbook.experiments.kernel_design.facts import facts as kd_facts  # the function
 from fsbook.experiments.kernel_design.phrases import CHAPTER_CLAIMS, ClaimPhrases
 from fsbook.experiments.kernel_design.records import (
     accuracy_gap,
@@ -41,8 +41,8 @@ def test_the_package_names_resolve_to_the_method_package_and_the_protocol_module
     from fsbook.experiments.kernel_design import ablations, tasks
 
     assert tasks.KernelDesign is method.KernelDesign and ablations.kernel_stack is method.kernel_stack
-    assert protocol.PROTOCOL.name == "kernel_design" and protocol.PROTOCOL.version == protocol.VERSION
-    assert callable(protocol.claims) and callable(protocol.facts)   # the functions, not the modules
+    assert protocol.PROTOCOL.name == "kernel_design" and protocol.PROTOCOL.version == protocol.paper.VERSION
+    assert callable(protocol.claims.claims) and callable(protocol.facts.facts)   # the functions, not the modules
     assert not hasattr(method, "PROTOCOL")
 
 
@@ -59,7 +59,7 @@ def test_facts_on_the_store_are_text_and_agree_with_the_store(store, store_facts
 
 
 def test_the_summary_counts_every_claim_over_the_data_sets(store, store_facts):
-    from fsbook.experiments.kernel_design import claims
+    from fsbook.experiments.kernel_design.claims import claims
 
     over = claims(store)
     over = over[over["dataset"] == ""]
@@ -70,7 +70,7 @@ def test_the_summary_counts_every_claim_over_the_data_sets(store, store_facts):
 
 
 def test_the_chapter_claims_are_claims_of_the_table(store):
-    from fsbook.experiments.kernel_design import claims
+    from fsbook.experiments.kernel_design.claims import claims
 
     decided = set(claims(store)["claim"])
     assert {c for group in CHAPTER_CLAIMS.values() for c in group} <= decided
@@ -119,7 +119,7 @@ def test_sdp_facts_on_the_record():
 
 def test_regime_facts_on_the_record():
     from fsbook.benchmark_records import read_benchmark
-    from fsbook.experiments.kernel_design import regime_claims
+    from fsbook.experiments.kernel_design.claims import regime_claims
 
     record = read_benchmark("kernel_design", "regimes")
     reg = pd.DataFrame(record["values"]["rows"])
@@ -162,12 +162,9 @@ def test_each_repetition_s_outcomes_pool_a_partition_and_give_the_stored_accurac
     """Every sample of each data set is one row of each repetition's pooled outcomes (the five test
     folds make a partition), each fold's outcomes give back its stored accuracies, and the
     repetitions' partitions differ."""
-    from fsbook.experiments.kernel_design import (
-        SELECTION_DATASETS,
-        SELECTION_REPEATS,
-        load,
-        selection_outcomes,
-    )
+    from fsbook.experiments.kernel_design.paper import SELECTION_DATASETS, SELECTION_REPEATS
+    from fsbook.experiments.kernel_design.tables import selection_outcomes
+    from fsbook.experiments.kernel_design.tasks import load
 
     frame = pd.DataFrame([{**p, **r} for p, r in zip(store.params, store.results)])
     for d in SELECTION_DATASETS:
@@ -190,9 +187,11 @@ def test_the_selection_claims_are_decided_over_the_repetition_means(store):
     effect their mean (a fraction), and the count of kept features the same over ``D − kept``."""
     from scipy import stats
 
-    from fsbook.experiments.kernel_design import SELECTION_DATASETS, SELECTION_REPEATS, claims, load
+    from fsbook.experiments.kernel_design.claims import claims
     from fsbook.experiments.kernel_design.facts import repeated_accuracy
+    from fsbook.experiments.kernel_design.paper import SELECTION_DATASETS, SELECTION_REPEATS
     from fsbook.experiments.kernel_design.phrases import SEL_A, SEL_K
+    from fsbook.experiments.kernel_design.tasks import load
 
     table = claims(store)
     frame = pd.DataFrame([{**p, **r} for p, r in zip(store.params, store.results)])
@@ -219,7 +218,7 @@ def test_the_selection_claims_on_a_small_case():
     repetition are equivalent within the margin; 0.05 ahead on every repetition (± 0.01) is a
     significant difference, which refutes "about the same"; one repetition gives the paired t
     over its folds."""
-    from fsbook.experiments.kernel_design import claims
+    from fsbook.experiments.kernel_design.claims import claims
     from fsbook.experiments.kernel_design.phrases import SEL_A
 
     t = claims(_small_selection_store({"wdbc": lambda r, f: (0.9, 0.9 + 0.002 * (-1) ** (r + f))}))
@@ -241,12 +240,12 @@ def _small_selection_store(accuracy):
     other results of run_task's shapes."""
     from fsbook.experiments import kernel_design as KD
 
-    tasks = [t for t in KD.make_tasks(True) if t["dataset"] in accuracy]
+    tasks = [t for t in KD.tasks.make_tasks(True) if t["dataset"] in accuracy]
     out = []
     for t in tasks:
         m = t["method"]
         if m == "singles":
-            out.append({"n_features": 3, **{k: 0.5 + 0.01 * t["split"] for k in KD.SINGLES}})
+            out.append({"n_features": 3, **{k: 0.5 + 0.01 * t["split"] for k in KD.paper.SINGLES}})
         elif m == "selection":
             acc_all, acc_kept = accuracy[t["dataset"]](t["repeat"], t["split"])
             out.append({"n_features": 30, "n_kept": 2, "kept": [0, 1], "acc_all": acc_all, "acc_kept": acc_kept})

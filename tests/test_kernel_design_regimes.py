@@ -68,14 +68,14 @@ def test_zero_at_the_smallest_gammas_is_zero_at_larger_ones(iris_weak):
 
 
 def test_weak_kernel_regimes_on_a_tiny_case():
-    df = KD.weak_kernel_regimes(["iris"], n_splits=2, n_train=60, n_test=150,
+    df = KD.ablations.weak_kernel_regimes(["iris"], n_splits=2, n_train=60, n_test=150,
                                 regimes=["ours", "raw features", "dominance per triple"])
     assert len(df) == 6 and set(df.regime) == {"ours", "raw features", "dominance per triple"}
     ours = df[df.regime == "ours"]
     assert ours["alpha_zero"].all() and (ours["score"] == 0).all() and ours["gamma1"].isna().all()
     tri = df[df.regime == "dominance per triple"]
     assert not tri["alpha_zero"].any() and (tri["score"] > 0.5).all()
-    assert tri["gamma1"].isin(KD.REGIME_GAMMA1).all() and tri["gamma2"].isin(KD.REGIME_GAMMA2).all()
+    assert tri["gamma1"].isin(KD.ablations.REGIME_GAMMA1).all() and tri["gamma2"].isin(KD.ablations.REGIME_GAMMA2).all()
     assert ((tri["n_selected"] >= 1) & (tri["n_selected"] <= 4)).all()
     assert np.isfinite(tri["min_eig_S"]).all() and ours["min_eig_S"].isna().all()
     # iris is non-negative: on raw features (x'y + 1)^2 is monotone in x'y, the same order as x'y
@@ -84,18 +84,18 @@ def test_weak_kernel_regimes_on_a_tiny_case():
     assert ours["negative_features"].all()
     # same splits and test triples: the single kernels agree between regimes of one scaling
     assert np.array_equal(ours["best_single"].to_numpy(), tri["best_single"].to_numpy())
-    again = KD.weak_kernel_regimes(["iris"], n_splits=1, n_train=60, n_test=150,
+    again = KD.ablations.weak_kernel_regimes(["iris"], n_splits=1, n_train=60, n_test=150,
                                    regimes=["dominance per triple"])
     pd.testing.assert_frame_equal(again.reset_index(drop=True), tri.iloc[:1].reset_index(drop=True))
 
 
 def test_weak_kernel_regimes_refuses_bad_input():
     with pytest.raises(ValueError, match="unknown regimes"):
-        KD.weak_kernel_regimes(["iris"], regimes=["nonsense"])
+        KD.ablations.weak_kernel_regimes(["iris"], regimes=["nonsense"])
     with pytest.raises(ValueError, match="unknown data sets"):
-        KD.weak_kernel_regimes(["protein"])
+        KD.ablations.weak_kernel_regimes(["protein"])
     with pytest.raises(ValueError, match="n_splits"):
-        KD.weak_kernel_regimes(["iris"], n_splits=0)
+        KD.ablations.weak_kernel_regimes(["iris"], n_splits=0)
 
 
 def test_regime_claims_decide_each_hypothesis():
@@ -107,7 +107,7 @@ def test_regime_claims_decide_each_hypothesis():
                   "n_selected": 0, "score": 0.0, "best_single": 0.86},
                  {"dataset": "iris", "split": s, "regime": "dominance per triple", "alpha_zero": False,
                   "D": 4, "n_selected": 4, "score": 0.50 - 0.01 * s, "best_single": 0.85}]
-    t = KD.regime_claims(pd.DataFrame(rows))
+    t = KD.claims.regime_claims(pd.DataFrame(rows))
     per = t[t.dataset == "iris"].set_index("claim")["verdict"]
     zero = t[t.table == "zero kernel"].set_index("claim")
     assert (zero["test"] == "sign").all() and (zero["dataset"] == "").all()       # the fits pooled

@@ -111,7 +111,8 @@ def test_all_triplets_on_duplicated_points_raise():
 
 
 def test_protocol_selection_task_and_table():
-    from fsbook.experiments.kernel_design import reduce, run_task, selection_fold
+    from fsbook.experiments.kernel_design.tables import reduce
+    from fsbook.experiments.kernel_design.tasks import run_task, selection_fold
     p = {"dataset": "wine", "split": 0, "method": "selection"}
     r = run_task(p)
     assert r == run_task(dict(p))                        # deterministic

@@ -16,16 +16,16 @@ from fsbook.experiments.l1linf import ablations as A
 def test_tasks_cover_every_variant_and_fold_of_the_shared_data_sets():
     full = A.make_tasks(True)
     keys = {(t["dataset"], t["method"], t["variant"]) for t in full}
-    expected = {(ds, m, v) for ds in l1linf.SHARED_DATASETS for (m, v) in l1linf.explanation_runs(ds)}
+    expected = {(ds, m, v) for ds in l1linf.paper.SHARED_DATASETS for (m, v) in l1linf.tasks.explanation_runs(ds)}
     assert keys == expected
-    assert len(full) == len(expected) * l1linf.N_FOLDS
+    assert len(full) == len(expected) * l1linf.paper.N_FOLDS
     quick = A.make_tasks(False)
     assert quick and all(t in full for t in quick) and {t["dataset"] for t in quick} == set(A.QUICK_DATASETS)
 
 
 def test_a_task_is_the_variant_on_its_fold():
     task = {"dataset": "wine", "method": "LDFS", "variant": "q = min(d, 10)", "fold": 2}
-    direct = l1linf.variant_errors("wine", "LDFS", n_components=10, folds_used=[2])
+    direct = l1linf.tasks.variant_errors("wine", "LDFS", n_components=10, folds_used=[2])
     assert A.run_task(task)["error"] == pytest.approx(float(direct.iloc[0]), abs=0)
 
 
@@ -46,7 +46,7 @@ def test_the_store_agrees_with_the_independent_record_of_the_same_variants():
     three folds of ARCENE, DEXTER and MADELON in another process, months of commits apart."""
     results = read_store(A.PROTOCOL, allow_partial=True)
     stored = A.variants(results)
-    recorded = l1linf.recorded_variants(read_benchmark("l1linf", "explanations"))
+    recorded = l1linf.tasks.recorded_variants(read_benchmark("l1linf", "explanations"))
     compared = 0
     for key, errors in recorded.items():
         if key in stored:

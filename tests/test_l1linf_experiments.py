@@ -6,26 +6,19 @@ import pytest
 from scipy import stats
 
 from fsbook.claims import FAILS, HOLDS, NO_GAIN, NOT_SEPARABLE
-from fsbook.experiments.l1linf import (
+from fsbook.experiments.l1linf.claims import (
     CLAIM_FOHSIC,
     CLAIM_HSFS,
     CLAIM_LDFS,
-    METHODS,
-    N_FOLDS,
     OVER_DATASETS,
     OVER_DATASETS_FAMILY,
-    SHARED_DATASETS,
-    TABLE1_K,
     better_than_each,
     claims,
     claims_for_page,
-    fold_errors,
-    load,
-    make_tasks,
-    reduce,
-    run_task,
-    table1_tasks,
 )
+from fsbook.experiments.l1linf.paper import METHODS, N_FOLDS, SHARED_DATASETS, TABLE1_K
+from fsbook.experiments.l1linf.tables import fold_errors, reduce
+from fsbook.experiments.l1linf.tasks import load, make_tasks, run_task, table1_tasks
 
 
 def test_task_lists():
@@ -201,7 +194,8 @@ def test_fold_errors_are_percent():
 # ----------------------------------------------------------------------------- explanations of the gaps
 def test_variant_errors_with_the_protocols_settings_are_the_stored_errors():
     from fsbook.experiments import read_store
-    from fsbook.experiments.l1linf import PROTOCOL, variant_errors
+    from fsbook.experiments.l1linf import PROTOCOL
+    from fsbook.experiments.l1linf.tasks import variant_errors
 
     stored = fold_errors(read_store(PROTOCOL))
     ours = stored[(stored.dataset == "glass") & (stored.method == "LDFS") & (stored.k == 2)]
@@ -213,7 +207,8 @@ def test_variant_errors_with_the_protocols_settings_are_the_stored_errors():
 
 
 def test_explanation_claims_point_toward_the_paper():
-    from fsbook.experiments.l1linf import explanation_claims, paper_value
+    from fsbook.experiments.l1linf.claims import explanation_claims
+    from fsbook.experiments.l1linf.paper import paper_value
 
     base = np.array([0.18, 0.20, 0.16, 0.19, 0.17])           # ours on wine, far above the paper's 4.58 %
     errors = fold_errors(fake_result({"wine": equal_methods(base)}))
@@ -239,7 +234,7 @@ def test_explanation_claims_point_toward_the_paper():
 def test_explanation_claims_pair_a_subset_of_folds_with_the_same_stored_folds():
     import pandas as pd
 
-    from fsbook.experiments.l1linf import explanation_claims
+    from fsbook.experiments.l1linf.claims import explanation_claims
 
     base = np.array([0.175, 0.20, 0.15, 0.20, 0.175])    # multiples of 1 / FOLD_SIZE
     errors = fold_errors(fake_result({"wine": equal_methods(base)}))
@@ -254,7 +249,7 @@ def test_variant_errors_pass_the_row_threshold_to_the_selector(monkeypatch):
     from fsbook.experiments import l1linf as L1
 
     seen = []
-    original = L1.make_selector
+    original = L1.tasks.make_selector
 
     def spy(method, k, seed):
         sel = original(method, k, seed)
@@ -268,13 +263,13 @@ def test_variant_errors_pass_the_row_threshold_to_the_selector(monkeypatch):
         return sel
 
     monkeypatch.setattr(L1.tasks, "make_selector", spy)       # variant_errors reads it there
-    L1.variant_errors("wine", "LDFS", row_threshold=0.01, folds_used=[0])
-    L1.variant_errors("wine", "LDFS", folds_used=[0])
+    L1.tasks.variant_errors("wine", "LDFS", row_threshold=0.01, folds_used=[0])
+    L1.tasks.variant_errors("wine", "LDFS", folds_used=[0])
     assert seen == [0.01, None]
 
 
 def test_variant_errors_rejects_bad_folds_and_thresholds():
-    from fsbook.experiments.l1linf import variant_errors
+    from fsbook.experiments.l1linf.tasks import variant_errors
 
     with pytest.raises(ValueError, match="folds_used"):
         variant_errors("wine", "LDFS", folds_used=[5])
@@ -283,7 +278,7 @@ def test_variant_errors_rejects_bad_folds_and_thresholds():
 
 
 def test_recorded_variants_and_the_runs_of_a_data_set():
-    from fsbook.experiments.l1linf import explanation_runs, recorded_variants
+    from fsbook.experiments.l1linf.tasks import explanation_runs, recorded_variants
 
     assert set(explanation_runs("glass")) == {("HSFS", "unstandardised, width 1"), ("LDFS", "unstandardised, width 1"),
                                               ("HSFS", "row threshold 0.01"), ("LDFS", "row threshold 0.01"),
@@ -296,7 +291,8 @@ def test_recorded_variants_and_the_runs_of_a_data_set():
 
 
 def test_table1_agreement_uses_the_declared_margin_and_the_papers_column():
-    from fsbook.experiments.l1linf import AGREEMENT_MARGIN, paper_value, table1_agreement
+    from fsbook.experiments.l1linf.claims import table1_agreement
+    from fsbook.experiments.l1linf.paper import AGREEMENT_MARGIN, paper_value
 
     base = np.array([0.18, 0.20, 0.16, 0.19, 0.17])
     errors = fold_errors(fake_result({"wine": equal_methods(base), "glass_id": equal_methods(base)}))
@@ -313,8 +309,8 @@ def test_table1_agreement_uses_the_declared_margin_and_the_papers_column():
 
 # ------------------------------------------------------------------- repeated CV (versions 6 and 7)
 def test_table1_and_figures_run_on_repeated_partitions_and_the_first_is_the_stored_one():
-    from fsbook.experiments.l1linf import TABLE1_REPEATS, folds
-    from fsbook.experiments.l1linf.paper import FIGURE_KS
+    from fsbook.experiments.l1linf.paper import FIGURE_KS, TABLE1_REPEATS
+    from fsbook.experiments.l1linf.tasks import folds
 
     full = make_tasks(True)
     repeated = [t for t in full if "repeat" in t]

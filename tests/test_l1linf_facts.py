@@ -43,7 +43,7 @@ def store_facts(store):
 def test_the_module_is_the_protocol_not_the_method_package():
     assert l1linf.__name__ == "fsbook.experiments.l1linf"
     assert F.__name__ == "fsbook.experiments.l1linf.facts"
-    assert callable(l1linf.claims) and l1linf.tables.__name__ == "fsbook.experiments.l1linf.tables"
+    assert callable(l1linf.claims.claims) and l1linf.tables.__name__ == "fsbook.experiments.l1linf.tables"
 
 
 def test_every_key_the_prose_quotes_is_a_fact_and_every_fact_is_text(store_facts):
@@ -57,12 +57,12 @@ def test_every_key_the_prose_quotes_is_a_fact_and_every_fact_is_text(store_facts
 def test_counts_follow_the_store(store, store_facts):
     assert store_facts["l1_store_tasks"] == str(store.n_cached) == store_facts["l1_store_total"]
     assert store_facts["l1_store_version"] == l1linf.PROTOCOL.version
-    n_sets, n_shared = len(l1linf.TABLE1_K), len(l1linf.SHARED_DATASETS)
+    n_sets, n_shared = len(l1linf.paper.TABLE1_K), len(l1linf.paper.SHARED_DATASETS)
     # three claims per data set; Table 1's pairs: 6 against HSFS, 5 against FOHSIC, LDFS against LS
     assert store_facts["l1_n_dataset_claims"] == str(3 * n_sets)
     assert store_facts["l1_n_table1_pairs"] == str((6 + 5 + 1) * n_sets)
-    assert store_facts["l1_agree_n"] == str(len(l1linf.METHODS) * n_shared)
-    n_leak = len(l1linf.METHODS) * len(l1linf.BOOK_DATASETS)     # selection on all the data: wine, glass(_id)
+    assert store_facts["l1_agree_n"] == str(len(l1linf.paper.METHODS) * n_shared)
+    n_leak = len(l1linf.paper.METHODS) * len(l1linf.paper.BOOK_DATASETS)     # selection on all the data: wine, glass(_id)
     assert store_facts["l1_leak_n"] == str(n_leak)
     assert store_facts["l1_n_sets"] == str(n_sets)
     assert int(store_facts["l1_leak_down"]) + int(store_facts["l1_leak_up"]) + int(
@@ -76,11 +76,11 @@ def test_the_claim_sentences_name_each_verdict_of_the_claims_table(page, store_f
         for verdict, verb in words.VERBS.items():
             named = rows.loc[rows.verdict == verdict, "dataset"]
             assert (verb in text) == (len(named) > 0)
-            assert all(l1linf.NAMES[d] in text for d in named) or len(named) == len(rows)
+            assert all(l1linf.paper.NAMES[d] in text for d in named) or len(named) == len(rows)
 
 
 def test_means_quoted_are_the_stored_means(page, store_facts):
-    for ds in l1linf.SHARED_DATASETS:
+    for ds in l1linf.paper.SHARED_DATASETS:
         for m in ("HSFS", "FOHSIC"):
             assert float(store_facts[f"l1_{ds}_{m}"]) == pytest.approx(page.ours.loc[m, ds], abs=0.005)
     assert store_facts["l1_yale_HSFS"] == words.pct(page.ours.loc["HSFS", "yale"])
@@ -151,7 +151,7 @@ def _fold_means(page, k=None):
     """Means over the folds of the per-fold errors (%): at Table 1's k by default (the SVM on every
     feature has no k), else at ``k`` per data set; a methods × data sets frame."""
     e = page.errors
-    at = e["dataset"].map(l1linf.TABLE1_K) if k is None else e["dataset"].map(k)
+    at = e["dataset"].map(l1linf.paper.TABLE1_K) if k is None else e["dataset"].map(k)
     kept = e[(e["k"] == at) | (e["method"] == "all")]
     return kept.pivot_table(index="method", columns="dataset", values="error", aggfunc="mean")
 
@@ -175,44 +175,44 @@ def test_data_facts_are_the_data_sets_sizes_and_classes():
         assert out[f"l1_fold_{ds}"] == str(fold)
         assert float(out[f"l1_step_{ds}"]) == pytest.approx(100 / fold, abs=0.05)
     classes = {ds: len(np.unique(v)) for ds, v in y.items()}
-    two = [l1linf.NAMES[d] for d in l1linf.TABLE1_K if d in classes and classes[d] == 2]
+    two = [l1linf.paper.NAMES[d] for d in l1linf.paper.TABLE1_K if d in classes and classes[d] == 2]
     assert out["l1_two_class"] == words.join_words(two)
-    multi = [d for d in l1linf.TABLE1_K if d in classes and classes[d] > 2]
+    multi = [d for d in l1linf.paper.TABLE1_K if d in classes and classes[d] > 2]
     assert out["l1_multi_class"].count(" classes)") == len(multi) == 3
-    assert all(f"{l1linf.NAMES[d]} ({classes[d]} classes)" in out["l1_multi_class"] for d in multi)
+    assert all(f"{l1linf.paper.NAMES[d]} ({classes[d]} classes)" in out["l1_multi_class"] for d in multi)
 
 
 def test_table1_claim_facts_read_the_claims_table(page):
     from scipy import stats
 
     out = F.table1_claim_facts(page)
-    n = len(l1linf.SHARED_DATASETS)
+    n = len(l1linf.paper.SHARED_DATASETS)
     assert out["l1_n_shared"] == "five" and n == 5
     # the smallest two-sided p of a Wilcoxon signed-rank test on five pairs: every sign alike
     p_min = stats.wilcoxon(np.arange(1.0, n + 1), np.zeros(n)).pvalue
     assert float(out["l1_wilcoxon_min_p"]) == pytest.approx(p_min, abs=5e-5)
     for key, claim in F.TABLE1_CLAIM_KEYS.items():
-        shared = page.per_ds[(page.per_ds.claim == claim) & page.per_ds.dataset.isin(l1linf.SHARED_DATASETS)]
+        shared = page.per_ds[(page.per_ds.claim == claim) & page.per_ds.dataset.isin(l1linf.paper.SHARED_DATASETS)]
         k = int((shared["effect"] > 0).sum())                    # the paper's direction: a positive effect
         assert out[f"l1_dir_{key}"] == f"{k} of {n}"
         assert out[f"l1_over_{key}"].endswith(f"direction on {k} of them")
     assert out["l1_n_dataset_claims"] == str(len(page.per_ds))
     assert tally_counts(out["l1_tally_table1"]) == _counts(page.per_ds.verdict)
     assert out["l1_n_table1_pairs"] == str(len(page.pairs_t1))
-    hsfs = page.per_ds[page.per_ds.claim == l1linf.CLAIM_HSFS]
+    hsfs = page.per_ds[page.per_ds.claim == l1linf.claims.CLAIM_HSFS]
     decided = hsfs[hsfs.verdict != "not separable"]
     assert out["l1_hsfs_decided"].count("fails there") == len(decided) > 0
     for _, r in decided.iterrows():
-        assert (f"on {l1linf.NAMES[r['dataset']]} {r['b']}'s mean error is {-r['effect']:.2f} points below"
+        assert (f"on {l1linf.paper.NAMES[r['dataset']]} {r['b']}'s mean error is {-r['effect']:.2f} points below"
                 in out["l1_hsfs_decided"])
     undecided = hsfs[hsfs.verdict == "not separable"].sort_values("effect").iloc[0]
     assert out["l1_hsfs_undecided"].startswith(
-        f"on {l1linf.NAMES[undecided['dataset']]} {undecided['b']}'s mean error is {-undecided['effect']:.2f}")
-    ldfs = page.per_ds[(page.per_ds.claim == l1linf.CLAIM_LDFS) & (page.per_ds.verdict != "not separable")]
+        f"on {l1linf.paper.NAMES[undecided['dataset']]} {undecided['b']}'s mean error is {-undecided['effect']:.2f}")
+    ldfs = page.per_ds[(page.per_ds.claim == l1linf.claims.CLAIM_LDFS) & (page.per_ds.verdict != "not separable")]
     assert (out["l1_ldfs_decided"] == "none") == ldfs.empty
     means = _fold_means(page)
     pairs = re.findall(r"([\w ]+) (\d+\.\d\d) % against (\d+\.\d\d) %", out["l1_ldfs_ls"])
-    assert [name.strip() for name, _, _ in pairs] == [l1linf.NAMES[d] for d in page.datasets]
+    assert [name.strip() for name, _, _ in pairs] == [l1linf.paper.NAMES[d] for d in page.datasets]
     for d, (_, ldfs_mean, ls_mean) in zip(page.datasets, pairs):
         assert float(ldfs_mean) == pytest.approx(means.loc["LDFS", d], abs=0.005)
         assert float(ls_mean) == pytest.approx(means.loc["LS", d], abs=0.005)
@@ -220,20 +220,20 @@ def test_table1_claim_facts_read_the_claims_table(page):
 
 def test_lowest_mean_facts_recomputed_from_the_fold_errors(page):
     out = F.lowest_mean_facts(page)
-    means = _fold_means(page).loc[list(l1linf.METHODS)]
+    means = _fold_means(page).loc[list(l1linf.paper.METHODS)]
     for d in page.datasets:
         col = means[d].sort_values()
         assert col.iloc[1] > col.iloc[0] * (1 + 1e-6)           # one lowest mean on every data set
-        assert f"{l1linf.NAMES[d]}: {col.index[0]}" in out["l1_lowest_by_set"].split("; ")
+        assert f"{l1linf.paper.NAMES[d]}: {col.index[0]}" in out["l1_lowest_by_set"].split("; ")
     assert ("HSFS has the lowest" in out["l1_lowest_mean_sentence"]) == (means.idxmin() == "HSFS").any()
     yale = means["yale"]
     assert out["l1_yale_lowest"] == f"{yale.idxmin()} ({yale.min():.2f} %)"
     assert out["l1_yale_HSFS"] == f"{yale['HSFS']:.2f}"
-    lower = [l1linf.NAMES[d] for d in page.datasets if means.loc["FOHSIC", d] < means.loc["HSFS", d]]
+    lower = [l1linf.paper.NAMES[d] for d in page.datasets if means.loc["FOHSIC", d] < means.loc["HSFS", d]]
     assert out["l1_n_fohsic_lower"] == str(len(lower)) and out["l1_fohsic_lower"] == words.join_words(lower)
-    higher = [l1linf.NAMES[d] for d in page.datasets if means.loc["FOHSIC", d] > means.loc["HSFS", d]]
+    higher = [l1linf.paper.NAMES[d] for d in page.datasets if means.loc["FOHSIC", d] > means.loc["HSFS", d]]
     assert out["l1_hsfs_lower"] == words.join_words(higher)
-    first = [l1linf.NAMES[d] for d in page.datasets if means[d].idxmin() == "FOHSIC"]
+    first = [l1linf.paper.NAMES[d] for d in page.datasets if means[d].idxmin() == "FOHSIC"]
     assert out["l1_fohsic_first"] == words.join_words(first)
     hf = page.pairs_t1[(page.pairs_t1.a == "HSFS") & (page.pairs_t1.b == "FOHSIC")]
     assert len(hf) == len(page.datasets)
@@ -242,7 +242,7 @@ def test_lowest_mean_facts_recomputed_from_the_fold_errors(page):
         n["holds"] + n["fails"] > 0)
     for verdict, verb in words.VERBS.items():
         for d in hf.loc[hf.verdict == verdict, "dataset"]:
-            assert re.search(rf"{verb} on [^;]*\b{re.escape(l1linf.NAMES[d])}\b", out["l1_hsfs_fohsic"])
+            assert re.search(rf"{verb} on [^;]*\b{re.escape(l1linf.paper.NAMES[d])}\b", out["l1_hsfs_fohsic"])
 
 
 def test_curve_facts_recomputed_from_the_fold_errors(page):
@@ -265,7 +265,7 @@ def test_curve_facts_recomputed_from_the_fold_errors(page):
 
 def test_glass_id_facts_are_the_fold_errors_range(page):
     out = F.glass_id_facts(page)
-    means = _fold_means(page).loc[list(l1linf.METHODS)]
+    means = _fold_means(page).loc[list(l1linf.paper.METHODS)]
     for key, ds in (("glassid", "glass_id"), ("glass", "glass")):
         assert float(out[f"l1_{key}_min"]) == pytest.approx(means[ds].min(), abs=0.005)
         assert float(out[f"l1_{key}_max"]) == pytest.approx(means[ds].max(), abs=0.005)
@@ -282,24 +282,24 @@ def test_leak_facts_against_the_stored_selection_on_all_the_data(store, page):
     assert out["l1_leak_same"] == str(sum(same))
     assert out["l1_leak_down"] == str(sum(b < a and not s for (_, _, a, b), s in zip(pairs, same)))
     m, d, a, b = max(pairs, key=lambda t: abs(t[3] - t[2]))
-    assert out["l1_leak_largest"] == f"{m} on {l1linf.NAMES[d]}, {a:.2f} % → {b:.2f} %"
+    assert out["l1_leak_largest"] == f"{m} on {l1linf.paper.NAMES[d]}, {a:.2f} % → {b:.2f} %"
     for d in ("wine", "glass"):
-        paper = l1linf.PAPER_TABLE1.loc["HSFS", l1linf.PAPER_COLUMN[d]]
-        assert (f"{l1linf.NAMES[d]} {inside.loc['HSFS', d]:.2f} % → {leak.loc['HSFS', d]:.2f} % "
+        paper = l1linf.paper.PAPER_TABLE1.loc["HSFS", l1linf.paper.PAPER_COLUMN[d]]
+        assert (f"{l1linf.paper.NAMES[d]} {inside.loc['HSFS', d]:.2f} % → {leak.loc['HSFS', d]:.2f} % "
                 f"(paper {paper:.2f} %)") in out["l1_leak_hsfs"]
 
 
 def test_all_features_facts_count_the_selectors_below_the_svm_on_every_feature(page):
     out = F.all_features_facts(page)
     means = _fold_means(page)
-    beaten = {d: sum(means.loc[m, d] < means.loc["all", d] for m in l1linf.METHODS) for d in page.datasets}
+    beaten = {d: sum(means.loc[m, d] < means.loc["all", d] for m in l1linf.paper.METHODS) for d in page.datasets}
     parts = out["l1_all_beaten"].split("; ")
     assert len(parts) == len(page.datasets)
     for d, part in zip(page.datasets, parts):
-        assert part == f"{l1linf.NAMES[d]} {means.loc['all', d]:.2f} % ({beaten[d]} of {len(l1linf.METHODS)})"
-    every = [l1linf.NAMES[d] for d in page.datasets if beaten[d] == len(l1linf.METHODS)]
+        assert part == f"{l1linf.paper.NAMES[d]} {means.loc['all', d]:.2f} % ({beaten[d]} of {len(l1linf.paper.METHODS)})"
+    every = [l1linf.paper.NAMES[d] for d in page.datasets if beaten[d] == len(l1linf.paper.METHODS)]
     assert out["l1_all_beaten_by_every"] == words.join_words(every)
-    assert out["l1_all_beaten_by_few"] == words.join_words([l1linf.NAMES[d] for d in page.datasets if beaten[d] <= 2])
+    assert out["l1_all_beaten_by_few"] == words.join_words([l1linf.paper.NAMES[d] for d in page.datasets if beaten[d] <= 2])
 
 
 @pytest.fixture(scope="module")
@@ -311,7 +311,7 @@ def ablations():
 def test_explanation_facts_on_the_ablation_store(page, ablations):
     variants, cpu = ablations
     out = F.explanation_facts(page, variants, cpu)
-    shared = {key: v for key, v in variants.items() if key[0] in l1linf.SHARED_DATASETS}
+    shared = {key: v for key, v in variants.items() if key[0] in l1linf.paper.SHARED_DATASETS}
     assert out["l1_expl_n"] == str(len(shared))
     assert float(out["l1_expl_cpu"]) == pytest.approx(cpu / 60, abs=0.05)
     assert out["l1_expl_coverage"] == "It holds every variant on every fold"
@@ -321,11 +321,11 @@ def test_explanation_facts_on_the_ablation_store(page, ablations):
 
     def change(key):
         ds, m, _ = key
-        ours = e[(e.dataset == ds) & (e.method == m) & (e.k == l1linf.TABLE1_K[ds])].set_index("fold")["error"]
+        ours = e[(e.dataset == ds) & (e.method == m) & (e.k == l1linf.paper.TABLE1_K[ds])].set_index("fold")["error"]
         return shared[key].mean() - ours.loc[shared[key].index].mean()
 
     ds, m, name = max(shared, key=lambda key: abs(change(key)))
-    assert (f"The largest change: {name} takes {m} on {l1linf.NAMES[ds]} from "
+    assert (f"The largest change: {name} takes {m} on {l1linf.paper.NAMES[ds]} from "
             f"{shared[(ds, m, name)].mean() - change((ds, m, name)):.2f} % to "
             f"{shared[(ds, m, name)].mean():.2f} %") in out["l1_expl_summary"]
     counts = tally_counts(out["l1_expl_summary"])
@@ -341,5 +341,5 @@ def test_explanation_facts_name_a_variant_the_store_lacks(page, ablations):
     assert dropped in variants
     out = F.explanation_facts(page, {k: v for k, v in variants.items() if k != dropped}, cpu)
     assert out["l1_expl_coverage"].startswith("It lacks q = d (HSFS on wine) (")
-    assert out["l1_expl_n"] == str(sum(k[0] in l1linf.SHARED_DATASETS for k in variants) - 1)
+    assert out["l1_expl_n"] == str(sum(k[0] in l1linf.paper.SHARED_DATASETS for k in variants) - 1)
     assert "q = d" not in out["l1_expl_by_hypothesis"]

@@ -18,13 +18,13 @@ ORDER_TESTS = ("paired_t", "repeated_cv_t", "sign")
 
 @pytest.fixture(scope="module")
 def geometry_claims():
-    return geometry.claims(read_store(geometry.PROTOCOL))
+    return geometry.claims.claims(read_store(geometry.PROTOCOL))
 
 
 @pytest.fixture(scope="module")
 def benchmark_claims():
     res = read_store(benchmark.PROTOCOL)
-    return benchmark.claims(res, benchmark.stored_datasets(res.params))
+    return benchmark.claims.claims(res, benchmark.tables.stored_datasets(res.params))
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,7 @@ def test_geometry_declares_a_margin_for_every_order_claim(geometry_claims):
     assert _has_margin(c[order]).all()
     assert (c.loc[order, "margin"].astype(float) == 100 / 1200).all()   # one prediction of 1 200 rows
     # the rows without a margin are of the tests the package says why
-    assert set(c.loc[~_has_margin(c), "test"]) <= set(geometry.UNMARGINED)
+    assert set(c.loc[~_has_margin(c), "test"]) <= set(geometry.paper.UNMARGINED)
     # every family can pass (the binomial rows checked against their own test's floor, not the
     # sign test's 2/2^n); in Table 6 the two rows of wine's real values (6 sets, a two-sided
     # binomial test of 1/2 whose smallest p is 1/32) cannot pass Holm's first threshold 0.05/6
@@ -59,7 +59,7 @@ def test_benchmark_declares_a_margin_for_every_claim(benchmark_claims):
     c = benchmark_claims
     assert _has_margin(c).all()
     per = c[c["dataset"] != ""]
-    samples = {d: benchmark.load(d)[0].shape[0] for d in set(per["dataset"])}
+    samples = {d: benchmark.data.load(d)[0].shape[0] for d in set(per["dataset"])}
     expected = [100 / (2 * -(-samples[d] // 2)) for d in per["dataset"]]    # 5 x 2 CV: repetition means
     np.testing.assert_allclose(per["margin"].astype(float), expected)
     over = c[c["dataset"] == ""]
@@ -85,16 +85,16 @@ def test_benchmark_margin_is_the_smallest_step_of_a_repetition_mean(dataset):
     """One changed prediction of test fold j moves its repetition's mean accuracy by
     100 / (2 · |fold j|) points: least in the largest fold the protocol draws, which is what
     order_margin declares."""
-    y = benchmark.load(dataset)[1]
-    steps = [np.mean([100 / len(te) if i == j else 0.0 for i, (_, te) in enumerate(benchmark.folds(dataset, r, 2, y))])
+    y = benchmark.data.load(dataset)[1]
+    steps = [np.mean([100 / len(te) if i == j else 0.0 for i, (_, te) in enumerate(benchmark.data.folds(dataset, r, 2, y))])
              for r in range(5) for j in range(2)]
-    assert benchmark.order_margin(len(y)) == pytest.approx(min(steps))
+    assert benchmark.paper.order_margin(len(y)) == pytest.approx(min(steps))
 
 
 def test_suite_margin_is_the_smallest_step_of_a_repetition_mean():
     for d in ("wine", "glioma", "sonar", "cnae9"):
         y = S.load(d)[1]
-        steps = [100 / len(te) / S.N_FOLDS for r in range(S.REPEATS) for _, te in S.folds(d, r)]
+        steps = [100 / len(te) / S.settings.N_FOLDS for r in range(S.settings.REPEATS) for _, te in S.folds(d, r)]
         assert S.order_margins(pd.DataFrame({"dataset": [d], "n": [len(y)]}))[d] == pytest.approx(min(steps))
 
 

@@ -25,14 +25,14 @@ def _boston(setting, run, ridge):
 
 
 def test_a_setting_that_brings_the_level_to_the_paper_explains_it():
-    paper = ex.PAPER["table1"]["mean"]["Ridge"] / 100           # 49.53 %
+    paper = ex.paper.PAPER["table1"]["mean"]["Ridge"] / 100           # 49.53 %
     tasks = [_boston("book", r, 0.60 + 0.002 * r) for r in range(6)]
     tasks += [_boston("no standardisation", r, paper + 0.001 * (r - 2.5)) for r in range(6)]
     t = ab.ablation_table(_store(tasks)).set_index("explanation")
     row = t.loc["no standardisation"]
     assert row["verdict"] == ab.EXPLAINS
     assert row["change"] > 10                               # R² points toward the paper (downwards)
-    assert abs(row["gap after"]) < ex.AGREEMENT_MARGIN
+    assert abs(row["gap after"]) < ex.paper.AGREEMENT_MARGIN
     # the paper's grid (read from the book's tasks) moves ridge by one point: part of the gap
     assert t.loc["the paper's α grid", "verdict"] == ab.PART
     assert t.loc["the paper's α grid", "change"] == pytest.approx(1.0)
@@ -97,7 +97,7 @@ def test_the_book_setting_recomputes_the_stored_protocols():
 def test_the_paper_size_vocabulary_is_the_nearest_to_the_papers():
     X = ab.news_corpus(vocabulary="paper size")[0]
     assert abs(X.shape[1] - tx.PAPER_VOCABULARY) < 5
-    assert ab.news_corpus()[0].shape[1] == ex.newsgroups_corpus()[0].shape[1]
+    assert ab.news_corpus()[0].shape[1] == ex.newsgroups.newsgroups_corpus()[0].shape[1]
 
 
 def test_the_posts_without_headers_need_the_raw_archive(tmp_path, monkeypatch):

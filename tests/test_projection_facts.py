@@ -41,8 +41,8 @@ def test_the_store_counts_are_those_of_the_stores(stores, glued):
     assert glued["pp_store_tasks"] == spaced(len(res.params) + len(res_text.params))
     assert glued["pp_boston_runs"] == spaced(sum(p["part"] == "boston" for p in res.params))
     faces = [r for p, r in zip(res.params, res.results) if p["part"] == "yale"]
-    assert glued["pp_tie_store_fits"] == spaced(len(projection.YALE_METHODS) * len(faces))
-    assert glued["pp_store_version"] == projection.VERSION
+    assert glued["pp_tie_store_fits"] == spaced(len(projection.paper.YALE_METHODS) * len(faces))
+    assert glued["pp_store_version"] == projection.paper.VERSION
     assert glued["pp_why_runs"].endswith(f"; {spaced(len(res_why.params))} tasks in all")
 
 
@@ -69,8 +69,8 @@ def test_every_order_claim_of_the_chapter_has_its_tables_declared_margin(stores,
     cl, d_cl = S.chapter_claims(res, res_text), S.chapter_d_claims(res_text)
     for rows in (cl, d_cl):
         assert len(rows) and rows["margin"].notna().all()
-        assert (rows["margin"].astype(float) == rows["id"].map(projection.ORDER_MARGINS)).all()
-    assert set(cl["id"]) == set(projection.ORDER_MARGINS)
+        assert (rows["margin"].astype(float) == rows["id"].map(projection.paper.ORDER_MARGINS)).all()
+    assert set(cl["id"]) == set(projection.paper.ORDER_MARGINS)
     order = F.order_counts(cl)
     for table, rows in cl.groupby("table"):
         n = verdict_counts(rows["verdict"])
@@ -78,7 +78,7 @@ def test_every_order_claim_of_the_chapter_has_its_tables_declared_margin(stores,
         assert order.loc[table, "of which below margin"] == (rows["size"] == "below margin").sum()
     assert family_check(pd.concat([cl, d_cl], ignore_index=True))["can pass"].all()
     assert glued["pp_margins"].startswith(f"{format_value(100 / 456, 2)} points in Table 1")
-    t7 = projection.PAPER["table7"]["mean"]
+    t7 = projection.paper.PAPER["table7"]["mean"]
     assert f"Proj-OLap's {format_value(t7['SVM-OLap'] - t7['Proj-OLap'], 2)} points below" in glued["pp_margin_paper"]
 
 
@@ -98,9 +98,9 @@ def test_a_margin_decides_no_gain_and_below_margin_in_the_words():
 
 def test_the_yale_tables_shown_are_the_stored_ones(stores):
     res, res_text, _ = stores
-    assert set(S.news_tables(res_text)) == set(projection.NEWS_FRACS)
+    assert set(S.news_tables(res_text)) == set(projection.paper.NEWS_FRACS)
     chance = S.chance_table(res_text)
-    assert chance.index.names == ["table", "method"] and len(chance) == 3 * len(projection.NEWS_FRACS)
+    assert chance.index.names == ["table", "method"] and len(chance) == 3 * len(projection.paper.NEWS_FRACS)
 
 
 def test_a_gain_that_holds_everywhere_is_worded_by_table():
@@ -166,11 +166,11 @@ def test_with_agreement_on_a_known_case():
 def test_with_agreement_on_the_stored_tables(stores):
     res, res_text, _ = stores
     agree = S.chapter_agreement(res, res_text)
-    shown = {**{t: res.tables[t] for t in ("table1", *projection.YALE_K) if t in res.tables},
+    shown = {**{t: res.tables[t] for t in ("table1", *projection.paper.YALE_K) if t in res.tables},
              **S.news_tables(res_text)}
     assert set(shown) == set(agree["id"])
     for t, table in shown.items():
-        paper = (projection.PAPER if t in projection.PAPER else projection_text.PAPER)[t]["mean"]
+        paper = (projection.paper.PAPER if t in projection.paper.PAPER else projection_text.PAPER)[t]["mean"]
         a = agree[agree["id"] == t].set_index("method")
         out = F.with_agreement(agree, t, table[["mean"]])
         for m, text in out["agreement (z)"].items():
@@ -237,7 +237,7 @@ def test_ablation_shown_on_a_known_table():
 def test_ablation_shown_levels_are_the_chapters_tables(stores):
     res, _, res_why = stores
     why = projection_ablations.ablation_table(res_why)
-    t1, paper = res.tables["table1"], projection.PAPER["table1"]["mean"]
+    t1, paper = res.tables["table1"], projection.paper.PAPER["table1"]["mean"]
     for part, data in projection_ablations.DATA.items():
         shown = F.ablation_shown(why, part)
         assert len(shown.data) == int((why["data set"] == data).sum()) > 0

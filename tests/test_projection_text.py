@@ -33,8 +33,8 @@ def test_task_lists_of_the_two_protocols():
     keys = {canonical_json(t) for t in full}
     assert len(keys) == len(full) and all(canonical_json(t) in keys for t in sub)
     assert {t["topics"] for t in full} == {10, 20, 30, 50, 100} and {t["topics"] for t in sub} == {tx.NEWS_D}
-    assert all(t["part"] != "20newsgroups" for t in pp.make_tasks(True)) and len(pp.make_tasks(True)) == 16_262
-    assert not ({task_key(tx.PROTOCOL, t) for t in sub} & {task_key(pp.PROTOCOL, t) for t in pp.make_tasks(False)})
+    assert all(t["part"] != "20newsgroups" for t in pp.tasks.make_tasks(True)) and len(pp.tasks.make_tasks(True)) == 16_262
+    assert not ({task_key(tx.PROTOCOL, t) for t in sub} & {task_key(pp.PROTOCOL, t) for t in pp.tasks.make_tasks(False)})
     with pytest.raises(ValueError, match="not a task of projection_text"):
         tx.run_task({"part": "20newsgroups", "table": "table9", "topics": 30, "run": 0, "pair": [0, 1]})
 
@@ -54,7 +54,7 @@ def _small_task(seed, n=30, p=60, lopsided=False):
 
 #: the part of the paper's grid where scikit-learn's Newton-CG (tol 1e-8) reaches the optimum on
 #: such data (α ≤ 1e-6 stops early, α ≥ 1e8 leaves decision values of the order of its tolerance)
-CONVERGED = pp.GRID[(pp.GRID >= 1e-4) & (pp.GRID <= 1e6)]
+CONVERGED = pp.paper.GRID[(pp.paper.GRID >= 1e-4) & (pp.paper.GRID <= 1e6)]
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -89,12 +89,12 @@ def test_the_record_never_keeps_a_one_class_model_beside_a_tied_two_class_one():
     moved = checked = 0
     for seed in range(30):
         X, y, Xt, yt = _small_task(seed, n=12, p=40, lopsided=True)
-        path = L.lgr_cv_path(X, y, pp.GRID, seed)
+        path = L.lgr_cv_path(X, y, pp.paper.GRID, seed)
         acc = path["accuracy"].mean(0)
         pos = (path["positive"] * path["n_validation"][:, None]).sum(0) / path["n_validation"].sum()
         one_class = (pos == 0) | (pos == 1)
         tied = acc >= acc.max() - SCORE_ATOL
-        rec = tx.lgr_record(X, y, Xt, yt, pp.GRID, seed)
+        rec = tx.lgr_record(X, y, Xt, yt, pp.paper.GRID, seed)
         j = int(np.flatnonzero(path["C"] == rec["C"])[0])
         assert tied[j] and rec["ties"] == tied.sum()
         assert rec["first_tie"]["C"] == path["C"][int(np.flatnonzero(tied)[0])]
@@ -154,7 +154,7 @@ def test_topic_count_claims_pair_the_same_tasks_across_d():
                     continue
                 e = 0.1 + bump + 0.01 * run + (0.005 * (-1) ** run if d != 30 else 0.0)   # ±0.5 points
                 tasks.append(({"table": "table2", "topics": d, "run": run, "pair": pair},
-                              {m: _rec(e) for m in pp.NEWS_METHODS}))
+                              {m: _rec(e) for m in pp.paper.NEWS_METHODS}))
     c = tx.topic_count_claims(_store(tasks)).set_index(["method", "d"])
     assert c.loc[("Proj-Topic", 10), "effect"] == pytest.approx(4.0)
     assert c.loc[("Proj-Topic", 10), "verdict"] == "holds" and c.loc[("Proj-Topic", 10), "tasks"] == 12
@@ -166,7 +166,7 @@ def test_topic_count_claims_pair_the_same_tasks_across_d():
 
 def test_split_ratios_and_coverage_follow_the_protocol():
     r = tx.split_ratios()
-    assert set(r) == set(pp.NEWS_FRACS)
+    assert set(r) == set(pp.paper.NEWS_FRACS)
     assert 25 < r["table2"] < 40 and r["table2"] > r["table3"] > r["table4"] > 5      # ~ 1 / fraction
     full = tx.make_tasks(True)
     stored = [p for p in full if p["topics"] == 30 and p["table"] == "table3" and p["run"] == 1]
@@ -179,7 +179,7 @@ def test_split_ratios_and_coverage_follow_the_protocol():
 
 def test_vocabulary_sizes_include_the_protocols_vocabulary():
     sizes = tx.vocabulary_sizes(rankings=("occurrences",))
-    assert sizes.iloc[0]["occurrences"] == pp.newsgroups_corpus()[0].shape[1]
+    assert sizes.iloc[0]["occurrences"] == pp.newsgroups.newsgroups_corpus()[0].shape[1]
     assert sizes.index[0].startswith("none (0 words)")
     with pytest.raises(ValueError, match="ranking"):
         tx.vocabulary_sizes(rankings=("tf-idf",))

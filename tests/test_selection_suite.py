@@ -11,31 +11,31 @@ from fsbook.experiments.selection_suite import comparisons as C
 
 
 def test_design_has_thirty_sets_in_five_domains_multiclass_and_subsamples():
-    assert len(S.DATASETS) >= 30 and not set(S.LEFT_OUT) & set(S.DATASETS)
-    assert {v[0] for v in S.DATASETS.values()} == set(S.DOMAINS)
-    assert len(S.DOMAINS) >= 5
-    facts = {d: S.facts(d) for d in S.DATASETS}
+    assert len(S.settings.DATASETS) >= 30 and not set(S.settings.LEFT_OUT) & set(S.settings.DATASETS)
+    assert {v[0] for v in S.settings.DATASETS.values()} == set(S.settings.DOMAINS)
+    assert len(S.settings.DOMAINS) >= 5
+    facts = {d: S.facts(d) for d in S.settings.DATASETS}
     assert sum(f["classes"] > 2 for f in facts.values()) >= 10
     # every class has at least 6 samples: 3 per training half, so every inner CV part sees each class
-    assert all(np.bincount(np.unique(S.load(d)[1], return_inverse=True)[1]).min() >= 6 for d in S.DATASETS)
-    assert max(f["n"] for f in facts.values()) == S.MAX_SAMPLES
+    assert all(np.bincount(np.unique(S.load(d)[1], return_inverse=True)[1]).min() >= 6 for d in S.settings.DATASETS)
+    assert max(f["n"] for f in facts.values()) == S.settings.MAX_SAMPLES
     # the subsample is stratified: mnist keeps its class proportions within one sample per class
     from fsbook import datasets as D
 
     y_all = D.load_mnist_subset().target
     y = S.load("mnist_subset")[1]
-    expected = np.bincount(np.unique(y_all, return_inverse=True)[1]) * S.MAX_SAMPLES / len(y_all)
+    expected = np.bincount(np.unique(y_all, return_inverse=True)[1]) * S.settings.MAX_SAMPLES / len(y_all)
     assert np.abs(np.bincount(np.unique(y, return_inverse=True)[1]) - expected).max() <= 1
     # splice is one-hot (4 columns per position), text stays sparse until the fold
     assert S.width("splice") == 240 and S.load("pcmac")[0].format == "csr"
 
 
 def test_sizes_are_fractions_of_the_width_and_the_ranking_size_is_among_them():
-    for d in S.DATASETS:
+    for d in S.settings.DATASETS:
         ks = S.ks_of(d)
         assert ks and all(1 <= k < S.width(d) for k in ks) and ks == sorted(set(ks))
         assert S.rank_k(d) in ks
-    assert S.ks_of("colon") == S.ks_of("dexter") == [round(f * S.WIDTH_CAP) for f in S.FRACTIONS]
+    assert S.ks_of("colon") == S.ks_of("dexter") == [round(f * S.settings.WIDTH_CAP) for f in S.settings.FRACTIONS]
     assert S.ks_of("sonar") == [1, 3, 6, 12] and S.ks_of("splice") == [5, 12, 24, 48]
 
 
@@ -43,12 +43,12 @@ def test_tasks_share_folds_quick_tasks_are_full_tasks_and_every_exclusion_is_dec
     full, quick = S.make_tasks(True), S.make_tasks(False)
     key = lambda t: tuple(sorted((k, str(v)) for k, v in t.items()))     # noqa: E731
     assert {key(t) for t in quick} <= {key(t) for t in full}
-    assert len({key(t) for t in full}) == len(full) == len(S.DATASETS) * S.REPEATS * S.N_FOLDS * len(S.METHODS)
+    assert len({key(t) for t in full}) == len(full) == len(S.settings.DATASETS) * S.settings.REPEATS * S.settings.N_FOLDS * len(S.settings.METHODS)
     a, b = S.folds("sonar", 0), S.folds("sonar", 1)
     assert not np.array_equal(a[0][1], b[0][1])
     assert np.array_equal(np.sort(np.concatenate([t for _, t in a])), np.arange(len(S.load("sonar")[1])))
-    excluded = {(d, m): S.cannot_run(m, d) for d in S.DATASETS for m in S.METHODS if S.cannot_run(m, d)}
-    assert {m for _, m in excluded} <= set(S.EXCLUSIONS)
+    excluded = {(d, m): S.cannot_run(m, d) for d in S.settings.DATASETS for m in S.settings.METHODS if S.cannot_run(m, d)}
+    assert {m for _, m in excluded} <= set(S.settings.EXCLUSIONS)
     assert S.cannot_run("GeoRatio", "breast_cancer") is None and ("sonar", "GeoRatio") in excluded
     assert S.cannot_run("HKL", "colon") is None and ("orl", "HKL") in excluded
     assert S.run_task({"dataset": "orl", "repeat": 0, "fold": 0, "n_folds": 2, "method": "HKL",
@@ -91,12 +91,12 @@ def _store(effects, datasets, domain="tabular", repeats=5, noise=0.5, seed=0):
     rng = np.random.default_rng(seed)
     params, results = [], []
     for d in datasets:
-        S.DATASETS.setdefault(d, (domain, {}, "synthetic"))
+        S.settings.DATASETS.setdefault(d, (domain, {}, "synthetic"))
         for r in range(repeats):
             for f in range(2):
                 for m, e in effects.items():
                     acc = (70 + e + noise * rng.standard_normal()) / 100
-                    k = 0 if m in S.OWN_SIZE else 3
+                    k = 0 if m in S.settings.OWN_SIZE else 3
                     params.append({"dataset": d, "repeat": r, "fold": f, "n_folds": 2, "method": m, "ks": [k]})
                     results.append({"k": [k], "n_selected": [3], "acc_rbf": [acc],
                                     "fit_cpu": [COSTS[m]], "peak_mib": [1.0], "support": [[0, 1, 2]]})
@@ -105,7 +105,7 @@ def _store(effects, datasets, domain="tabular", repeats=5, noise=0.5, seed=0):
 
 @pytest.fixture
 def synthetic(monkeypatch):
-    monkeypatch.setattr(S, "DATASETS", dict(S.DATASETS))
+    monkeypatch.setattr(S.settings, "DATASETS", dict(S.settings.DATASETS))
     monkeypatch.setattr(S, "rank_k", lambda d: 3)
     monkeypatch.setattr(S, "width", lambda d: 20)
     effects = {"none": 0.0, "MI": 5.0, "ReliefF": -5.0, "MRMR": 0.0}
@@ -121,10 +121,10 @@ def test_interval_holds_the_mean_and_widens_with_spread():
 
 
 def test_statistics_find_the_planted_effects(synthetic):
-    fr = S.friedman_tests(synthetic["accuracy"])
+    fr = S.analysis.friedman_tests(synthetic["accuracy"])
     assert list(fr["scope"]) == ["all", "image", "tabular"]
     assert (fr["p"] < 1e-3).all() and (fr["data sets"] == [14, 6, 8]).all()
-    vs = S.versus_none(synthetic["accuracy"]).query("scope == 'all' and classifier == 'RBF SVM'").set_index("method")
+    vs = S.analysis.versus_none(synthetic["accuracy"]).query("scope == 'all' and classifier == 'RBF SVM'").set_index("method")
     assert vs.loc["MI", "side"] == "better" and vs.loc["MI", "p_holm"] < 0.05
     assert vs.loc["ReliefF", "side"] == "worse" and vs.loc["ReliefF", "p_holm"] < 0.05
     assert vs.loc["MRMR", "p_holm"] > 0.05
@@ -137,7 +137,7 @@ def test_statistics_find_the_planted_effects(synthetic):
 
 
 def test_pareto_per_domain(synthetic):
-    p = S.pareto(synthetic["accuracy"], synthetic["cost"]).query("domain == 'tabular'").set_index("method")
+    p = S.analysis.pareto(synthetic["accuracy"], synthetic["cost"]).query("domain == 'tabular'").set_index("method")
     # none is free, MI the most accurate; MRMR (as accurate as none, dearer than MI) is dominated
     assert p.loc["none", "pareto"] and p.loc["MI", "pareto"] and not p.loc["MRMR", "pareto"]
     assert not p.loc["ReliefF", "pareto"] and p.loc["MRMR", "fit_cpu"] == 10.0
@@ -147,10 +147,10 @@ def test_pareto_per_domain(synthetic):
 def test_score_matrix_drops_methods_missing_somewhere(synthetic):
     acc = synthetic["accuracy"]
     acc = acc[~((acc["dataset"] == "t0") & (acc["method"] == "MI"))]
-    s, dropped = S.score_matrix(acc)
+    s, dropped = S.analysis.score_matrix(acc)
     assert dropped == ["MI"] and "MI" not in s.columns and s.shape == (14, 3)
     with pytest.raises(ValueError, match="metric"):
-        S.score_matrix(acc, "acc_linear")
+        S.analysis.score_matrix(acc, "acc_linear")
 
 
 def test_peak_rss_sees_an_allocation_even_after_the_same_memory_was_freed():
@@ -194,7 +194,7 @@ def test_over_datasets_decides_each_scope_with_its_own_family(synthetic):
 def test_which_selector_lists_only_decided_comparisons(synthetic):
     design = _design(synthetic["accuracy"])
     over = C.over_datasets_vs_none(synthetic["accuracy"], design)
-    when = S.which_selector(over, synthetic["cost"]).set_index("scope")
+    when = S.analysis.which_selector(over, synthetic["cost"]).set_index("scope")
     assert when.loc["all", "above all features"].startswith("MI (+5.")
     assert when.loc["all", "below all features"].startswith("ReliefF (−5.")
     assert when.loc["all", "not separated"].startswith("MRMR")
@@ -203,14 +203,14 @@ def test_which_selector_lists_only_decided_comparisons(synthetic):
 
 
 def test_effects_and_counts_and_stability(synthetic):
-    eff = S.effects_vs_none(synthetic["accuracy"])
+    eff = S.analysis.effects_vs_none(synthetic["accuracy"])
     assert list(eff.columns) == ["MI", "ReliefF", "MRMR"] and abs(eff["MI"].mean() - 5.0) < 0.5
     per = C.claims_vs_none(synthetic["accuracy"], synthetic["folds"])
-    counts = S.decided_counts(per)
+    counts = S.analysis.decided_counts(per)
     assert counts.loc["all", "comparisons"] == 3 * 14
     assert counts.loc["all", "above"] == 14 and counts.loc["all", "below"] == 14
     assert counts.loc["tabular", "comparisons"] == 3 * 8
-    stab = S.stability_summary(synthetic["stability"], synthetic["accuracy"])
+    stab = S.analysis.stability_summary(synthetic["stability"], synthetic["accuracy"])
     assert list(stab.columns)[0] == "all" and set(stab.index) == {"MI", "ReliefF", "MRMR"}
     assert ((stab.fillna(1.0) <= 1.0) & (stab.fillna(-1.0) >= -1.0)).all().all()
 
@@ -224,7 +224,7 @@ def test_facts_quote_the_tables(synthetic):
     over = C.over_datasets_vs_none(synthetic["accuracy"], design, margins=margins).assign(dataset="")
     n = 14 * 5 * 2 * 4
     res = SimpleNamespace(tables=synthetic, params=[{}] * n, cpu_seconds=[1.0] * n)
-    f = S.page_facts(res, design, pd.concat([per, over], ignore_index=True))
+    f = S.analysis.facts(res, design, pd.concat([per, over], ignore_index=True))
     assert f["ws_margins"].startswith("0.10 points on t0") and f["ws_margins"].endswith("2.00 points on i0 (one of 50)")
     # over every data set: the Hodges-Lehmann estimate of eight 0.1 and six 2.0 margins
     from fsbook.claims import hodges_lehmann
@@ -237,7 +237,7 @@ def test_facts_quote_the_tables(synthetic):
     assert f["ws_conclusion_papers"].startswith("On data their papers never used:\n\n- ")
     from markdown_it import MarkdownIt
 
-    for key in S.MARKDOWN_FACTS:
+    for key in S.analysis.MARKDOWN_FACTS:
         tokens = [t.type for t in MarkdownIt().parse(f[key])]
         assert "bullet_list_open" in tokens or "- " not in f[key], key
 
@@ -253,7 +253,7 @@ def test_claims_and_advice_with_a_given_design_equal_those_that_build_it():
     every = S.claims(res, design)
     pd.testing.assert_frame_equal(every, S.claims(res))
     over = every[every["scope"] != ""]
-    expected = S.which_selector(over, res.tables["cost"]).set_index("scope")
+    expected = S.analysis.which_selector(over, res.tables["cost"]).set_index("scope")
     effects = over.pivot_table(index="method", columns="scope", values="effect", sort=False)
     scopes = ["all", "tabular", "two classes", "n ≫ d"]
     for when in (S.advice(res), S.advice(res, design=design)):

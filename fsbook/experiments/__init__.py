@@ -21,9 +21,9 @@ without the cost limits by which a default fit on out-of-reach data refuses at o
 a protocol's ``run_task`` itself (a chapter's live task) lifts them the same way, explicitly.
 """
 
-from fsbook.experiments._reading import read_results, read_store
+from fsbook.experiments._reading import machines, read_results, read_store
 from fsbook.experiments._runner import Protocol, ProtocolResult, run_protocol, stored_flags, task_seed
 from fsbook.experiments._store import StoreError
 
-__all__ = ["Protocol", "ProtocolResult", "StoreError", "read_results", "read_store", "run_protocol",
+__all__ = ["Protocol", "ProtocolResult", "StoreError", "machines", "read_results", "read_store", "run_protocol",
            "stored_flags", "task_seed"]

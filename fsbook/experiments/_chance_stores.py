@@ -25,7 +25,7 @@ the rows that break the rule.
 
 A kernel-LP choice at the grid's first pair (the smallest γ1 and γ2) can never break the rule:
 α = 0 at the smallest penalties means α = 0 at every larger pair (raising a penalty raises every
-objective value but that of α = 0; :func:`fsbook.experiments.kernel_design.weak_kernel_regimes`),
+objective value but that of α = 0; :func:`fsbook.experiments.kernel_design.ablations.weak_kernel_regimes`),
 so every tied alternative has the zero kernel too.  The check uses this for the zero kernels chosen
 at the first pair and for the ``weak_cv10`` records, which hold no α: chosen at the first pair,
 they cannot break the rule whatever their α.
@@ -80,8 +80,8 @@ def _l1linf_rows(recompute):
     from fsbook.experiments import l1linf as L
     res, rows = read_store(L.PROTOCOL), []
     for p, r in zip(res.params, res.results):
-        X, y = L.load(p["dataset"], p["n_max"])
-        train, test = L.folds(p["dataset"], p["n_max"], y, p.get("repeat", 0))[p["fold"]]
+        X, y = L.tasks.load(p["dataset"], p["n_max"])
+        train, test = L.tasks.folds(p["dataset"], p["n_max"], y, p.get("repeat", 0))[p["fold"]]
         majority = _majority_rate(y[test])
         seed = task_seed(p) % (2 ** 31)
         for k, err, C, support in zip(p["ks"], r["errors"], r["C"], r["supports"]):
@@ -92,7 +92,7 @@ def _l1linf_rows(recompute):
             cols = np.arange(X.shape[1]) if p["method"] == "all" else np.asarray(support, dtype=int)
             Xtr = X[train][:, cols]
             Xtr = Xtr.toarray() if sp.issparse(Xtr) else Xtr
-            rows.append(_svm_row("l1linf", task, "RBF SVM C", C, L.svm_search(seed), Xtr, y[train],
+            rows.append(_svm_row("l1linf", task, "RBF SVM C", C, L.tasks.svm_search(seed), Xtr, y[train],
                                  {"svc__C": C}, recompute))
     return rows
 
@@ -107,22 +107,22 @@ def _benchmark_rows(recompute):
     for p, r in zip(res.params, res.results):
         if "not_run" in r:
             continue
-        _, y, _, _ = B.load(p["dataset"])
-        train, test = B.folds(p["dataset"], p["repeat"], p["n_folds"], y)[p["fold"]]
+        _, y, _, _ = B.data.load(p["dataset"])
+        train, test = B.data.folds(p["dataset"], p["repeat"], p["n_folds"], y)[p["fold"]]
         majority = _majority_rate(y[test])
         seed = task_seed(p)
         base = f"{p['dataset']} {p['method']} repeat {p['repeat']} fold {p['fold']}"
-        if p["method"] in B.CLASSIFIER_SIDE:
+        if p["method"] in B.paper.CLASSIFIER_SIDE:
             if r["acc_linear"] <= majority + 1e-12:
-                Xtr, _, _ = B.fold_data(p["dataset"], train, test)
+                Xtr, _, _ = B.data.fold_data(p["dataset"], train, test)
                 stored = [r["C"], r["reduced_penalty"]]
                 rows.append(_svm_row("benchmark", base, "Proj-SVM (C, λ)", stored,
-                                     B.projection_search(Xtr, y[train], seed), Xtr, y[train],
+                                     B.models.projection_search(Xtr, y[train], seed), Xtr, y[train],
                                      dict(zip(_PROJECTION_KEYS, stored)), recompute))
             continue
         data = None
         for i, k in enumerate(r["k"]):
-            for key, search in B.classifier_searches(seed).items():
+            for key, search in B.models.classifier_searches(seed).items():
                 if r[key][i] > majority + 1e-12:
                     continue
                 task, choice = f"{base} k={k}", f"{key[4:]} SVM C"
@@ -131,7 +131,7 @@ def _benchmark_rows(recompute):
                                      "no feature kept: the majority class, no choice"))
                     continue
                 if data is None:
-                    data = B.fold_data(p["dataset"], train, test)
+                    data = B.data.fold_data(p["dataset"], train, test)
                 Xtr, Xte, columns = data
                 cols = np.searchsorted(columns, r["support"][i])
                 rows.append(_svm_row("benchmark", task, choice, None, search, Xtr[:, cols], y[train],
@@ -158,8 +158,8 @@ def _kernel_lp_row(p, r, recompute):
                     "zero kernel at the grid's first pair: zero at every pair")
     if not recompute:
         return _row("kernel_design", task, "(γ1, γ2)", stored, True, True, note="not recomputed")
-    Xtr, ytr, _, _, t_tr, _ = K.split(p)
-    _, _, scores = K.choose_gammas(p["method"], Xtr, ytr, p["grid"], p["n_train"], p["n_test"] // 2,
+    Xtr, ytr, _, _, t_tr, _ = K.tasks.split(p)
+    _, _, scores = K.tasks.choose_gammas(p["method"], Xtr, ytr, p["grid"], p["n_train"], p["n_test"] // 2,
                                    task_seed(p, "cv"))
     pairs = list(scores)
     acc = np.array([scores[q] for q in pairs])
@@ -167,7 +167,7 @@ def _kernel_lp_row(p, r, recompute):
     tied = np.flatnonzero(acc >= acc.max() - SCORE_ATOL)
     zero = np.zeros(len(pairs), dtype=bool)
     for i in tied:
-        zero[i] = not np.abs(K.fit_mixture(p["method"], Xtr, t_tr, *pairs[i]).alpha_).max(initial=0.0) > 0
+        zero[i] = not np.abs(K.tasks.fit_mixture(p["method"], Xtr, t_tr, *pairs[i]).alpha_).max(initial=0.0) > 0
     out = tie_check(acc, zero, chosen)
     note = (f"tied pairs {[pairs[i] for i in out['tied']]}; CV score {acc[chosen]:.3f}, "
             f"zero kernel at {[pairs[i] for i in out['tied'] if zero[i]]}")
@@ -184,17 +184,17 @@ def _kernel_design_rows(recompute):
 
     res, rows = read_store(K.PROTOCOL), []
     for p, r in zip(res.params, res.results):
-        if p["method"] in K.MIXTURES or p["method"] == "weak_cv10":
+        if p["method"] in K.paper.MIXTURES or p["method"] == "weak_cv10":
             row = _kernel_lp_row(p, r, recompute)
             if row is not None:
                 rows.append(row)
         elif p["method"] == "selection":
-            X, y = K.load(p["dataset"])
-            tr, te = K.selection_fold(p["dataset"], p["split"], p.get("repeat", 0))
+            X, y = K.tasks.load(p["dataset"])
+            tr, te = K.tasks.selection_fold(p["dataset"], p["split"], p.get("repeat", 0))
             for key, cols in (("acc_all", np.arange(X.shape[1])), ("acc_kept", np.asarray(r["kept"], dtype=int))):
                 if not r[key] <= _majority_rate(y[te]) + 1e-12:      # NaN (nothing kept): no SVM
                     continue
-                search = K.selection_svm()
+                search = K.tasks.selection_svm()
                 rows.append(_svm_row("kernel_design", f"{p['dataset']} selection{_repeat_label(p)} fold {p['split']} {key}",
                                      "linear SVM C", None, search, X[tr][:, cols], y[tr], None, recompute))
     return rows
@@ -205,7 +205,7 @@ def _geometry_rows(recompute):
 
     res, rows = read_store(G.PROTOCOL), []
     for p, r in zip(res.params, res.results):
-        y = np.asarray(G.task_problem(p)["y"])
+        y = np.asarray(G.tasks.task_problem(p)["y"])
         rate = {}
         for positive in binary_splits(np.unique(y)):
             share = float(np.mean(np.isin(y, positive)))
@@ -223,44 +223,44 @@ def _geometry_rows(recompute):
 def _projection_rows(recompute):
     """Tables 5-7's face SVMs (parts ``yale`` and ``rho``): every (task, Gram matrix) whose stored test
     accuracy is at most the pair's test majority rate, recomputed by the reference search of
-    :func:`fsbook.experiments.projection.face_svm_search` (one ``GridSearchCV`` on the pair's Gram
-    matrix, C over :data:`~fsbook.experiments.projection.GRID`, the tie rule of the store's
+    :func:`fsbook.experiments.projection.search.face_svm_search` (one ``GridSearchCV`` on the pair's Gram
+    matrix, C over :data:`~fsbook.experiments.projection.paper.GRID`, the tie rule of the store's
     version).  The recomputed choice must be the stored C (version 5 on) and reproduce the
     stored test error.  The Gram matrices of a run (its KPCA, GDA and OLap: about a second) are
     computed once."""
     from fsbook.experiments import projection as P
 
     res, rows, screened, splits = read_store(P.PROTOCOL), [], {}, {}
-    X, y = P.yale_data()
+    X, y = P.yale.yale_data()
 
     def is_train(k, run):                 # the run's split alone (no reductions), for the screen
         if (k, run) not in splits:
-            splits[k, run] = np.isin(np.arange(len(y)), P.yale_split(X, y, k, run)[2])
+            splits[k, run] = np.isin(np.arange(len(y)), P.yale.yale_split(X, y, k, run)[2])
         return splits[k, run]
 
     for p, r in zip(res.params, res.results):
         if p["part"] not in ("yale", "rho"):
             continue
-        k = P.YALE_K[p["table"]] if p["part"] == "yale" else P.SWEEP["k"]
-        rel, yy, tr, te = P.pair_split(y, is_train(k, p["run"]), tuple(p["pair"]))
+        k = P.paper.YALE_K[p["table"]] if p["part"] == "yale" else P.paper.SWEEP["k"]
+        rel, yy, tr, te = P.yale.pair_split(y, is_train(k, p["run"]), tuple(p["pair"]))
         for name, fit in r.items():
             if 1.0 - fit["error"] <= _majority_rate(yy[te]) + 1e-12:
                 screened.setdefault((p["part"], p.get("table"), k, p["run"]), []).append((p, name, fit))
     for (part, table, k, run), fits in screened.items():
-        rhos = (P.YALE_RHO,) if part == "yale" else tuple(P.YALE_RHOS)
-        grams = P.yale_run_grams(k, run, rhos)[1] if recompute else {}
+        rhos = (P.paper.YALE_RHO,) if part == "yale" else tuple(P.paper.YALE_RHOS)
+        grams = P.yale.yale_run_grams(k, run, rhos)[1] if recompute else {}
         # the store's name of each Gram matrix (_run_yale's and _run_rho's keys)
         key = {(name if isinstance(name, str) else name[0] if part == "yale" else f"{name[0]}@{name[1]:.0e}"): name
                for name in grams}
         for p, name, fit in fits:
             pair = tuple(p["pair"])
             task = f"{part} {table or ''} k={k} run {run} pair {pair} {name}"
-            rel, yy, tr, te = P.pair_split(y, is_train(k, run), pair)
+            rel, yy, tr, te = P.yale.pair_split(y, is_train(k, run), pair)
             if not recompute:
                 rows.append(_row("projection", task, "SVM C", fit.get("C"), True, note="not recomputed"))
                 continue
             G = grams[key[name]][np.ix_(rel, rel)]
-            search = P.face_svm_search(yy[tr], P.GRID, P.yale_seed(run, pair), P.YALE_TIES[P.VERSION])
+            search = P.search.face_svm_search(yy[tr], P.paper.GRID, P.yale.yale_seed(run, pair), P.paper.YALE_TIES[P.paper.VERSION])
             stored = None if "C" not in fit else {"C": fit["C"]}
             rows.append(_svm_row("projection", task, "SVM C", fit.get("C"), search, G[np.ix_(tr, tr)], yy[tr],
                                  stored, recompute, test=(G[np.ix_(te, tr)], yy[te], 1.0 - fit["error"])))
@@ -293,30 +293,30 @@ def _hkl_rows(recompute):
     res, rows = read_store(H.PROTOCOL), []
     for p, r in zip(res.params, res.results):
         t = p["table"]
-        if t == 1 and p["method"] in ("hkl", H.RAW_TUNED):
-            raw = p["method"] == H.RAW_TUNED
+        if t == 1 and p["method"] in ("hkl", H.paper.RAW_TUNED):
+            raw = p["method"] == H.paper.RAW_TUNED
             if raw:
-                X, y, nominal, n_levels, split = H.load_raw(p["dataset"])
+                X, y, nominal, n_levels, split = H.data.load_raw(p["dataset"])
             else:
-                X, y, _, split = H.load_table1(p["dataset"])
-            train, test = H.task_split(p, y, split)
-            majority, seed = _majority_rate(y[test]), H.inner_seed(1, p["fold"], p.get("repeat", 0))
+                X, y, _, split = H.data.load_table1(p["dataset"])
+            train, test = H.folds.task_split(p, y, split)
+            majority, seed = _majority_rate(y[test]), H.folds.inner_seed(1, p["fold"], p.get("repeat", 0))
             task = f"table 1 {p['dataset']}{_repeat_label(p)} fold {p['fold']}"
             if not raw:
                 if r["HKL"] <= majority + 1e-12:
-                    rows.append(_hkl_cv_row(task, H.tuned_hkl(H.HKL_C_GRID, seed), X[train], y[train], r["C"], recompute))
+                    rows.append(_hkl_cv_row(task, H.models.tuned_hkl(H.paper.HKL_C_GRID, seed), X[train], y[train], r["C"], recompute))
                 continue
-            for name, search in H.raw_tuned_svms(nominal, n_levels, seed).items():
+            for name, search in H.models.raw_tuned_svms(nominal, n_levels, seed).items():
                 if r[name] <= majority + 1e-12:
                     stored = {k: r[f"{name}_{k.split('__')[-1]}"] for k in search.param_grid}
                     rows.append(_svm_row("hkl", f"{task} {name} (raw, tuned)", f"{name} SVM parameters", stored,
                                          search, X[train], y[train], stored, recompute))
         elif t == 3:
-            X, y, _, _ = H.load_table1("20newsgroups")
-            train, test = H.table_folds(y, None)[p["fold"]]
+            X, y, _, _ = H.data.load_table1("20newsgroups")
+            train, test = H.folds.table_folds(y, None)[p["fold"]]
             majority = _majority_rate(y[test])
             if p["method"] == "svm_tuned":
-                for name, search in H.tuned_svms(H.inner_seed(3, p["fold"])).items():
+                for name, search in H.models.tuned_svms(H.folds.inner_seed(3, p["fold"])).items():
                     if r[name] <= majority + 1e-12:
                         rows.append(_svm_row("hkl", f"table 3 fold {p['fold']} {name}", f"{name} SVM C",
                                              r[f"C_{name}"], search, X[train], y[train], {"C": r[f"C_{name}"]},
@@ -327,25 +327,25 @@ def _hkl_rows(recompute):
                         rows.append(_row("hkl", f"table 3 fold {p['fold']} degree {p['degree']} {key}", "SVM C",
                                          r[f"C_{key}"], True, note="not recomputed"))
         elif t == "disjunctions":
-            X, y, _, _ = H.load_table1("20newsgroups")
-            train, test = H.disjunction_split()
+            X, y, _, _ = H.data.load_table1("20newsgroups")
+            train, test = H.folds.disjunction_split()
             if r["accuracy"] > _majority_rate(y[test]) + 1e-12:
                 continue
-            rows.append(_hkl_cv_row("disjunctions", H.tuned_hkl(H.HKL_C_GRID, 5), X[train], y[train], r["C"], recompute))
+            rows.append(_hkl_cv_row("disjunctions", H.models.tuned_hkl(H.paper.HKL_C_GRID, 5), X[train], y[train], r["C"], recompute))
         elif t in (4, 5) and p["method"] in ("hkl", "weighted_svm"):
-            X, y = H.load_numeric(p["dataset"])
-            train, test = H.task_split(p, y)
+            X, y = H.data.load_numeric(p["dataset"])
+            train, test = H.folds.task_split(p, y)
             if r["accuracy"] > _majority_rate(y[test]) + 1e-12:
                 continue
             task = f"table {t} {p['dataset']}{_repeat_label(p)} fold {p['fold']} {p['method']}"
-            seed = H.inner_seed(t, p["fold"], p.get("repeat", 0))
+            seed = H.folds.inner_seed(t, p["fold"], p.get("repeat", 0))
             if p["method"] == "weighted_svm":
                 stored = {"featureweightingsvm__C": r["C"]}
-                rows.append(_svm_row("hkl", task, "SVM C", r["C"], H.tuned_weighted_svm(seed), X[train], y[train],
+                rows.append(_svm_row("hkl", task, "SVM C", r["C"], H.models.tuned_weighted_svm(seed), X[train], y[train],
                                      stored, recompute))
                 continue
-            Xb = H.table4_boolean(p["dataset"])[2] if t == 4 else H.load_table1(p["dataset"])[0]
-            rows.append(_hkl_cv_row(task, H.tuned_hkl(H.HKL_C_GRID, seed), Xb[train], y[train], r["C"], recompute))
+            Xb = H.data.table4_boolean(p["dataset"])[2] if t == 4 else H.data.load_table1(p["dataset"])[0]
+            rows.append(_hkl_cv_row(task, H.models.tuned_hkl(H.paper.HKL_C_GRID, seed), Xb[train], y[train], r["C"], recompute))
     return rows
 
 

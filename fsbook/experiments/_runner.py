@@ -103,6 +103,12 @@ class Protocol:
         it recomputes such tasks; ``verify`` keeps them together in chunks (:func:`._turns.plan_turns`).
     setup_seconds : float
         The measured cost of one such setup, which the task records do not hold.
+    claims : callable, optional
+        ``claims(results) -> pandas.DataFrame``: the paper's claims decided on the complete store
+        (:func:`fsbook.claims.claims_table`), the rows :mod:`fsbook.scoreboard` gathers.
+    agreement : callable, optional
+        ``agreement(results) -> pandas.DataFrame``: every printed number of the paper set against
+        ours (:func:`fsbook.claims.agreement`), for the scoreboard's agreement board.
     """
 
     name: str
@@ -115,6 +121,8 @@ class Protocol:
     compare: Callable | None = field(default=None, hash=False, compare=False)
     shared_setup: Callable | None = field(default=None, hash=False, compare=False)
     setup_seconds: float = field(default=0.0, hash=False, compare=False)
+    claims: Callable | None = field(default=None, hash=False, compare=False)
+    agreement: Callable | None = field(default=None, hash=False, compare=False)
 
 
 @dataclass

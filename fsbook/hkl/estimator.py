@@ -562,7 +562,7 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
     validation points (a tied fit that predicts one class on all of them is the majority-rate
     model, at chance: on small, lopsided data the smallest ``C`` often is one), then toward the
     simpler model: the smaller ``C``, then the larger ``β``; ``tie="simplest"`` skips the first
-    step (the rule of the stored benchmark, :data:`fsbook.experiments.benchmark.HKL_SETTINGS`).  Cost: at most
+    step (the rule of the stored benchmark, :data:`fsbook.experiments.benchmark.paper.HKL_SETTINGS`).  Cost: at most
     ``max_Cs`` warm-started fits per fold and ``β``, plus the refit; typically the path stops
     ``patience`` steps after the best ``C``.
 

@@ -18,19 +18,17 @@ features and noise level ``noise``, repeated ``rep`` times.  Each slot of a prot
 ``ablations`` (optional)
     the variants that explain a gap, a protocol of their own (``_example_ablations``).
 
-``PROTOCOL`` joins them; ``python -m fsbook.experiments <name> --full`` runs it into its store,
+``PROTOCOL`` joins them (the scoreboard reads its ``claims``), and the package holds only it and
+the modules: every other name is read where it is declared (``tasks.run_task``,
+``paper.VERSION``).  ``python -m fsbook.experiments <name> --full`` runs it into its store,
 and a page reads the store and glues ``facts``.  The module name starts with ``_``, so the
 template is not listed among the book's protocols.
 """
-from fsbook.experiments._example import ablations as ablations
-from fsbook.experiments._example.claims import FAMILY, claims
-from fsbook.experiments._example.facts import facts
-from fsbook.experiments._example.paper import ALPHAS, VERSION
-from fsbook.experiments._example.tables import reduce
-from fsbook.experiments._example.tasks import make_tasks, run_task
+from fsbook.experiments._example import ablations, claims, facts, paper, tables, tasks
 from fsbook.experiments._runner import Protocol
 
-__all__ = ["PROTOCOL", "ALPHAS", "FAMILY", "claims", "facts", "make_tasks", "reduce", "run_task"]
+__all__ = ["PROTOCOL", "ablations", "claims", "facts", "paper", "tables", "tasks"]
 
-PROTOCOL = Protocol(name="_example", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
-                    version=VERSION, description="OLS vs ridge on synthetic data (runner template)")
+PROTOCOL = Protocol(name="_example", make_tasks=tasks.make_tasks, run_task=tasks.run_task,
+                    reduce=tables.reduce, claims=claims.claims, version=paper.VERSION,
+                    description="OLS vs ridge on synthetic data (runner template)")

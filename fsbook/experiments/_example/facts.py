@@ -22,7 +22,8 @@ def facts(results):
     Examples
     --------
     >>> from fsbook.experiments import run_protocol
-    >>> from fsbook.experiments._example import PROTOCOL, facts
+    >>> from fsbook.experiments._example import PROTOCOL
+    >>> from fsbook.experiments._example.facts import facts
     >>> f = facts(run_protocol(PROTOCOL, full=False, progress=False))
     >>> f["ex_n_tasks"], f["ex_n_runs"]
     ('6', '3')

@@ -100,68 +100,27 @@ selector per method, where it cannot run, a ranking cut at ``k``),
 """
 from __future__ import annotations
 
-from fsbook.experiments._runner import Protocol, task_seed
-
-# the chapter's facts and figures, read as benchmark.facts and benchmark.figures
-from fsbook.experiments.benchmark import facts as facts
-from fsbook.experiments.benchmark import figures as figures
-from fsbook.experiments.benchmark.claims import (
-    CLAIM_TABLES,
-    OVER,
-    claims,
-    claims_view,
-    family_label,
-    fold_accuracies,
+from fsbook.experiments._runner import Protocol
+from fsbook.experiments.benchmark import (
+                    claims,
+                    data,
+                    facts,
+                    figures,
+                    models,
+                    paper,
+                    ranks,
+                    selectors,
+                    tables,
+                    tasks,
 )
-from fsbook.experiments.benchmark.data import attribute_groups, fold_data, folds, load, vocabulary, width
-from fsbook.experiments.benchmark.models import classifier_searches, projection_search, test_accuracies
-from fsbook.experiments.benchmark.paper import (
-    BOOK_DATASETS,
-    C_LINEAR,
-    C_RBF,
-    CLASSIFIER_SIDE,
-    CLASSIFIERS,
-    FULL_DATASETS,
-    FULL_KS,
-    FULL_ONLY,
-    GEO_MAX_GROUPS,
-    HKL_SETTINGS,
-    OWN_SIZE,
-    PROJ_PENALTIES,
-    RANK_K,
-    RANKERS,
-    SVM_TIES,
-    TEXT_DATASETS,
-    UNSCALED,
-    VERSION,
-    VOCABULARY,
-    all_methods,
-    order_margin,
-)
-from fsbook.experiments.benchmark.ranks import score_matrix, statistics, versus_control
-from fsbook.experiments.benchmark.selectors import cannot_run, hkl_certificate, make_selector, support_at
-from fsbook.experiments.benchmark.tables import (
-    hkl_fits_by_dataset,
-    kuncheva_by_repeat,
-    not_run_table,
-    reduce,
-    stored_datasets,
-)
-from fsbook.experiments.benchmark.tasks import make_tasks, run_task
 
-__all__ = ["PROTOCOL", "CLASSIFIER_SIDE", "OWN_SIZE", "RANKERS", "UNSCALED", "FULL_ONLY", "HKL_SETTINGS",
-           "SVM_TIES", "GEO_MAX_GROUPS", "BOOK_DATASETS", "FULL_DATASETS", "TEXT_DATASETS", "VOCABULARY",
-           "FULL_KS", "C_LINEAR", "C_RBF", "PROJ_PENALTIES", "RANK_K", "CLASSIFIERS", "CLAIM_TABLES", "OVER",
-           "all_methods", "load", "vocabulary", "width", "fold_data", "folds", "attribute_groups",
-           "make_selector", "cannot_run", "support_at", "projection_search", "classifier_searches",
-           "test_accuracies", "run_task", "hkl_certificate", "make_tasks", "stored_datasets", "reduce",
-           "kuncheva_by_repeat", "not_run_table", "hkl_fits_by_dataset", "fold_accuracies", "family_label",
-           "claims", "claims_view", "order_margin", "score_matrix", "versus_control", "statistics",
-           "task_seed"]
+__all__ = ["PROTOCOL", "claims", "data", "facts", "figures", "models", "paper", "ranks", "selectors",
+           "tables", "tasks"]
 
-PROTOCOL = Protocol(name="benchmark", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version=VERSION,
+PROTOCOL = Protocol(name="benchmark", make_tasks=tasks.make_tasks, run_task=tasks.run_task,
+                    reduce=tables.reduce, claims=claims.claims, version=paper.VERSION,
                     description="Benchmark chapter: the book's selectors and the usual baselines on shared data "
                                 "(same folds, linear and RBF SVM accuracy vs k, fit time, Kuncheva stability)",
                     # HKL's relative duality gap at the final iterate: compared to 1e-3 of itself
                     # and a tenth of the tolerance (hkl_certified, exactly)
-                    tolerances={"hkl_gap": (1e-3, HKL_SETTINGS[VERSION]["tol"] / 10)})
+                    tolerances={"hkl_gap": (1e-3, paper.HKL_SETTINGS[paper.VERSION]["tol"] / 10)})

@@ -46,7 +46,7 @@ def fold_accuracies(params_list, results_list, dataset, method, metric="acc_line
     >>> from fsbook.experiments import benchmark as B
     >>> ps = [{"dataset": "wine", "method": "none", "repeat": 0, "fold": f, "n_folds": 2} for f in (0, 1)]
     >>> rs = [{"k": [0], "acc_linear": [a], "acc_rbf": [a]} for a in (0.9, 0.95)]
-    >>> B.fold_accuracies(ps, rs, "wine", "none").tolist()
+    >>> B.claims.fold_accuracies(ps, rs, "wine", "none").tolist()
     [[90.0, 95.0]]
     """
     if metric not in CLASSIFIERS:
@@ -119,7 +119,7 @@ def family_label(table):
 
     Examples
     --------
-    >>> from fsbook.experiments.benchmark import OVER, family_label
+    >>> from fsbook.experiments.benchmark.claims import OVER, family_label
     >>> family_label("proj"), family_label("proj" + OVER)
     ('Proj-SVM against the linear SVM on all features', 'Proj-SVM against the linear SVM on all features (over data sets)')
     """
@@ -305,7 +305,7 @@ def claims_view(claims_df, table):
     >>> from fsbook.experiments import benchmark as B
     >>> t = pd.DataFrame({"table": ["hsfs", "hsfs (over data sets)"], "claim": ["x: wine", "x"],
     ...                   "general": ["x", "x"], "dataset": ["wine", ""], "classifier": ["RBF SVM", "linear SVM"]})
-    >>> B.claims_view(t, "hsfs")["claim"].tolist()
+    >>> B.claims.claims_view(t, "hsfs")["claim"].tolist()
     ['RBF SVM, wine', 'linear SVM, over data sets']
     """
     if table not in set(claims_df["table"]):

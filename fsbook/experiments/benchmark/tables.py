@@ -43,8 +43,8 @@ def stored_datasets(params_list, full=True):
     Examples
     --------
     >>> from fsbook.experiments import benchmark as B
-    >>> tasks = B.make_tasks(False)
-    >>> B.stored_datasets([t for t in tasks if not (t["dataset"] == "wdbc" and t["fold"] == 2)], full=False)
+    >>> tasks = B.tasks.make_tasks(False)
+    >>> B.tables.stored_datasets([t for t in tasks if not (t["dataset"] == "wdbc" and t["fold"] == 2)], full=False)
     ['wine', 'ionosphere', 'breast_cancer']
     """
     return whole_datasets("benchmark", params_list, FULL_DATASETS if full else BOOK_DATASETS, full)

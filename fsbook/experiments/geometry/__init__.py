@@ -43,37 +43,11 @@ dimensions) for a quick look.
 from __future__ import annotations
 
 from fsbook.experiments._runner import Protocol
-from fsbook.experiments.geometry.claims import CPU_CLAIM, claims, growth_claim, headline, over_family
-from fsbook.experiments.geometry.facts import facts
-from fsbook.experiments.geometry.figures import (
-    growth_exponent_table,
-    growth_fit,
-    plot_figure1,
-    plot_figure3,
-    timing,
-)
-from fsbook.experiments.geometry.paper import PAPER, UNMARGINED, VERSION, paper_base_rates, settings_table
-from fsbook.experiments.geometry.problems import allocate, text_problem, uci_problem
-from fsbook.experiments.geometry.tables import (
-    LABEL_RULES,
-    classifier_keys,
-    figure1_clustered,
-    figure1_performance,
-    random_column_table,
-    random_summary,
-    reduce,
-    scores,
-)
-from fsbook.experiments.geometry.tasks import PROBLEMS, make_tasks, run_task, task_problem
-from fsbook.report import styled_table as render
+from fsbook.experiments.geometry import claims, facts, figures, paper, problems, tables, tasks
 
-__all__ = ["PROTOCOL", "PAPER", "PROBLEMS", "task_problem", "make_tasks", "run_task", "scores",
-           "classifier_keys", "figure1_performance", "figure1_clustered", "random_column_table",
-           "random_summary", "claims", "headline", "growth_claim", "LABEL_RULES", "paper_base_rates", "facts",
-           "growth_exponent_table", "settings_table", "over_family", "UNMARGINED", "allocate", "text_problem",
-           "uci_problem", "growth_fit", "plot_figure1", "plot_figure3", "CPU_CLAIM", "timing", "render"]
+__all__ = ["PROTOCOL", "claims", "facts", "figures", "paper", "problems", "tables", "tasks"]
 
-PROTOCOL = Protocol(name="geometry", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
-                    version=VERSION,
+PROTOCOL = Protocol(name="geometry", make_tasks=tasks.make_tasks, run_task=tasks.run_task,
+                    reduce=tables.reduce, claims=claims.claims, version=paper.VERSION,
                     description="Geometric-ratio feature selection: training suite, Tables 2-6, "
                                 "random columns, Figure 3")

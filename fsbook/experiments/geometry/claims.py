@@ -324,7 +324,7 @@ def growth_claim(dims, seconds, *, label="paper's method", exponent=2.0,
     Examples
     --------
     >>> import numpy as np
-    >>> from fsbook.experiments.geometry import growth_claim
+    >>> from fsbook.experiments.geometry.claims import growth_claim
     >>> n = np.array([250, 500, 1000, 2000])
     >>> growth_claim(n, 1e-3 * n * (1 + 0.01 * np.arange(4)))["verdict"].item()
     'fails'

@@ -131,7 +131,7 @@ def paper_base_rates():
 
     Examples
     --------
-    >>> from fsbook.experiments.geometry import paper_base_rates
+    >>> from fsbook.experiments.geometry.paper import paper_base_rates
     >>> t = paper_base_rates()
     >>> round(float(t.loc["Movies Documents", "optimal (implied)"]), 2)     # 5 of 7
     5.0

@@ -69,7 +69,7 @@ def classifier_keys(suite):
     Examples
     --------
     >>> import pandas as pd
-    >>> from fsbook.experiments.geometry import classifier_keys
+    >>> from fsbook.experiments.geometry.tables import classifier_keys
     >>> s = pd.DataFrame({"data": ["a", "a", "b"], "split": ["{0} vs rest"] * 3})
     >>> classifier_keys(s).tolist()
     ['a | {0} vs rest', 'a | {0} vs rest', 'b | {0} vs rest']

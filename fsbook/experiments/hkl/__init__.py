@@ -78,79 +78,28 @@ transfusion) and :mod:`~fsbook.experiments.hkl.newsgroups` (fold-level experimen
 from __future__ import annotations
 
 from fsbook.experiments._runner import Protocol
-
-# the chapter's other slots, read as hkl.ablations, hkl.diagnosis, hkl.facts
-from fsbook.experiments.hkl import ablations as ablations
-from fsbook.experiments.hkl import diagnosis as diagnosis
-from fsbook.experiments.hkl import facts as facts
-from fsbook.experiments.hkl.claims import (
-    AGREEMENT_MARGIN,
-    TABLE1_OVER,
-    TABLE2_ASSERTED,
-    TABLE2_OTHER,
-    agreement_table,
-    claims,
+from fsbook.experiments.hkl import (
+                    ablations,
+                    claims,
+                    data,
+                    diagnosis,
+                    facts,
+                    folds,
+                    models,
+                    paper,
+                    parts,
+                    tables,
+                    tasks,
 )
 
-# the private name is re-exported for benchmarks and tests
-from fsbook.experiments.hkl.data import load_numeric, load_raw, load_table1, table4_boolean
-from fsbook.experiments.hkl.folds import (
-    disjunction_split,
-    inner_seed,
-    majority_accuracy,
-    table_folds,
-    task_split,
-)
-from fsbook.experiments.hkl.models import (
-    raw_tuned_svms,
-    tuned_hkl,
-    tuned_l1_svm,
-    tuned_svms,
-    tuned_weighted_svm,
-)
-from fsbook.experiments.hkl.paper import (
-    CONFIGS,
-    FRACTIONS,
-    HKL_C_GRID,
-    HKL_TOL,
-    N_FOLDS,
-    PAPER_TABLE1,
-    PAPER_TABLE3,
-    PAPER_TABLE4,
-    PAPER_TABLE5,
-    RAW_ALL,
-    RAW_CONFIGS,
-    RAW_TUNED,
-    RBF_C_GRID,
-    RBF_GAMMA_GRID,
-    REPEATED_TABLE1,
-    REPEATS,
-    SMALL_DATASETS,
-    SVM_C_GRID,
-    TABLE1_DATASETS,
-    VERSION,
-    WORDS_FOR_WEKA,
-)
-from fsbook.experiments.hkl.parts import svm_tuned_fold
-from fsbook.experiments.hkl.tables import reduce
-from fsbook.experiments.hkl.tasks import make_tasks, run_task
+__all__ = ["PROTOCOL", "ablations", "claims", "data", "diagnosis", "facts", "folds", "models", "paper",
+           "parts", "tables", "tasks"]
 
-__all__ = ["PROTOCOL", "make_tasks", "run_task", "reduce",
-           # the paper's numbers and the settings (paper.py)
-           "CONFIGS", "TABLE1_DATASETS", "SMALL_DATASETS", "RAW_CONFIGS", "RAW_ALL", "RAW_TUNED", "FRACTIONS",
-           "HKL_C_GRID", "HKL_TOL", "SVM_C_GRID", "RBF_C_GRID", "RBF_GAMMA_GRID", "N_FOLDS", "WORDS_FOR_WEKA",
-           "REPEATS", "REPEATED_TABLE1", "PAPER_TABLE1", "PAPER_TABLE3", "PAPER_TABLE4", "PAPER_TABLE5",
-           # data, folds, models and parts (data.py, folds.py, models.py, parts.py)
-           "load_table1", "load_raw", "load_numeric", "table_folds", "task_split", "table4_boolean",
-           "disjunction_split", "inner_seed", "majority_accuracy", "svm_tuned_fold", "tuned_l1_svm",
-           "tuned_hkl", "raw_tuned_svms", "tuned_svms", "tuned_weighted_svm",
-           # claims (claims.py)
-           "claims", "agreement_table", "AGREEMENT_MARGIN", "TABLE1_OVER", "TABLE2_ASSERTED", "TABLE2_OTHER"]
-
-PROTOCOL = Protocol(name="hkl", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
-                    version=VERSION, description="Section 3 of the disjunctive-HKL paper: Tables 1-5",
+PROTOCOL = Protocol(name="hkl", make_tasks=tasks.make_tasks, run_task=tasks.run_task, reduce=tables.reduce,
+                    claims=claims.claims, agreement=claims.agreement_table, version=paper.VERSION,
+                    description="Section 3 of the disjunctive-HKL paper: Tables 1-5",
                     # the relative duality gap at which a fit stopped is evaluated at the final
                     # iterate of an interior-point solve (accurate to about 1e-8): below HKL_TOL
                     # it is compared to a tenth of HKL_TOL (certified, compared exactly, says
                     # whether it reached HKL_TOL)
-                    tolerances={"duality_gap": (1e-3, HKL_TOL / 10)})
+                    tolerances={"duality_gap": (1e-3, paper.HKL_TOL / 10)})

@@ -1,11 +1,11 @@
 """Why chapter 6's tuned L1-SVM is below the paper's on the 20 Newsgroups pair: one setting at a time.
 
 The ``hkl`` protocol's Table 3 tunes an L1-SVM (liblinear's L1-regularised L2-loss SVM, ``C``
-by inner 3-fold CV over :data:`~fsbook.experiments.hkl.SVM_C_GRID`) on the pair's 0/1 word
+by inner 3-fold CV over :data:`~fsbook.experiments.hkl.paper.SVM_C_GRID`) on the pair's 0/1 word
 indicators (words in ≥ 2 posts) over four stratified outer folds.  Its accuracy is about six
 points below the paper's L1-SVM, while the tuned L2-SVM is above the paper's L2-SVM.  Each task
 here reruns that L1-SVM on one outer fold, on the same folds and inner seeds
-(:func:`fsbook.experiments.hkl.svm_tuned_fold`), with **one** setting changed
+(:func:`fsbook.experiments.hkl.parts.svm_tuned_fold`), with **one** setting changed
 (:data:`VARIANTS`): the ``C`` grid's range, the input (word counts, standardised indicators),
 liblinear's iteration cap, the penalty on the intercept, the loss (the hinge loss: an LP, which
 liblinear does not offer with the ℓ1 penalty), the penalty (liblinear's default solver is
@@ -144,7 +144,7 @@ def _grid_search(model, grid_name="C", grid=None):
 
 
 def _variant(name):
-    """``(X or None, l1 or None)`` of :func:`fsbook.experiments.hkl.svm_tuned_fold` for ``name``."""
+    """``(X or None, l1 or None)`` of :func:`fsbook.experiments.hkl.parts.svm_tuned_fold` for ``name``."""
     l1 = tuned_l1_svm
     makers = {
         "stored": lambda: (None, None),
@@ -221,7 +221,7 @@ def explanation_table(results, reference=None, paper=None):
         Default: this protocol's ``"stored"`` variant, which recomputes it.
     paper : float, optional
         The paper's L1-SVM accuracy (%); default its Table 3,
-        :data:`fsbook.experiments.hkl.PAPER_TABLE3` ``["L1-SVM"]``.
+        :data:`fsbook.experiments.hkl.paper.PAPER_TABLE3` ``["L1-SVM"]``.
 
     Returns
     -------

@@ -11,9 +11,9 @@ The hypotheses:
 (d) *the class balance*: the classes are so unbalanced that no classifier does much better than
     predicting the majority class.
 
-Every experiment runs on the protocol's own data and folds: :func:`fsbook.experiments.hkl.load_table1`
-(booleanised), :func:`fsbook.experiments.hkl.load_raw` (the attributes as Weka reads them),
-:func:`fsbook.experiments.hkl.table_folds` (4-fold stratified, seed 0) and the protocol's inner
+Every experiment runs on the protocol's own data and folds: :func:`fsbook.experiments.hkl.data.load_table1`
+(booleanised), :func:`fsbook.experiments.hkl.data.load_raw` (the attributes as Weka reads them),
+:func:`fsbook.experiments.hkl.folds.table_folds` (4-fold stratified, seed 0) and the protocol's inner
 seed ``1000 * fold + 7``, so :func:`hkl_path` reproduces the HKL fits of Table 1's protocol
 (version 6: the conic solver, relative gap ``1e-4``, no cap).  The whole diagnosis of both
 data sets (:func:`run_diagnosis`) takes about a minute of one core.
@@ -190,7 +190,7 @@ def hkl_fine_thresholds(dataset, n_bins=FINE_BINS, outer_folds=None):
     """Hypothesis (b): the protocol's HKL on a finer booleanisation (``n_bins`` quantile bins of
     every numeric attribute instead of 4), on the protocol's folds and seeds.
 
-    The thresholds are taken on the whole data set, as :func:`~fsbook.experiments.hkl.load_table1`
+    The thresholds are taken on the whole data set, as :func:`~fsbook.experiments.hkl.data.load_table1`
     takes its quartiles (unsupervised: no label is used).
 
     Parameters
@@ -255,12 +255,12 @@ def classifier_accuracies(dataset, classifiers=CLASSIFIERS, outer_folds=None):
 
     Each classifier has its parameters chosen by inner 3-fold CV on the training fold only
     (seed ``1000 * fold + 7``, as the protocol's tuned rows): the linear SVM over
-    :data:`~fsbook.experiments.hkl.SVM_C_GRID`, the RBF SVM over
-    :data:`~fsbook.experiments.hkl.RBF_C_GRID` × :data:`~fsbook.experiments.hkl.RBF_GAMMA_GRID`,
+    :data:`~fsbook.experiments.hkl.paper.SVM_C_GRID`, the RBF SVM over
+    :data:`~fsbook.experiments.hkl.paper.RBF_C_GRID` × :data:`~fsbook.experiments.hkl.paper.RBF_GAMMA_GRID`,
     the logistic regression over ``C`` in :data:`LOGREG_C_GRID`, the random forest (:data:`FOREST_TREES` trees)
     over the minimum leaf size :data:`FOREST_LEAF_GRID`.  ``"booleanised"`` inputs are HKL's
-    (:func:`~fsbook.experiments.hkl.load_table1`), ``"raw"`` ones the attributes as Weka reads
-    them (:func:`~fsbook.experiments.hkl.load_raw`: missing values replaced by the training
+    (:func:`~fsbook.experiments.hkl.data.load_table1`), ``"raw"`` ones the attributes as Weka reads
+    them (:func:`~fsbook.experiments.hkl.data.load_raw`: missing values replaced by the training
     fold's mean or mode, nominal ones one-hot); both are standardised on the training fold.
 
     Parameters

@@ -59,72 +59,25 @@ paper's data sets, the settings, the tie rule, the version history),
 quotes).  The package's ``claims`` and ``facts`` are the functions of those names; import from
 the modules by their full dotted path.
 """
-from fsbook.experiments._reading import machines
 from fsbook.experiments._runner import Protocol
-from fsbook.experiments.kernel_design.ablations import REGIME_GAMMA1, REGIME_GAMMA2, weak_kernel_regimes
-from fsbook.experiments.kernel_design.claims import (
-    EQUIVALENCE_CLAIMS,
-    EQUIVALENCE_MARGIN,
-    claim_rows,
-    claims,
-    regime_claims,
-    sdp_cost_claims,
-)
-from fsbook.experiments.kernel_design.coverage import coverage_table, held, scope_note
-from fsbook.experiments.kernel_design.facts import facts
-from fsbook.experiments.kernel_design.figures import score_bars
-from fsbook.experiments.kernel_design.paper import (
-    DATASETS,
-    FULL_MU,
-    MIXTURES,
-    PAPER_NAMES,
-    SELECTION_DATASETS,
-    SELECTION_REPEATS,
-    SINGLES,
-    VERSION,
-    WEAK_MU,
-)
-from fsbook.experiments.kernel_design.phrases import CHAPTER_CLAIMS
-from fsbook.experiments.kernel_design.records import (
-    arcene_facts,
-    arcene_table,
-    regime_claim_rows,
-    regime_facts,
-    sdp_facts,
-    sdp_table,
-)
-from fsbook.experiments.kernel_design.tables import (
-    LABELS,
-    format_violation,
-    reduce,
-    selection_outcomes,
-)
-from fsbook.experiments.kernel_design.tasks import (
-    PARTS,
-    choose_gammas,
-    fit_mixture,
-    load,
-    make_tasks,
-    respected,
-    run_task,
-    selection_fold,
-    selection_svm,
-    split,
-    stored_datasets,
-    zero_implied,
+from fsbook.experiments.kernel_design import (
+                    ablations,
+                    claims,
+                    coverage,
+                    facts,
+                    figures,
+                    paper,
+                    phrases,
+                    records,
+                    tables,
+                    tasks,
 )
 
-PROTOCOL = Protocol(name="kernel_design", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
-                    version=VERSION, description="Fung, Rosales & Rao (2007): Figures 1-3 "
+__all__ = ["PROTOCOL", "ablations", "claims", "coverage", "facts", "figures", "paper", "phrases", "records",
+           "tables", "tasks"]
+
+PROTOCOL = Protocol(name="kernel_design", make_tasks=tasks.make_tasks, run_task=tasks.run_task,
+                    reduce=tables.reduce, claims=claims.claims, version=paper.VERSION,
+                    description="Fung, Rosales & Rao (2007): Figures 1-3 "
                     "(relative-similarity triples, LP kernel mixtures incl. alpha >= 0, MMC, NCA) "
                     "and a feature-selection check")
-
-__all__ = [
-    "CHAPTER_CLAIMS", "arcene_facts", "arcene_table", "coverage_table", "facts", "held", "machines",
-    "regime_claim_rows", "regime_facts", "scope_note", "score_bars", "sdp_facts", "sdp_table", "DATASETS",
-    "EQUIVALENCE_CLAIMS", "EQUIVALENCE_MARGIN", "FULL_MU", "LABELS", "MIXTURES", "PAPER_NAMES", "PARTS",
-    "PROTOCOL", "REGIME_GAMMA1", "REGIME_GAMMA2", "SELECTION_DATASETS", "SELECTION_REPEATS", "SINGLES",
-    "VERSION", "WEAK_MU", "choose_gammas", "claim_rows", "claims", "fit_mixture", "format_violation", "load",
-    "make_tasks", "reduce", "regime_claims", "respected", "run_task", "sdp_cost_claims", "selection_fold",
-    "selection_outcomes", "selection_svm", "split", "stored_datasets", "weak_kernel_regimes", "zero_implied",
-]

@@ -138,7 +138,7 @@ def weak_kernel_regimes(datasets=("iris", "wine", "glass"), n_splits=5, n_train=
 
     Examples
     --------
-    >>> from fsbook.experiments.kernel_design import weak_kernel_regimes
+    >>> from fsbook.experiments.kernel_design.ablations import weak_kernel_regimes
     >>> df = weak_kernel_regimes(["iris"], n_splits=1, n_train=60, n_test=100,
     ...                          regimes=["ours", "dominance per triple"])
     >>> df["alpha_zero"].tolist()            # the protocol's regime, then dominance per triple

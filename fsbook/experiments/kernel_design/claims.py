@@ -208,7 +208,8 @@ def claims(results) -> pd.DataFrame:
     Examples
     --------
     >>> from fsbook.experiments import read_store
-    >>> from fsbook.experiments.kernel_design import PROTOCOL, claims
+    >>> from fsbook.experiments.kernel_design import PROTOCOL
+    >>> from fsbook.experiments.kernel_design.claims import claims
     >>> table = claims(read_store(PROTOCOL))
     >>> row = table[(table.claim == "full mixture above MMC (ours)") & (table.dataset == "")]
     >>> row["test"].item(), int(row["n"].item()), row["table"].item()
@@ -342,7 +343,7 @@ def regime_claims(df):
     Examples
     --------
     >>> import pandas as pd
-    >>> from fsbook.experiments.kernel_design import regime_claims
+    >>> from fsbook.experiments.kernel_design.claims import regime_claims
     >>> rows = [{"dataset": "iris", "split": s, "regime": r, "alpha_zero": r == "ours", "D": 4,
     ...          "n_selected": 0 if r == "ours" else 2 + s % 2, "score": 0.0 if r == "ours" else 0.9 + 0.01 * s,
     ...          "best_single": 0.85} for s in range(6) for r in ("ours", "dominance per triple")]

@@ -336,7 +336,8 @@ def facts(res, *, cp_agree=True, tasks=None) -> dict:
     Examples
     --------
     >>> from fsbook.experiments import read_store
-    >>> from fsbook.experiments.kernel_design import PROTOCOL, facts
+    >>> from fsbook.experiments.kernel_design import PROTOCOL
+    >>> from fsbook.experiments.kernel_design.facts import facts
     >>> f = facts(read_store(PROTOCOL))
     >>> f["kd_splits"], f["kd_grid"], f["store_state"]
     ('10', '{0.0001, 0.01, 0.1, 1, 10, 100}', 'complete: every table holds all nine datasets')

@@ -39,7 +39,7 @@ def format_violation(v):
 
     Examples
     --------
-    >>> from fsbook.experiments.kernel_design import format_violation
+    >>> from fsbook.experiments.kernel_design.tables import format_violation
     >>> format_violation(4.3e-11), format_violation(959.84)
     ('< 1e-06', '960')
     """

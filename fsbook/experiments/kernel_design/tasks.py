@@ -143,7 +143,7 @@ def fit_mixture(method, Xtr, t_tr, g1, g2):
     Examples
     --------
     >>> import numpy as np
-    >>> from fsbook.experiments.kernel_design import fit_mixture
+    >>> from fsbook.experiments.kernel_design.tasks import fit_mixture
     >>> from fsbook.kernel_design import triplets_from_labels
     >>> rng = np.random.default_rng(0)
     >>> y = np.repeat([0, 1], 15)
@@ -176,7 +176,7 @@ def zero_implied(g1, g2, zero_at):
 
     Examples
     --------
-    >>> from fsbook.experiments.kernel_design import zero_implied
+    >>> from fsbook.experiments.kernel_design.tasks import zero_implied
     >>> zero_implied(0.1, 1.0, [(1e-4, 1e-2)]), zero_implied(1e-4, 1.0, [(1e-2, 1e-4)])
     (True, False)
     >>> zero_implied(1e-2, 1e-4, [(1e-2, 1e-4)])      # the point itself: its own fit decides
@@ -352,7 +352,7 @@ def selection_svm():
 
     Examples
     --------
-    >>> from fsbook.experiments.kernel_design import load, selection_svm
+    >>> from fsbook.experiments.kernel_design.tasks import load, selection_svm
     >>> X, y = load("wine")
     >>> svm = selection_svm().fit(X[::2], y[::2])
     >>> svm.best_params_["linearsvc__C"] in (0.01, 0.1, 1.0, 10.0)
@@ -372,7 +372,7 @@ def selection_fold(dataset, fold, repeat=0):
 
     Examples
     --------
-    >>> from fsbook.experiments.kernel_design import load, selection_fold
+    >>> from fsbook.experiments.kernel_design.tasks import load, selection_fold
     >>> tests = [selection_fold("wine", f)[1] for f in range(5)]
     >>> sorted(int(i) for t in tests for i in t) == list(range(load("wine")[1].size))
     True
@@ -454,11 +454,11 @@ def stored_datasets(params_list, full=True):
     Examples
     --------
     >>> from fsbook.experiments import kernel_design as KD
-    >>> tasks = KD.make_tasks(False)
-    >>> KD.stored_datasets([t for t in tasks if not (t["dataset"] == "wine" and t["method"] == "selection"
+    >>> tasks = KD.tasks.make_tasks(False)
+    >>> KD.tasks.stored_datasets([t for t in tasks if not (t["dataset"] == "wine" and t["method"] == "selection"
     ...                                                and t["split"] == 4)], full=False)
     ['boston', 'ionosphere', 'iris', 'balance_scale', 'wdbc', 'soybean_small', 'glass', 'pima']
-    >>> KD.stored_datasets(tasks, full=True)          # the subsample's tasks are not the full protocol's
+    >>> KD.tasks.stored_datasets(tasks, full=True)          # the subsample's tasks are not the full protocol's
     []
     """
     return whole_datasets("kernel_design", params_list, DATASETS, full)

@@ -50,63 +50,10 @@ variants), :mod:`~fsbook.experiments.l1linf.tables` (:func:`reduce` and the chap
 from __future__ import annotations
 
 from fsbook.experiments._runner import Protocol
+from fsbook.experiments.l1linf import ablations, claims, facts, paper, tables, tasks
 
-# the chapter's other slots, read as l1linf.ablations, l1linf.facts
-from fsbook.experiments.l1linf import ablations as ablations
-from fsbook.experiments.l1linf import facts as facts
-from fsbook.experiments.l1linf.claims import (
-    CLAIM_FOHSIC,
-    CLAIM_HSFS,
-    CLAIM_LDFS,
-    OVER_DATASETS,
-    OVER_DATASETS_FAMILY,
-    agreement_table,
-    better_than_each,
-    claims,
-    claims_for_page,
-    explanation_claims,
-    table1_agreement,
-)
-from fsbook.experiments.l1linf.paper import (
-    AGREEMENT_MARGIN,
-    BOOK_DATASETS,
-    C_GRID,
-    METHODS,
-    N_FOLDS,
-    NAMES,
-    PAPER_COLUMN,
-    PAPER_TABLE1,
-    SHARED_DATASETS,
-    TABLE1_K,
-    TABLE1_REPEATS,
-    VERSION,
-    paper_value,
-)
-from fsbook.experiments.l1linf.tables import fold_errors, reduce
-from fsbook.experiments.l1linf.tasks import (
-    RECORDED_EXPLANATION_DATASETS,
-    RECORDED_EXPLANATION_FOLDS,
-    explanation_runs,
-    folds,
-    load,
-    make_selector,
-    make_tasks,
-    recorded_variants,
-    run_task,
-    svm_search,
-    table1_tasks,
-    variant_errors,
-)
+__all__ = ["PROTOCOL", "ablations", "claims", "facts", "paper", "tables", "tasks"]
 
-PROTOCOL = Protocol(name="l1linf", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version=VERSION,
+PROTOCOL = Protocol(name="l1linf", make_tasks=tasks.make_tasks, run_task=tasks.run_task, reduce=tables.reduce,
+                    claims=claims.claims, agreement=claims.agreement_table, version=paper.VERSION,
                     description="l1/linf feature selection: Table 1 and Figures 1-5 of Masaeli et al. 2010")
-
-__all__ = [
-    "AGREEMENT_MARGIN", "BOOK_DATASETS", "CLAIM_FOHSIC", "CLAIM_HSFS", "CLAIM_LDFS", "C_GRID", "METHODS",
-    "NAMES", "N_FOLDS", "OVER_DATASETS", "OVER_DATASETS_FAMILY", "PAPER_COLUMN", "PAPER_TABLE1", "PROTOCOL",
-    "RECORDED_EXPLANATION_DATASETS", "RECORDED_EXPLANATION_FOLDS", "SHARED_DATASETS", "TABLE1_K",
-    "TABLE1_REPEATS", "agreement_table", "better_than_each", "claims", "claims_for_page",
-    "explanation_claims", "explanation_runs", "fold_errors", "folds", "load", "make_selector", "make_tasks",
-    "paper_value", "recorded_variants", "reduce", "run_task", "svm_search", "table1_agreement", "table1_tasks",
-    "variant_errors",
-]

@@ -4,7 +4,7 @@ The ``l1linf`` protocol runs HSFS and LDFS at Table 1's ``k`` on five stratified
 settings: standardised features with the Gaussian width 1 in standard units, a feature discarded
 when its row of ``W`` is exactly zero, ``q = min(d, 10)`` columns for HSFS and ``C − 1`` for
 LDFS.  Each task here reruns one method on one fold of one data set the paper shares with us,
-with **one** of the paper's settings in place of ours (:func:`fsbook.experiments.l1linf.explanation_runs`):
+with **one** of the paper's settings in place of ours (:func:`fsbook.experiments.l1linf.tasks.explanation_runs`):
 
 * unstandardised features with the paper's width 1, for the selector and the SVM;
 * the paper's rule for a discarded feature, a row whose largest absolute entry is below 0.01
@@ -13,8 +13,8 @@ with **one** of the paper's settings in place of ours (:func:`fsbook.experiments
 * HSFS with the paper's ``q = d``, where ``10 < d ≤ 100`` (wine).
 
 Each fold uses the seed of the stored ``l1linf`` task of that fold
-(:func:`fsbook.experiments.l1linf.variant_errors`), so a variant and the stored result differ
-only by the setting.  :func:`fsbook.experiments.l1linf.explanation_claims` pairs the variants'
+(:func:`fsbook.experiments.l1linf.tasks.variant_errors`), so a variant and the stored result differ
+only by the setting.  :func:`fsbook.experiments.l1linf.claims.explanation_claims` pairs the variants'
 errors with the stored ones fold by fold and decides whether a variant brings the error closer to
 the paper's Table 1 value.
 
@@ -42,7 +42,7 @@ QUICK_DATASETS = ("wine", "glass")
 
 
 def make_tasks(full):
-    """Full: every variant of :func:`~fsbook.experiments.l1linf.explanation_runs` on each of the
+    """Full: every variant of :func:`~fsbook.experiments.l1linf.tasks.explanation_runs` on each of the
     five folds of every shared data set.  Subsample: wine and glass."""
     datasets = DATASETS if full else QUICK_DATASETS
     return [{"dataset": ds, "method": method, "variant": name, "fold": fold}
@@ -52,7 +52,7 @@ def make_tasks(full):
 
 def run_task(params):
     """The test error (%) of one variant on one fold
-    (:func:`fsbook.experiments.l1linf.variant_errors`)."""
+    (:func:`fsbook.experiments.l1linf.tasks.variant_errors`)."""
     ds, method, name = params["dataset"], params["method"], params["variant"]
     settings = explanation_runs(ds).get((method, name))
     if settings is None:
@@ -68,7 +68,7 @@ def reduce(params_list, results_list):
 
 
 def variants(results):
-    """The stored variants as :func:`fsbook.experiments.l1linf.explanation_claims` takes them:
+    """The stored variants as :func:`fsbook.experiments.l1linf.claims.explanation_claims` takes them:
     ``{(dataset, method, variant): errors (%) as a Series indexed by fold}``, for every variant
     whose five folds are stored.
 

@@ -55,94 +55,25 @@ worded by :mod:`~fsbook.experiments.projection.words`, from the tables of
 :mod:`~fsbook.experiments.projection.yale_facts`; they read the text and ablation stores too,
 so they are imported on their own: ``from fsbook.experiments.projection import facts``).
 """
-
 from fsbook.experiments._runner import Protocol
+from fsbook.experiments.projection import (
+                    ablations,
+                    boston,
+                    claims,
+                    facts,
+                    newsgroups,
+                    paper,
+                    search,
+                    tables,
+                    tasks,
+                    text,
+                    yale,
+                    yale_checks,
+)
 
-# the chapter's other slots, read as projection.ablations, projection.facts, projection.text
-from fsbook.experiments.projection import ablations as ablations
-from fsbook.experiments.projection import facts as facts
-from fsbook.experiments.projection import text as text
-from fsbook.experiments.projection.boston import boston_data, boston_run, pls_predict
-from fsbook.experiments.projection.claims import (
-    agreement_table,
-    claims,
-    order_claims,
-    paper_agreement,
-    split_ratios,
-    with_margins,
-)
-from fsbook.experiments.projection.newsgroups import (
-    lgr_choice,
-    lgr_fast_fit,
-    newsgroups_corpus,
-    newsgroups_designs,
-    newsgroups_pair,
-    newsgroups_sample,
-    newsgroups_vocabulary,
-)
-from fsbook.experiments.projection.paper import (
-    AGREEMENT_MARGIN,
-    BOSTON_REDUCED_PENALTY,
-    FINE_GRID,
-    GRID,
-    LGR_SOLVER,
-    NEWS_FRACS,
-    NEWS_METHODS,
-    NEWS_PAIRS,
-    NEWS_REDUCED_PENALTY,
-    ORDER_MARGINS,
-    PAPER,
-    SWEEP,
-    TABLE_NAMES,
-    TEST_PREDICTIONS,
-    VERSION,
-    YALE_K,
-    YALE_METHODS,
-    YALE_PAIRS,
-    YALE_RHO,
-    YALE_RHOS,
-    YALE_TIES,
-)
-from fsbook.experiments.projection.search import face_svm_search, ridge_path_cv, svc_cv_fits
-from fsbook.experiments.projection.tables import (
-    NAME,
-    balanced_block,
-    boston_table,
-    coverage_table,
-    mean_se,
-    per_run,
-    reduce,
-    run_means,
-    runs_table,
-    store_coverage,
-)
-from fsbook.experiments.projection.tasks import make_tasks, run_task
-from fsbook.experiments.projection.yale import (
-    pair_split,
-    yale_data,
-    yale_grams,
-    yale_run_grams,
-    yale_seed,
-    yale_setup,
-    yale_split,
-    yale_task,
-)
-from fsbook.experiments.projection.yale_checks import yale_kernel_balance, yale_separability, yale_tie_rules
+__all__ = ["PROTOCOL", "ablations", "boston", "claims", "facts", "newsgroups", "paper", "search", "tables",
+           "tasks", "text", "yale", "yale_checks"]
 
-PROTOCOL = Protocol(name=NAME, make_tasks=make_tasks, run_task=run_task, reduce=reduce,
-                    version=VERSION, description="Zhang & Schneider (2010), Tables 1 and 5-7 and the ρ sweep")
-
-
-__all__ = [
-    "AGREEMENT_MARGIN", "BOSTON_REDUCED_PENALTY", "FINE_GRID", "GRID", "LGR_SOLVER", "NEWS_FRACS",
-    "NEWS_METHODS", "NEWS_PAIRS", "NEWS_REDUCED_PENALTY", "ORDER_MARGINS", "PAPER", "PROTOCOL", "SWEEP",
-    "TABLE_NAMES", "TEST_PREDICTIONS", "VERSION", "YALE_K", "YALE_METHODS", "YALE_PAIRS", "YALE_RHO",
-    "YALE_RHOS", "YALE_TIES", "agreement_table", "balanced_block", "boston_data", "boston_run",
-    "boston_table", "claims", "coverage_table", "face_svm_search", "lgr_choice", "lgr_fast_fit",
-    "make_tasks", "mean_se", "newsgroups_corpus", "newsgroups_designs", "newsgroups_pair",
-    "newsgroups_sample", "newsgroups_vocabulary", "order_claims", "pair_split", "paper_agreement",
-    "per_run", "pls_predict", "reduce", "ridge_path_cv", "run_means", "run_task", "runs_table",
-    "split_ratios", "store_coverage", "svc_cv_fits", "with_margins", "yale_data", "yale_grams",
-    "yale_kernel_balance", "yale_run_grams", "yale_seed", "yale_separability", "yale_setup", "yale_split",
-    "yale_task", "yale_tie_rules",
-]
+PROTOCOL = Protocol(name=tables.NAME, make_tasks=tasks.make_tasks, run_task=tasks.run_task,
+                    reduce=tables.reduce, claims=claims.claims, agreement=claims.agreement_table,
+                    version=paper.VERSION, description="Zhang & Schneider (2010), Tables 1 and 5-7 and the ρ sweep")

@@ -24,10 +24,10 @@ Yale faces         SVM-GDA, SVM-Kernel raw pixels, standardised pixels, no kerne
 =================  ==================  ======================================================
 
 The tasks reuse the protocols' functions with one setting overridden
-(:func:`~fsbook.experiments.projection.boston_run`,
-:func:`~fsbook.experiments.projection.newsgroups_pair`,
+(:func:`~fsbook.experiments.projection.boston.boston_run`,
+:func:`~fsbook.experiments.projection.newsgroups.newsgroups_pair`,
 :func:`~fsbook.experiments.projection.text.lgr_record`,
-:func:`~fsbook.experiments.projection.yale_task`); the ``"book"`` tasks recompute the stored
+:func:`~fsbook.experiments.projection.yale.yale_task`); the ``"book"`` tasks recompute the stored
 protocols' values.  :func:`ablation_table` decides each explanation (:data:`ABLATIONS`).
 
 The tasks with the headers removed re-read the raw archive
@@ -140,7 +140,7 @@ def r2_training_mean(y_test, prediction, y_train):
 
 
 def _run_boston(params):
-    """One Boston run under its setting: :func:`~fsbook.experiments.projection.boston_run` without
+    """One Boston run under its setting: :func:`~fsbook.experiments.projection.boston.boston_run` without
     the projection models."""
     over = SETTINGS["boston"][params["setting"]]
     X, y = boston_data()
@@ -195,7 +195,7 @@ def news_corpus(headers=True, weights="counts", vocabulary="book"):
     or without headers, the vocabulary rule of Section 3.2 (``"book"``: as the protocol;
     ``"stop words"``: scikit-learn's English stop words removed first; ``"paper size"``: each
     group's :data:`NEWS_PER_GROUP_PAPER_SIZE` words) and the word weights (:func:`_weighted`).
-    The book's setting is :func:`~fsbook.experiments.projection.newsgroups_corpus` itself."""
+    The book's setting is :func:`~fsbook.experiments.projection.newsgroups.newsgroups_corpus` itself."""
     if headers and vocabulary == "book":
         Xtr, ytr, Xte, yte = newsgroups_corpus()
     else:
@@ -221,7 +221,7 @@ def news_corpus(headers=True, weights="counts", vocabulary="book"):
 
 def _run_news(params):
     """One (run, pair) task of Table 2 under its setting: L2-LGR on the task's sampled training
-    posts (:func:`~fsbook.experiments.projection.newsgroups_sample`), cross-validated and refitted
+    posts (:func:`~fsbook.experiments.projection.newsgroups.newsgroups_sample`), cross-validated and refitted
     as the protocol does (:func:`~fsbook.experiments.projection.text.lgr_record`)."""
     over = SETTINGS["news"][params["setting"]]
     corpus = news_corpus(over.get("headers", True), over.get("weights", "counts"), over.get("vocabulary", "book"))
@@ -244,7 +244,7 @@ def _yale_run(setting, run):
 
 
 def _run_yale(params):
-    """One (run, pair) face task under its setting: :func:`~fsbook.experiments.projection.yale_task`
+    """One (run, pair) face task under its setting: :func:`~fsbook.experiments.projection.yale.yale_task`
     on SVM-Kernel's and SVM-GDA's Gram matrices."""
     over = SETTINGS["yale"][params["setting"]]
     _, y = yale_data()
@@ -341,7 +341,7 @@ def _pair_values(rows, model):
 def _paired(results, ab):
     """``(book, with)``: per-run values (Series over the same runs) of the book's setting and of
     the ablation's, over the (run, pair) cells present in both (their largest complete block of
-    runs × pairs, :func:`~fsbook.experiments.projection.balanced_block`)."""
+    runs × pairs, :func:`~fsbook.experiments.projection.tables.balanced_block`)."""
     cells = {}
     for p, r in zip(results.params, results.results):
         if p["part"] == ab.part and p["setting"] in ("book", ab.setting):
@@ -405,7 +405,7 @@ def ablation_table(results, ablations=None, margin=AGREEMENT_MARGIN):
     ablations : list of Ablation, optional
         Default :data:`ABLATIONS`; those whose tasks are absent are left out.
     margin : float
-        The agreement margin, :data:`~fsbook.experiments.projection.AGREEMENT_MARGIN` by default.
+        The agreement margin, :data:`~fsbook.experiments.projection.paper.AGREEMENT_MARGIN` by default.
 
     Returns
     -------

@@ -88,11 +88,11 @@ def face_svm_search(y_train, grid, seed, tie="first"):
     y_train : array of int of shape (n_samples,)
         The pair's training labels (they set the number of folds).
     grid : sequence of float
-        The C values (the protocol's :data:`~fsbook.experiments.projection.GRID`).
+        The C values (the protocol's :data:`~fsbook.experiments.projection.paper.GRID`).
     seed : int
-        Seed of the inner folds (:func:`~fsbook.experiments.projection.yale_seed`).
+        Seed of the inner folds (:func:`~fsbook.experiments.projection.yale.yale_seed`).
     tie : {"first", "lexicographic"}, default "first"
-        The tie rule (:data:`~fsbook.experiments.projection.YALE_TIES` of the protocol's version).
+        The tie rule (:data:`~fsbook.experiments.projection.paper.YALE_TIES` of the protocol's version).
 
     Returns
     -------

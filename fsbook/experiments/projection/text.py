@@ -2,7 +2,7 @@
 
 190 pairwise tasks (every pair of the 20 groups), 2, 5 and 10 % of the pair's training posts, LDA
 topic models with d = 10, 20, 30, 50 and 100 topics, 20 runs: three ℓ2 logistic regressions per
-task (:data:`~fsbook.experiments.projection.NEWS_METHODS`): L2-LGR on the word counts,
+task (:data:`~fsbook.experiments.projection.paper.NEWS_METHODS`): L2-LGR on the word counts,
 LGR-Topic on the topic proportions and Proj-Topic on ``[x; θ(x)/√ρ]`` (eq. 7 with Section
 2.5's trick).  The helpers (vocabulary, topics, designs, the logistic path) are
 :mod:`fsbook.experiments.projection`'s; this module is the protocol that runs them.
@@ -10,7 +10,7 @@ LGR-Topic on the topic proportions and Proj-Topic on ``[x; θ(x)/√ρ]`` (eq. 7
 What it runs
 ------------
 * The representation is the paper's "bag of words": the word counts of the vocabulary of
-  Section 3.2 (:func:`~fsbook.experiments.projection.newsgroups_vocabulary`: the 20 most
+  Section 3.2 (:func:`~fsbook.experiments.projection.newsgroups.newsgroups_vocabulary`: the 20 most
   frequent words of the training corpus set aside, the union of each group's 200 most frequent
   remaining words).  The paper states no stop-word list, weighting or normalisation, so none is
   applied; :func:`vocabulary_sizes` counts the vocabulary under other readings.
@@ -18,7 +18,7 @@ What it runs
   CV (≤ 5 folds) with the exact batched logistic path
   (:func:`~fsbook.projection.logistic.lgr_cv_path`: every fold and every α solved to machine
   precision in one warm-started Newton solve).
-* The choice among the α is :func:`~fsbook.experiments.projection.lgr_choice`'s
+* The choice among the α is :func:`~fsbook.experiments.projection.newsgroups.lgr_choice`'s
   ``"lexicographic"`` rule: the best mean CV accuracy; among its ties (within
   :data:`~fsbook.decisions.SCORE_ATOL`) the models predicting both classes on the validation
   documents before those predicting one class for all of them (the majority-rate models), then
@@ -109,7 +109,7 @@ TOPICS = {True: [10, 20, 30, 50, 100], False: [30]}
 #: (``benchmarks/results/claims.json``, design "20 Newsgroups 2 %, 10 runs"); runs 10-19 of the
 #: sweep cost 0.78 of version 1's 1.86 CPU-hours
 SWEEP_RUNS = {True: 10, False: RUNS[False]}
-#: the CV tie rule of every grid (:func:`~fsbook.experiments.projection.lgr_choice`)
+#: the CV tie rule of every grid (:func:`~fsbook.experiments.projection.newsgroups.lgr_choice`)
 TIE_RULE = "lexicographic"
 #: the methods that use the topic model, whose d the paper chose
 TOPIC_METHODS = ["LGR-Topic", "Proj-Topic"]
@@ -136,7 +136,7 @@ def lgr_record(A_tr, y_tr, A_te, y_te, grid, seed, tie=TIE_RULE):
 
     The CV path of :func:`~fsbook.projection.logistic.lgr_cv_path` (stratified, ≤ 5 folds,
     shuffled with ``seed``), the choice of
-    :func:`~fsbook.experiments.projection.lgr_choice` (``tie``), and the exact refit at the
+    :func:`~fsbook.experiments.projection.newsgroups.lgr_choice` (``tie``), and the exact refit at the
     chosen C on all of ``A_tr`` (warm-started along the grid,
     :func:`~fsbook.projection.logistic.lgr_refit_decision`).
 
@@ -174,9 +174,9 @@ def lgr_record(A_tr, y_tr, A_te, y_te, grid, seed, tie=TIE_RULE):
 
 def run_task(params):
     """One (table, topic count, run, pair) task: :func:`lgr_record` of each method of
-    :data:`~fsbook.experiments.projection.NEWS_METHODS` on the task's designs
-    (:func:`~fsbook.experiments.projection.newsgroups_designs`, ρ =
-    :data:`~fsbook.experiments.projection.NEWS_REDUCED_PENALTY`)."""
+    :data:`~fsbook.experiments.projection.paper.NEWS_METHODS` on the task's designs
+    (:func:`~fsbook.experiments.projection.newsgroups.newsgroups_designs`, ρ =
+    :data:`~fsbook.experiments.projection.paper.NEWS_REDUCED_PENALTY`)."""
     if params.get("table") not in NEWS_FRACS or params.get("topics") not in TOPICS[True]:
         raise ValueError(f"not a task of projection_text: {params!r}; tables {list(NEWS_FRACS)}, "
                          f"topics {TOPICS[True]}")
@@ -195,7 +195,7 @@ def _rows(params_list, results_list, table, topics, field="error"):
 def reduce(params_list, results_list):
     """``table{2,3,4}_d{d}`` (mean ± s.e. over runs of the per-run test error in %, over the
     largest complete block of runs × pairs,
-    :func:`~fsbook.experiments.projection.balanced_block`) for every table and topic count
+    :func:`~fsbook.experiments.projection.tables.balanced_block`) for every table and topic count
     present, and ``choices``: per table and topic count, the stored tasks and, per method, how
     many refits predict one class for every test document."""
     tables, choices = {}, {}
@@ -214,18 +214,13 @@ def reduce(params_list, results_list):
 
 def topic_model(params):
     """The setup a task shares with every task of its topic count: the LDA of
-    :func:`~fsbook.experiments.projection.newsgroups_pair`, fitted once per process."""
+    :func:`~fsbook.experiments.projection.newsgroups.newsgroups_pair`, fitted once per process."""
     return params["topics"]
 
 
 #: CPU seconds of one topic model and the corpus (the largest of the five topic counts, measured
 #: alone per process on the two-core machine: 36–53 s; the task records do not hold it)
 TOPIC_MODEL_SECONDS = 53.0
-
-PROTOCOL = Protocol(name="projection_text", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
-                    version="2", description="Zhang & Schneider (2010), Tables 2-4 (20 Newsgroups), every d",
-                    shared_setup=topic_model, setup_seconds=TOPIC_MODEL_SECONDS)
-
 
 # ============================================================================ summaries
 @functools.lru_cache(maxsize=1)
@@ -260,7 +255,7 @@ def per_run(results, table, topics=NEWS_D):
 
 def claims(results):
     """The claims table of Tables 2-4 at :data:`NEWS_D` topics: the paper's order of every pair of
-    methods (:func:`fsbook.experiments.projection.order_claims`), paired over runs (each run's
+    methods (:func:`fsbook.experiments.projection.claims.order_claims`), paired over runs (each run's
     average over its pairs, :func:`per_run`; the runs share the fixed test set and draw their
     training samples independently, so given the corpus they are independent units), paired
     t-test, Holm within each table.
@@ -283,9 +278,9 @@ def claims(results):
 
 def agreement_table(results, margin=AGREEMENT_MARGIN):
     """Whether each level of Tables 2-4 that the paper prints agrees with ours at :data:`NEWS_D`
-    topics (:func:`fsbook.experiments.projection.paper_agreement`: our per-run errors, the paper's
+    topics (:func:`fsbook.experiments.projection.claims.paper_agreement`: our per-run errors, the paper's
     printed standard errors, the margin
-    :data:`~fsbook.experiments.projection.AGREEMENT_MARGIN`).
+    :data:`~fsbook.experiments.projection.paper.AGREEMENT_MARGIN`).
 
     Examples
     --------
@@ -309,7 +304,7 @@ def topic_count_claims(results, *, best=NEWS_D):
     Each claim pairs the two topic counts task by task: the same (run, pair) has the same
     sampled documents at every d, and only the topic model differs.  The tasks stored at both
     d are reduced to their largest complete block of runs × pairs
-    (:func:`~fsbook.experiments.projection.balanced_block`), each run's pairs are averaged and the
+    (:func:`~fsbook.experiments.projection.tables.balanced_block`), each run's pairs are averaged and the
     runs are the units (paired t-test); Holm's correction runs over the claims of one table and
     method (the paper's choice of d for that method).
 
@@ -392,7 +387,7 @@ def chance_level_tasks(results, table="table2", threshold=0.40, topics=NEWS_D):
 def store_coverage(params, full=True):
     """Tasks stored against the tasks of :data:`PROTOCOL` (``make_tasks(full)``): one row per
     topic count and table, one per topic count (``d = …, all``) and one for the protocol
-    (:func:`fsbook.experiments.projection.coverage_table`); columns ``stored``, ``in the
+    (:func:`fsbook.experiments.projection.tables.coverage_table`); columns ``stored``, ``in the
     protocol`` and ``runs with every pair``.
 
     Examples
@@ -411,7 +406,7 @@ def vocabulary_sizes(stop_lists=None, rankings=("occurrences", "documents"), per
     removed first (``stop_lists``: ``{name: words}``; default none and scikit-learn's
     ``ENGLISH_STOP_WORDS``) and the frequency that ranks the words (``"occurrences"``: the
     summed counts, ours; ``"documents"``: the number of posts that contain the word).  The rule
-    is otherwise :func:`~fsbook.experiments.projection.newsgroups_vocabulary`'s.
+    is otherwise :func:`~fsbook.experiments.projection.newsgroups.newsgroups_vocabulary`'s.
 
     Returns
     -------
@@ -435,3 +430,9 @@ def vocabulary_sizes(stop_lists=None, rankings=("occurrences", "documents"), per
             row[rank] = len(newsgroups_vocabulary(A, tr.target, per_group=per_group, n_common=n_common))
         out[f"{name} ({len(stop)} words)"] = row
     return pd.DataFrame.from_dict(out, orient="index").rename_axis("stop words removed first")
+
+
+PROTOCOL = Protocol(name="projection_text", make_tasks=make_tasks, run_task=run_task, reduce=reduce,
+                    version="2", description="Zhang & Schneider (2010), Tables 2-4 (20 Newsgroups), every d",
+                    shared_setup=topic_model, setup_seconds=TOPIC_MODEL_SECONDS,
+                    claims=claims, agreement=agreement_table)

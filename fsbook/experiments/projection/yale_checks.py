@@ -108,7 +108,7 @@ def yale_tie_rules(table, run, methods=("SVM-Kernel", "Proj-KPCA"), pairs=None):
 
     Examples
     --------
-    >>> from fsbook.experiments.projection import yale_tie_rules
+    >>> from fsbook.experiments.projection.yale_checks import yale_tie_rules
     >>> t = yale_tie_rules("table5", 0, methods=["SVM-Kernel"], pairs=[(1, 14)])
     >>> t[["tie", "C", "error", "grid_tied", "one_class"]].to_dict("records")      # doctest: +NORMALIZE_WHITESPACE
     [{'tie': 'first', 'C': 1e-08, 'error': 0.5, 'grid_tied': True, 'one_class': True},

@@ -4,7 +4,7 @@ The protocol of chapter 7's second page: the book's selectors, the usual baselin
 all-features control on the data sets of :data:`DATASETS` (five domains, multiclass included),
 with the cost of every fit beside its accuracy.  It is declared rather than coded: the data sets
 (domain, preprocessing, subsample) and the exclusions of methods are tables, and the methods
-are :mod:`fsbook.experiments.benchmark`'s (its :func:`~fsbook.experiments.benchmark.make_selector`,
+are :mod:`fsbook.experiments.benchmark`'s (its :func:`~fsbook.experiments.benchmark.selectors.make_selector`,
 settings, SVM grids and tie rule), plus :class:`~fsbook.baselines.MRMR`.
 
 A task is ``(dataset, repeat, fold, n_folds, method, ks)``.  Data: every set is loaded by its
@@ -56,39 +56,12 @@ from fsbook.experiments import benchmark as B
 from fsbook.experiments._memory import PeakRSS
 from fsbook.experiments._runner import Protocol, task_seed
 from fsbook.experiments._workers import process_cpu_seconds
-from fsbook.experiments.benchmark import attribute_groups
-from fsbook.experiments.selection_suite.analysis import (  # noqa: F401  (the page's statistics, re-exported)
-    MARKDOWN_FACTS,
-    decided_counts,
-    effects_vs_none,
-    friedman_tests,
-    pareto,
-    score_matrix,
-    stability_summary,
-    versus_none,
-    which_selector,
-)
-from fsbook.experiments.selection_suite.analysis import facts as page_facts  # noqa: F401  (the page's prose)
-from fsbook.experiments.selection_suite.settings import (  # noqa: F401  (the protocol's declarations, re-exported)
-    CLASSIFIERS,
-    DATASETS,
-    DOMAINS,
-    EXCLUSIONS,
-    FRACTIONS,
-    FULL_ONLY,
-    LEFT_OUT,
-    MAX_SAMPLES,
-    METHODS,
-    N_FOLDS,
-    NOT_INCLUDED,
-    OWN_SIZE,
-    QUICK_DATASETS,
-    QUICK_REPEATS,
-    RANK_FRACTION,
-    RANKERS,
-    REPEATS,
-    WIDTH_CAP,
-)
+from fsbook.experiments.benchmark.data import attribute_groups
+from fsbook.experiments.selection_suite import analysis, comparisons, settings
+from fsbook.experiments.selection_suite.analysis import which_selector
+
+__all__ = ["PROTOCOL", "analysis", "comparisons", "settings", "make_tasks", "run_task", "reduce", "claims",
+           "design", "facts", "advice", "load", "width", "folds", "fold_data", "make_selector", "support_at"]
 
 VERSION = "1"
 #: the version of :mod:`fsbook.experiments.benchmark` whose selector settings and SVM tie rule
@@ -98,7 +71,7 @@ BENCHMARK_VERSION = "10"
 
 def sources():
     """The data sets of the protocol, in order: :data:`DATASETS`' keys."""
-    return list(DATASETS)
+    return list(settings.DATASETS)
 
 
 @functools.lru_cache(maxsize=4)
@@ -107,11 +80,11 @@ def _raw(dataset):
     or sparse CSR for word counts)."""
     from fsbook import datasets as D
 
-    if dataset not in DATASETS:
+    if dataset not in settings.DATASETS:
         raise ValueError(f"unknown dataset {dataset!r}; expected one of {sources()}")
-    if dataset in B.FULL_DATASETS:
-        return B.load(dataset)
-    b = getattr(D, f"load_{dataset}")(**DATASETS[dataset][1])
+    if dataset in B.paper.FULL_DATASETS:
+        return B.data.load(dataset)
+    b = getattr(D, f"load_{dataset}")(**settings.DATASETS[dataset][1])
     X = b.data.astype(np.float64) if sp.issparse(b.data) else np.asarray(b.data, dtype=np.float64)
     names = getattr(b, "feature_names", None)
     names = tuple(str(n) for n in names) if names is not None and len(names) == X.shape[1] else \
@@ -126,8 +99,8 @@ def load(dataset):
     stratified sample of :data:`MAX_SAMPLES` (seeded by the data set's name, in their original
     order) when it has more, else every row."""
     X, y, names, boolean = _raw(dataset)
-    if len(y) > MAX_SAMPLES:
-        keep, _ = train_test_split(np.arange(len(y)), train_size=MAX_SAMPLES, stratify=y,
+    if len(y) > settings.MAX_SAMPLES:
+        keep, _ = train_test_split(np.arange(len(y)), train_size=settings.MAX_SAMPLES, stratify=y,
                                    random_state=task_seed({"dataset": dataset}, "subsample"))
         keep = np.sort(keep)
         X, y = X[keep], y[keep]
@@ -136,7 +109,7 @@ def load(dataset):
 
 def width(dataset):
     """Features every method of a fold sees (``benchmark.VOCABULARY`` on the 20 Newsgroups pair)."""
-    return B.VOCABULARY if dataset in B.TEXT_DATASETS else load(dataset)[0].shape[1]
+    return B.paper.VOCABULARY if dataset in B.paper.TEXT_DATASETS else load(dataset)[0].shape[1]
 
 
 def facts(dataset):
@@ -148,7 +121,7 @@ def facts(dataset):
             "groups": None if groups is None else len(groups)}
 
 
-def ks_of(dataset, fractions=FRACTIONS):
+def ks_of(dataset, fractions=settings.FRACTIONS):
     """The sizes k of a data set: ``round(f · min(d, WIDTH_CAP))`` for ``f`` in ``fractions``,
     at least 1 and below ``d``, without duplicates.
 
@@ -159,14 +132,14 @@ def ks_of(dataset, fractions=FRACTIONS):
     ([1, 3], [10, 25, 50, 100])
     """
     d = width(dataset)
-    return sorted({k for k in (max(1, int(round(f * min(d, WIDTH_CAP)))) for f in fractions) if k < d})
+    return sorted({k for k in (max(1, int(round(f * min(d, settings.WIDTH_CAP)))) for f in fractions) if k < d})
 
 
 def cannot_run(method, dataset):
     """Why ``method`` does not run on ``dataset`` (from :data:`EXCLUSIONS`), or ``None``."""
-    if method not in EXCLUSIONS:
+    if method not in settings.EXCLUSIONS:
         return None
-    rule, reason = EXCLUSIONS[method]
+    rule, reason = settings.EXCLUSIONS[method]
     return f"not run: {reason}" if rule(facts(dataset)) else None
 
 
@@ -174,11 +147,11 @@ def design():
     """The data sets as the protocol uses them: domain, preprocessing, samples after (and
     before) subsampling, width, classes, the sizes k and the methods excluded there."""
     rows = []
-    for d, (domain, _, prep) in DATASETS.items():
+    for d, (domain, _, prep) in settings.DATASETS.items():
         f = facts(d)
         rows.append({"dataset": d, "domain": domain, "n": f["n"], "n (before subsampling)": len(_raw(d)[1]),
                      "d": f["d"], "classes": f["classes"], "preprocessing": prep, "ks": ks_of(d),
-                     "excluded": ", ".join(m for m in METHODS if cannot_run(m, d))})
+                     "excluded": ", ".join(m for m in settings.METHODS if cannot_run(m, d))})
     return pd.DataFrame(rows)
 
 
@@ -186,15 +159,15 @@ def exclusions():
     """The declared exclusions: each excluded method, its reason and the data sets it skips,
     then the methods of chapter 7 this protocol leaves out (:data:`NOT_INCLUDED`) and the suite's
     data sets it leaves out (:data:`LEFT_OUT`)."""
-    rows = [{"method": m, "reason": reason.replace("GEO_MAX_GROUPS", str(B.GEO_MAX_GROUPS)),
-             "data sets": ", ".join(d for d in DATASETS if cannot_run(m, d))}
-            for m, (_, reason) in EXCLUSIONS.items()]
-    rows += [{"method": m, "reason": reason, "data sets": "all"} for m, reason in NOT_INCLUDED.items()]
-    rows += [{"method": "all", "reason": reason, "data sets": d} for d, reason in LEFT_OUT.items()]
+    rows = [{"method": m, "reason": reason.replace("GEO_MAX_GROUPS", str(B.paper.GEO_MAX_GROUPS)),
+             "data sets": ", ".join(d for d in settings.DATASETS if cannot_run(m, d))}
+            for m, (_, reason) in settings.EXCLUSIONS.items()]
+    rows += [{"method": m, "reason": reason, "data sets": "all"} for m, reason in settings.NOT_INCLUDED.items()]
+    rows += [{"method": "all", "reason": reason, "data sets": d} for d, reason in settings.LEFT_OUT.items()]
     return pd.DataFrame(rows)
 
 
-def folds(dataset, repeat, n_folds=N_FOLDS):
+def folds(dataset, repeat, n_folds=settings.N_FOLDS):
     """The stratified folds of ``(dataset, repeat)``, the same for every method."""
     y = load(dataset)[1]
     seed = task_seed({"dataset": dataset, "repeat": repeat, "n_folds": n_folds}, "folds")
@@ -205,8 +178,8 @@ def fold_data(dataset, train, test):
     """``(X_train, X_test, columns)``: dense matrices of one fold and their columns in the data
     set (a fold vocabulary on the 20 Newsgroups pair, as in ``benchmark``)."""
     X = load(dataset)[0]
-    if dataset in B.TEXT_DATASETS:
-        columns = B.vocabulary(X[train])
+    if dataset in B.paper.TEXT_DATASETS:
+        columns = B.data.vocabulary(X[train])
         return X[train][:, columns].toarray(), X[test][:, columns].toarray(), columns
     dense = (lambda A: A.toarray()) if sp.issparse(X) else (lambda A: A)
     return dense(X[train]), dense(X[test]), np.arange(X.shape[1])
@@ -219,7 +192,7 @@ def make_selector(method, k, seed, boolean=False, groups=None):
         from fsbook.baselines import MRMR
 
         return MRMR(k, discretise="none" if boolean else "mean_std")
-    return B.make_selector(method, k, seed, boolean, groups, version=BENCHMARK_VERSION)
+    return B.selectors.make_selector(method, k, seed, boolean, groups, version=BENCHMARK_VERSION)
 
 
 def support_at(selector, method, k):
@@ -227,14 +200,14 @@ def support_at(selector, method, k):
     ``k`` keeps, greedy forward selection being prefix-consistent)."""
     if method == "MRMR":
         return np.sort(selector.ranking_[:k])
-    return B.support_at(selector, method, k)
+    return B.selectors.support_at(selector, method, k)
 
 
 def _fit(method, k, seed, dataset, X_train, y_train):
     """Fit one selector; ``(fitted, cpu seconds, peak MiB)`` (:class:`~fsbook.experiments._memory.PeakRSS`)."""
     boolean, names = load(dataset)[3], load(dataset)[2]
     groups = attribute_groups(names) if method == "GeoRatio" else None
-    scaler = [] if method in B.UNSCALED else [StandardScaler()]
+    scaler = [] if method in B.paper.UNSCALED else [StandardScaler()]
     pipe = make_pipeline(*scaler, make_selector(method, k, seed, boolean, groups))
     with PeakRSS() as memory:
         start = process_cpu_seconds()
@@ -243,7 +216,7 @@ def _fit(method, k, seed, dataset, X_train, y_train):
     return pipe[-1], cpu, memory.peak_mib
 
 
-def accuracies(X_train, y_train, X_test, y_test, seed, classifiers=tuple(CLASSIFIERS)):
+def accuracies(X_train, y_train, X_test, y_test, seed, classifiers=tuple(settings.CLASSIFIERS)):
     """Test accuracy of each classifier (``benchmark``'s tuned SVMs; with no column kept, the
     training fold's majority class)."""
     from sklearn.svm import SVC, LinearSVC
@@ -253,12 +226,12 @@ def accuracies(X_train, y_train, X_test, y_test, seed, classifiers=tuple(CLASSIF
     if X_train.shape[1] == 0:
         labels, counts = np.unique(y_train, return_counts=True)
         return {c: float(np.mean(y_test == labels[np.argmax(counts)])) for c in classifiers}
-    models = {"acc_linear": (LinearSVC(random_state=seed, max_iter=5000), B.C_LINEAR),
-              "acc_rbf": (SVC(kernel="rbf", gamma="scale"), B.C_RBF)}
+    models = {"acc_linear": (LinearSVC(random_state=seed, max_iter=5000), B.paper.C_LINEAR),
+              "acc_rbf": (SVC(kernel="rbf", gamma="scale"), B.paper.C_RBF)}
     out = {}
     for c in classifiers:
         clf, grid = models[c]
-        model = tuned_svm(clf, {"C": grid}, seed, scale=True, tie=B.SVM_TIES[BENCHMARK_VERSION]).fit(X_train, y_train)
+        model = tuned_svm(clf, {"C": grid}, seed, scale=True, tie=B.paper.SVM_TIES[BENCHMARK_VERSION]).fit(X_train, y_train)
         out[c] = float(np.mean(model.predict(X_test) == y_test))
     return out
 
@@ -266,7 +239,7 @@ def accuracies(X_train, y_train, X_test, y_test, seed, classifiers=tuple(CLASSIF
 def run_task(params):
     """Kept sets, accuracies per ``k`` and each fit's CPU time and peak memory (module docstring)."""
     dataset, method = params["dataset"], params["method"]
-    if method not in METHODS or dataset not in DATASETS:
+    if method not in settings.METHODS or dataset not in settings.DATASETS:
         raise ValueError(f"unknown method or data set in {params}")
     reason = cannot_run(method, dataset)
     if reason is not None:
@@ -281,7 +254,7 @@ def run_task(params):
 
 
 def _run_selection(params, dataset, method, X_train, X_test, columns, y_train, y_test, seed):
-    out = {key: [] for key in ("k", "n_selected", *CLASSIFIERS, "fit_cpu", "peak_mib", "support")}
+    out = {key: [] for key in ("k", "n_selected", *settings.CLASSIFIERS, "fit_cpu", "peak_mib", "support")}
     ranked = None
     for k in params["ks"]:
         cpu = peak = 0.0
@@ -290,16 +263,16 @@ def _run_selection(params, dataset, method, X_train, X_test, columns, y_train, y
         elif ranked is not None:
             support = support_at(ranked, method, k)
         else:
-            fitted, cpu, peak = _fit(method, max(params["ks"]) if method in RANKERS else k, seed, dataset,
+            fitted, cpu, peak = _fit(method, max(params["ks"]) if method in settings.RANKERS else k, seed, dataset,
                                      X_train, y_train)
-            ranked = fitted if method in RANKERS else None
-            support = support_at(fitted, method, k) if method in RANKERS else np.flatnonzero(fitted.get_support())
+            ranked = fitted if method in settings.RANKERS else None
+            support = support_at(fitted, method, k) if method in settings.RANKERS else np.flatnonzero(fitted.get_support())
         acc = accuracies(X_train[:, support], y_train, X_test[:, support], y_test, seed)
         for key, value in (("k", int(k)), ("n_selected", int(support.size)), ("fit_cpu", cpu), ("peak_mib", peak),
                            ("support", np.asarray(columns)[support].tolist()), *acc.items()):
             out[key].append(value)
     if method == "HKL":
-        out.update(B.hkl_certificate(ranked))
+        out.update(B.selectors.hkl_certificate(ranked))
     return out
 
 
@@ -308,17 +281,17 @@ def make_tasks(full):
     :data:`QUICK_DATASETS`, the first :data:`QUICK_REPEATS` repetitions, every method but
     :data:`FULL_ONLY` (tasks of the full protocol).  An excluded cell keeps its tasks (they
     return the reason)."""
-    datasets, repeats = (sources(), REPEATS) if full else (QUICK_DATASETS, QUICK_REPEATS)
-    return [{"dataset": d, "repeat": r, "fold": f, "n_folds": N_FOLDS, "method": m,
-             "ks": [0] if m in OWN_SIZE else ks_of(d)}
-            for d in datasets for r in range(repeats) for f in range(N_FOLDS)
-            for m in METHODS if full or m not in FULL_ONLY]
+    datasets, repeats = (sources(), settings.REPEATS) if full else (settings.QUICK_DATASETS, settings.QUICK_REPEATS)
+    return [{"dataset": d, "repeat": r, "fold": f, "n_folds": settings.N_FOLDS, "method": m,
+             "ks": [0] if m in settings.OWN_SIZE else ks_of(d)}
+            for d in datasets for r in range(repeats) for f in range(settings.N_FOLDS)
+            for m in settings.METHODS if full or m not in settings.FULL_ONLY]
 
 
 def rank_k(dataset):
     """The ``k`` at which methods are ranked on a data set: :data:`RANK_FRACTION` of its width
     up to :data:`WIDTH_CAP` (at least 1; one of :func:`ks_of`)."""
-    return max(1, int(round(RANK_FRACTION * min(width(dataset), WIDTH_CAP))))
+    return max(1, int(round(settings.RANK_FRACTION * min(width(dataset), settings.WIDTH_CAP))))
 
 
 def _long(params_list, results_list):
@@ -326,13 +299,13 @@ def _long(params_list, results_list):
     for p, r in zip(params_list, results_list):
         if "not_run" in r:
             continue
-        domain = DATASETS[p["dataset"]][0]
+        domain = settings.DATASETS[p["dataset"]][0]
         for i, k in enumerate(r["k"]):
             rows.append({"dataset": p["dataset"], "domain": domain, "method": p["method"], "repeat": p["repeat"],
                          "fold": p["fold"], "k": k, "n_selected": r["n_selected"][i],
-                         **{c: 100 * r[c][i] for c in CLASSIFIERS}, "fit_cpu": r["fit_cpu"][i],
+                         **{c: 100 * r[c][i] for c in settings.CLASSIFIERS}, "fit_cpu": r["fit_cpu"][i],
                          "peak_mib": r["peak_mib"][i], "support": tuple(r["support"][i])})
-    columns = ["dataset", "domain", "method", "repeat", "fold", "k", "n_selected", *CLASSIFIERS, "fit_cpu",
+    columns = ["dataset", "domain", "method", "repeat", "fold", "k", "n_selected", *settings.CLASSIFIERS, "fit_cpu",
                "peak_mib", "support"]
     return pd.DataFrame(rows, columns=columns)
 
@@ -360,8 +333,8 @@ def _accuracy(df):
     rows = []
     for (d, dom, m, k), g in df.groupby(["dataset", "domain", "method", "k"], sort=False):
         row = {"dataset": d, "domain": dom, "method": m, "k": k, "n_selected": g["n_selected"].mean(),
-               "rank_k": bool(m in OWN_SIZE or k == rank_k(d)), "repeats": g["repeat"].nunique()}
-        for c in CLASSIFIERS:
+               "rank_k": bool(m in settings.OWN_SIZE or k == rank_k(d)), "repeats": g["repeat"].nunique()}
+        for c in settings.CLASSIFIERS:
             row[c], row[f"{c}_low"], row[f"{c}_high"] = interval(g.groupby("repeat")[c].mean())
         rows.append(row)
     return pd.DataFrame(rows)
@@ -386,27 +359,19 @@ def reduce(params_list, results_list):
                          if "not_run" not in r], columns=["dataset", "method", "fit_cpu", "peak_mib"])
     cost = runs.groupby(["dataset", "method"], sort=False).agg(fit_cpu=("fit_cpu", "mean"),
                                                                peak_mib=("peak_mib", "max")).reset_index()
-    cost.insert(1, "domain", cost["dataset"].map(lambda d: DATASETS[d][0]))
-    stab = pd.DataFrame([{"dataset": d, "method": m, "k": k, "kuncheva": B.kuncheva_by_repeat(g, width(d))}
+    cost.insert(1, "domain", cost["dataset"].map(lambda d: settings.DATASETS[d][0]))
+    stab = pd.DataFrame([{"dataset": d, "method": m, "k": k, "kuncheva": B.tables.kuncheva_by_repeat(g, width(d))}
                          for (d, m, k), g in df[df.method != "none"].groupby(["dataset", "method", "k"], sort=False)],
                         columns=["dataset", "method", "k", "kuncheva"])
     return {"accuracy": _accuracy(df), "folds": df.drop(columns=["support"]), "cost": cost, "stability": stab,
-            "not_run": B.not_run_table(params_list, results_list),
-            "hkl_fits": B.hkl_fits_by_dataset(params_list, results_list)}
-
-
-PROTOCOL = Protocol(name="selection_suite", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version=VERSION,
-                    description="Which selector, when: the book's selectors, the baselines and mRMR against all "
-                                "features on the selection suite (3 x 2 CV, accuracy vs k, fit CPU time and "
-                                "peak memory, Kuncheva stability)",
-                    tolerances={"hkl_gap": (1e-3, B.HKL_SETTINGS[BENCHMARK_VERSION]["tol"] / 10), "fit_cpu": None,
-                                "peak_mib": None})
+            "not_run": B.tables.not_run_table(params_list, results_list),
+            "hkl_fits": B.tables.hkl_fits_by_dataset(params_list, results_list)}
 
 
 def order_margins(design):
     """The declared margin of every order claim on a data set, in accuracy points: one test
     prediction of a repetition, ``100 / n`` for the ``n`` samples the protocol uses
-    (:func:`fsbook.experiments.benchmark.order_margin`; each of :data:`REPEATS` repetitions of
+    (:func:`fsbook.experiments.benchmark.paper.order_margin`; each of :data:`REPEATS` repetitions of
     :data:`N_FOLDS`-fold CV tests every sample once, and the claims pair the repetition means).
     Declared from the design, before any verdict: 0.1 points on a data set subsampled to
     :data:`MAX_SAMPLES`, more on a smaller one.
@@ -427,7 +392,7 @@ def order_margins(design):
     >>> order_margins(pd.DataFrame({"dataset": ["a", "b"], "n": [1000, 50]}))
     {'a': 0.1, 'b': 2.0}
     """
-    return {d: B.order_margin(int(n), "repetitions", N_FOLDS) for d, n in zip(design["dataset"], design["n"])}
+    return {d: B.paper.order_margin(int(n), "repetitions", settings.N_FOLDS) for d, n in zip(design["dataset"], design["n"])}
 
 
 def claims(results, design=None):
@@ -454,13 +419,11 @@ def claims(results, design=None):
         A claims table with ``dataset``, ``domain``, ``method`` and ``scope`` columns (``scope``
         empty on per-data-set rows, ``dataset`` empty on the rows over data sets).
     """
-    from fsbook.experiments.selection_suite import comparisons as C
-
     t = results.tables
     design = _given_or_built(design)
     margins = order_margins(design)
-    per = C.claims_vs_none(t["accuracy"], t["folds"], margins).assign(scope="")
-    over = C.over_datasets_vs_none(t["accuracy"], design, margins=margins).assign(dataset="", domain="")
+    per = comparisons.claims_vs_none(t["accuracy"], t["folds"], margins).assign(scope="")
+    over = comparisons.over_datasets_vs_none(t["accuracy"], design, margins=margins).assign(dataset="", domain="")
     return pd.concat([per, over], ignore_index=True)
 
 
@@ -480,12 +443,19 @@ def advice(results, scopes=None, design=None):
     Also ``advice(results).attrs["effects"]``: per scope and selector, the Hodges–Lehmann effect
     over data sets against all features (accuracy points), the order in which a user might try them.
     """
-    from fsbook.experiments.selection_suite import comparisons as C
-
     design = _given_or_built(design)
-    over = C.over_datasets_vs_none(results.tables["accuracy"], design, margins=order_margins(design))
+    over = comparisons.over_datasets_vs_none(results.tables["accuracy"], design, margins=order_margins(design))
     when = which_selector(over, results.tables["cost"]).set_index("scope")
     if scopes is not None:
         when = when.loc[list(scopes)]
     when.attrs["effects"] = over.pivot_table(index="method", columns="scope", values="effect", sort=False)
     return when
+
+
+PROTOCOL = Protocol(name="selection_suite", make_tasks=make_tasks, run_task=run_task, reduce=reduce, version=VERSION,
+                    description="Which selector, when: the book's selectors, the baselines and mRMR against all "
+                                "features on the selection suite (3 x 2 CV, accuracy vs k, fit CPU time and "
+                                "peak memory, Kuncheva stability)",
+                    tolerances={"hkl_gap": (1e-3, B.paper.HKL_SETTINGS[BENCHMARK_VERSION]["tol"] / 10), "fit_cpu": None,
+                                "peak_mib": None},
+                    claims=claims)

@@ -46,9 +46,9 @@ def score_matrix(accuracy, metric="acc_rbf", domain=None):
     accuracy : DataFrame
         The ``accuracy`` table of ``reduce``.
     metric : str
-        A key of :data:`~fsbook.experiments.selection_suite.CLASSIFIERS` (``"acc_rbf"``).
+        A key of :data:`~fsbook.experiments.selection_suite.settings.CLASSIFIERS` (``"acc_rbf"``).
     domain : str, optional
-        One of :data:`~fsbook.experiments.selection_suite.DOMAINS`; default every data set.
+        One of :data:`~fsbook.experiments.selection_suite.settings.DOMAINS`; default every data set.
 
     Returns
     -------

@@ -11,7 +11,7 @@ from fsbook.experiments import benchmark as B
 
 #: data set -> (domain, loader keyword arguments, preprocessing).  The sets of chapter 7's
 #: ``benchmark`` (wine, ionosphere, wdbc, breast_cancer, colon, madelon, arcene, 20newsgroups)
-#: are loaded by :func:`fsbook.experiments.benchmark.load`, with its preprocessing.
+#: are loaded by :func:`fsbook.experiments.benchmark.data.load`, with its preprocessing.
 DATASETS = {
     # microarray (n << d); ARCENE is mass spectrometry, the same shape of problem
     "colon": ("microarray", {}, "ASU's discretised expression values as distributed"),
@@ -89,13 +89,13 @@ RANK_FRACTION = 0.1
 CLASSIFIERS = {"acc_rbf": "RBF SVM"}
 METHODS = ["none", "MI", "SVM-RFE", "l1-SVM", "ReliefF", "CFS", "MRMR", "LDFS", "HSFS", "WK-LP", "HKL", "GeoRatio"]
 OWN_SIZE = {"none", "CFS", "GeoRatio"}
-RANKERS = B.RANKERS | {"MRMR"}
+RANKERS = B.paper.RANKERS | {"MRMR"}
 #: methods run in the full protocol only (the quick subsample leaves them out)
 FULL_ONLY = {"HKL"}
 #: declared exclusions: method -> (rule on the data set's facts, reason).  A task of an excluded
 #: cell returns the reason (:func:`cannot_run`), which the ``not_run`` table prints.
 EXCLUSIONS = {
-    "GeoRatio": (lambda f: f["groups"] is None or f["groups"] > B.GEO_MAX_GROUPS,
+    "GeoRatio": (lambda f: f["groups"] is None or f["groups"] > B.paper.GEO_MAX_GROUPS,
                  "needs at most GEO_MAX_GROUPS nominal attributes (feature groups) to choose unions from"),
     "SVM-RFE": (lambda f: f["classes"] * f["n"] > 5_000,
                 "cost: one-vs-rest linear SVMs (C = 1, up to 10 000 iterations) refitted at every elimination "
