@@ -26,7 +26,7 @@ DATASETS = ("dexter", "orl")
 
 
 def _training_fold(name):
-    X, y = selection_suite.load(name)[:2]
+    X, y = selection_suite.tasks.load(name)[:2]
     X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=float)
     tr, _ = next(StratifiedKFold(2, shuffle=True, random_state=0).split(X, y))
     return StandardScaler().fit_transform(X[tr]), y[tr]

@@ -29,11 +29,11 @@ def measure(datasets, methods, log):
     if log.exists():
         done = {(r["dataset"], r["method"]) for r in map(json.loads, log.read_text().splitlines())}
     for d in datasets:
-        for t in S.make_tasks(True):
+        for t in S.tasks.make_tasks(True):
             if t["dataset"] != d or t["repeat"] or t["fold"] or t["method"] not in methods or (d, t["method"]) in done:
                 continue
             start = process_cpu_seconds()
-            r = S.run_task(t)
+            r = S.tasks.run_task(t)
             cpu = process_cpu_seconds() - start
             row = {"dataset": d, "method": t["method"], "ks": t["ks"], "cpu": round(cpu, 3),
                    "fit_cpu": r.get("fit_cpu"), "peak_mib": r.get("peak_mib"), "not_run": "not_run" in r}
@@ -51,19 +51,19 @@ def projection(rows):
     from fsbook.experiments import selection_suite as S
 
     measured = {(r["dataset"], r["method"]): r["cpu"] for r in rows}
-    per = S.settings.REPEATS * S.settings.N_FOLDS
-    f = {d: S.facts(d) for d in S.settings.DATASETS}
-    shape = {d: np.log([f[d]["n"], f[d]["d"], f[d]["classes"]]) for d in S.settings.DATASETS}
+    per = S.paper.REPEATS * S.paper.N_FOLDS
+    f = {d: S.tasks.dataset_facts(d) for d in S.paper.DATASETS}
+    shape = {d: np.log([f[d]["n"], f[d]["d"], f[d]["classes"]]) for d in S.paper.DATASETS}
     out = []
-    for d, (domain, _, _) in S.settings.DATASETS.items():
-        for m in S.settings.METHODS:
+    for d, (domain, _, _) in S.paper.DATASETS.items():
+        for m in S.paper.METHODS:
             row = {"dataset": d, "method": m, "domain": domain}
-            if S.cannot_run(m, d):
+            if S.tasks.cannot_run(m, d):
                 out.append({**row, "how": "excluded", "cpu_task": 0.0})
             elif (d, m) in measured:
                 out.append({**row, "how": "measured", "cpu_task": measured[(d, m)]})
             else:
-                cands = [e for e in S.settings.DATASETS if (e, m) in measured and not S.cannot_run(m, e)]
+                cands = [e for e in S.paper.DATASETS if (e, m) in measured and not S.tasks.cannot_run(m, e)]
                 e = min(cands, key=lambda e: float(np.sum((shape[e] - shape[d]) ** 2)))
                 scale = f[d]["n"] * f[d]["d"] / (f[e]["n"] * f[e]["d"])
                 out.append({**row, "how": f"from {e}", "cpu_task": measured[(e, m)] * scale})
@@ -99,8 +99,8 @@ def main(argv=None):
     from fsbook.experiments import selection_suite as S
 
     if a.what == "measure":
-        measure(a.datasets.split(",") if a.datasets else S.sources(),
-                a.methods.split(",") if a.methods else S.settings.METHODS, a.log)
+        measure(a.datasets.split(",") if a.datasets else S.tasks.sources(),
+                a.methods.split(",") if a.methods else S.paper.METHODS, a.log)
         return
     import pandas as pd
 
@@ -115,11 +115,11 @@ def main(argv=None):
         from fsbook.benchmark_records import record_benchmark
 
         record_benchmark("selection_suite", "cost_projection", {
-            "total_cpu_hours": round(total, 3), "tasks": len(S.make_tasks(True)),
+            "total_cpu_hours": round(total, 3), "tasks": len(S.tasks.make_tasks(True)),
             "measured_cells": int((t["how"] == "measured").sum()), "scaled_cells": int(t["how"].str.startswith("from").sum()),
             "excluded_cells": int((t["how"] == "excluded").sum()),
-            "design": {"repeats": S.settings.REPEATS, "n_folds": S.settings.N_FOLDS, "fractions": list(S.settings.FRACTIONS),
-                       "max_samples": S.settings.MAX_SAMPLES, "classifiers": list(S.settings.CLASSIFIERS), "version": S.VERSION},
+            "design": {"repeats": S.paper.REPEATS, "n_folds": S.paper.N_FOLDS, "fractions": list(S.paper.FRACTIONS),
+                       "max_samples": S.paper.MAX_SAMPLES, "classifiers": list(S.paper.CLASSIFIERS), "version": S.paper.VERSION},
             "cpu_hours_by_method": by_method.to_dict(), "cpu_hours_by_domain": by_domain.to_dict(),
             "classifier_choice": CLASSIFIER_CHOICE, "notes": NOTES,
             "cells": [{k: (round(v, 3) if isinstance(v, float) else v) for k, v in r.items()} for r in t.to_dict("records")]})

@@ -331,7 +331,7 @@ def test_protocols_pin_the_stores_settings():
     from fsbook.experiments.benchmark.selectors import make_selector as benchmark_selector
     assert make_selector("WK-LP", 5, 0, earlier_defaults=True).solver_options == LEGACY_OPTIONS
     assert benchmark_selector("WK-LP", 5, 0, version="10").solver_options == LEGACY_OPTIONS
-    assert selection_suite.make_selector("WK-LP", 5, 0).solver_options == LEGACY_OPTIONS
+    assert selection_suite.tasks.make_selector("WK-LP", 5, 0).solver_options == LEGACY_OPTIONS
     assert benchmark_selector("WK-LP", 5, 0, version="11").solver_options is None
     assert make_selector("WK-LP", 5, 0).solver_options is None          # a new protocol: the defaults
 

@@ -30,8 +30,8 @@ def benchmark_claims():
 @pytest.fixture(scope="module")
 def suite():
     res = read_store(S.PROTOCOL)
-    design = S.design()
-    return design, S.claims(res, design)
+    design = S.tasks.design()
+    return design, S.claims.claims(res, design)
 
 
 def _has_margin(rows):
@@ -71,7 +71,7 @@ def test_suite_declares_a_margin_for_every_claim(suite):
     design, c = suite
     assert _has_margin(c).all()
     per = c[c["scope"] == ""]
-    margins = S.order_margins(design)
+    margins = S.claims.order_margins(design)
     np.testing.assert_allclose(per["margin"].astype(float), per["dataset"].map(margins).astype(float))
     assert family_check(per)["can pass"].all()
     # over data sets, as the page checks: every scope's family has a row that can pass (a
@@ -93,9 +93,9 @@ def test_benchmark_margin_is_the_smallest_step_of_a_repetition_mean(dataset):
 
 def test_suite_margin_is_the_smallest_step_of_a_repetition_mean():
     for d in ("wine", "glioma", "sonar", "cnae9"):
-        y = S.load(d)[1]
-        steps = [100 / len(te) / S.settings.N_FOLDS for r in range(S.settings.REPEATS) for _, te in S.folds(d, r)]
-        assert S.order_margins(pd.DataFrame({"dataset": [d], "n": [len(y)]}))[d] == pytest.approx(min(steps))
+        y = S.tasks.load(d)[1]
+        steps = [100 / len(te) / S.paper.N_FOLDS for r in range(S.paper.REPEATS) for _, te in S.tasks.folds(d, r)]
+        assert S.claims.order_margins(pd.DataFrame({"dataset": [d], "n": [len(y)]}))[d] == pytest.approx(min(steps))
 
 
 def test_a_margin_moves_verdicts_only_as_declared():

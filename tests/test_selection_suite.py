@@ -7,63 +7,63 @@ import pytest
 
 from fsbook.experiments import run_protocol
 from fsbook.experiments import selection_suite as S
-from fsbook.experiments.selection_suite import comparisons as C
+from fsbook.experiments.selection_suite import claims as C
 
 
 def test_design_has_thirty_sets_in_five_domains_multiclass_and_subsamples():
-    assert len(S.settings.DATASETS) >= 30 and not set(S.settings.LEFT_OUT) & set(S.settings.DATASETS)
-    assert {v[0] for v in S.settings.DATASETS.values()} == set(S.settings.DOMAINS)
-    assert len(S.settings.DOMAINS) >= 5
-    facts = {d: S.facts(d) for d in S.settings.DATASETS}
+    assert len(S.paper.DATASETS) >= 30 and not set(S.paper.LEFT_OUT) & set(S.paper.DATASETS)
+    assert {v[0] for v in S.paper.DATASETS.values()} == set(S.paper.DOMAINS)
+    assert len(S.paper.DOMAINS) >= 5
+    facts = {d: S.tasks.dataset_facts(d) for d in S.paper.DATASETS}
     assert sum(f["classes"] > 2 for f in facts.values()) >= 10
     # every class has at least 6 samples: 3 per training half, so every inner CV part sees each class
-    assert all(np.bincount(np.unique(S.load(d)[1], return_inverse=True)[1]).min() >= 6 for d in S.settings.DATASETS)
-    assert max(f["n"] for f in facts.values()) == S.settings.MAX_SAMPLES
+    assert all(np.bincount(np.unique(S.tasks.load(d)[1], return_inverse=True)[1]).min() >= 6 for d in S.paper.DATASETS)
+    assert max(f["n"] for f in facts.values()) == S.paper.MAX_SAMPLES
     # the subsample is stratified: mnist keeps its class proportions within one sample per class
     from fsbook import datasets as D
 
     y_all = D.load_mnist_subset().target
-    y = S.load("mnist_subset")[1]
-    expected = np.bincount(np.unique(y_all, return_inverse=True)[1]) * S.settings.MAX_SAMPLES / len(y_all)
+    y = S.tasks.load("mnist_subset")[1]
+    expected = np.bincount(np.unique(y_all, return_inverse=True)[1]) * S.paper.MAX_SAMPLES / len(y_all)
     assert np.abs(np.bincount(np.unique(y, return_inverse=True)[1]) - expected).max() <= 1
     # splice is one-hot (4 columns per position), text stays sparse until the fold
-    assert S.width("splice") == 240 and S.load("pcmac")[0].format == "csr"
+    assert S.tasks.width("splice") == 240 and S.tasks.load("pcmac")[0].format == "csr"
 
 
 def test_sizes_are_fractions_of_the_width_and_the_ranking_size_is_among_them():
-    for d in S.settings.DATASETS:
-        ks = S.ks_of(d)
-        assert ks and all(1 <= k < S.width(d) for k in ks) and ks == sorted(set(ks))
-        assert S.rank_k(d) in ks
-    assert S.ks_of("colon") == S.ks_of("dexter") == [round(f * S.settings.WIDTH_CAP) for f in S.settings.FRACTIONS]
-    assert S.ks_of("sonar") == [1, 3, 6, 12] and S.ks_of("splice") == [5, 12, 24, 48]
+    for d in S.paper.DATASETS:
+        ks = S.tasks.ks_of(d)
+        assert ks and all(1 <= k < S.tasks.width(d) for k in ks) and ks == sorted(set(ks))
+        assert S.tasks.rank_k(d) in ks
+    assert S.tasks.ks_of("colon") == S.tasks.ks_of("dexter") == [round(f * S.paper.WIDTH_CAP) for f in S.paper.FRACTIONS]
+    assert S.tasks.ks_of("sonar") == [1, 3, 6, 12] and S.tasks.ks_of("splice") == [5, 12, 24, 48]
 
 
 def test_tasks_share_folds_quick_tasks_are_full_tasks_and_every_exclusion_is_declared():
-    full, quick = S.make_tasks(True), S.make_tasks(False)
+    full, quick = S.tasks.make_tasks(True), S.tasks.make_tasks(False)
     key = lambda t: tuple(sorted((k, str(v)) for k, v in t.items()))     # noqa: E731
     assert {key(t) for t in quick} <= {key(t) for t in full}
-    assert len({key(t) for t in full}) == len(full) == len(S.settings.DATASETS) * S.settings.REPEATS * S.settings.N_FOLDS * len(S.settings.METHODS)
-    a, b = S.folds("sonar", 0), S.folds("sonar", 1)
+    assert len({key(t) for t in full}) == len(full) == len(S.paper.DATASETS) * S.paper.REPEATS * S.paper.N_FOLDS * len(S.paper.METHODS)
+    a, b = S.tasks.folds("sonar", 0), S.tasks.folds("sonar", 1)
     assert not np.array_equal(a[0][1], b[0][1])
-    assert np.array_equal(np.sort(np.concatenate([t for _, t in a])), np.arange(len(S.load("sonar")[1])))
-    excluded = {(d, m): S.cannot_run(m, d) for d in S.settings.DATASETS for m in S.settings.METHODS if S.cannot_run(m, d)}
-    assert {m for _, m in excluded} <= set(S.settings.EXCLUSIONS)
-    assert S.cannot_run("GeoRatio", "breast_cancer") is None and ("sonar", "GeoRatio") in excluded
-    assert S.cannot_run("HKL", "colon") is None and ("orl", "HKL") in excluded
-    assert S.run_task({"dataset": "orl", "repeat": 0, "fold": 0, "n_folds": 2, "method": "HKL",
-                       "ks": S.ks_of("orl")}) == {"not_run": excluded[("orl", "HKL")]}
+    assert np.array_equal(np.sort(np.concatenate([t for _, t in a])), np.arange(len(S.tasks.load("sonar")[1])))
+    excluded = {(d, m): S.tasks.cannot_run(m, d) for d in S.paper.DATASETS for m in S.paper.METHODS if S.tasks.cannot_run(m, d)}
+    assert {m for _, m in excluded} <= set(S.paper.EXCLUSIONS)
+    assert S.tasks.cannot_run("GeoRatio", "breast_cancer") is None and ("sonar", "GeoRatio") in excluded
+    assert S.tasks.cannot_run("HKL", "colon") is None and ("orl", "HKL") in excluded
+    assert S.tasks.run_task({"dataset": "orl", "repeat": 0, "fold": 0, "n_folds": 2, "method": "HKL",
+                       "ks": S.tasks.ks_of("orl")}) == {"not_run": excluded[("orl", "HKL")]}
 
 
 def test_mrmr_ranker_cut_equals_a_fit_at_each_k():
-    X, y = S.load("sonar")[:2]
-    big = S.make_selector("MRMR", 12, 0).fit(X, y)
+    X, y = S.tasks.load("sonar")[:2]
+    big = S.tasks.make_selector("MRMR", 12, 0).fit(X, y)
     for k in (1, 3, 6):
-        assert np.array_equal(S.support_at(big, "MRMR", k), np.flatnonzero(S.make_selector("MRMR", k, 0).fit(X, y).get_support()))
+        assert np.array_equal(S.tasks.support_at(big, "MRMR", k), np.flatnonzero(S.tasks.make_selector("MRMR", k, 0).fit(X, y).get_support()))
 
 
 def test_quick_tasks_end_to_end(tmp_path):
-    tasks = [t for t in S.make_tasks(False) if t["dataset"] in ("wine", "glioma") and t["repeat"] == 0
+    tasks = [t for t in S.tasks.make_tasks(False) if t["dataset"] in ("wine", "glioma") and t["repeat"] == 0
              and t["method"] in ("none", "MRMR", "CFS", "GeoRatio")]
     res = run_protocol(S.PROTOCOL, tasks=tasks, out=tmp_path, progress=False)
     assert res.n_computed == len(tasks) == 16
@@ -91,12 +91,12 @@ def _store(effects, datasets, domain="tabular", repeats=5, noise=0.5, seed=0):
     rng = np.random.default_rng(seed)
     params, results = [], []
     for d in datasets:
-        S.settings.DATASETS.setdefault(d, (domain, {}, "synthetic"))
+        S.paper.DATASETS.setdefault(d, (domain, {}, "synthetic"))
         for r in range(repeats):
             for f in range(2):
                 for m, e in effects.items():
                     acc = (70 + e + noise * rng.standard_normal()) / 100
-                    k = 0 if m in S.settings.OWN_SIZE else 3
+                    k = 0 if m in S.paper.OWN_SIZE else 3
                     params.append({"dataset": d, "repeat": r, "fold": f, "n_folds": 2, "method": m, "ks": [k]})
                     results.append({"k": [k], "n_selected": [3], "acc_rbf": [acc],
                                     "fit_cpu": [COSTS[m]], "peak_mib": [1.0], "support": [[0, 1, 2]]})
@@ -105,19 +105,19 @@ def _store(effects, datasets, domain="tabular", repeats=5, noise=0.5, seed=0):
 
 @pytest.fixture
 def synthetic(monkeypatch):
-    monkeypatch.setattr(S.settings, "DATASETS", dict(S.settings.DATASETS))
-    monkeypatch.setattr(S, "rank_k", lambda d: 3)
-    monkeypatch.setattr(S, "width", lambda d: 20)
+    monkeypatch.setattr(S.paper, "DATASETS", dict(S.paper.DATASETS))
+    monkeypatch.setattr(S.tables, "rank_k", lambda d: 3)
+    monkeypatch.setattr(S.tables, "width", lambda d: 20)
     effects = {"none": 0.0, "MI": 5.0, "ReliefF": -5.0, "MRMR": 0.0}
     p, r = _store(effects, [f"t{i}" for i in range(8)], "tabular")
     p2, r2 = _store(effects, [f"i{i}" for i in range(6)], "image", seed=1)
-    return S.reduce(p + p2, r + r2)
+    return S.tables.reduce(p + p2, r + r2)
 
 
 def test_interval_holds_the_mean_and_widens_with_spread():
-    m, lo, hi = S.interval([70.0, 71.0, 72.0, 73.0, 74.0])
+    m, lo, hi = S.tables.interval([70.0, 71.0, 72.0, 73.0, 74.0])
     assert m == 72.0 and lo < 72.0 < hi
-    assert hi - lo < S.interval([60.0, 66.0, 72.0, 78.0, 84.0])[2] - S.interval([60.0, 66.0, 72.0, 78.0, 84.0])[1]
+    assert hi - lo < S.tables.interval([60.0, 66.0, 72.0, 78.0, 84.0])[2] - S.tables.interval([60.0, 66.0, 72.0, 78.0, 84.0])[1]
 
 
 def test_statistics_find_the_planted_effects(synthetic):
@@ -219,12 +219,12 @@ def test_facts_quote_the_tables(synthetic):
     from types import SimpleNamespace
 
     design = _design(synthetic["accuracy"])
-    margins = S.order_margins(design)                  # one test prediction: 0.1 (n = 1 000), 2 (n = 50)
+    margins = S.claims.order_margins(design)                  # one test prediction: 0.1 (n = 1 000), 2 (n = 50)
     per = C.claims_vs_none(synthetic["accuracy"], synthetic["folds"], margins).assign(scope="")
     over = C.over_datasets_vs_none(synthetic["accuracy"], design, margins=margins).assign(dataset="")
     n = 14 * 5 * 2 * 4
     res = SimpleNamespace(tables=synthetic, params=[{}] * n, cpu_seconds=[1.0] * n)
-    f = S.analysis.facts(res, design, pd.concat([per, over], ignore_index=True))
+    f = S.facts.facts(res, design, pd.concat([per, over], ignore_index=True))
     assert f["ws_margins"].startswith("0.10 points on t0") and f["ws_margins"].endswith("2.00 points on i0 (one of 50)")
     # over every data set: the Hodges-Lehmann estimate of eight 0.1 and six 2.0 margins
     from fsbook.claims import hodges_lehmann
@@ -237,7 +237,7 @@ def test_facts_quote_the_tables(synthetic):
     assert f["ws_conclusion_papers"].startswith("On data their papers never used:\n\n- ")
     from markdown_it import MarkdownIt
 
-    for key in S.analysis.MARKDOWN_FACTS:
+    for key in S.facts.MARKDOWN_FACTS:
         tokens = [t.type for t in MarkdownIt().parse(f[key])]
         assert "bullet_list_open" in tokens or "- " not in f[key], key
 
@@ -249,14 +249,14 @@ def test_claims_and_advice_with_a_given_design_equal_those_that_build_it():
     from fsbook.experiments import read_store
 
     res = read_store(S.PROTOCOL)
-    design = S.design()
-    every = S.claims(res, design)
-    pd.testing.assert_frame_equal(every, S.claims(res))
+    design = S.tasks.design()
+    every = S.claims.claims(res, design)
+    pd.testing.assert_frame_equal(every, S.claims.claims(res))
     over = every[every["scope"] != ""]
     expected = S.analysis.which_selector(over, res.tables["cost"]).set_index("scope")
     effects = over.pivot_table(index="method", columns="scope", values="effect", sort=False)
     scopes = ["all", "tabular", "two classes", "n ≫ d"]
-    for when in (S.advice(res), S.advice(res, design=design)):
+    for when in (S.claims.advice(res), S.claims.advice(res, design=design)):
         pd.testing.assert_frame_equal(when, expected)
         pd.testing.assert_frame_equal(when.attrs["effects"], effects)
-    pd.testing.assert_frame_equal(S.advice(res, scopes, design), expected.loc[scopes])
+    pd.testing.assert_frame_equal(S.claims.advice(res, scopes, design), expected.loc[scopes])
