@@ -21,7 +21,7 @@ import functools
 import pkgutil
 from pathlib import Path
 
-__all__ = ["available_protocols", "protocol_module", "protocol_modules"]
+__all__ = ["available_protocols", "protocol_module", "protocol_modules", "protocols_with"]
 
 #: the folder searched for protocols (the package :mod:`fsbook.experiments`)
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -77,3 +77,18 @@ def protocol_module(name: str) -> str:
     if name not in modules:
         raise ValueError(f"unknown protocol {name!r}; choose one of {available_protocols()}")
     return modules[name]
+
+
+def protocols_with(slot: str) -> dict:
+    """``{protocol name: module}`` of the book's protocol packages that have the module ``slot``
+    (``"chance"``: the reader of the chance audit, :mod:`fsbook.experiments._chance_stores`), as
+    ``<package>.<slot>``, sorted by name.
+
+    Examples
+    --------
+    >>> from fsbook.experiments._registry import protocols_with
+    >>> protocols_with("chance")["hkl"]
+    'fsbook.experiments.hkl.chance'
+    """
+    return {name: f"{module}.{slot}" for name, module in protocol_modules().items()
+            if (PACKAGE_DIR / name / f"{slot}.py").is_file()}
