@@ -43,7 +43,8 @@ def task_data(params):
     them (:func:`fsbook.experiments.projection.newsgroups.newsgroups_designs`): ``{method: (A_tr, A_te)}``,
     ``y_tr``, ``y_te``, seed."""
     a = P.newsgroups.newsgroups_pair(params)
-    data, ys = P.newsgroups.newsgroups_designs(a["X_tr"], a["Z_tr"], a["y_tr"], a["X_te"], a["Z_te"], a["frac"], a["seed"])
+    data, ys = P.newsgroups.newsgroups_designs(a["X_tr"], a["Z_tr"], a["y_tr"], a["X_te"], a["Z_te"],
+                                               a["frac"], a["seed"])
     return data, ys, a["y_te"], a["seed"]
 
 

@@ -48,7 +48,8 @@ def rows(recompute):
             task = f"table 1 {p['dataset']}{repeat_label(p)} fold {p['fold']}"
             if not raw:
                 if r["HKL"] <= majority + 1e-12:
-                    found.append(_hkl_cv_row(task, H.models.tuned_hkl(H.paper.HKL_C_GRID, seed), X[train], y[train], r["C"], recompute))
+                    found.append(_hkl_cv_row(task, H.models.tuned_hkl(H.paper.HKL_C_GRID, seed), X[train],
+                                             y[train], r["C"], recompute))
                 continue
             for name, search in H.models.raw_tuned_svms(nominal, n_levels, seed).items():
                 if r[name] <= majority + 1e-12:
@@ -75,7 +76,8 @@ def rows(recompute):
             train, test = H.folds.disjunction_split()
             if r["accuracy"] > majority_rate(y[test]) + 1e-12:
                 continue
-            found.append(_hkl_cv_row("disjunctions", H.models.tuned_hkl(H.paper.HKL_C_GRID, 5), X[train], y[train], r["C"], recompute))
+            found.append(_hkl_cv_row("disjunctions", H.models.tuned_hkl(H.paper.HKL_C_GRID, 5), X[train],
+                                     y[train], r["C"], recompute))
         elif t in (4, 5) and p["method"] in ("hkl", "weighted_svm"):
             X, y = H.data.load_numeric(p["dataset"])
             train, test = H.folds.task_split(p, y)
@@ -89,5 +91,6 @@ def rows(recompute):
                                      stored, recompute))
                 continue
             Xb = H.data.table4_boolean(p["dataset"])[2] if t == 4 else H.data.load_table1(p["dataset"])[0]
-            found.append(_hkl_cv_row(task, H.models.tuned_hkl(H.paper.HKL_C_GRID, seed), Xb[train], y[train], r["C"], recompute))
+            found.append(_hkl_cv_row(task, H.models.tuned_hkl(H.paper.HKL_C_GRID, seed), Xb[train], y[train],
+                                     r["C"], recompute))
     return found

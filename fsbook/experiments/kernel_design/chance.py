@@ -25,7 +25,8 @@ def _kernel_lp_row(p, r, recompute):
         if pair == first:
             return choice_row("kernel_design", task, "(γ1, γ2)", stored, None, None, False,
                         "α not stored; the grid's first pair: a zero α there is zero at every pair")
-        return choice_row("kernel_design", task, "(γ1, γ2)", stored, None, note="α not stored, not recomputed")
+        return choice_row("kernel_design", task, "(γ1, γ2)", stored, None,
+                          note="α not stored, not recomputed")
     if np.abs(r["alpha"]).max(initial=0.0) > 0:
         return None
     if pair == first:
@@ -42,11 +43,13 @@ def _kernel_lp_row(p, r, recompute):
     tied = np.flatnonzero(acc >= acc.max() - SCORE_ATOL)
     zero = np.zeros(len(pairs), dtype=bool)
     for i in tied:
-        zero[i] = not np.abs(K.tasks.fit_mixture(p["method"], Xtr, t_tr, *pairs[i]).alpha_).max(initial=0.0) > 0
+        alpha = K.tasks.fit_mixture(p["method"], Xtr, t_tr, *pairs[i]).alpha_
+        zero[i] = not np.abs(alpha).max(initial=0.0) > 0
     out = tie_check(acc, zero, chosen)
     note = (f"tied pairs {[pairs[i] for i in out['tied']]}; CV score {acc[chosen]:.3f}, "
             f"zero kernel at {[pairs[i] for i in out['tied'] if zero[i]]}")
-    return choice_row("kernel_design", task, "(γ1, γ2)", stored, True, out["degenerate"], out["tied_alternative"], note)
+    return choice_row("kernel_design", task, "(γ1, γ2)", stored, True, out["degenerate"],
+                      out["tied_alternative"], note)
 
 
 def rows(recompute):
@@ -59,7 +62,8 @@ def rows(recompute):
         elif p["method"] == "selection":
             X, y = K.tasks.load(p["dataset"])
             tr, te = K.tasks.selection_fold(p["dataset"], p["split"], p.get("repeat", 0))
-            for key, cols in (("acc_all", np.arange(X.shape[1])), ("acc_kept", np.asarray(r["kept"], dtype=int))):
+            kept = np.asarray(r["kept"], dtype=int)
+            for key, cols in (("acc_all", np.arange(X.shape[1])), ("acc_kept", kept)):
                 if not r[key] <= majority_rate(y[te]) + 1e-12:      # NaN (nothing kept): no SVM
                     continue
                 search = K.tasks.selection_svm()

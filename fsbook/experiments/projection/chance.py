@@ -47,10 +47,12 @@ def rows(recompute):
             task = f"{part} {table or ''} k={k} run {run} pair {pair} {name}"
             rel, yy, tr, te = P.yale.pair_split(y, is_train(k, run), pair)
             if not recompute:
-                found.append(choice_row("projection", task, "SVM C", fit.get("C"), True, note="not recomputed"))
+                found.append(choice_row("projection", task, "SVM C", fit.get("C"), True,
+                                        note="not recomputed"))
                 continue
             G = grams[key[name]][np.ix_(rel, rel)]
-            search = P.search.face_svm_search(yy[tr], P.paper.GRID, P.yale.yale_seed(run, pair), P.paper.YALE_TIES[P.paper.VERSION])
+            search = P.search.face_svm_search(yy[tr], P.paper.GRID, P.yale.yale_seed(run, pair),
+                                              P.paper.YALE_TIES[P.paper.VERSION])
             stored = None if "C" not in fit else {"C": fit["C"]}
             found.append(svm_row("projection", task, "SVM C", fit.get("C"), search, G[np.ix_(tr, tr)], yy[tr],
                                  stored, recompute, test=(G[np.ix_(te, tr)], yy[te], 1.0 - fit["error"])))

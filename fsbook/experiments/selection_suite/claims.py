@@ -65,7 +65,8 @@ def claims_vs_none(accuracy, folds, margins=None):
                               unit="repetitions", test="repeated_cv_t", table=f"{m} vs none ({label})", dataset=d,
                               margin=margins.get(d))
                 row = evaluate(claim, _fold_matrix(g[g["method"] == m], metric), b)
-                rows.append({**row, "dataset": d, "domain": g["domain"].iloc[0], "method": m, "classifier": label})
+                rows.append({**row, "dataset": d, "domain": g["domain"].iloc[0], "method": m,
+                             "classifier": label})
     return claims_table(rows)
 
 #: shapes of a data set, each a rule on its facts after subsampling (``n`` samples, ``d``
@@ -170,7 +171,8 @@ def order_margins(design):
     >>> order_margins(pd.DataFrame({"dataset": ["a", "b"], "n": [1000, 50]}))
     {'a': 0.1, 'b': 2.0}
     """
-    return {d: B.paper.order_margin(int(n), "repetitions", paper.N_FOLDS) for d, n in zip(design["dataset"], design["n"])}
+    return {d: B.paper.order_margin(int(n), "repetitions", paper.N_FOLDS)
+            for d, n in zip(design["dataset"], design["n"])}
 
 
 def claims(results, design=None):

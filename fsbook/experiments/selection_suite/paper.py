@@ -85,7 +85,8 @@ RANK_FRACTION = 0.1
 #: the primal solver is slower still) against 1.3 s for the RBF SVM's, and ``none`` needs it on
 #: every fold of every set (``benchmarks/results/selection_suite.json``)
 CLASSIFIERS = {"acc_rbf": "RBF SVM"}
-METHODS = ["none", "MI", "SVM-RFE", "l1-SVM", "ReliefF", "CFS", "MRMR", "LDFS", "HSFS", "WK-LP", "HKL", "GeoRatio"]
+METHODS = ["none", "MI", "SVM-RFE", "l1-SVM", "ReliefF", "CFS", "MRMR", "LDFS", "HSFS", "WK-LP", "HKL",
+           "GeoRatio"]
 OWN_SIZE = {"none", "CFS", "GeoRatio"}
 RANKERS = B.paper.RANKERS | {"MRMR"}
 #: methods run in the full protocol only (the quick subsample leaves them out)

@@ -185,7 +185,8 @@ def accuracies(X_train, y_train, X_test, y_test, seed, classifiers=tuple(paper.C
     out = {}
     for c in classifiers:
         clf, grid = models[c]
-        model = tuned_svm(clf, {"C": grid}, seed, scale=True, tie=B.paper.SVM_TIES[paper.BENCHMARK_VERSION]).fit(X_train, y_train)
+        model = tuned_svm(clf, {"C": grid}, seed, scale=True,
+                          tie=B.paper.SVM_TIES[paper.BENCHMARK_VERSION]).fit(X_train, y_train)
         out[c] = float(np.mean(model.predict(X_test) == y_test))
     return out
 
@@ -220,7 +221,8 @@ def _run_selection(params, dataset, method, X_train, X_test, columns, y_train, y
             fitted, cpu, peak = _fit(method, max(params["ks"]) if method in paper.RANKERS else k, seed, dataset,
                                      X_train, y_train)
             ranked = fitted if method in paper.RANKERS else None
-            support = support_at(fitted, method, k) if method in paper.RANKERS else np.flatnonzero(fitted.get_support())
+            support = (support_at(fitted, method, k) if method in paper.RANKERS
+                       else np.flatnonzero(fitted.get_support()))
         acc = accuracies(X_train[:, support], y_train, X_test[:, support], y_test, seed)
         for key, value in (("k", int(k)), ("n_selected", int(support.size)), ("fit_cpu", cpu), ("peak_mib", peak),
                            ("support", np.asarray(columns)[support].tolist()), *acc.items()):
