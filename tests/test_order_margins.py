@@ -1,9 +1,9 @@
 """Every order claim of chapters 4 and 7 carries the margin its design declares, and the
 families of their claims tables can still pass (:func:`fsbook.claims.family_check`).
 
-The margins are one test prediction of a paired unit (:func:`fsbook.experiments.benchmark.
-order_margin`, :func:`fsbook.experiments.geometry.gain_margin`): these tests check them against
-the folds the protocols really draw, and the verdicts against the stores.
+The margins are one test prediction of a paired unit
+(:func:`fsbook.experiments.benchmark.paper.order_margin`,
+:func:`fsbook.experiments.geometry.paper.gain_margin`): these tests check them against the folds the protocols really draw, and the verdicts against the stores.
 """
 import numpy as np
 import pandas as pd

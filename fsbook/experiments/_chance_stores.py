@@ -1,8 +1,7 @@
 """Chance-level model choices in the stored protocols: the screen and the recomputation.
 
 This module checks the tie rule of :mod:`fsbook.experiments._chance` on the committed stores
-of ``kernel_design``, ``l1linf``, ``geometry``, ``benchmark``, ``projection`` (the face SVMs)
-and ``hkl``:
+of the protocols that have a ``chance`` module:
 
 1. *Screen* (stored records only): a stored choice is at the chance level when its test
    accuracy is at most the test fold's majority-class rate (SVMs), when its learnt kernel is
@@ -24,13 +23,6 @@ protocol: the ``rows(recompute)`` of its package's ``chance`` module (``hkl.chan
 :func:`~fsbook.experiments._registry.protocols_with`), built from this module's
 :func:`svm_row` and :func:`choice_row`; :func:`fsbook.experiments._chance.chance_violations` keeps
 the rows that break the rule.
-
-A kernel-LP choice at the grid's first pair (the smallest γ1 and γ2) can never break the rule:
-α = 0 at the smallest penalties means α = 0 at every larger pair (raising a penalty raises every
-objective value but that of α = 0; :func:`fsbook.experiments.kernel_design.ablations.weak_kernel_regimes`),
-so every tied alternative has the zero kernel too.  The check uses this for the zero kernels chosen
-at the first pair and for the ``weak_cv10`` records, which hold no α: chosen at the first pair,
-they cannot break the rule whatever their α.
 """
 from __future__ import annotations
 

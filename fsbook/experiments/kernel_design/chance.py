@@ -1,6 +1,13 @@
 """The chance audit's reader of the ``kernel_design`` store: the kernel LP's (γ1, γ2) choices
 that learnt the zero kernel, and the selection check's linear SVMs at the chance level
 (:mod:`fsbook.experiments._chance_stores`).
+
+A kernel-LP choice at the grid's first pair (the smallest γ1 and γ2) can never break the rule:
+α = 0 at the smallest penalties means α = 0 at every larger pair (raising a penalty raises every
+objective value but that of α = 0; :func:`fsbook.experiments.kernel_design.ablations.weak_kernel_regimes`),
+so every tied alternative has the zero kernel too.  The check uses this for the zero kernels chosen
+at the first pair and for the ``weak_cv10`` records, which hold no α: chosen at the first pair,
+they cannot break the rule whatever their α.
 """
 from __future__ import annotations
 

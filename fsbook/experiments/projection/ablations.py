@@ -1,11 +1,12 @@
 """Why chapter 1's levels differ from the paper's: declared ablations of its protocols.
 
-Every level the chapter prints differs from the paper's (:func:`fsbook.experiments.projection.
-agreement_table`, :func:`fsbook.experiments.projection.text.agreement_table`).  Each candidate
-explanation is one setting the paper leaves unstated and the book chose; an *ablation* changes
-that one setting, and nothing else, for the model whose level differs most on each data set,
-on the paper's own runs (the same splits and seeds as the stored protocols: the seeds come from
-the run and pair), and measures how much of the gap to the paper's number it closes.
+Every level the chapter prints differs from the paper's
+(:func:`fsbook.experiments.projection.claims.agreement_table`,
+:func:`fsbook.experiments.projection.text.agreement_table`). Each candidate explanation is one
+setting the paper leaves unstated and the book chose; an *ablation* changes that one setting, and
+nothing else, for the model whose level differs most on each data set, on the paper's own runs (the
+same splits and seeds as the stored protocols: the seeds come from the run and pair), and measures
+how much of the gap to the paper's number it closes.
 
 =================  ==================  ======================================================
 data set           model (table)       settings (:data:`SETTINGS`; ``"book"``: the protocol's)

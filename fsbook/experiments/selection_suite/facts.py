@@ -16,8 +16,6 @@ PAPER_METHODS = {"LDFS": "02_l1linf_feature_selection", "HSFS": "02_l1linf_featu
                  "WK-LP": "03_lp_kernel_design", "GeoRatio": "04_geometric_ratios", "HKL": "05_disjunctive_hkl"}
 
 
-
-
 def _row_words(r):
     """"MI (+1.2 points, 95 % interval [+0.4, +2.0], 30 data sets)"; "MI (+1.2 points on 4 data
     sets, too few to test)" where the interval is undefined."""
@@ -34,8 +32,7 @@ def _bullets(rows):
 
 
 def _margin_facts(claims_table):
-    """The declared margins of the page's claims (:func:`fsbook.experiments.selection_suite.
-    order_margins`) and the verdicts they give, in words.
+    """The declared margins of the page's claims (:func:`fsbook.experiments.selection_suite.claims.order_margins`) and the verdicts they give, in words.
 
     Examples
     --------
