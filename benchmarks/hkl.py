@@ -651,6 +651,114 @@ def bench_warm_path(dataset="tic_tac_toe", Cs=(0.1, 1.0, 10.0, 100.0, 1000.0), f
           f"checks), so a free restricted solver would reach {t['cold'] / rest:.2f}x", flush=True)
 
 
+#: the values of ``max_add`` that :func:`bench_max_add` compares (20 was every fit's before the
+#: ``hkl`` protocol's version 10, 200 is the protocol's :data:`~fsbook.experiments.hkl.paper.HKL_MAX_ADD`)
+MAX_ADDS = (20, 50, 100, 200, 400, 1000)
+
+
+def bench_max_add(Cs=(0.1, 0.3, 1.0, 3.0, 10.0), values=MAX_ADDS, tol=1e-3):
+    """The C path and the independent fits on the 20 Newsgroups pair's outer fold 0 at each
+    ``max_add`` (violating sources added per active-set iteration), side by side in one run, CPU
+    seconds: the warm path of the working-set solver and independent conic fits at every value;
+    quality beside them (every fit certified, the objectives' largest relative difference from the
+    independent conic fits at ``max_add = 20``, the same disjunctions)."""
+    from fsbook.experiments.hkl.data import load_table1
+    from fsbook.experiments.hkl.folds import table_folds
+    from fsbook.hkl import disjunctive_hkl_path
+    from fsbook.hkl.estimator import _make_problem, _resolve_beta
+    X, y, _, _ = load_table1("20newsgroups")
+    ys = np.where(y == np.unique(y)[1], 1.0, -1.0)
+    beta = _resolve_beta("auto", X.shape[1])
+    tr = table_folds(y, None)[0][0]
+    list(disjunctive_hkl_path(X[tr[:200]], ys[tr[:200]], [1.0], beta, solver="working_set"))
+    runs, ref = [], None
+    print(f"\nmax_add on the 20 Newsgroups pair, outer fold 0 ({tr.size} posts, {X.shape[1]} words), "
+          f"C = {list(Cs)}, tol = {tol:g}, CPU seconds:", flush=True)
+    for value in values:
+        t0 = time.process_time()
+        path = [r for _, r in disjunctive_hkl_path(X[tr], ys[tr], Cs, beta, tol=tol, max_active=None,
+                                                    max_add=value, solver="working_set")]
+        t_path = time.process_time() - t0
+        cold, t_cold = [], 0.0
+        for C in Cs:
+            prob = _make_problem(X[tr], ys[tr], np.ones(X.shape[1]), beta, C, 1.0, 2.0)
+            t0 = time.process_time()
+            cold.append(solve_active_set(prob, tol=tol, max_active=None, max_add=value, solver="conic"))
+            t_cold += time.process_time() - t0
+        if ref is None:
+            ref = cold
+        fits = path + cold
+        worst = max(abs(r["primal"] - c["primal"]) / c["primal"] for r, c in zip(path + cold, ref + ref))
+        same = sum(_selected(r) == _selected(c) for r, c in zip(path + cold, ref + ref))
+        row = dict(max_add=value, path_cpu_seconds=round(t_path, 1), independent_cpu_seconds=round(t_cold, 1),
+                   path_iterations=sum(len(r["history"]) for r in path),
+                   independent_iterations=sum(len(r["history"]) for r in cold),
+                   all_certified=all(r["converged"] for r in fits),
+                   max_objective_rel_diff=float(f"{worst:.1e}"), same_selection=f"{same}/{len(fits)}")
+        runs.append(row)
+        print(f"  max_add {value:5d}: warm path {t_path:6.1f} s ({row['path_iterations']} active-set "
+              f"iterations), independent conic fits {t_cold:6.1f} s ({row['independent_iterations']}); "
+              f"certified {row['all_certified']}, objectives within {worst:.1e} of the fits at "
+              f"max_add {values[0]}, same disjunctions {row['same_selection']}", flush=True)
+    base = runs[0]["independent_cpu_seconds"]
+    best = min(runs, key=lambda r: r["path_cpu_seconds"])
+    values_out = dict(dataset="20newsgroups", fold=0, train_samples=int(tr.size), Cs=list(Cs), tol=tol,
+                      runs=runs, cheapest_path_max_add=best["max_add"],
+                      path_over_independent_at_20={str(r["max_add"]): round(base / r["path_cpu_seconds"], 2)
+                                                   for r in runs},
+                      path_over_independent_same_max_add={
+                          str(r["max_add"]): round(r["independent_cpu_seconds"] / r["path_cpu_seconds"], 2)
+                          for r in runs})
+    record_benchmark("hkl", "max_add", values_out)
+    print(f"  cheapest path: max_add {best['max_add']}, {base / best['path_cpu_seconds']:.1f}x the "
+          f"independent fits at max_add {values[0]}, "
+          f"{best['independent_cpu_seconds'] / best['path_cpu_seconds']:.2f}x the independent fits at "
+          f"the same max_add", flush=True)
+
+
+def bench_task_settings(fold=0):
+    """One whole Table 1 task of the 20 Newsgroups pair (outer fold 0) with the ``hkl`` protocol's
+    HKL (:func:`fsbook.experiments.hkl.models.tuned_hkl`) at version 9's settings (conic solver,
+    20 sources per iteration) and at version 10's (:data:`~fsbook.experiments.hkl.paper.HKL_SOLVER`,
+    :data:`~fsbook.experiments.hkl.paper.HKL_MAX_ADD`), side by side in one run, CPU seconds;
+    quality: the same chosen C, CV accuracies and test predictions, every fit certified."""
+    from fsbook._cost import cost_limits
+    from fsbook.experiments.hkl.data import load_table1
+    from fsbook.experiments.hkl.folds import inner_seed, table_folds
+    from fsbook.experiments.hkl.models import tuned_hkl
+    from fsbook.experiments.hkl.paper import HKL_C_GRID, HKL_MAX_ADD, HKL_SOLVER
+    X, y, _, _ = load_table1("20newsgroups")
+    tr, te = table_folds(y, None)[fold]
+    out = {}
+    for label, settings in (("version 9", dict(solver="conic", max_add=20)),
+                            ("version 10", dict(solver=HKL_SOLVER, max_add=HKL_MAX_ADD))):
+        model = tuned_hkl(HKL_C_GRID, inner_seed(1, fold)).set_params(**settings)
+        t0 = time.process_time()
+        with cost_limits(seconds=None, bytes=None):
+            model.fit(X[tr], y[tr])
+        cpu = time.process_time() - t0
+        res = model.cv_results_
+        out[label] = dict(settings=settings, cpu_seconds=round(cpu, 1), C=model.C_,
+                          cv_accuracies=res.mean_accuracy.round(12).tolist(),
+                          certified=bool(res.certified.all() and model.certified_),
+                          predictions=model.predict(X[te]))
+        print(f"  {label} ({settings}): {cpu:.1f} CPU s, C = {model.C_:g}, certified "
+              f"{out[label]['certified']}", flush=True)
+    a, b = out["version 9"], out["version 10"]
+    row = dict(dataset="20newsgroups", fold=fold, **{f"{k}_cpu_seconds": v["cpu_seconds"] for k, v in
+                                                     (("v9", a), ("v10", b))},
+               ratio=round(a["cpu_seconds"] / b["cpu_seconds"], 2), same_C=bool(a["C"] == b["C"]),
+               same_cv_accuracies=bool(np.allclose(a["cv_accuracies"], b["cv_accuracies"], rtol=0, atol=1e-12)),
+               same_test_predictions=bool(np.array_equal(a["predictions"], b["predictions"])),
+               all_certified=bool(a["certified"] and b["certified"]),
+               v9_settings=a["settings"], v10_settings=b["settings"])
+    record_benchmark("hkl", "task_settings", row)
+    print(f"whole Table 1 task, 20 Newsgroups fold {fold}: version 9's HKL {a['cpu_seconds']} CPU s, "
+          f"version 10's {b['cpu_seconds']} CPU s ({row['ratio']}x); same C {row['same_C']}, same CV "
+          f"accuracies {row['same_cv_accuracies']}, same test predictions {row['same_test_predictions']}, "
+          f"all certified {row['all_certified']}", flush=True)
+
+
 def bench_warm_path_cv(Cs=(0.1, 1.0, 10.0, 100.0, 1000.0)):
     from fsbook.experiments.hkl.data import load_table1
     from fsbook.experiments.hkl.folds import table_folds
@@ -702,7 +810,7 @@ def _time(f):
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     sections = ["inner", "sufficiency", "target", "dense", "large_c", "monks", "pair_sources",
-                "conic_fit", "c_path", "task", "warm_path", "warm_path_cv"]
+                "conic_fit", "c_path", "task", "warm_path", "warm_path_cv", "max_add", "task_settings"]
     ap.add_argument("--skip", nargs="*", default=[], choices=sections)
     ap.add_argument("--only", nargs="*", default=None, choices=sections,
                     help="run these sections only")
@@ -726,6 +834,10 @@ if __name__ == "__main__":
     if a.only is not None:
         a.skip = [x for x in sections if x not in a.only]
     betas = [b if b == "auto" else float(b) for b in a.betas]
+    if "max_add" not in a.skip:
+        bench_max_add()
+    if "task_settings" not in a.skip:
+        bench_task_settings()
     if "warm_path_cv" not in a.skip:
         bench_warm_path_cv()
     if "warm_path" not in a.skip:

@@ -17,14 +17,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _stored_hkl(table, method):
-    """The hkl store's records of ``table``/``method``, by fold."""
+    """The hkl store's records of ``table``/``method`` on the first partition, by fold."""
     out = {}
     with gzip.open(ROOT / "results" / "hkl" / f"tasks-v{hkl.PROTOCOL.version}.jsonl.gz", "rt") as f:
         next(f)
         for line in f:
             r = json.loads(line)
             p = r["params"]
-            if p.get("table") == table and p.get("method") == method:
+            if p.get("table") == table and p.get("method") == method and not p.get("repeat"):
                 out[p["fold"]] = r["result"]
     return out
 

@@ -58,12 +58,13 @@ def rows(recompute):
                                          search, X[train], y[train], stored, recompute))
         elif t == 3:
             X, y, _, _ = H.data.load_table1("20newsgroups")
-            train, test = H.folds.table_folds(y, None)[p["fold"]]
+            train, test = H.folds.task_split({**p, "dataset": "20newsgroups"}, y)
             majority = majority_rate(y[test])
             if p["method"] == "svm_tuned":
-                for name, search in H.models.tuned_svms(H.folds.inner_seed(3, p["fold"])).items():
+                seed = H.folds.inner_seed(3, p["fold"], p.get("repeat", 0))
+                for name, search in H.models.tuned_svms(seed).items():
                     if r[name] <= majority + 1e-12:
-                        found.append(svm_row("hkl", f"table 3 fold {p['fold']} {name}", f"{name} SVM C",
+                        found.append(svm_row("hkl", f"table 3{repeat_label(p)} fold {p['fold']} {name}", f"{name} SVM C",
                                              r[f"C_{name}"], search, X[train], y[train], {"C": r[f"C_{name}"]},
                                              recompute))
             else:

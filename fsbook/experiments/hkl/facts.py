@@ -28,6 +28,7 @@ from fsbook.experiments.hkl.claims import (
 from fsbook.experiments.hkl.folds import majority_accuracy
 from fsbook.experiments.hkl.paper import (
     CONFIGS,
+    HKL_MAX_ADD,
     HKL_TOL,
     PAPER_TABLE1,
     PAPER_TABLE2,
@@ -42,7 +43,7 @@ from fsbook.report import describe_claim, format_significant, format_value, join
 
 __all__ = ["facts", "SHORT", "SHORT_CLAIMS", "TIE", "store_facts", "baseline_facts", "claim_facts",
            "value_facts", "diagnosis_facts", "gap_explanations", "gap_facts", "agreement_facts",
-           "benchmark_facts", "verdict_row", "paper_level", "our_level", "paper_row", "one_word",
+           "benchmark_facts", "task_agreement_words", "verdict_row", "paper_level", "our_level", "paper_row", "one_word",
            "table1_summary"]
 
 #: two accuracies closer than this are tied (the mean of a few folds' test accuracies)
@@ -195,14 +196,14 @@ def table1_summary(results):
 
 def store_facts(results):
     """The stored tasks, their CPU hours on the machine that ran them (version 8 on; ``nan`` when
-    some task has no CPU time), what one partition of Table 1's 20 Newsgroups tasks costs
-    (``ng_partition_hours``) and its HKL fits' share (``ng_hkl_hours``), and two settings."""
+    some task has no CPU time), what one partition of Table 1's 20 Newsgroups tasks costs (the
+    first, ``ng_partition_hours``) and its HKL fits' share (``ng_hkl_hours``), and two settings."""
     cpu = list(getattr(results, "cpu_seconds", []) or [])
     timed = len(cpu) == len(results.params) and all(c is not None for c in cpu)
     hours = float(np.sum(cpu)) / 3600 if timed else float("nan")
 
     def ng_hours(method=None):
-        picked = [c for p, c in zip(results.params, cpu) if p.get("table") == 1
+        picked = [c for p, c in zip(results.params, cpu) if p.get("table") == 1 and not p.get("repeat")
                   and p.get("dataset") == "20newsgroups" and method in (None, p.get("method"))]
         return round(float(np.sum(picked)) / 3600, 2) if timed and picked else float("nan")
 
@@ -389,15 +390,44 @@ def agreement_facts(results, agreement=None):
 
 
 def benchmark_facts():
-    """The conic solver's and the pair sources' timings recorded by ``benchmarks/hkl.py``."""
+    """The conic solver's and the pair sources' timings recorded by ``benchmarks/hkl.py``, and one
+    20 Newsgroups task at version 9's and version 10's settings (``task_settings``)."""
     fit = read_benchmark("hkl", "conic_fit")["values"]
     task = read_benchmark("hkl", "task")["values"]
     v = read_benchmark("hkl", "pair_sources")["values"]
+    ts = read_benchmark("hkl", "task_settings")["values"]
     return {"conic_cpu": format_value(fit["conic"]["cpu_seconds"], 1),
             "mirror_cpu": format_value(fit["mirror"]["cpu_seconds"], 0),
             "conic_obj_diff": format_significant(fit["objective_rel_diff"], 1),
             "task_cpu_min": format_value(task["cpu_seconds"] / 60, 1),
-            **{f"pairs_{key}": v[key] for key in ("ratio", "active_nodes", "max_sources")}}
+            **{f"pairs_{key}": v[key] for key in ("ratio", "active_nodes", "max_sources")},
+            "hkl_max_add": HKL_MAX_ADD,
+            "task_v9_cpu_min": format_value(ts["v9_cpu_seconds"] / 60, 1),
+            "task_v10_cpu_min": format_value(ts["v10_cpu_seconds"] / 60, 1),
+            "task_same": task_agreement_words(ts)}
+
+
+def task_agreement_words(record):
+    """What the side-by-side run of one task at two settings found, in words.
+
+    Examples
+    --------
+    >>> task_agreement_words({"same_C": True, "same_cv_accuracies": True,
+    ...                       "same_test_predictions": True, "all_certified": True})
+    'the same C, cross-validated accuracies and test predictions, every fit certified'
+    >>> task_agreement_words({"same_C": True, "same_cv_accuracies": False,
+    ...                       "same_test_predictions": True, "all_certified": False})
+    'the same C and test predictions; other cross-validated accuracies; not every fit certified'
+    """
+    names = {"same_C": "C", "same_cv_accuracies": "cross-validated accuracies",
+             "same_test_predictions": "test predictions"}
+    same = [n for k, n in names.items() if record[k]]
+    other = [n for k, n in names.items() if not record[k]]
+    parts = [f"the same {join_words(same)}"] if same else []
+    parts += [f"other {join_words(other)}"] if other else []
+    text = "; ".join(parts)
+    return text + (", every fit certified" if record["all_certified"] and not other
+                   else "; " + ("every fit certified" if record["all_certified"] else "not every fit certified"))
 
 
 # ---- the diagnosis of hepatitis and transfusion -------------------------------------------------

@@ -18,6 +18,8 @@ from fsbook.baselines import FeatureWeightingSVM
 from fsbook.baselines.weka_svm import WekaFilters, WekaLibSVM
 from fsbook.experiments._protocol_helpers import outcome_string
 from fsbook.experiments.hkl.paper import (
+    HKL_MAX_ADD,
+    HKL_SOLVER,
     HKL_TIE,
     HKL_TOL,
     RAW_TUNED_TIE,
@@ -141,8 +143,9 @@ def tuned_svms(seed, l1=None):
 def tuned_hkl(c_grid, seed):
     """The protocol's HKL: ``DisjunctiveHKLCV`` with ``C`` by inner 3-fold CV.
 
-    The conic restricted solver, no node budget and no iteration cap, tolerance
-    :data:`HKL_TOL`, CV ties broken by :data:`HKL_TIE`.
+    The working-set restricted solver (:data:`HKL_SOLVER`) adding up to :data:`HKL_MAX_ADD`
+    sources per iteration, no node budget and no iteration cap, tolerance :data:`HKL_TOL`, CV
+    ties broken by :data:`HKL_TIE`.
 
     Parameters
     ----------
@@ -159,13 +162,13 @@ def tuned_hkl(c_grid, seed):
     Examples
     --------
     >>> model = tuned_hkl(None, seed=7)
-    >>> model.cv, model.Cs, model.solver, model.random_state
-    (3, None, 'conic', 7)
+    >>> model.cv, model.Cs, model.solver, model.max_add, model.random_state
+    (3, None, 'working_set', 200, 7)
     """
     from fsbook import hkl
     return hkl.DisjunctiveHKLCV(Cs=None if c_grid is None else list(c_grid), cv=3,
-                                random_state=seed, tol=HKL_TOL, solver="conic",
-                                max_active=None, max_iter=None, tie=HKL_TIE)
+                                random_state=seed, tol=HKL_TOL, solver=HKL_SOLVER,
+                                max_add=HKL_MAX_ADD, max_active=None, max_iter=None, tie=HKL_TIE)
 
 
 def tuned_weighted_svm(seed):

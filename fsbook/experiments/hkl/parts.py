@@ -15,7 +15,7 @@ from sklearn.preprocessing import StandardScaler
 from fsbook.baselines import WekaSubsetSelector, ZeroNormSVM
 from fsbook.datasets import most_frequent_words
 from fsbook.experiments.hkl.data import load_numeric, load_raw, load_table1, table4_boolean
-from fsbook.experiments.hkl.folds import disjunction_split, inner_seed, table_folds, task_split
+from fsbook.experiments.hkl.folds import disjunction_split, inner_seed, task_split
 from fsbook.experiments.hkl.models import (
     _certificate,
     _chosen_c,
@@ -112,17 +112,18 @@ def _run_table3(p):
                 "outcomes_linear": lin["outcomes"], "outcomes_interactions": inter["outcomes"],
                 "interactions": inter["accuracy"], "gamma": inter["gamma"],
                 "C_interactions": inter["C"], "inner_interactions": inter["inner"]}
-    return svm_tuned_fold(p["fold"], outcomes=True)
+    return svm_tuned_fold(p["fold"], outcomes=True, repeat=p.get("repeat", 0))
 
 
-def svm_tuned_fold(fold, *, X=None, l1=None, models=("L2", "L1"), outcomes=False):
+def svm_tuned_fold(fold, *, X=None, l1=None, models=("L2", "L1"), outcomes=False, repeat=0):
     """Table 3's tuned SVMs on outer ``fold`` of the 20 Newsgroups pair: test accuracy and the
     chosen ``C`` of each of ``models``.
 
     Parameters
     ----------
     fold : int
-        Outer fold (:func:`~fsbook.experiments.hkl.folds.table_folds`); the inner CV's seed is ``inner_seed(3, fold)``.
+        Outer fold (:func:`~fsbook.experiments.hkl.folds.table_folds`); the inner CV's seed is
+        ``inner_seed(3, fold, repeat)``.
     X : sparse matrix or None
         Another input for the same 1 427 posts (None: the stored 0/1 words,
         :func:`~fsbook.experiments.hkl.data.load_table1`).
@@ -133,6 +134,9 @@ def svm_tuned_fold(fold, *, X=None, l1=None, models=("L2", "L1"), outcomes=False
     outcomes : bool, default False
         Also return each model's test outcomes, ``"outcomes_<name>"``
         (:func:`~fsbook.experiments._protocol_helpers.outcome_string`).
+    repeat : int, default 0
+        The partition of the outer folds, the one Table 1's tasks on the pair use
+        (:func:`~fsbook.experiments.hkl.folds.task_split`).
 
     Returns
     -------
@@ -141,9 +145,9 @@ def svm_tuned_fold(fold, *, X=None, l1=None, models=("L2", "L1"), outcomes=False
     """
     X0, y, _, _ = load_table1("20newsgroups")
     X = X0 if X is None else X
-    train, test = table_folds(y, None)[fold]
+    train, test = task_split({"dataset": "20newsgroups", "fold": fold, "repeat": repeat}, y)
     out = {}
-    for name, clf in tuned_svms(inner_seed(3, fold), l1=l1).items():
+    for name, clf in tuned_svms(inner_seed(3, fold, repeat), l1=l1).items():
         if name not in models:
             continue
         clf.fit(X[train], y[train])
