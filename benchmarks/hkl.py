@@ -688,8 +688,8 @@ def bench_max_add(Cs=(0.1, 0.3, 1.0, 3.0, 10.0), values=MAX_ADDS, tol=1e-3):
         if ref is None:
             ref = cold
         fits = path + cold
-        worst = max(abs(r["primal"] - c["primal"]) / c["primal"] for r, c in zip(path + cold, ref + ref))
-        same = sum(_selected(r) == _selected(c) for r, c in zip(path + cold, ref + ref))
+        worst = max(abs(r["primal"] - c["primal"]) / c["primal"] for r, c in zip(fits, ref + ref))
+        same = sum(_selected(r) == _selected(c) for r, c in zip(fits, ref + ref))
         row = dict(max_add=value, path_cpu_seconds=round(t_path, 1), independent_cpu_seconds=round(t_cold, 1),
                    path_iterations=sum(len(r["history"]) for r in path),
                    independent_iterations=sum(len(r["history"]) for r in cold),

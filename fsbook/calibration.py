@@ -394,9 +394,8 @@ def calibration_table(designs=None, *, n_rep=2000, n_partitions=400, seed=0, pro
 #: k-fold CV, its folds or its pooled test samples the units.  Every chapter that ran its CV once
 #: now repeats it (chapter 6's 20 Newsgroups pair last, in the ``hkl`` protocol's version 10); the
 #: rows stay in the record to show what the repetitions replaced.
-ONE_PARTITION_DESIGNS = ("4-fold CV, one partition (ch. 6)", "5-fold CV, one partition (ch. 2)",
-                         "5-fold CV, pooled samples", "4-fold CV, pooled samples (ch. 6)",
-                         "10-fold CV, one partition (ch. 3)")
+ONE_PARTITION_DESIGNS = tuple(name for name, (source, *_rest) in DESIGNS.items()
+                              if source.startswith("cv") and source not in REPEATED_CV)
 
 
 def used_by_verdicts(design, test) -> bool:

@@ -425,9 +425,8 @@ def task_agreement_words(record):
     other = [n for k, n in names.items() if not record[k]]
     parts = [f"the same {join_words(same)}"] if same else []
     parts += [f"other {join_words(other)}"] if other else []
-    text = "; ".join(parts)
-    return text + (", every fit certified" if record["all_certified"] and not other
-                   else "; " + ("every fit certified" if record["all_certified"] else "not every fit certified"))
+    certified = "every fit certified" if record["all_certified"] else "not every fit certified"
+    return "; ".join(parts) + (", " if record["all_certified"] and not other else "; ") + certified
 
 
 # ---- the diagnosis of hepatitis and transfusion -------------------------------------------------
