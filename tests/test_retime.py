@@ -104,3 +104,26 @@ def test_an_interrupted_again_run_keeps_its_journal_and_the_next_one_finishes(tm
     assert cli.main(["retime", EXAMPLE.name, "--root", str(tmp_path), "--quiet", "--again"]) == 0
     new = store.load(strict=True, audit=True)
     assert not store.journal_path.exists() and all(new[k]["cpu_seconds"] != 99.0 for k in old)
+
+
+def test_again_takes_the_fresh_measurements_a_result_holds_and_the_stored_rest(tmp_path):
+    from dataclasses import replace
+
+    calls = []
+
+    def run_task(p):
+        calls.append(1)
+        return {**EXAMPLE.run_task(p), "fit_time": [0.5 * len(calls)], "peak_mib": 10.0 * len(calls)}
+
+    timed = replace(EXAMPLE, run_task=run_task, tolerances={"peak_mib": None})
+    store = Store(tmp_path / EXAMPLE.name, timed)
+    run_protocol(timed, full=False, out=store.folder, progress=False)
+    old = store.load()
+    r = retime(timed, tmp_path, progress=False, again=True)
+    new = store.load(strict=True, audit=True)
+    assert r["retimed"] == len(old) and not r["mismatched"]
+    for k, rec in old.items():
+        fresh, kept = new[k]["result"], rec["result"]
+        assert fresh["fit_time"] != kept["fit_time"] and fresh["peak_mib"] != kept["peak_mib"]
+        assert {f: v for f, v in fresh.items() if f not in ("fit_time", "peak_mib")} == \
+            {f: v for f, v in kept.items() if f not in ("fit_time", "peak_mib")}

@@ -25,7 +25,7 @@ __all__ = ["symmetric_uncertainty", "gain_ratio", "distribute_missing", "CfsEval
            "ConsistencyEvaluator", "spread_subsample"]
 
 _EQ = 1e-6            # Weka's Utils.eq tolerance
-_DENSE_LIMIT = 8000   # one-hot columns up to which CFS computes all correlations at once
+_DENSE_LIMIT = 8000   # one-hot columns up to which CFS forms all co-occurrence counts at once
 
 
 def _entropies(joint):
@@ -191,10 +191,12 @@ class CfsEvaluator:
         r[np.abs(r) < _EQ] = 0.0
         self.r_class = r
         self._cols = {}
-        self._full = None
+        # the one-hot co-occurrences at once when they fit (exact integer counts either way);
+        # a row of correlations is computed when a search first asks for it
+        self._gram = None
         if self._Z.shape[1] <= _DENSE_LIMIT:
             Zd = self._Z.toarray()
-            self._full = self._pairwise(np.arange(self.n_features), gram=Zd.T @ Zd)
+            self._gram = Zd.T @ Zd
 
     def _tables(self, counts):
         """Contingency tables (n, W_s, W) of one attribute ``s`` against every attribute.
@@ -243,10 +245,8 @@ class CfsEvaluator:
 
     def corr(self, s):
         """Correlations (float32) of attribute ``s`` with every attribute."""
-        if self._full is not None:
-            return self._full[s]
         if s not in self._cols:
-            self._cols[s] = self._pairwise([s])[0]
+            self._cols[s] = self._pairwise([s], gram=self._gram)[0]
         return self._cols[s]
 
     def merit(self, subset):

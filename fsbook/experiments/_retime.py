@@ -6,16 +6,19 @@ alone in this process, checks the fresh result against the stored one by the rul
 (:func:`fsbook.experiments._comparison.compare_results`), and, when they agree, rewrites the record
 with the **stored** result and the fresh wall and CPU times.  No result changes: a task whose
 recomputation disagrees keeps its record and is reported, and the run exits with 1.  A store
-whose results hold timings of their own (fields named like ``cpu_seconds``) is refused: its
-records name the machine those timings come from.
+whose results hold timings of their own (fields named like ``fit_time``) is refused, except
+with ``--again`` (below): its records name the machine those timings come from.
 
 The run is resumable: every re-timed record goes to the store's journal at once, and a later run
 skips the records that hold a CPU time.  ``--cpu-budget-seconds`` stops after that much CPU time
 (the task in flight finishes), so a long store can be re-timed in sittings.
 
 ``--again`` re-times records that hold a CPU time too: after a change that makes the code faster
-without changing a result, the store then records what the current code costs.  Such a run
-leaves its records in the journal until every selected record is re-timed (a later ``--again``
+without changing a result, the store then records what the current code costs.  Such a record
+takes the fresh values of the measurements its result holds (the fields the comparison leaves
+out: a selector's fit time, a memory peak) and the stored values of everything else, so a store
+whose results hold timings can be re-timed this way.  An ``--again`` run leaves its records in
+the journal until every selected record is re-timed (a later ``--again``
 run skips those already in the journal) and packs the store then.  ``--only KEY=V1,V2`` selects
 the records whose parameter ``KEY`` is one of the values, as for a protocol run.
 """
@@ -24,13 +27,13 @@ from __future__ import annotations
 import argparse
 import time
 
-from fsbook.experiments._comparison import TIMING_FIELD, compare_results
+from fsbook.experiments._comparison import TIMING_FIELD, _rule_for, compare_results
 from fsbook.experiments._reading import store_root
 from fsbook.experiments._runner import load_protocol
 from fsbook.experiments._store import Store, make_record
 from fsbook.experiments._workers import call_task
 
-__all__ = ["retime", "main", "timing_fields"]
+__all__ = ["retime", "main", "timing_fields", "with_fresh_measurements"]
 
 #: a result field holding a timing: verify's pattern (case-sensitive: ``size_S``, ``min_eig_S``
 #: name a matrix S, not seconds)
@@ -55,6 +58,33 @@ def timing_fields(result, path="") -> list:
         for i, v in enumerate(result):
             out += timing_fields(v, f"{path}[{i}]")
     return out
+
+
+def with_fresh_measurements(stored, fresh, protocol=None, path=""):
+    """``stored`` with the fresh values of the fields the comparison does not compare (timings
+    such as ``fit_time``, and what the protocol's ``tolerances`` mark ``None``: a CPU time or a
+    memory peak measured with the result), the stored values of every other field.
+
+    A record re-timed with ``--again`` then names this machine for every measurement it holds.
+
+    Examples
+    --------
+    >>> from fsbook.experiments._retime import with_fresh_measurements
+    >>> with_fresh_measurements({"error": 0.1, "fit_time": [2.0]}, {"error": 0.1000000001, "fit_time": [0.5]})
+    {'error': 0.1, 'fit_time': [0.5]}
+    """
+    if isinstance(stored, dict) and isinstance(fresh, dict):
+        out = {}
+        for k, v in stored.items():
+            name = f"{path}.{k}" if path else str(k)
+            if k in fresh and _rule_for(protocol, name, str(k), "compared") is None:
+                out[k] = fresh[k]
+            else:
+                out[k] = with_fresh_measurements(v, fresh.get(k), protocol, name)
+        return out
+    if isinstance(stored, list) and isinstance(fresh, list) and len(stored) == len(fresh):
+        return [with_fresh_measurements(a, b, protocol, f"{path}[{i}]") for i, (a, b) in enumerate(zip(stored, fresh))]
+    return stored
 
 
 def retime(protocol, root=None, cpu_budget_seconds=None, progress=True, echo=print, again=False,
@@ -93,10 +123,11 @@ def retime(protocol, root=None, cpu_budget_seconds=None, progress=True, echo=pri
     with store.writing():
         records = store.load(strict=True, audit=True)
         timed = sorted({f for rec in records.values() for f in timing_fields(rec["result"])})
-        if timed:
+        if timed and not again:
             raise ValueError(f"{protocol.name}: its results hold timings ({', '.join(timed[:3])}"
                              f"{', ...' if len(timed) > 3 else ''}) measured where they were computed; "
-                             "a re-timed record would name this machine for them, so the store is not re-timed")
+                             "a re-timed record would name this machine for them, so the store is re-timed only "
+                             "with --again, which measures them afresh too")
         selected = {k for k, rec in records.items()
                     if all(key in rec["params"] and str(rec["params"][key]) in set(map(str, values))
                            for key, values in (only or {}).items())}
@@ -117,7 +148,8 @@ def retime(protocol, root=None, cpu_budget_seconds=None, progress=True, echo=pri
                     echo(f"{protocol.name} task {key}: the recomputation disagrees, record kept:\n    "
                          + "\n    ".join(diffs))
                     continue
-                new = make_record(key, rec["params"], rec["result"], seconds, machine, cpu_seconds=cpu)
+                result = with_fresh_measurements(rec["result"], fresh, protocol) if again else rec["result"]
+                new = make_record(key, rec["params"], result, seconds, machine, cpu_seconds=cpu)
                 store.append(new)
                 records[key] = new
                 out["retimed"] += 1
