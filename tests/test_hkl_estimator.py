@@ -266,14 +266,15 @@ def test_cv_ties_prefer_a_two_class_fit():
 
 
 def test_working_set_solver_option():
-    """solver="working_set" is opt-in (the defaults stay "conic") and, through every entry point
+    """solver="working_set" is the default (with max_add=200) and, through every entry point
     (DisjunctiveHKL, DisjunctiveHKLCV's warm-started path, HKLRanker), gives the certified
     models of solver="conic": the same objectives within the tolerance, the same decision values
     up to it, the same cross-validated accuracies along the path."""
     from fsbook.hkl import HKLRanker
-    assert DisjunctiveHKL().solver == DisjunctiveHKLCV().solver == HKLRanker().solver == "conic"
+    assert DisjunctiveHKL().solver == DisjunctiveHKLCV().solver == HKLRanker().solver == "working_set"
+    assert DisjunctiveHKL().max_add == DisjunctiveHKLCV().max_add == HKLRanker().max_add == 200
     X, y = _data(6, m=80)
-    a = DisjunctiveHKL(C=10.0, beta=2.0, tol=1e-5).fit(X, y)
+    a = DisjunctiveHKL(C=10.0, beta=2.0, tol=1e-5, solver="conic").fit(X, y)
     b = DisjunctiveHKL(C=10.0, beta=2.0, tol=1e-5, solver="working_set").fit(X, y)
     assert a.certified_ and b.certified_ and b.stop_reason_ == "certified"
     assert b.objective_ == pytest.approx(a.objective_, rel=2e-5)
@@ -281,14 +282,14 @@ def test_working_set_solver_option():
     np.testing.assert_allclose(fb, fa, atol=0.02 * np.abs(fa).max())
     assert "working_samples" in b.history_.columns
     kw = dict(Cs=[0.1, 1.0, 10.0, 100.0], betas=[2.0], tol=1e-5)
-    cva = DisjunctiveHKLCV(**kw).fit(X, y)
+    cva = DisjunctiveHKLCV(solver="conic", **kw).fit(X, y)
     cvb = DisjunctiveHKLCV(solver="working_set", **kw).fit(X, y)
     assert cvb.estimator_.solver == "working_set" and cvb.certified_
     assert cvb.cv_results_.certified.all()
     np.testing.assert_allclose(cvb.cv_results_.mean_accuracy, cva.cv_results_.mean_accuracy)
     assert cvb.C_ == cva.C_
     Xb = (X > 0).astype(float)
-    ra = HKLRanker(2, boolean=True, tol=1e-5).fit(Xb, y)
+    ra = HKLRanker(2, boolean=True, tol=1e-5, solver="conic").fit(Xb, y)
     rb = HKLRanker(2, boolean=True, tol=1e-5, solver="working_set").fit(Xb, y)
     assert rb.models_[0].estimator_.solver == "working_set"
     assert ra.get_support(indices=True).tolist() == rb.get_support(indices=True).tolist()

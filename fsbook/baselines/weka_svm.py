@@ -515,20 +515,8 @@ class SharedDistanceSearch(ClassifierMixin, BaseEstimator):
         return fold_free and None not in gammas and not np.isnan(X).any()
 
     def fit(self, X, y):
-        """Run the search on ``(X, y)`` and refit its choice as a :class:`WekaLibSVM`.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data (dense; NaN allowed).
-        y : array-like of shape (n_samples,)
-            Class labels.
-
-        Returns
-        -------
-        self : object
-            The fitted search.
-        """
+        """Run the search on ``(X, y)`` (as :meth:`WekaLibSVM.fit` takes them) and refit its
+        choice as a :class:`WekaLibSVM`; returns ``self``."""
         _refuse_sparse(self, X)
         X = np.asarray(X, dtype=np.float64)
         est = self.search.estimator
@@ -546,16 +534,6 @@ class SharedDistanceSearch(ClassifierMixin, BaseEstimator):
         return self
 
     def predict(self, X):
-        """Class labels of ``X`` by the refitted choice.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples (dense; NaN allowed).
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
+        """Class labels of ``X`` (as :meth:`WekaLibSVM.predict` takes it) by the refitted choice."""
         check_is_fitted(self, "best_estimator_")
         return self.best_estimator_.predict(X)

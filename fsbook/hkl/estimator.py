@@ -75,7 +75,7 @@ def _make_problem(X, ys, om, beta, C, mu, p, sample_weight=None):
 
 
 def disjunctive_hkl_path(X, ys, Cs, beta, mu=1.0, p=2.0, feature_weights=None, tol=1e-3,
-                         max_active=None, max_add=20, max_iter=100, solver="conic",
+                         max_active=None, max_add=200, max_iter=100, solver="working_set",
                          sample_weight=None):
     """Warm-started regularisation path of problem (1): yields one solution per ``C``.
 
@@ -364,28 +364,34 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
         certificate, bounded by ``max_iter``).  A fit that reaches the
         cap before its certificate warns and reports ``certified_ = False`` with its
         ``duality_gap_`` and ``stop_reason_ = "max_active"``.
-    max_add : int, default=20
-        Cap on the violating nodes added per active-set iteration.
+    max_add : int, default=200
+        Cap on the violating nodes added per active-set iteration: larger values mean fewer,
+        larger restricted problems on the way to the same certified optimum.  200 is the cheapest
+        of 20, 50, 100, 200, 400 and 1 000 on a 20 Newsgroups training fold (1 070 posts,
+        12 511 words; ``benchmarks/hkl.py --only max_add``).
     max_iter : int or None, default=100
         Cap on active-set iterations (``None``: no cap); a fit stopped by it warns and reports
         ``stop_reason_ = "max_iter"`` with its gap.
     feature_weights : array-like of shape (n_features,) or None, default=None
         Per-feature prior weights ``ω_i > 0`` (the paper's "background knowledge"); ``None``
         means 1.
-    solver : {"conic", "mirror", "working_set", "variational"}, default="conic"
+    solver : {"working_set", "conic", "mirror", "variational"}, default="working_set"
         Solver of the problem restricted to the active set (:func:`fsbook.hkl.solve_active_set`):
-        one conic program on the node features (:mod:`fsbook.hkl.primal`; the default: its
-        interior point leaves the weights of unused nodes many orders of magnitude below the
-        used ones, so ``disjunctions_`` cannot flip on rounding), or mirror descent on ``η``
-        with one inner SVM per step (the paper's algorithm, kept as the tested reference);
-        same certificate.  ``"working_set"`` (opt-in): the conic program on the samples near
-        the margin of the previous active-set iteration's (or, on the path of
+        one conic program on the node features (:mod:`fsbook.hkl.primal`), solved on the
+        samples near the margin of the previous active-set iteration's (or, on the path of
         :class:`DisjunctiveHKLCV`, the previous ``C``'s) solution, the others checked after
-        the solve (:func:`fsbook.hkl.primal.restricted_working_set`); the same optimum within
-        the certified gap, cheaper at large ``C``.  ``"variational"`` (opt-in, ``p = 2``):
-        alternating minimisation of the variational form (4)–(7), a warm-started SVM and the
-        closed-form ``η`` (:func:`fsbook.hkl.variational.restricted_variational`), finished by
-        the working-set program when the alternation is slow.
+        the solve (``"working_set"``, the default,
+        :func:`fsbook.hkl.primal.restricted_working_set`), or on every sample (``"conic"``); an
+        interior point leaves the weights of unused nodes many orders of magnitude below the used
+        ones, so ``disjunctions_`` cannot flip on rounding.  Both reach the same optimum within the
+        certified gap; the working set is cheaper (a whole ``DisjunctiveHKLCV`` task on a
+        20 Newsgroups fold: 6.1 times, with ``max_add=200``, ``benchmarks/hkl.py --only
+        task_settings``).  ``"mirror"``: mirror descent on ``η`` with one inner SVM per step
+        (the paper's algorithm, kept as the tested reference); same certificate.
+        ``"variational"`` (opt-in, ``p = 2``): alternating minimisation of the variational form
+        (4)–(7), a warm-started SVM and the closed-form ``η``
+        (:func:`fsbook.hkl.variational.restricted_variational`), finished by the working-set
+        program when the alternation is slow.
 
     Attributes
     ----------
@@ -470,8 +476,8 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
     }
 
     def __init__(self, C=1.0, beta="auto", mu=1.0, p=2.0, binarize=0.0, tol=1e-3,
-                 max_active=None, max_add=20, max_iter=100, feature_weights=None,
-                 solver="conic"):
+                 max_active=None, max_add=200, max_iter=100, feature_weights=None,
+                 solver="working_set"):
         self.C = C
         self.beta = beta
         self.mu = mu
@@ -530,12 +536,15 @@ class DisjunctiveHKL(_DisjunctiveHKLBase):
 
 def _check_cv_cost(shape):
     """Refuse at once a cross-validated fit out of reach (:func:`fsbook._cost.check_cost`): the
-    time is estimated from the measured 11.7 CPU s of a default fit on 2 000 × 100 (two classes),
-    linear in the samples and growing as ``d^1.3`` in the features (more than 60 s at 5 000 × 300)."""
+    time is estimated from the measured 8.4 CPU s of a default fit on 2 000 × 100 (two classes,
+    ``benchmarks/defaults.py``), linear in the samples and growing as ``d^1.3`` in the features
+    (more than 60 s at 5 000 × 300).  The time depends on the data as much as on the size: on
+    2 000 × 100 normal columns whose two classes differ by one along three columns only, the same
+    fit ran for more than 9 CPU minutes (stopped)."""
     from fsbook._cost import check_cost
     n, d = shape
     check_cost("DisjunctiveHKLCV", f"{n} samples x {d} features",
-               seconds=11.7 * (n / 2000) * (d / 100) ** 1.3,
+               seconds=8.4 * (n / 2000) * (d / 100) ** 1.3,
                why="it fits a path of C on every inner fold and refits, each fit exploring "
                    "disjunctions of the features",
                fix="fit on fewer features (select first) or fewer samples, or give a short grid Cs")
@@ -656,8 +665,8 @@ class DisjunctiveHKLCV(_DisjunctiveHKLBase):
     }
 
     def __init__(self, Cs=None, betas=("auto",), mu=1.0, p=2.0, binarize=0.0, tol=1e-3,
-                 max_active=None, max_add=20, max_iter=100, feature_weights=None, patience=4,
-                 max_Cs=12, cv=3, random_state=0, solver="conic", tie="two_class"):
+                 max_active=None, max_add=200, max_iter=100, feature_weights=None, patience=4,
+                 max_Cs=12, cv=3, random_state=0, solver="working_set", tie="two_class"):
         self.Cs = Cs
         self.betas = betas
         self.mu = mu

@@ -35,35 +35,36 @@ INDICATOR_BLOCK_BYTES = 1 << 23
 #: :func:`hkl_ranker_seconds`, ``(samples, indicators, models): seconds``: standard normal
 #: columns at their quartiles (3 indicators per column; the classes' means apart along a tenth of
 #: the columns, as in ``benchmarks/defaults.py``)
-HKL_MEASURED = {(500, 90, 1): 8.2, (500, 90, 5): 12.8, (1000, 90, 1): 10.1, (500, 180, 1): 2.9,
-                (1000, 180, 1): 10.7}
-#: fits stopped after the CPU seconds given, still running: 2 000 × 30 standard normal columns
-#: (two classes), KEEL's vehicle (846 × 18, 4 classes) and Libras movement (360 × 90, 15 classes)
-HKL_STOPPED = {(2000, 90, 1): 66, (846, 54, 4): 67, (360, 270, 15): 62}
+HKL_MEASURED = {(500, 90, 1): 4.7, (500, 90, 5): 8.3, (1000, 90, 1): 4.4, (500, 180, 1): 3.8,
+                (1000, 180, 1): 8.2, (2000, 90, 1): 12.9, (2000, 300, 1): 25.1}
+#: default fits that took more than a minute, with their CPU seconds: KEEL's vehicle (846 × 18,
+#: 4 classes) and Libras movement (360 × 90, 15 classes)
+HKL_STOPPED = {(846, 54, 4): 62.0, (360, 270, 15): 62.4}
 #: the estimate's seconds at 1 000 samples, 90 indicators and one model, and its exponents in the
 #: samples, the indicators and the models
-HKL_SECONDS_AT_REFERENCE, HKL_SAMPLE_GROWTH, HKL_INDICATOR_GROWTH, HKL_MODEL_GROWTH = 35.0, 3.0, 0.5, 1.3
+HKL_SECONDS_AT_REFERENCE, HKL_SAMPLE_GROWTH, HKL_INDICATOR_GROWTH, HKL_MODEL_GROWTH = 15.0, 1.5, 0.0, 1.3
 
 
 def hkl_ranker_seconds(n_samples, n_indicators, n_models):
     """Estimated CPU seconds of a default :class:`HKLRanker` fit.
 
-    ``35 s × (n / 1000)³ × (indicators / 90)^½ × models^1.3``.  The time depends on the data (how far
-    the cross-validated path of ``C`` climbs, how many disjunctions it opens) as much as on the
-    size, so the constants are set by measured fits: each fit of :data:`HKL_MEASURED` (all under
-    a minute) is estimated below a minute, within a factor of 0.5 to 5, and each of
-    :data:`HKL_STOPPED` (over a minute) above it.  The cube in the samples comes from 1 000 to
-    2 000 samples; the slow real data sets (vehicle, Libras movement) set the constant and the
-    growth in the models.
+    ``15 s × (n / 1000)^1.5 × models^1.3``.  The time depends on the data (how far the
+    cross-validated path of ``C`` climbs, how many disjunctions it opens) as much as on the size,
+    so the constants are set by measured fits: each fit of :data:`HKL_MEASURED` (all under a
+    minute) is estimated below a minute, within a factor of 1 to 5.2, and each of
+    :data:`HKL_STOPPED` (over a minute) above it.  The growth in the samples comes from 500 to
+    2 000 samples; the measured fits show none in the indicators (90 to 300), so they do not
+    enter; the slow real data sets (vehicle, Libras movement) set the constant and the growth in
+    the models.
 
     Examples
     --------
-    >>> round(hkl_ranker_seconds(500, 90, 5))          # measured: 12.8 s
-    35
-    >>> round(hkl_ranker_seconds(846, 54, 4))          # vehicle; stopped after 67 s
-    100
-    >>> round(hkl_ranker_seconds(5000, 900, 5))        # far beyond a minute: refused
-    112109
+    >>> round(hkl_ranker_seconds(500, 90, 5))          # measured: 8.3 s
+    43
+    >>> round(hkl_ranker_seconds(846, 54, 4))          # vehicle; measured: 62.0 s
+    71
+    >>> round(hkl_ranker_seconds(5000, 900, 5))        # beyond a minute: refused
+    1359
     """
     return (HKL_SECONDS_AT_REFERENCE * (n_samples / 1000) ** HKL_SAMPLE_GROWTH
             * (n_indicators / 90) ** HKL_INDICATOR_GROWTH * n_models ** HKL_MODEL_GROWTH)
@@ -126,13 +127,12 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
     in effect).  HKL works on sparse 0/1 input; the result equals that of the dense ``X``.
 
     Cost.  HKL explores disjunctions of the boolean indicators with a cross-validated path of
-    ``C`` and one model per class beyond two, and its time grows with the cube of the samples:
-    on 5 000 × 300 with 5 classes (900 indicators × 5 models) it would take about a day.  ``fit``
-    estimates the time from the number of samples, of indicators (at most
-    ``(n_bins − 1) × n_features``) and of models (:func:`hkl_ranker_seconds`, calibrated on
-    measured fits, :data:`HKL_MEASURED`: 8 to 13 s on 500 × 30 with 2 or 5 classes, more than a
-    minute on 2 000 × 30, on vehicle, 846 × 18 with 4 classes, and on Libras movement, 360 × 90
-    with 15 classes)
+    ``C`` and one model per class beyond two, and its time grows faster than the samples: on
+    5 000 × 300 with 5 classes (900 indicators × 5 models) it is estimated at more than 20
+    minutes.  ``fit`` estimates the time from the number of samples and of models
+    (:func:`hkl_ranker_seconds`, calibrated on measured fits, :data:`HKL_MEASURED`: 5 to 8 s on
+    500 × 30 with 2 or 5 classes, 25 s on 2 000 × 100, more than a minute on vehicle, 846 × 18
+    with 4 classes, and on Libras movement, 360 × 90 with 15 classes)
     and raises a ``ValueError`` at once when it exceeds
     :data:`fsbook.LIMITS <fsbook._cost.LIMITS>` (a minute of CPU): use ``n_bins=2`` (one
     indicator per feature), fewer features or rows, or raise the limit with
@@ -150,11 +150,11 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
         HKL's relative duality-gap tolerance (:class:`~fsbook.hkl.DisjunctiveHKL`).
     max_active : int or None, default=None
         Budget of HKL's active set (``None``: none; the fit runs to its certificate).
-    max_add : int, default=20
+    max_add : int, default=200
         Most nodes added to the active set per iteration (:class:`~fsbook.hkl.DisjunctiveHKL`);
         larger values mean fewer, larger restricted problems on the way to the same certified
         optimum.
-    solver : {"conic", "mirror", "working_set", "variational"}, default="conic"
+    solver : {"working_set", "conic", "mirror", "variational"}, default="working_set"
         HKL's restricted solver (:class:`~fsbook.hkl.DisjunctiveHKL`).
     random_state : int, default=0
         Seed of the inner CV folds.
@@ -218,7 +218,7 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
     }
 
     def __init__(self, n_features_to_select=None, *, boolean=False, n_bins=4, tol=1e-3,
-                 max_active=None, max_add=20, solver="conic", random_state=0, tie="two_class",
+                 max_active=None, max_add=200, solver="working_set", random_state=0, tie="two_class",
                  cv=3):
         self.n_features_to_select = n_features_to_select
         self.boolean = boolean
@@ -294,7 +294,7 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
                    seconds=hkl_ranker_seconds(n, n_indicators, n_models),
                    why=f"a cross-validated disjunctive HKL model on up to {n_indicators} boolean "
                        f"indicators, {n_models} model(s) (one per class beyond two), grows as "
-                       "samples³ x indicators^½ x models^1.3",
+                       "samples^1.5 x models^1.3",
                    fix="fit on fewer rows (a subsample), use fewer indicators (n_bins=2: one per "
                        "feature; or select features first), or booleanised input with boolean=True")
         if sample_weight is not None:

@@ -315,7 +315,7 @@ class RestrictedProblem:
         ``M`` has ``Σ_u |A(u)|`` nonzeros (a node has few ancestors in an active set of short
         disjunctions) out of ``k²``; the fixed-point iteration of :meth:`dual_norm` makes two
         products with it per step.  Same values up to the order of the sums (rounding), so only
-        the opt-in ``solver="working_set"`` uses it; the other solvers keep the dense products
+        ``solver="working_set"`` uses it; the other solvers keep the dense products
         of their stored results.
         """
         self._M_op = sp.csr_matrix(self.M)
