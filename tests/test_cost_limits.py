@@ -73,11 +73,11 @@ def test_hkl_ranker_refuses_900_indicators_by_5_classes():
 
 
 def test_hkl_ranker_estimate_accepts_the_measured_short_fits_and_refuses_the_long_ones():
-    from fsbook.hkl.ranker import HKL_MEASURED, HKL_STOPPED, hkl_ranker_seconds
+    from fsbook.hkl.ranker import HKL_MEASURED, HKL_OVER_A_MINUTE, hkl_ranker_seconds
     for size, seconds in HKL_MEASURED.items():
         estimate = hkl_ranker_seconds(*size)
         assert estimate < DEFAULT["seconds"] and 0.3 < estimate / seconds < 6, size
-    for size in HKL_STOPPED:
+    for size in HKL_OVER_A_MINUTE:
         assert hkl_ranker_seconds(*size) > DEFAULT["seconds"], size
 
 

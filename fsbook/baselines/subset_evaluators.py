@@ -226,27 +226,22 @@ class CfsEvaluator:
             su[s + 1:] = symmetric_uncertainty(distribute_missing(tab[s + 1:].swapaxes(-1, -2)))
         return su
 
-    def _pairwise(self, rows, gram=None):
-        """Correlations (float32) between the attributes ``rows`` and every attribute.
-
-        ``gram`` is the dense one-hot co-occurrence matrix ``ZᵀZ`` when it has been formed.
-        """
+    def _correlations(self, s):
+        """Correlations (float32) between attribute ``s`` and every attribute, from the one-hot
+        co-occurrences ``ZᵀZ`` when they have been formed, else from ``s``'s block of ``Z``."""
         Z, off = self._Z, self._offsets
-        out = np.empty((len(rows), self.n_features), dtype=np.float32)
-        for t, s in enumerate(rows):
-            if gram is not None:
-                counts = gram[off[s]:off[s + 1]]                            # (W_s, Σ W)
-            else:
-                counts = np.asarray((Z[:, off[s]:off[s + 1]].T @ Z).todense())
-            su = self._su_pairs(s, self._tables(counts)).astype(np.float32)
-            su[np.abs(su) < _EQ] = 1.0                                # Weka: zero -> 1 between attributes
-            out[t] = su
-        return out
+        if self._gram is not None:
+            counts = self._gram[off[s]:off[s + 1]]                          # (W_s, Σ W)
+        else:
+            counts = np.asarray((Z[:, off[s]:off[s + 1]].T @ Z).todense())
+        su = self._su_pairs(s, self._tables(counts)).astype(np.float32)
+        su[np.abs(su) < _EQ] = 1.0                                    # Weka: zero -> 1 between attributes
+        return su
 
     def corr(self, s):
         """Correlations (float32) of attribute ``s`` with every attribute."""
         if s not in self._cols:
-            self._cols[s] = self._pairwise([s], gram=self._gram)[0]
+            self._cols[s] = self._correlations(s)
         return self._cols[s]
 
     def merit(self, subset):

@@ -79,10 +79,7 @@ def libsvm_input(Z):
     >>> type(libsvm_input(np.eye(20))).__name__, type(libsvm_input(0.5 * np.eye(20))).__name__
     ('csr_matrix', 'ndarray')
     """
-    if Z.size == 0 or np.count_nonzero(Z) > SPARSE_SHARE * Z.size:
-        return Z
-    top = float(np.abs(Z).max())
-    if top * top * Z.shape[1] >= 2.0 ** 53 or not np.array_equal(Z, np.rint(Z)):
+    if Z.size == 0 or np.count_nonzero(Z) > SPARSE_SHARE * Z.size or not _integer_exact(Z, headroom=1.0):
         return Z
     return sp.csr_matrix(Z)
 
@@ -426,13 +423,15 @@ def _squared_distances(Z):
     return (square[:, None] + square[None, :]) - 2.0 * (S @ S.T).toarray()
 
 
-def _integer_exact(Z):
-    """True when every cell of ``Z`` is an integer small enough that every squared distance
-    between two rows, and each partial sum of one, is an exact integer in float64."""
+def _integer_exact(Z, headroom=4.0):
+    """True when every cell of ``Z`` is an integer and ``headroom × max|z|² × columns < 2**53``:
+    every sum of that many products of two cells is then an exact integer in float64 (1: a row's
+    dot products, as :func:`libsvm_input` needs; 4: a squared distance ``‖u − v‖²`` and its
+    partial sums, as :class:`SharedDistanceSearch` needs)."""
     if Z.size == 0:
         return False
     top = float(np.abs(Z).max())
-    return 4.0 * top * top * Z.shape[1] < 2.0 ** 53 and np.array_equal(Z, np.rint(Z))
+    return headroom * top * top * Z.shape[1] < 2.0 ** 53 and np.array_equal(Z, np.rint(Z))
 
 
 class _RBFOnSquaredDistances(ClassifierMixin, BaseEstimator):

@@ -39,10 +39,18 @@ HKL_MEASURED = {(500, 90, 1): 4.7, (500, 90, 5): 8.3, (1000, 90, 1): 4.4, (500, 
                 (1000, 180, 1): 8.2, (2000, 90, 1): 12.9, (2000, 300, 1): 25.1}
 #: default fits that took more than a minute, with their CPU seconds: KEEL's vehicle (846 × 18,
 #: 4 classes) and Libras movement (360 × 90, 15 classes)
-HKL_STOPPED = {(846, 54, 4): 62.0, (360, 270, 15): 62.4}
+HKL_OVER_A_MINUTE = {(846, 54, 4): 62.0, (360, 270, 15): 62.4}
 #: the estimate's seconds at 1 000 samples, 90 indicators and one model, and its exponents in the
 #: samples, the indicators and the models
 HKL_SECONDS_AT_REFERENCE, HKL_SAMPLE_GROWTH, HKL_INDICATOR_GROWTH, HKL_MODEL_GROWTH = 15.0, 1.5, 0.0, 1.3
+
+
+def _growth_words():
+    """How :func:`hkl_ranker_seconds` grows, in the refusal's words (a factor of exponent 0 left
+    out): ``samples^1.5 x models^1.3``."""
+    factors = (("samples", HKL_SAMPLE_GROWTH), ("indicators", HKL_INDICATOR_GROWTH),
+               ("models", HKL_MODEL_GROWTH))
+    return " x ".join(f"{name}^{power:g}" for name, power in factors if power)
 
 
 def hkl_ranker_seconds(n_samples, n_indicators, n_models):
@@ -52,7 +60,7 @@ def hkl_ranker_seconds(n_samples, n_indicators, n_models):
     cross-validated path of ``C`` climbs, how many disjunctions it opens) as much as on the size,
     so the constants are set by measured fits: each fit of :data:`HKL_MEASURED` (all under a
     minute) is estimated below a minute, within a factor of 1 to 5.2, and each of
-    :data:`HKL_STOPPED` (over a minute) above it.  The growth in the samples comes from 500 to
+    :data:`HKL_OVER_A_MINUTE` (over a minute) above it.  The growth in the samples comes from 500 to
     2 000 samples; the measured fits show none in the indicators (90 to 300), so they do not
     enter; the slow real data sets (vehicle, Libras movement) set the constant and the growth in
     the models.
@@ -294,7 +302,7 @@ class HKLRanker(SupportSelectorMixin, BaseEstimator):
                    seconds=hkl_ranker_seconds(n, n_indicators, n_models),
                    why=f"a cross-validated disjunctive HKL model on up to {n_indicators} boolean "
                        f"indicators, {n_models} model(s) (one per class beyond two), grows as "
-                       "samples^1.5 x models^1.3",
+                       f"{_growth_words()}",
                    fix="fit on fewer rows (a subsample), use fewer indicators (n_bins=2: one per "
                        "feature; or select features first), or booleanised input with boolean=True")
         if sample_weight is not None:

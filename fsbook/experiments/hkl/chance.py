@@ -58,7 +58,7 @@ def rows(recompute):
                                          search, X[train], y[train], stored, recompute))
         elif t == 3:
             X, y, _, _ = H.data.load_table1("20newsgroups")
-            train, test = H.folds.task_split({**p, "dataset": "20newsgroups"}, y)
+            train, test = H.folds.task_split(p, y)
             majority = majority_rate(y[test])
             if p["method"] == "svm_tuned":
                 seed = H.folds.inner_seed(3, p["fold"], p.get("repeat", 0))

@@ -147,7 +147,7 @@ def svm_tuned_fold(fold, *, X=None, l1=None, models=("L2", "L1"), outcomes=False
     """
     X0, y, _, _ = load_table1("20newsgroups")
     X = X0 if X is None else X
-    train, test = task_split({"dataset": "20newsgroups", "fold": fold, "repeat": repeat}, y)
+    train, test = task_split({"table": 3, "fold": fold, "repeat": repeat}, y)
     out = {}
     for name, clf in tuned_svms(inner_seed(3, fold, repeat), l1=l1).items():
         if name not in models:
